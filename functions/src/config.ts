@@ -1,0 +1,89 @@
+/**
+ * Every setting of the service, as firebase-functions params. Values come from
+ * `functions/.env` (the production defaults, committed), `.env.<projectId>` for a
+ * project's overrides, and Cloud Secret Manager for secrets. Read them with the
+ * accessors below, inside handlers only: `.value()` at import time would run during
+ * deployment, before the values exist.
+ */
+import { defineBoolean, defineInt, defineSecret, defineString } from 'firebase-functions/params';
+
+export const smtpPassword = defineSecret('SMTP_PASSWORD');
+
+const pushTransport = defineString('PUSH_TRANSPORT', {
+  description: 'fcm, outbox, or auto (outbox on the emulator suite, fcm when deployed)',
+  input: { select: { options: [{ value: 'auto' }, { value: 'fcm' }, { value: 'outbox' }] } },
+});
+const notifyTopics = defineString('NOTIFY_TOPICS', {
+  description: 'Comma-separated push topics that /notify/topic accepts',
+});
+const corsOrigins = defineString('CORS_ORIGINS', {
+  description: 'Comma-separated browser origins allowed to call the API (empty: none)',
+});
+const smtpHost = defineString('SMTP_HOST', { description: 'SMTP server host name' });
+const smtpPort = defineInt('SMTP_PORT', { description: 'SMTP server port' });
+const smtpSecure = defineBoolean('SMTP_SECURE', {
+  description: 'true for implicit TLS (port 465); false upgrades with STARTTLS when offered',
+});
+const smtpUser = defineString('SMTP_USER', { description: 'SMTP user name (empty: no authentication)' });
+const mailFrom = defineString('MAIL_FROM', { description: 'Sender of the one-time-code mails' });
+const otpValidityMinutes = defineInt('OTP_VALIDITY_MINUTES', {
+  description: 'Validity stated in the one-time-code mail',
+});
+const otpPerAddressLimit = defineInt('OTP_PER_ADDRESS_LIMIT', { description: 'Mails per address per window' });
+const otpPerAddressWindowMinutes = defineInt('OTP_PER_ADDRESS_WINDOW_MINUTES', {
+  description: 'Window of the per-address mail limit, minutes',
+});
+const otpPerIpLimit = defineInt('OTP_PER_IP_LIMIT', { description: 'Mails per client IP per window' });
+const otpPerIpWindowMinutes = defineInt('OTP_PER_IP_WINDOW_MINUTES', {
+  description: 'Window of the per-IP mail limit, minutes',
+});
+
+const list = (value: string): string[] =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+
+export type PushTransportName = 'fcm' | 'outbox';
+
+export function pushTransportName(): PushTransportName {
+  const chosen = pushTransport.value();
+  if (chosen === 'fcm' || chosen === 'outbox') return chosen;
+  return process.env.FUNCTIONS_EMULATOR === 'true' ? 'outbox' : 'fcm';
+}
+
+export const allowedTopics = (): string[] => list(notifyTopics.value());
+export const allowedCorsOrigins = (): string[] => list(corsOrigins.value());
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  secure: boolean;
+  user: string;
+  password: string;
+  from: string;
+}
+
+export function smtpSettings(): SmtpSettings {
+  return {
+    host: smtpHost.value(),
+    port: smtpPort.value(),
+    secure: smtpSecure.value(),
+    user: smtpUser.value(),
+    password: smtpPassword.value(),
+    from: mailFrom.value(),
+  };
+}
+
+export interface RateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+export function otpSettings(): { validityMinutes: number; perAddress: RateLimit; perIp: RateLimit } {
+  return {
+    validityMinutes: otpValidityMinutes.value(),
+    perAddress: { limit: otpPerAddressLimit.value(), windowMs: otpPerAddressWindowMinutes.value() * 60_000 },
+    perIp: { limit: otpPerIpLimit.value(), windowMs: otpPerIpWindowMinutes.value() * 60_000 },
+  };
+}

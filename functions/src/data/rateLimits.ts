@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { Timestamp } from 'firebase-admin/firestore';
+import { db, runTransaction } from '../adapters/firestore';
+import { sha256Hex } from '../domain/hash';
+import { judgeWindow, type Hit } from '../domain/rateLimit';
+
+export interface Bucket {
+  /** What is limited, e.g. "otp-address"; part of the document id. */
+  scope: string;
+  /** Who is limited; hashed, so addresses are not stored in the clear. */
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+const bucketRef = (bucket: Bucket) => db().collection('rateLimits').doc(sha256Hex(`${bucket.scope}:${bucket.key}`));
+
+export type Reservation = { reserved: true; id: string } | { reserved: false; bucket: Bucket; retryAfterSeconds: number };
+
+/**
+ * Takes one slot in every bucket, or none: a refused request costs nothing.
+ * The slot is held before the work is done so a burst cannot overshoot the limit;
+ * `release` gives it back when the work failed.
+ */
+export async function reserve(buckets: Bucket[]): Promise<Reservation> {
+  return runTransaction(async (tx) => {
+    const now = Date.now();
+    const snapshots = await tx.getAll(...buckets.map(bucketRef));
+    const verdicts = buckets.map((bucket, i) => ({
+      bucket,
+      verdict: judgeWindow((snapshots[i].get('hits') as Hit[] | undefined) ?? [], bucket.limit, bucket.windowMs, now),
+    }));
+    const refused = verdicts
+      .filter(({ verdict }) => !verdict.allowed)
+      .sort((a, b) => b.verdict.retryAfterSeconds - a.verdict.retryAfterSeconds)[0];
+    if (refused) {
+      return { reserved: false, bucket: refused.bucket, retryAfterSeconds: refused.verdict.retryAfterSeconds };
+    }
+    const id = randomUUID();
+    for (const { bucket, verdict } of verdicts) {
+      tx.set(bucketRef(bucket), {
+        scope: bucket.scope,
+        hits: [...verdict.live, { id, at: now }],
+        expireAt: Timestamp.fromMillis(now + bucket.windowMs),
+      });
+    }
+    return { reserved: true, id };
+  });
+}
+
+export async function release(buckets: Bucket[], reservationId: string): Promise<void> {
+  await runTransaction(async (tx) => {
+    const snapshots = await tx.getAll(...buckets.map(bucketRef));
+    snapshots.forEach((snapshot) => {
+      const hits = (snapshot.get('hits') as Hit[] | undefined) ?? [];
+      const kept = hits.filter((hit) => hit.id !== reservationId);
+      if (kept.length !== hits.length) tx.update(snapshot.ref, { hits: kept });
+    });
+  });
+}

@@ -1,0 +1,100 @@
+import { FieldValue, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { db, runTransaction } from '../adapters/firestore';
+import { notFound } from '../errors';
+
+export const usersCollection = () => db().collection('users');
+
+export interface UserRecord {
+  id: string;
+  name: string;
+  currentPoints: number;
+  totalPoints: number;
+  recycledCount: number;
+  rank: string;
+  pushToken?: string;
+}
+
+/** The public shape of a user: never the token itself. */
+export interface UserView {
+  id: string;
+  name: string;
+  currentPoints: number;
+  totalPoints: number;
+  recycledCount: number;
+  rank: string;
+  hasPushToken: boolean;
+}
+
+export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undefined {
+  const data = snapshot.data();
+  if (!data) return undefined;
+  return {
+    id: snapshot.id,
+    name: data.name ?? '',
+    currentPoints: data.currentPoints ?? 0,
+    totalPoints: data.totalPoints ?? 0,
+    recycledCount: data.recycledCount ?? 0,
+    rank: data.rank,
+    pushToken: typeof data.pushToken === 'string' && data.pushToken.length > 0 ? data.pushToken : undefined,
+  };
+}
+
+export const toUserView = (user: UserRecord): UserView => ({
+  id: user.id,
+  name: user.name,
+  currentPoints: user.currentPoints,
+  totalPoints: user.totalPoints,
+  recycledCount: user.recycledCount,
+  rank: user.rank,
+  hasPushToken: user.pushToken !== undefined,
+});
+
+export async function getUser(userId: string): Promise<UserRecord> {
+  const user = userFromSnapshot(await usersCollection().doc(userId).get());
+  if (!user) throw notFound(`User ${userId} not found`);
+  return user;
+}
+
+/**
+ * A device token belongs to one account at a time: registering it here removes it
+ * from whoever had it before (a shared phone that changed accounts).
+ */
+export async function registerPushToken(userId: string, token: string): Promise<UserRecord> {
+  const ref = usersCollection().doc(userId);
+  return runTransaction(async (tx) => {
+    const user = userFromSnapshot(await tx.get(ref));
+    if (!user) throw notFound(`User ${userId} not found`);
+    const previousHolders = await tx.get(usersCollection().where('pushToken', '==', token));
+    for (const holder of previousHolders.docs) {
+      if (holder.id !== userId) {
+        tx.update(holder.ref, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
+      }
+    }
+    tx.update(ref, { pushToken: token, pushTokenUpdatedAt: FieldValue.serverTimestamp() });
+    return { ...user, pushToken: token };
+  });
+}
+
+export async function removePushToken(userId: string): Promise<UserRecord> {
+  const ref = usersCollection().doc(userId);
+  return runTransaction(async (tx) => {
+    const user = userFromSnapshot(await tx.get(ref));
+    if (!user) throw notFound(`User ${userId} not found`);
+    tx.update(ref, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
+    return { ...user, pushToken: undefined };
+  });
+}
+
+/**
+ * Forgets a token the push provider reported unregistered, wherever it is still
+ * stored, unless the user registered a new one meanwhile.
+ */
+export async function forgetPushToken(token: string): Promise<number> {
+  return runTransaction(async (tx) => {
+    const holders = await tx.get(usersCollection().where('pushToken', '==', token));
+    for (const holder of holders.docs) {
+      tx.update(holder.ref, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
+    }
+    return holders.size;
+  });
+}

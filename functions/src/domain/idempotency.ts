@@ -1,0 +1,36 @@
+import { badRequest } from '../errors';
+import { sha256Hex } from './hash';
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** JSON with object keys sorted at every level, so key order never changes a fingerprint. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value as Record<string, unknown>)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function requestFingerprint(body: unknown): string {
+  return sha256Hex(canonicalJson(body));
+}
+
+/** Keys are scoped per kiosk: two kiosks may happen to pick the same key. */
+export function idempotencyRecordId(kioskId: string, key: string): string {
+  return sha256Hex(`${kioskId}:${key}`);
+}
+
+/** `undefined` when the header is absent; a 400 when it is present but unusable. */
+export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (Array.isArray(header)) throw badRequest('Idempotency-Key must be sent once');
+  if (header.length === 0 || header.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw badRequest(`Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  }
+  return header;
+}

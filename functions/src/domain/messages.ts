@@ -1,0 +1,52 @@
+/** Texts of what a user is told, in the app and on the phone. */
+export interface TransactionSummary {
+  transactionId: string;
+  kioskId: string;
+  kioskName: string;
+  totalItems: number;
+  pointsEarned: number;
+  newBalance: number;
+}
+
+export interface NotificationContent {
+  title: string;
+  body: string;
+  data: Record<string, string>;
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+export function transactionNotification(summary: TransactionSummary): NotificationContent {
+  return {
+    title: `You earned ${plural(summary.pointsEarned, 'point')}`,
+    body:
+      `Thanks for recycling ${plural(summary.totalItems, 'item')} at ${summary.kioskName}. ` +
+      `Your balance is now ${plural(summary.newBalance, 'point')}.`,
+    data: {
+      type: 'transaction',
+      transactionId: summary.transactionId,
+      kioskId: summary.kioskId,
+      pointsEarned: String(summary.pointsEarned),
+      newBalance: String(summary.newBalance),
+    },
+  };
+}
+
+/** FCM refuses these data keys; better a clear 400 than a provider error. */
+const RESERVED_DATA_KEY = /^(from|notification|message_type|collapse_key)$|^(google|gcm)/i;
+
+export function reservedDataKeys(data: Record<string, string> | undefined | null): string[] {
+  return Object.keys(data ?? {}).filter((key) => RESERVED_DATA_KEY.test(key));
+}
+
+export function otpMail(otp: string, validityMinutes: number): { subject: string; text: string; html: string } {
+  return {
+    subject: 'Your Kiosk Rewards verification code',
+    text:
+      `Your Kiosk Rewards code is ${otp}.\n\n` +
+      `It is valid for ${validityMinutes} minutes. If you did not ask for it, ignore this mail.\n`,
+    html:
+      `<p>Your Kiosk Rewards code is <strong style="font-size:1.4em;letter-spacing:0.2em">${otp}</strong>.</p>` +
+      `<p>It is valid for ${validityMinutes} minutes. If you did not ask for it, ignore this mail.</p>`,
+  };
+}

@@ -1,0 +1,112 @@
+import * as logger from 'firebase-functions/logger';
+import type { Request, Response } from 'firebase-functions/https';
+import { allowedCorsOrigins } from '../config';
+import { ApiError, badRequest, notFound } from '../errors';
+import { Router } from './router';
+import { routes } from './routes';
+import type { AnyRoute, ApiRequest, ApiResponse } from './types';
+import { validateBody } from './validation';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const router = new Router(routes);
+
+const CORS_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-API-Key';
+
+/** The address the hosting front end appended last; earlier entries are the client's own claims. */
+export function clientIpOf(req: Pick<Request, 'headers' | 'socket'>): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  const hops = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter((hop) => hop.length > 0);
+  return hops.at(-1) ?? req.socket?.remoteAddress ?? 'unknown';
+}
+
+function parseQuery(req: Request, route: AnyRoute): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.query)) {
+    if (!route.query?.includes(name)) throw badRequest(`Unknown query parameter ${name}`);
+    if (typeof value !== 'string') throw badRequest(`Query parameter ${name} must be given once`);
+    query[name] = value;
+  }
+  return query;
+}
+
+function parseBody(req: Request, route: AnyRoute): unknown {
+  if (!route.bodySchema) return undefined;
+  const hasBody = (req.rawBody?.length ?? 0) > 0;
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (contentType !== 'application/json' && (hasBody || contentType !== '')) {
+    throw new ApiError(415, 'unsupported-media-type', 'Content-Type must be application/json');
+  }
+  return validateBody(route.bodySchema, hasBody ? req.body : {});
+}
+
+function applyCors(req: Request, res: Response): boolean {
+  const origin = req.headers.origin;
+  if (typeof origin !== 'string' || !allowedCorsOrigins().includes(origin)) return false;
+  res.setHeader('Access-Control-Allow-Origin', origin);
+  res.setHeader('Vary', 'Origin');
+  return true;
+}
+
+async function dispatch(req: Request, res: Response): Promise<ApiResponse> {
+  const declaredLength = Number(req.headers['content-length'] ?? 0);
+  if ((req.rawBody?.length ?? 0) > MAX_BODY_BYTES || declaredLength > MAX_BODY_BYTES) {
+    throw new ApiError(413, 'payload-too-large', `Request body must be at most ${MAX_BODY_BYTES} bytes`);
+  }
+  const corsAllowed = applyCors(req, res);
+  if (req.method === 'OPTIONS') {
+    const methods = router.allowedMethods(req.path);
+    if (methods.length === 0) throw notFound(`No endpoint at ${req.path}`);
+    const headers: Record<string, string> = { Allow: [...methods, 'OPTIONS'].join(', ') };
+    if (corsAllowed) {
+      headers['Access-Control-Allow-Methods'] = headers.Allow;
+      headers['Access-Control-Allow-Headers'] = CORS_HEADERS;
+      headers['Access-Control-Max-Age'] = '3600';
+    }
+    return { status: 204, headers, body: {} };
+  }
+  const { route, params } = router.match(req.method, req.path);
+  const caller = await route.authenticate?.({ headers: req.headers, params });
+  const request: ApiRequest<unknown, unknown> = {
+    method: req.method,
+    path: req.path,
+    params,
+    query: parseQuery(req, route),
+    headers: req.headers,
+    body: parseBody(req, route),
+    caller,
+    clientIp: clientIpOf(req),
+  };
+  return route.handler(request);
+}
+
+function toErrorResponse(error: unknown, req: Request): ApiResponse {
+  if (error instanceof ApiError) {
+    return { status: error.status, headers: { ...error.headers }, body: { error: error.message, code: error.code } };
+  }
+  logger.error('request_failed', {
+    method: req.method,
+    path: req.path,
+    errorName: error instanceof Error ? error.name : typeof error,
+    errorMessage: error instanceof Error ? error.message : String(error),
+  });
+  return { status: 500, body: { error: 'Internal server error', code: 'internal' } };
+}
+
+/** The `api` HTTPS function: every endpoint of the service behind one router. */
+export async function handleApiRequest(req: Request, res: Response): Promise<void> {
+  let response: ApiResponse;
+  try {
+    response = await dispatch(req, res);
+  } catch (error) {
+    response = toErrorResponse(error, req);
+  }
+  res.status(response.status ?? 200);
+  res.setHeader('Cache-Control', 'no-store');
+  for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
+  if (response.status === 204) res.end();
+  else res.json(response.body);
+}

@@ -1,0 +1,75 @@
+import { ApiError, badRequest, notFound } from '../errors';
+import { assertDocumentId } from '../domain/ids';
+import type { AnyRoute } from './types';
+
+interface CompiledRoute {
+  route: AnyRoute;
+  segments: string[];
+}
+
+export interface RouteMatch {
+  route: AnyRoute;
+  params: Record<string, string>;
+}
+
+const splitPath = (path: string): string[] => {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed === '/' ? [] : trimmed.slice(1).split('/');
+};
+
+function decodeSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw badRequest('The path is not valid URL encoding');
+  }
+}
+
+/** Matches method + path; unknown paths are 404 and known paths with another method 405 + Allow. */
+export class Router {
+  private readonly compiled: CompiledRoute[];
+
+  constructor(routes: AnyRoute[]) {
+    this.compiled = routes.map((route) => ({ route, segments: splitPath(route.path) }));
+  }
+
+  /** Methods served at this path, HEAD included wherever GET is. */
+  allowedMethods(path: string): string[] {
+    const methods: string[] = this.candidates(splitPath(path)).map(({ route }) => route.method);
+    return methods.includes('GET') ? [...methods, 'HEAD'] : methods;
+  }
+
+  match(method: string, path: string): RouteMatch {
+    const candidates = this.candidates(splitPath(path));
+    if (candidates.length === 0) throw notFound(`No endpoint at ${path}`);
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    const hit = candidates.find(({ route }) => route.method === wanted);
+    if (!hit) {
+      throw new ApiError(405, 'method-not-allowed', `${method} is not allowed on ${path}`, {
+        Allow: this.allowedMethods(path).join(', '),
+      });
+    }
+    const params: Record<string, string> = {};
+    for (const [name, raw] of Object.entries(hit.rawParams)) {
+      params[name] = assertDocumentId(decodeSegment(raw), name);
+    }
+    return { route: hit.route, params };
+  }
+
+  private candidates(segments: string[]): { route: AnyRoute; rawParams: Record<string, string> }[] {
+    const found: { route: AnyRoute; rawParams: Record<string, string> }[] = [];
+    for (const { route, segments: pattern } of this.compiled) {
+      if (pattern.length !== segments.length) continue;
+      const rawParams: Record<string, string> = {};
+      const matches = pattern.every((part, i) => {
+        if (part.startsWith(':')) {
+          rawParams[part.slice(1)] = segments[i];
+          return true;
+        }
+        return part === segments[i];
+      });
+      if (matches) found.push({ route, rawParams });
+    }
+    return found;
+  }
+}

@@ -1,0 +1,15 @@
+import type { VerifiedCaller } from '../../adapters/identity';
+import { getUser as readUser, toUserView } from '../../data/users';
+import { requireUserOrAdmin } from '../auth';
+import type { Route } from '../types';
+
+/** GET /user/{userId}: the signed-in user's own points and profile (admins: anyone's). */
+export const getUser: Route<undefined, VerifiedCaller> = {
+  method: 'GET',
+  path: '/user/:userId',
+  authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
+  handler: async ({ params }) => {
+    const user = await readUser(params.userId);
+    return { body: { success: true, user: toUserView(user) } };
+  },
+};

@@ -1,0 +1,11 @@
+import type { Route } from '../types';
+
+export const SERVICE_NAME = 'Kiosk Rewards API';
+export const SERVICE_VERSION = '1.0';
+
+/** GET / */
+export const health: Route = {
+  method: 'GET',
+  path: '/',
+  handler: async () => ({ body: { status: 'ok', message: `${SERVICE_NAME} v${SERVICE_VERSION}` } }),
+};

@@ -1,0 +1,165 @@
+/**
+ * Request bodies of the API, as JSON Schema. They are the reference for what each
+ * endpoint accepts: types, bounds, and which fields exist (unknown fields are 400).
+ */
+import type { JSONSchemaType } from 'ajv';
+import { KIOSK_STATUSES, type KioskStatus } from '../domain/kiosk';
+import { MAX_ID_LENGTH } from '../domain/ids';
+
+export const MAX_ITEMS_PER_MATERIAL = 1000;
+
+const id = { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH } as const;
+const itemCount = { type: 'integer', minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL } as const;
+const title = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const text = { type: 'string', minLength: 1, maxLength: 2000 } as const;
+const kioskStatus = { type: 'string', enum: KIOSK_STATUSES as unknown as KioskStatus[] } as const;
+const pushToken = { type: 'string', minLength: 1, maxLength: 4096 } as const;
+/** FCM data payload: string values only; the whole message must stay under 4 KiB. */
+const dataPayload = {
+  type: 'object',
+  maxProperties: 50,
+  propertyNames: { minLength: 1, maxLength: 100 },
+  additionalProperties: { type: 'string', maxLength: 1000 },
+  required: [],
+  nullable: true,
+} as const;
+
+export interface KioskStatusBody {
+  status: KioskStatus;
+}
+export const kioskStatusBody: JSONSchemaType<KioskStatusBody> = {
+  type: 'object',
+  properties: { status: kioskStatus },
+  required: ['status'],
+  additionalProperties: false,
+};
+
+export interface TransactionBody {
+  kioskId: string;
+  userId: string;
+  plasticCount: number;
+  metalCount: number;
+}
+export const transactionBody: JSONSchemaType<TransactionBody> = {
+  type: 'object',
+  properties: { kioskId: id, userId: id, plasticCount: itemCount, metalCount: itemCount },
+  required: ['kioskId', 'userId', 'plasticCount', 'metalCount'],
+  additionalProperties: false,
+};
+
+export interface NotifyTopicBody {
+  topic: string;
+  title: string;
+  body: string;
+  data?: Record<string, string>;
+}
+export const notifyTopicBody: JSONSchemaType<NotifyTopicBody> = {
+  type: 'object',
+  properties: {
+    topic: { type: 'string', minLength: 1, maxLength: 900 },
+    title,
+    body: text,
+    data: dataPayload,
+  },
+  required: ['topic', 'title', 'body'],
+  additionalProperties: false,
+};
+
+export interface NotifyUserBody {
+  userId?: string;
+  pushToken?: string;
+  title: string;
+  body: string;
+  data?: Record<string, string>;
+}
+export const notifyUserBody: JSONSchemaType<NotifyUserBody> = {
+  type: 'object',
+  properties: {
+    userId: { ...id, nullable: true },
+    pushToken: { ...pushToken, nullable: true },
+    title,
+    body: text,
+    data: dataPayload,
+  },
+  required: ['title', 'body'],
+  additionalProperties: false,
+};
+
+export interface OtpEmailBody {
+  email: string;
+  otp: string;
+}
+export const otpEmailBody: JSONSchemaType<OtpEmailBody> = {
+  type: 'object',
+  properties: {
+    email: { type: 'string', maxLength: 254, format: 'email' },
+    otp: { type: 'string', pattern: '^[0-9]{4,10}$' },
+  },
+  required: ['email', 'otp'],
+  additionalProperties: false,
+};
+
+export interface PushTokenBody {
+  token: string;
+}
+export const pushTokenBody: JSONSchemaType<PushTokenBody> = {
+  type: 'object',
+  properties: { token: pushToken },
+  required: ['token'],
+  additionalProperties: false,
+};
+
+export interface AdminKioskBody {
+  id: string;
+  name: string;
+  address: string;
+  location: { latitude: number; longitude: number };
+  openingHours?: string;
+  timezone?: string;
+  status?: KioskStatus;
+}
+export const adminKioskBody: JSONSchemaType<AdminKioskBody> = {
+  type: 'object',
+  properties: {
+    id,
+    name: title,
+    address: { type: 'string', minLength: 1, maxLength: 500 },
+    location: {
+      type: 'object',
+      properties: {
+        latitude: { type: 'number', minimum: -90, maximum: 90 },
+        longitude: { type: 'number', minimum: -180, maximum: 180 },
+      },
+      required: ['latitude', 'longitude'],
+      additionalProperties: false,
+    },
+    openingHours: { type: 'string', minLength: 1, maxLength: 1000, nullable: true },
+    timezone: { type: 'string', minLength: 1, maxLength: 100, nullable: true },
+    status: { ...kioskStatus, nullable: true },
+  },
+  required: ['id', 'name', 'address', 'location'],
+  additionalProperties: false,
+};
+
+export interface KioskKeyBody {
+  label?: string;
+}
+export const kioskKeyBody: JSONSchemaType<KioskKeyBody> = {
+  type: 'object',
+  properties: { label: { type: 'string', maxLength: 200, nullable: true } },
+  required: [],
+  additionalProperties: false,
+};
+
+export const bodySchemas = {
+  kioskStatusBody,
+  transactionBody,
+  notifyTopicBody,
+  notifyUserBody,
+  otpEmailBody,
+  pushTokenBody,
+  adminKioskBody,
+  kioskKeyBody,
+} as const;
+
+export type BodySchemaName = keyof typeof bodySchemas;

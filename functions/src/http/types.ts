@@ -1,0 +1,37 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { BodySchemaName } from './schemas';
+
+/** What a route handler sees: the parsed request, free of express. */
+export interface ApiRequest<Body = unknown, Caller = undefined> {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  body: Body;
+  /** Who is calling, as established by the route's `authenticate`. */
+  caller: Caller;
+  /** The client address as the hosting front end reports it. */
+  clientIp: string;
+}
+
+export interface ApiResponse {
+  status?: number;
+  headers?: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+export interface Route<Body = unknown, Caller = undefined> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Segments starting with ":" are path ids, e.g. "/kiosk/:kioskId/status". */
+  path: string;
+  /** Runs before the body is read, so a caller without credentials learns nothing about the body rules. */
+  authenticate?: (request: { headers: IncomingHttpHeaders; params: Record<string, string> }) => Promise<Caller>;
+  /** Name of the body schema (see schemas.ts); routes without one take no body. */
+  bodySchema?: BodySchemaName;
+  /** Query parameters the route understands; any other is a 400. */
+  query?: readonly string[];
+  handler: (request: ApiRequest<Body, Caller>) => Promise<ApiResponse>;
+}
+
+export type AnyRoute = Route<any, any>;

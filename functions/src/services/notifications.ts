@@ -1,0 +1,97 @@
+import type { Message } from 'firebase-admin/messaging';
+import { FieldValue } from 'firebase-admin/firestore';
+import * as logger from 'firebase-functions/logger';
+import { PushError, type PushTransport } from '../adapters/push';
+import { forgetPushToken, getUser, usersCollection } from '../data/users';
+import { ApiError, badRequest, conflict } from '../errors';
+import { reservedDataKeys } from '../domain/messages';
+
+export interface OutgoingNotification {
+  title: string;
+  body: string;
+  data?: Record<string, string> | null;
+}
+
+function assertDataPayload(data: OutgoingNotification['data']): Record<string, string> {
+  const reserved = reservedDataKeys(data);
+  if (reserved.length > 0) throw badRequest(`data.${reserved[0]} is a key reserved by the push provider`);
+  return data ?? {};
+}
+
+/** Maps a failed push to what the operator who asked for it is told. */
+function toApiError(error: unknown): ApiError {
+  const failure = error instanceof PushError ? error : new PushError('unavailable', 'unknown');
+  switch (failure.failure) {
+    case 'unregistered':
+      return new ApiError(410, 'push-token-unregistered', 'The device token is no longer registered; it was removed');
+    case 'invalid-message':
+      return new ApiError(400, 'push-message-rejected', 'The push provider rejected the message');
+    case 'unavailable':
+      return new ApiError(502, 'push-provider-unavailable', 'The push provider could not be reached; try again later');
+  }
+}
+
+async function sendOrExplain(push: PushTransport, message: Message, token?: string): Promise<string> {
+  try {
+    return await push.send(message);
+  } catch (error) {
+    const apiError = toApiError(error);
+    logger.warn('push_failed', { code: apiError.code, target: token ? 'token' : 'topic' });
+    if (token && apiError.status === 410) await forgetPushToken(token);
+    throw apiError;
+  }
+}
+
+export async function notifyTopic(
+  push: PushTransport,
+  topic: string,
+  notification: OutgoingNotification,
+): Promise<string> {
+  const data = assertDataPayload(notification.data);
+  const messageId = await sendOrExplain(push, {
+    topic,
+    notification: { title: notification.title, body: notification.body },
+    data,
+  });
+  logger.info('topic_notification_sent', { topic, messageId });
+  return messageId;
+}
+
+export async function notifyDevice(
+  push: PushTransport,
+  token: string,
+  notification: OutgoingNotification,
+): Promise<string> {
+  const data = assertDataPayload(notification.data);
+  return sendOrExplain(
+    push,
+    { token, notification: { title: notification.title, body: notification.body }, data },
+    token,
+  );
+}
+
+/**
+ * Pushes to the user's registered device and keeps the message in their in-app
+ * notifications, only once the push was accepted so a failure leaves nothing behind.
+ */
+export async function notifyUser(
+  push: PushTransport,
+  userId: string,
+  notification: OutgoingNotification,
+): Promise<{ messageId: string; notificationId: string }> {
+  const data = assertDataPayload(notification.data);
+  const user = await getUser(userId);
+  if (!user.pushToken) throw conflict(`User ${userId} has no registered push token`, 'no-push-token');
+  const messageId = await notifyDevice(push, user.pushToken, notification);
+  const notificationRef = usersCollection().doc(userId).collection('notifications').doc();
+  await notificationRef.create({
+    type: 'message',
+    title: notification.title,
+    body: notification.body,
+    data,
+    read: false,
+    createdAt: FieldValue.serverTimestamp(),
+  });
+  logger.info('user_notification_sent', { userId, messageId, notificationId: notificationRef.id });
+  return { messageId, notificationId: notificationRef.id };
+}

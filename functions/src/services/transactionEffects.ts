@@ -1,0 +1,118 @@
+import type { Message } from 'firebase-admin/messaging';
+import { FieldValue, type DocumentData } from 'firebase-admin/firestore';
+import * as logger from 'firebase-functions/logger';
+import { runTransaction } from '../adapters/firestore';
+import { PushError, type PushTransport } from '../adapters/push';
+import { kiosksCollection, kioskFromSnapshot } from '../data/kiosks';
+import { forgetPushToken, userFromSnapshot, usersCollection } from '../data/users';
+import { transactionNotification } from '../domain/messages';
+import { transactionsCollection } from './awardTransaction';
+
+export type PushOutcome =
+  | { status: 'sent'; messageId: string }
+  | { status: 'skipped' }
+  | { status: 'failed'; error: string };
+
+type Claim =
+  | { state: 'missing' | 'complete' | 'completed-now' }
+  | { state: 'push-claimed'; message: Message; token: string };
+
+/**
+ * The side effects of a recorded transaction (kiosk counters, in-app
+ * notification, push), safe to run any number of times for one transaction.
+ *
+ * Claim-then-act: one Firestore transaction applies the counters and the
+ * notification and claims the push (`effects.push.status = "sending"`) together
+ * with marks on the transaction document, so a redelivered event sees what was
+ * done. The push is sent after the claim and its outcome written with
+ * `completedAt`, last. A run that died between claim and outcome is not pushed
+ * again (at most one push): its push is recorded as failed, "interrupted".
+ */
+export async function applyTransactionEffects(
+  transactionId: string,
+  push: PushTransport,
+): Promise<Claim['state']> {
+  const transactionRef = transactionsCollection().doc(transactionId);
+
+  const claim = await runTransaction<Claim>(async (tx) => {
+    const transactionSnap = await tx.get(transactionRef);
+    const transaction = transactionSnap.data();
+    if (!transaction) return { state: 'missing' };
+    const effects: DocumentData = transaction.effects ?? {};
+    if (effects.completedAt) return { state: 'complete' };
+
+    const kioskRef = kiosksCollection().doc(transaction.kioskId);
+    const userRef = usersCollection().doc(transaction.userId);
+    const [kioskSnap, userSnap] = await tx.getAll(kioskRef, userRef);
+    const kiosk = kioskFromSnapshot(kioskSnap);
+    const user = userFromSnapshot(userSnap);
+    const content = transactionNotification({
+      transactionId,
+      kioskId: transaction.kioskId,
+      kioskName: kiosk?.name ?? transaction.kioskId,
+      totalItems: transaction.totalItems,
+      pointsEarned: transaction.pointsEarned,
+      newBalance: transaction.newBalance,
+    });
+    const marks: DocumentData = {};
+
+    if (effects.kioskCounted === undefined) {
+      if (kiosk) {
+        tx.update(kioskRef, {
+          plasticCount: FieldValue.increment(transaction.plasticCount),
+          metalCount: FieldValue.increment(transaction.metalCount),
+          lastUpdated: FieldValue.serverTimestamp(),
+        });
+      } else {
+        logger.error('transaction_kiosk_missing', { transactionId, kioskId: transaction.kioskId });
+      }
+      marks['effects.kioskCounted'] = kiosk !== undefined;
+    }
+
+    if (effects.notificationId === undefined) {
+      tx.set(userRef.collection('notifications').doc(transactionId), {
+        type: 'transaction',
+        ...content,
+        read: false,
+        createdAt: FieldValue.serverTimestamp(),
+      });
+      marks['effects.notificationId'] = transactionId;
+    }
+
+    let claimed: Claim = { state: 'completed-now' };
+    if (effects.push === undefined && user?.pushToken) {
+      const message: Message = {
+        token: user.pushToken,
+        notification: { title: content.title, body: content.body },
+        data: content.data,
+      };
+      marks['effects.push'] = { status: 'sending', claimedAt: FieldValue.serverTimestamp() };
+      claimed = { state: 'push-claimed', message, token: user.pushToken };
+    } else {
+      if (effects.push === undefined) marks['effects.push'] = { status: 'skipped' };
+      else if (effects.push.status === 'sending') marks['effects.push'] = { status: 'failed', error: 'interrupted' };
+      marks['effects.completedAt'] = FieldValue.serverTimestamp();
+    }
+    tx.update(transactionRef, marks);
+    return claimed;
+  });
+
+  if (claim.state !== 'push-claimed') return claim.state;
+
+  const outcome = await deliver(claim.message, claim.token, push, transactionId);
+  await transactionRef.update({ 'effects.push': outcome, 'effects.completedAt': FieldValue.serverTimestamp() });
+  return 'completed-now';
+}
+
+async function deliver(message: Message, token: string, push: PushTransport, transactionId: string): Promise<PushOutcome> {
+  try {
+    const messageId = await push.send(message);
+    logger.info('transaction_push_sent', { transactionId, messageId });
+    return { status: 'sent', messageId };
+  } catch (error) {
+    const failure = error instanceof PushError ? error : new PushError('unavailable', 'unknown');
+    logger.warn('transaction_push_failed', { transactionId, failure: failure.failure, code: failure.providerCode });
+    if (failure.failure === 'unregistered') await forgetPushToken(token);
+    return { status: 'failed', error: failure.failure };
+  }
+}

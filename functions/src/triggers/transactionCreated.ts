@@ -1,0 +1,13 @@
+import type { FirestoreEvent, QueryDocumentSnapshot } from 'firebase-functions/firestore';
+import * as logger from 'firebase-functions/logger';
+import { pushTransport } from '../adapters/push';
+import { applyTransactionEffects } from '../services/transactionEffects';
+
+/** onDocumentCreated("transactions/{transactionId}"): kiosk counters, in-app notification, push. */
+export async function onTransactionCreated(
+  event: FirestoreEvent<QueryDocumentSnapshot | undefined, { transactionId: string }>,
+): Promise<void> {
+  const { transactionId } = event.params;
+  const state = await applyTransactionEffects(transactionId, pushTransport());
+  logger.info('transaction_effects', { transactionId, eventId: event.id, state });
+}

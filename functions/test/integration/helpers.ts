@@ -1,0 +1,174 @@
+import { getAuth } from 'firebase-admin/auth';
+import { FieldValue, GeoPoint, Timestamp } from 'firebase-admin/firestore';
+import { geohashForLocation } from 'geofire-common';
+import { adminApp, db } from '../../src/adapters/firestore';
+import { issueKey } from '../../src/data/kioskKeys';
+
+export const PROJECT_ID = process.env.GCLOUD_PROJECT!;
+export const API_URL = `http://127.0.0.1:5001/${PROJECT_ID}/us-central1/api`;
+const FIRESTORE = `http://${process.env.FIRESTORE_EMULATOR_HOST}`;
+const AUTH = `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}`;
+const HUB = 'http://127.0.0.1:4400';
+
+export { db };
+
+export interface ApiCall {
+  body?: unknown;
+  /** Sent as is, instead of JSON.stringify(body). */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResult {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON; loosely typed because each test asserts the shape it expects. */
+  body: any;
+  text: string;
+}
+
+export async function call(method: string, path: string, options: ApiCall = {}): Promise<ApiResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  let payload: string | Buffer | undefined = options.rawBody;
+  if (payload === undefined && options.body !== undefined) {
+    payload = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${API_URL}${path}`, { method, headers, body: payload });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+/** Empties Firestore and Auth between tests. */
+export async function resetEmulators(): Promise<void> {
+  const [firestore, auth] = await Promise.all([
+    fetch(`${FIRESTORE}/emulator/v1/projects/${PROJECT_ID}/databases/(default)/documents`, { method: 'DELETE' }),
+    fetch(`${AUTH}/emulator/v1/projects/${PROJECT_ID}/accounts`, { method: 'DELETE' }),
+  ]);
+  if (!firestore.ok || !auth.ok) throw new Error('could not clear the emulators');
+}
+
+export async function setBackgroundTriggers(enabled: boolean): Promise<void> {
+  const action = enabled ? 'enableBackgroundTriggers' : 'disableBackgroundTriggers';
+  const response = await fetch(`${HUB}/functions/${action}`, { method: 'PUT' });
+  if (!response.ok) throw new Error(`${action} failed: ${response.status}`);
+}
+
+/** Polls `probe` until it returns something other than undefined, or fails after `timeoutMs`. */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+let counter = 0;
+/** Ids unique across the run, so a late trigger of an earlier test never lands on a later test's data. */
+export const uniqueId = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+
+export async function seedKiosk(
+  fields: Partial<{
+    id: string;
+    name: string;
+    status: string;
+    openingHours: string;
+    timezone: string;
+    latitude: number;
+    longitude: number;
+  }> = {},
+): Promise<string> {
+  const id = fields.id ?? uniqueId('kiosk');
+  const latitude = fields.latitude ?? 52.52;
+  const longitude = fields.longitude ?? 13.405;
+  await db()
+    .collection('kiosks')
+    .doc(id)
+    .set({
+      name: fields.name ?? 'Test Kiosk',
+      address: 'Alexanderplatz 1, Berlin',
+      status: fields.status ?? 'available',
+      plasticCount: 0,
+      metalCount: 0,
+      lastUpdated: Timestamp.now(),
+      location: new GeoPoint(latitude, longitude),
+      geohash: geohashForLocation([latitude, longitude]),
+      openingHours: fields.openingHours ?? '24/7',
+      timezone: fields.timezone ?? 'Europe/Berlin',
+    });
+  return id;
+}
+
+export async function seedKioskWithKey(fields: Parameters<typeof seedKiosk>[0] = {}) {
+  const kioskId = await seedKiosk(fields);
+  const { apiKey, keyId } = await issueKey(kioskId, 'test');
+  return { kioskId, apiKey, keyId };
+}
+
+export async function seedUser(
+  fields: Partial<{ id: string; name: string; currentPoints: number; totalPoints: number; pushToken: string }> = {},
+): Promise<string> {
+  const id = fields.id ?? uniqueId('user');
+  await db()
+    .collection('users')
+    .doc(id)
+    .set({
+      name: fields.name ?? 'Test User',
+      currentPoints: fields.currentPoints ?? 0,
+      totalPoints: fields.totalPoints ?? 0,
+      recycledCount: 0,
+      rank: 'Bronze',
+      createdAt: FieldValue.serverTimestamp(),
+      ...(fields.pushToken ? { pushToken: fields.pushToken, pushTokenUpdatedAt: FieldValue.serverTimestamp() } : {}),
+    });
+  return id;
+}
+
+/**
+ * A real ID token from the Auth emulator. Signing in creates the account, which
+ * fires the provisioning trigger; seeded profiles are never overwritten by it.
+ */
+export async function idTokenFor(uid: string, claims: Record<string, unknown> = {}): Promise<string> {
+  const customToken = await getAuth(adminApp()).createCustomToken(uid, claims);
+  const response = await fetch(
+    `${AUTH}/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=emulator`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: customToken, returnSecureToken: true }),
+    },
+  );
+  const result = (await response.json()) as { idToken?: string };
+  if (!result.idToken) throw new Error(`sign-in failed: ${JSON.stringify(result)}`);
+  return result.idToken;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export async function adminHeaders(): Promise<Record<string, string>> {
+  return bearer(await idTokenFor(uniqueId('admin'), { admin: true }));
+}
+
+/** Waits for the transaction trigger to finish and returns the transaction document. */
+export async function waitForEffects(transactionId: string, timeoutMs = 30_000) {
+  return waitFor(
+    `effects of transaction ${transactionId}`,
+    async () => {
+      const snapshot = await db().collection('transactions').doc(transactionId).get();
+      return snapshot.get('effects.completedAt') ? snapshot.data() : undefined;
+    },
+    timeoutMs,
+  );
+}

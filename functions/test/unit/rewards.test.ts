@@ -1,0 +1,101 @@
+import {
+  DEFAULT_REWARDS,
+  computeAward,
+  parseRewardsConfig,
+  pointsFor,
+  rankFor,
+  startingRank,
+} from '../../src/domain/rewards';
+
+describe('points', () => {
+  test('10 per plastic item and 20 per metal item by default', () => {
+    expect(pointsFor(DEFAULT_REWARDS, 3, 2)).toBe(70);
+    expect(pointsFor(DEFAULT_REWARDS, 0, 1)).toBe(20);
+    expect(pointsFor(DEFAULT_REWARDS, 1000, 1000)).toBe(30000);
+  });
+
+  test('follow an operator config', () => {
+    const { config } = parseRewardsConfig({ pointsPerPlastic: 1, pointsPerMetal: 5 });
+    expect(pointsFor(config, 3, 2)).toBe(13);
+  });
+});
+
+describe('ranks', () => {
+  test.each([
+    [0, 'Bronze'],
+    [999, 'Bronze'],
+    [1000, 'Silver'],
+    [4999, 'Silver'],
+    [5000, 'Gold'],
+    [19999, 'Gold'],
+    [20000, 'Platinum'],
+    [1_000_000, 'Platinum'],
+  ])('%d total points is %s', (totalPoints, rank) => {
+    expect(rankFor(DEFAULT_REWARDS, totalPoints)).toBe(rank);
+  });
+
+  test('the starting rank is the lowest one', () => {
+    expect(startingRank(DEFAULT_REWARDS)).toBe('Bronze');
+  });
+
+  test('operator ranks are sorted by threshold', () => {
+    const { config, problems } = parseRewardsConfig({
+      ranks: [
+        { name: 'Tree', minTotalPoints: 100 },
+        { name: 'Seed', minTotalPoints: 0 },
+      ],
+    });
+    expect(problems).toEqual([]);
+    expect(rankFor(config, 99)).toBe('Seed');
+    expect(rankFor(config, 100)).toBe('Tree');
+  });
+});
+
+describe('award', () => {
+  test('raises balance, lifetime points and recycled count, and ranks by lifetime points', () => {
+    const award = computeAward(
+      DEFAULT_REWARDS,
+      { currentPoints: 10, totalPoints: 990, recycledCount: 40 },
+      { plasticCount: 1, metalCount: 0 },
+    );
+    expect(award).toEqual({
+      pointsEarned: 10,
+      totalItems: 1,
+      balanceBefore: 10,
+      currentPoints: 20,
+      totalPoints: 1000,
+      recycledCount: 41,
+      rank: 'Silver',
+    });
+  });
+
+  test('a spent balance does not lower the rank', () => {
+    const award = computeAward(
+      DEFAULT_REWARDS,
+      { currentPoints: 0, totalPoints: 6000, recycledCount: 500 },
+      { plasticCount: 0, metalCount: 1 },
+    );
+    expect(award.rank).toBe('Gold');
+    expect(award.currentPoints).toBe(20);
+  });
+});
+
+describe('operator config', () => {
+  test('absent: the defaults', () => {
+    expect(parseRewardsConfig(undefined)).toEqual({ config: DEFAULT_REWARDS, problems: [] });
+  });
+
+  test.each([
+    [{ pointsPerPlastic: -1 }, 'pointsPerPlastic'],
+    [{ pointsPerMetal: 1.5 }, 'pointsPerMetal'],
+    [{ pointsPerMetal: '20' }, 'pointsPerMetal'],
+    [{ ranks: [] }, 'ranks'],
+    [{ ranks: [{ name: 'Only', minTotalPoints: 10 }] }, 'lowest rank'],
+    [{ ranks: [{ name: 'A', minTotalPoints: 0 }, { name: 'B', minTotalPoints: 0 }] }, 'same minTotalPoints'],
+    [{ ranks: [{ name: '', minTotalPoints: 0 }] }, 'ranks'],
+  ])('broken %p: defaults, and the problem named', (raw, problem) => {
+    const { config, problems } = parseRewardsConfig(raw as Record<string, unknown>);
+    expect(config).toBe(DEFAULT_REWARDS);
+    expect(problems.join('; ')).toContain(problem);
+  });
+});

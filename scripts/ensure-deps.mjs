@@ -1,0 +1,22 @@
+// Installs what the project needs on a fresh clone, and nothing when it is already
+// installed: `npm ci` in the root (firebase-tools, Node 22, maildev) and in
+// functions/, each only when its lockfile changed since the last install.
+// Runs on the machine's own Node, before the project's Node 22 exists.
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './lib/paths.mjs';
+
+for (const dir of [repoRoot, join(repoRoot, 'functions')]) {
+  const lockfile = join(dir, 'package-lock.json');
+  const stamp = join(dir, 'node_modules', '.kiosk-rewards-install');
+  const fingerprint = createHash('sha256')
+    .update(readFileSync(lockfile))
+    .update(readFileSync(join(dir, 'package.json')))
+    .digest('hex');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === fingerprint) continue;
+  console.log(`Installing dependencies in ${dir} (npm ci)...`);
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
+  writeFileSync(stamp, fingerprint);
+}

@@ -1,0 +1,92 @@
+// What the Firebase emulator suite needs on these machines, shared by `npm start`,
+// `npm test` and the operator CLI.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheDir, functionsDir } from './paths.mjs';
+
+export const LOCAL_PROJECT_ID = 'demo-kiosk-rewards';
+export const TEST_PROJECT_ID = 'demo-kiosk-rewards-test';
+export const EMULATORS = 'functions,firestore,auth';
+export const HOSTS = {
+  functions: '127.0.0.1:5001',
+  firestore: '127.0.0.1:8080',
+  auth: '127.0.0.1:9099',
+  hub: '127.0.0.1:4400',
+};
+export const apiUrl = (projectId) => `http://${HOSTS.functions}/${projectId}/us-central1/api`;
+
+const SDK_JAR_NAME = 'cloud-firestore-emulator.jar';
+const KNOWN_SDK_JAR = `/usr/lib/google-cloud-sdk/platform/cloud-firestore-emulator/${SDK_JAR_NAME}`;
+const FIRESTORE_MAIN_CLASS = 'com.google.cloud.datastore.emulator.firestore.CloudFirestore';
+
+function findSdkFirestoreJar() {
+  const listed = spawnSync('dpkg', ['-L', 'google-cloud-cli-firestore-emulator'], { encoding: 'utf8' });
+  const fromPackage = (listed.stdout ?? '').split('\n').find((line) => line.endsWith(`/${SDK_JAR_NAME}`));
+  if (fromPackage && existsSync(fromPackage)) return fromPackage;
+  return existsSync(KNOWN_SDK_JAR) ? KNOWN_SDK_JAR : undefined;
+}
+
+/** Manifest lines stop at 72 bytes; longer values continue on lines that start with a space. */
+function manifestLine(name, value) {
+  const text = `${name}: ${value}`;
+  const lines = [text.slice(0, 70)];
+  for (let i = 70; i < text.length; i += 69) lines.push(` ${text.slice(i, i + 69)}`);
+  return lines.join('\n');
+}
+
+/**
+ * firebase-tools downloads its Firestore emulator jar at first start, which fails
+ * without internet. The Cloud SDK's emulator is installed on these machines but its
+ * jar has no Main-Class, so a launcher jar (a manifest only) points java at it.
+ * Where no SDK jar exists, firebase-tools downloads its own as usual.
+ */
+export function emulatorEnv() {
+  const sdkJar = findSdkFirestoreJar();
+  if (!sdkJar) return {};
+  const launcherDir = join(cacheDir, 'firestore-launcher');
+  const launcher = join(launcherDir, 'firestore-emulator-launcher.jar');
+  if (!existsSync(launcher)) {
+    mkdirSync(launcherDir, { recursive: true });
+    const manifest = join(launcherDir, 'MANIFEST.MF');
+    writeFileSync(
+      manifest,
+      [
+        'Manifest-Version: 1.0',
+        manifestLine('Main-Class', FIRESTORE_MAIN_CLASS),
+        manifestLine('Class-Path', `file:${sdkJar}`),
+        '',
+      ].join('\n'),
+    );
+    execFileSync('jar', ['cfm', launcher, manifest]);
+  }
+  return { FIRESTORE_EMULATOR_BINARY_PATH: launcher };
+}
+
+/**
+ * The emulator reads secrets from functions/.secret.local and otherwise asks Cloud
+ * Secret Manager, which a demo project cannot reach. Locally no SMTP password is
+ * used (SMTP_USER is empty), so a placeholder keeps the emulator offline.
+ */
+export function ensureLocalSecrets() {
+  const file = join(functionsDir, '.secret.local');
+  if (!existsSync(file)) writeFileSync(file, 'SMTP_PASSWORD=not-used-by-the-local-mail-catcher\n');
+}
+
+export function buildFunctions() {
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: functionsDir, stdio: 'inherit' });
+}
+
+/** Resolves once `url` answers at all, or rejects after `timeoutMs`. */
+export async function waitForHttp(url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
