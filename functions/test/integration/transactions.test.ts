@@ -1,0 +1,283 @@
+import {
+  call,
+  db,
+  resetEmulators,
+  seedKiosk,
+  seedKioskWithKey,
+  seedUser,
+  waitFor,
+  waitForEffects,
+} from './helpers';
+
+beforeEach(resetEmulators);
+
+const submit = (apiKey: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  call('POST', '/kiosk/transaction', { body, headers: { 'x-api-key': apiKey, ...headers } });
+
+describe('POST /kiosk/transaction', () => {
+  test('awards points, records the transaction and applies the side effects', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey({ name: 'Central Station' });
+    const userId = await seedUser({ currentPoints: 100, totalPoints: 990, pushToken: 'device-token-1' });
+
+    const res = await submit(apiKey, { kioskId, userId, plasticCount: 3, metalCount: 2 });
+
+    expect(res.status).toBe(200);
+    const id = res.body.transaction.id;
+    expect(res.body).toEqual({
+      success: true,
+      transaction: { id, userId, kioskId, plasticCount: 3, metalCount: 2, totalItems: 5, pointsEarned: 70, newBalance: 170 },
+      pushNotification: true,
+    });
+
+    const user = (await db().collection('users').doc(userId).get()).data()!;
+    expect(user).toMatchObject({ currentPoints: 170, totalPoints: 1060, recycledCount: 5, rank: 'Silver' });
+
+    const transaction = await waitForEffects(id);
+    expect(transaction).toMatchObject({
+      userId,
+      kioskId,
+      plasticCount: 3,
+      metalCount: 2,
+      totalItems: 5,
+      pointsEarned: 70,
+      balanceBefore: 100,
+      newBalance: 170,
+      idempotencyKey: null,
+      effects: { kioskCounted: true, notificationId: id, push: { status: 'sent' } },
+    });
+
+    const kiosk = (await db().collection('kiosks').doc(kioskId).get()).data()!;
+    expect(kiosk).toMatchObject({ plasticCount: 3, metalCount: 2 });
+
+    const notification = (await db().doc(`users/${userId}/notifications/${id}`).get()).data()!;
+    expect(notification).toMatchObject({
+      type: 'transaction',
+      title: 'You earned 70 points',
+      body: 'Thanks for recycling 5 items at Central Station. Your balance is now 170 points.',
+      read: false,
+      data: { type: 'transaction', transactionId: id, pointsEarned: '70', newBalance: '170', kioskId },
+    });
+
+    const outbox = await db().collection('pushOutbox').get();
+    expect(outbox.size).toBe(1);
+    expect(outbox.docs[0].get('message')).toEqual({
+      token: 'device-token-1',
+      notification: { title: 'You earned 70 points', body: notification.body },
+      data: { type: 'transaction', transactionId: id, pointsEarned: '70', newBalance: '170', kioskId },
+    });
+    expect(transaction.effects.push.messageId).toContain(outbox.docs[0].id);
+  });
+
+  test('without a push token: pushNotification false, push skipped, notification still written', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 });
+    expect(res.body.pushNotification).toBe(false);
+    const transaction = await waitForEffects(res.body.transaction.id);
+    expect(transaction.effects.push).toEqual({ status: 'skipped' });
+    expect((await db().doc(`users/${userId}/notifications/${res.body.transaction.id}`).get()).exists).toBe(true);
+    expect((await db().collection('pushOutbox').get()).size).toBe(0);
+  });
+
+  test('a token the push provider reports unregistered is removed; the award stays', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser({ pushToken: 'unregistered-old-phone' });
+    const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 });
+    expect(res.status).toBe(200);
+    const transaction = await waitForEffects(res.body.transaction.id);
+    expect(transaction.effects.push).toEqual({ status: 'failed', error: 'unregistered' });
+    const user = (await db().collection('users').doc(userId).get()).data()!;
+    expect(user.pushToken).toBeUndefined();
+    expect(user.currentPoints).toBe(10);
+  });
+
+  test('a transient push failure is recorded and does not fail the award', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser({ pushToken: 'unavailable-flaky' });
+    const res = await submit(apiKey, { kioskId, userId, plasticCount: 0, metalCount: 1 });
+    const transaction = await waitForEffects(res.body.transaction.id);
+    expect(transaction.effects.push).toEqual({ status: 'failed', error: 'unavailable' });
+    expect((await db().collection('users').doc(userId).get()).get('pushToken')).toBe('unavailable-flaky');
+    expect(transaction.effects.kioskCounted).toBe(true);
+  });
+
+  test('operators change points and ranks without a code change (config/rewards)', async () => {
+    await db().doc('config/rewards').set({
+      pointsPerPlastic: 1,
+      pointsPerMetal: 2,
+      ranks: [
+        { name: 'Seedling', minTotalPoints: 0 },
+        { name: 'Tree', minTotalPoints: 5 },
+      ],
+    });
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 2 });
+    expect(res.body.transaction.pointsEarned).toBe(5);
+    expect((await db().collection('users').doc(userId).get()).get('rank')).toBe('Tree');
+  });
+
+  describe('bad input: 400 naming the field, nothing written', () => {
+    test.each([
+      [{ userId: 'u', plasticCount: 1, metalCount: 1 }, 'kioskId is required'],
+      [{ kioskId: 'K', plasticCount: 1, metalCount: 1 }, 'userId is required'],
+      [{ kioskId: 'K', userId: 'u', metalCount: 1 }, 'plasticCount is required'],
+      [{ kioskId: 'K', userId: 'u', plasticCount: 1 }, 'metalCount is required'],
+      [{ kioskId: 'K', userId: 'u', plasticCount: -1, metalCount: 1 }, 'plasticCount must be >= 0'],
+      [{ kioskId: 'K', userId: 'u', plasticCount: 1001, metalCount: 1 }, 'plasticCount must be <= 1000'],
+      [{ kioskId: 'K', userId: 'u', plasticCount: 1.5, metalCount: 1 }, 'plasticCount must be integer'],
+      [{ kioskId: 'K', userId: 'u', plasticCount: '1', metalCount: 1 }, 'plasticCount must be integer'],
+      [{ kioskId: 'K', userId: 'u', plasticCount: 0, metalCount: 0 }, 'plasticCount and metalCount: a transaction needs at least one item'],
+      [{ kioskId: 'K', userId: '__u__', plasticCount: 1, metalCount: 0 }, 'userId must be 1-128 characters'],
+      [{ kioskId: 'K', userId: 'u', plasticCount: 1, metalCount: 0, bonus: 5 }, 'bonus is not a known field'],
+    ])('%p', async (body, message) => {
+      const { kioskId, apiKey } = await seedKioskWithKey({ id: 'K' });
+      const res = await submit(apiKey, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toContain(message);
+      expect(kioskId).toBe('K');
+      expect((await db().collection('transactions').get()).size).toBe(0);
+    });
+
+    test.each([[''], ['k'.repeat(256)]])('Idempotency-Key of length %#: 400', async (key) => {
+      const { kioskId, apiKey } = await seedKioskWithKey();
+      const userId = await seedUser();
+      const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 }, { 'idempotency-key': key });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('Idempotency-Key must be 1-255 characters');
+    });
+  });
+
+  test('missing or wrong key: 401', async () => {
+    const kioskId = await seedKiosk();
+    const userId = await seedUser();
+    const body = { kioskId, userId, plasticCount: 1, metalCount: 0 };
+    expect((await call('POST', '/kiosk/transaction', { body })).status).toBe(401);
+    expect((await submit('kr_wrong', body)).status).toBe(401);
+  });
+
+  test("another kiosk's key: 403, nothing awarded", async () => {
+    const { apiKey } = await seedKioskWithKey();
+    const other = await seedKiosk();
+    const userId = await seedUser();
+    const res = await submit(apiKey, { kioskId: other, userId, plasticCount: 1, metalCount: 0 });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe(`This API key is not valid for kiosk ${other}`);
+    expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(0);
+  });
+
+  test('unknown user: 404 saying so', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const res = await submit(apiKey, { kioskId, userId: 'nobody', plasticCount: 1, metalCount: 0 });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe('User nobody not found');
+  });
+
+  test('unknown kiosk: 404 saying so', async () => {
+    const { issueKey } = await import('../../src/data/kioskKeys');
+    const { apiKey } = await issueKey('gone', 'kiosk removed');
+    const userId = await seedUser();
+    const res = await submit(apiKey, { kioskId: 'gone', userId, plasticCount: 1, metalCount: 0 });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe('Kiosk gone not found');
+  });
+
+  test.each([['maintenance'], ['offline']])('kiosk in %s: 409, nothing awarded', async (status) => {
+    const { kioskId, apiKey } = await seedKioskWithKey({ status });
+    const userId = await seedUser();
+    const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe(`Kiosk ${kioskId} is ${status} and cannot accept transactions`);
+    expect((await db().collection('transactions').get()).size).toBe(0);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  test('a repeat returns the stored response and awards nothing more', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const body = { kioskId, userId, plasticCount: 2, metalCount: 0 };
+    const first = await submit(apiKey, body, { 'idempotency-key': 'receipt-0001' });
+    const second = await submit(apiKey, { metalCount: 0, plasticCount: 2, userId, kioskId }, { 'idempotency-key': 'receipt-0001' });
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(20);
+    const transactions = await db().collection('transactions').get();
+    expect(transactions.size).toBe(1);
+    expect(transactions.docs[0].get('idempotencyKey')).toBe('receipt-0001');
+  });
+
+  test('the same key with another body: 422', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    await submit(apiKey, { kioskId, userId, plasticCount: 2, metalCount: 0 }, { 'idempotency-key': 'receipt-0002' });
+    const res = await submit(apiKey, { kioskId, userId, plasticCount: 3, metalCount: 0 }, { 'idempotency-key': 'receipt-0002' });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe('This Idempotency-Key was already used with a different request body');
+    expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(20);
+  });
+
+  test('keys are per kiosk: the same key from two kiosks is two transactions', async () => {
+    const a = await seedKioskWithKey();
+    const b = await seedKioskWithKey();
+    const userId = await seedUser();
+    await submit(a.apiKey, { kioskId: a.kioskId, userId, plasticCount: 1, metalCount: 0 }, { 'idempotency-key': 'shared' });
+    await submit(b.apiKey, { kioskId: b.kioskId, userId, plasticCount: 1, metalCount: 0 }, { 'idempotency-key': 'shared' });
+    expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(20);
+  });
+
+  test('a failed request is not stored: after the kiosk is back, the same key awards', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey({ status: 'maintenance' });
+    const userId = await seedUser();
+    const body = { kioskId, userId, plasticCount: 1, metalCount: 0 };
+    expect((await submit(apiKey, body, { 'idempotency-key': 'retry-me' })).status).toBe(409);
+    await db().collection('kiosks').doc(kioskId).update({ status: 'available' });
+    expect((await submit(apiKey, body, { 'idempotency-key': 'retry-me' })).status).toBe(200);
+    expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(10);
+  });
+
+  test('the same key sent concurrently awards once, and every duplicate gets the same answer', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const body = { kioskId, userId, plasticCount: 1, metalCount: 1 };
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => submit(apiKey, body, { 'idempotency-key': 'burst-1' })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(new Set(responses.map((r) => r.body.transaction.id)).size).toBe(1);
+    expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(30);
+    expect((await db().collection('transactions').get()).size).toBe(1);
+  });
+});
+
+describe('concurrency', () => {
+  test('50 concurrent awards to one user end in exactly the right balance', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => submit(apiKey, { kioskId, userId, plasticCount: 1 + (i % 3), metalCount: i % 2 })),
+    );
+    expect(responses.filter((r) => r.status !== 200).map((r) => r.text)).toEqual([]);
+    const expectedPoints = responses.reduce((sum, r) => sum + r.body.transaction.pointsEarned, 0);
+    const expectedItems = responses.reduce((sum, r) => sum + r.body.transaction.totalItems, 0);
+    const user = (await db().collection('users').doc(userId).get()).data()!;
+    expect(user.currentPoints).toBe(expectedPoints);
+    expect(user.totalPoints).toBe(expectedPoints);
+    expect(user.recycledCount).toBe(expectedItems);
+    expect(new Set(responses.map((r) => r.body.transaction.newBalance)).size).toBe(50);
+    const transactions = await db().collection('transactions').get();
+    expect(transactions.size).toBe(50);
+
+    const kiosk = await waitFor(
+      'kiosk counters of all 50 transactions',
+      async () => {
+        const data = (await db().collection('kiosks').doc(kioskId).get()).data()!;
+        return data.plasticCount + data.metalCount === expectedItems ? data : undefined;
+      },
+      90_000,
+    );
+    expect(kiosk.plasticCount + kiosk.metalCount).toBe(expectedItems);
+  }, 180_000);
+});
