@@ -13,7 +13,11 @@ import { provisionUser } from './triggers/provisionUser';
 
 setGlobalOptions({ region: 'us-central1' });
 
-export const api = onRequest({ secrets: [smtpPassword] }, handleApiRequest);
+/**
+ * cors: false hands CORS to the router, which grants only the configured origins;
+ * it also stops the emulator from granting every origin (its enableCors debug mode).
+ */
+export const api = onRequest({ secrets: [smtpPassword], cors: false }, handleApiRequest);
 
 /** retry: a failed run is redelivered; applyTransactionEffects makes that safe. */
 export const transactionEffects = onDocumentCreated(

@@ -42,8 +42,11 @@ function manifestLine(name, value) {
  * Where no SDK jar exists, firebase-tools downloads its own as usual.
  */
 export function emulatorEnv() {
+  // A burst of requests makes the functions emulator start one worker per request;
+  // on 2 cores dozens of them need longer than the default 30 s to load.
+  const env = { FUNCTIONS_DISCOVERY_TIMEOUT: '180' };
   const sdkJar = findSdkFirestoreJar();
-  if (!sdkJar) return {};
+  if (!sdkJar) return env;
   const launcherDir = join(cacheDir, 'firestore-launcher');
   const launcher = join(launcherDir, 'firestore-emulator-launcher.jar');
   if (!existsSync(launcher)) {
@@ -60,7 +63,7 @@ export function emulatorEnv() {
     );
     execFileSync('jar', ['cfm', launcher, manifest]);
   }
-  return { FIRESTORE_EMULATOR_BINARY_PATH: launcher };
+  return { ...env, FIRESTORE_EMULATOR_BINARY_PATH: launcher };
 }
 
 /**

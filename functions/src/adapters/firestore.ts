@@ -1,5 +1,5 @@
 import { getApps, initializeApp } from 'firebase-admin/app';
-import { getFirestore, type Firestore, type Transaction } from 'firebase-admin/firestore';
+import { getFirestore, type Firestore, type Transaction, type WriteBatch } from 'firebase-admin/firestore';
 
 let firestore: Firestore | undefined;
 
@@ -17,6 +17,8 @@ export function db(): Firestore {
 }
 
 const ABORTED = 10;
+const ALREADY_EXISTS = 6;
+const FAILED_PRECONDITION = 9;
 const TRANSACTION_DEADLINE_MS = 30_000;
 
 const isContention = (error: unknown): boolean =>
@@ -38,6 +40,37 @@ export async function runTransaction<T>(body: (tx: Transaction) => Promise<T>): 
     } catch (error) {
       if (!isContention(error) || Date.now() > deadline) throw error;
       await pause(Math.random() * Math.min(1000, 50 * 2 ** attempt));
+    }
+  }
+}
+
+const isLostRace = (error: unknown): boolean => {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === FAILED_PRECONDITION || code === ALREADY_EXISTS;
+};
+
+/**
+ * Optimistic read-modify-write for hot documents (one user credited by many kiosks
+ * at once). `stage` reads, then stages its writes on the batch with preconditions
+ * (`lastUpdateTime` of what it read, `create` for what must not exist yet); the
+ * batch commits atomically or not at all. A commit that lost the race re-reads and
+ * tries again. Unlike runTransaction, no lock is held between the read and the
+ * commit, so a burst never deadlocks: each round, one contender wins.
+ */
+export async function commitOptimistically<T>(
+  stage: (batch: WriteBatch) => Promise<{ result: T; commit: boolean }>,
+): Promise<T> {
+  const deadline = Date.now() + TRANSACTION_DEADLINE_MS;
+  for (;;) {
+    const batch = db().batch();
+    const { result, commit } = await stage(batch);
+    if (!commit) return result;
+    try {
+      await batch.commit();
+      return result;
+    } catch (error) {
+      if (!isLostRace(error) || Date.now() > deadline) throw error;
+      await pause(Math.random() * 25);
     }
   }
 }

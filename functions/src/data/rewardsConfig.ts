@@ -1,4 +1,4 @@
-import * as logger from 'firebase-functions/logger';
+import { logError } from '../log';
 import { db } from '../adapters/firestore';
 import { parseRewardsConfig, type RewardsConfig } from '../domain/rewards';
 
@@ -11,6 +11,6 @@ export const rewardsConfigRef = () => db().doc('config/rewards');
 export async function loadRewardsConfig(): Promise<RewardsConfig> {
   const snapshot = await rewardsConfigRef().get();
   const { config, problems } = parseRewardsConfig(snapshot.data());
-  if (problems.length > 0) logger.error('rewards_config_invalid', { problems });
+  if (problems.length > 0) logError('rewards_config_invalid', { problems });
   return config;
 }

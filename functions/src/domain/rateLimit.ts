@@ -15,6 +15,8 @@ export interface WindowVerdict {
 export function judgeWindow(hits: Hit[], limit: number, windowMs: number, now: number): WindowVerdict {
   const live = hits.filter((hit) => hit.at > now - windowMs).sort((a, b) => a.at - b.at);
   if (live.length < limit) return { allowed: true, live, retryAfterSeconds: 0 };
+  // A limit of 0 closes the door for a whole window.
+  if (limit <= 0) return { allowed: false, live, retryAfterSeconds: Math.max(1, Math.ceil(windowMs / 1000)) };
   const oldestThatMustExpire = live[live.length - limit];
   return {
     allowed: false,

@@ -1,4 +1,4 @@
-import * as logger from 'firebase-functions/logger';
+import { logError } from '../log';
 import type { Request, Response } from 'firebase-functions/https';
 import { allowedCorsOrigins } from '../config';
 import { ApiError, badRequest, notFound } from '../errors';
@@ -87,7 +87,7 @@ function toErrorResponse(error: unknown, req: Request): ApiResponse {
   if (error instanceof ApiError) {
     return { status: error.status, headers: { ...error.headers }, body: { error: error.message, code: error.code } };
   }
-  logger.error('request_failed', {
+  logError('request_failed', {
     method: req.method,
     path: req.path,
     errorName: error instanceof Error ? error.name : typeof error,

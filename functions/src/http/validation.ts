@@ -34,6 +34,7 @@ const fieldName = (instancePath: string): string => instancePath.slice(1).replac
 export function describeError(error: ErrorObject): string {
   const field = fieldName(error.instancePath);
   const inField = (name: string) => (field ? `${field}.${name}` : name);
+  if (error.propertyName !== undefined) return `${field} has an invalid key "${error.propertyName}"`;
   switch (error.keyword) {
     case 'required':
       return `${inField(String(error.params.missingProperty))} is required`;
@@ -45,8 +46,6 @@ export function describeError(error: ErrorObject): string {
       return `${field} must be a valid ${String(error.params.format)}`;
     case 'pattern':
       return field === 'otp' ? 'otp must be 4-10 digits' : `${field} has an invalid format`;
-    case 'propertyNames':
-      return `${field} has an invalid key "${String(error.params.propertyName)}"`;
     default:
       return field ? `${field} ${error.message}` : `request body ${error.message}`;
   }

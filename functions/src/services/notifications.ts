@@ -1,6 +1,6 @@
 import type { Message } from 'firebase-admin/messaging';
 import { FieldValue } from 'firebase-admin/firestore';
-import * as logger from 'firebase-functions/logger';
+import { logInfo, logWarn } from '../log';
 import { PushError, type PushTransport } from '../adapters/push';
 import { forgetPushToken, getUser, usersCollection } from '../data/users';
 import { ApiError, badRequest, conflict } from '../errors';
@@ -36,7 +36,7 @@ async function sendOrExplain(push: PushTransport, message: Message, token?: stri
     return await push.send(message);
   } catch (error) {
     const apiError = toApiError(error);
-    logger.warn('push_failed', { code: apiError.code, target: token ? 'token' : 'topic' });
+    logWarn('push_failed', { code: apiError.code, target: token ? 'token' : 'topic' });
     if (token && apiError.status === 410) await forgetPushToken(token);
     throw apiError;
   }
@@ -53,7 +53,7 @@ export async function notifyTopic(
     notification: { title: notification.title, body: notification.body },
     data,
   });
-  logger.info('topic_notification_sent', { topic, messageId });
+  logInfo('topic_notification_sent', { topic, messageId });
   return messageId;
 }
 
@@ -92,6 +92,6 @@ export async function notifyUser(
     read: false,
     createdAt: FieldValue.serverTimestamp(),
   });
-  logger.info('user_notification_sent', { userId, messageId, notificationId: notificationRef.id });
+  logInfo('user_notification_sent', { userId, messageId, notificationId: notificationRef.id });
   return { messageId, notificationId: notificationRef.id };
 }

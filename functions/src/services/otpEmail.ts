@@ -1,4 +1,4 @@
-import * as logger from 'firebase-functions/logger';
+import { logError, logInfo, logWarn } from '../log';
 import { MailDeliveryError, type Mailer } from '../adapters/mail';
 import type { RateLimit } from '../config';
 import { release, reserve, type Bucket } from '../data/rateLimits';
@@ -27,7 +27,7 @@ export async function sendOtpEmail(
   const reservation = await reserve(buckets);
   if (!reservation.reserved) {
     const who = reservation.bucket.scope === 'otp-address' ? 'this address' : 'this client';
-    logger.warn('otp_rate_limited', { scope: reservation.bucket.scope, retryAfterSeconds: reservation.retryAfterSeconds });
+    logWarn('otp_rate_limited', { scope: reservation.bucket.scope, retryAfterSeconds: reservation.retryAfterSeconds });
     throw new ApiError(
       429,
       'rate-limited',
@@ -37,11 +37,11 @@ export async function sendOtpEmail(
   }
   try {
     const messageId = await mailer.send({ to: request.email, ...otpMail(request.otp, policy.validityMinutes) });
-    logger.info('otp_mail_sent', { messageId });
+    logInfo('otp_mail_sent', { messageId });
   } catch (error) {
     await release(buckets, reservation.id);
     const reason = error instanceof MailDeliveryError ? error.reason : 'unknown';
-    logger.error('otp_mail_failed', { reason });
+    logError('otp_mail_failed', { reason });
     throw new ApiError(502, 'mail-delivery-failed', 'The mail server could not send the code; try again later');
   }
 }

@@ -1,7 +1,7 @@
 import type { Message } from 'firebase-admin/messaging';
 import { FieldValue, type DocumentData } from 'firebase-admin/firestore';
-import * as logger from 'firebase-functions/logger';
-import { runTransaction } from '../adapters/firestore';
+import { logError, logInfo, logWarn } from '../log';
+import { db, runTransaction } from '../adapters/firestore';
 import { PushError, type PushTransport } from '../adapters/push';
 import { kiosksCollection, kioskFromSnapshot } from '../data/kiosks';
 import { forgetPushToken, userFromSnapshot, usersCollection } from '../data/users';
@@ -41,9 +41,11 @@ export async function applyTransactionEffects(
     const effects: DocumentData = transaction.effects ?? {};
     if (effects.completedAt) return { state: 'complete' };
 
+    // Kiosk and user are read outside the lock: many transactions of one kiosk or
+    // user run at once, and locking those documents would make them wait on each other.
     const kioskRef = kiosksCollection().doc(transaction.kioskId);
     const userRef = usersCollection().doc(transaction.userId);
-    const [kioskSnap, userSnap] = await tx.getAll(kioskRef, userRef);
+    const [kioskSnap, userSnap] = await db().getAll(kioskRef, userRef);
     const kiosk = kioskFromSnapshot(kioskSnap);
     const user = userFromSnapshot(userSnap);
     const content = transactionNotification({
@@ -64,7 +66,7 @@ export async function applyTransactionEffects(
           lastUpdated: FieldValue.serverTimestamp(),
         });
       } else {
-        logger.error('transaction_kiosk_missing', { transactionId, kioskId: transaction.kioskId });
+        logError('transaction_kiosk_missing', { transactionId, kioskId: transaction.kioskId });
       }
       marks['effects.kioskCounted'] = kiosk !== undefined;
     }
@@ -107,11 +109,11 @@ export async function applyTransactionEffects(
 async function deliver(message: Message, token: string, push: PushTransport, transactionId: string): Promise<PushOutcome> {
   try {
     const messageId = await push.send(message);
-    logger.info('transaction_push_sent', { transactionId, messageId });
+    logInfo('transaction_push_sent', { transactionId, messageId });
     return { status: 'sent', messageId };
   } catch (error) {
     const failure = error instanceof PushError ? error : new PushError('unavailable', 'unknown');
-    logger.warn('transaction_push_failed', { transactionId, failure: failure.failure, code: failure.providerCode });
+    logWarn('transaction_push_failed', { transactionId, failure: failure.failure, code: failure.providerCode });
     if (failure.failure === 'unregistered') await forgetPushToken(token);
     return { status: 'failed', error: failure.failure };
   }

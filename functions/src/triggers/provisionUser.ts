@@ -1,5 +1,5 @@
 import { FieldValue } from 'firebase-admin/firestore';
-import * as logger from 'firebase-functions/logger';
+import { logInfo } from '../log';
 import { usersCollection } from '../data/users';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { startingRank } from '../domain/rewards';
@@ -35,9 +35,9 @@ export async function provisionUser(account: NewAccount): Promise<void> {
       rank: startingRank(config),
       createdAt: FieldValue.serverTimestamp(),
     });
-    logger.info('user_provisioned', { uid: account.uid });
+    logInfo('user_provisioned', { uid: account.uid });
   } catch (error) {
     if ((error as { code?: unknown }).code !== ALREADY_EXISTS) throw error;
-    logger.info('user_profile_exists', { uid: account.uid });
+    logInfo('user_profile_exists', { uid: account.uid });
   }
 }

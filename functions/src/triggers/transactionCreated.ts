@@ -1,5 +1,5 @@
 import type { FirestoreEvent, QueryDocumentSnapshot } from 'firebase-functions/firestore';
-import * as logger from 'firebase-functions/logger';
+import { logInfo } from '../log';
 import { pushTransport } from '../adapters/push';
 import { applyTransactionEffects } from '../services/transactionEffects';
 
@@ -9,5 +9,5 @@ export async function onTransactionCreated(
 ): Promise<void> {
   const { transactionId } = event.params;
   const state = await applyTransactionEffects(transactionId, pushTransport());
-  logger.info('transaction_effects', { transactionId, eventId: event.id, state });
+  logInfo('transaction_effects', { transactionId, eventId: event.id, state });
 }

@@ -45,13 +45,18 @@ export async function call(method: string, path: string, options: ApiCall = {}):
   return { status: response.status, headers: response.headers, body, text };
 }
 
-/** Empties Firestore and Auth between tests. */
+/**
+ * Empties Firestore and Auth between tests. Firestore answers 409 while a
+ * transaction of an earlier test's trigger still holds a lock, so that is retried.
+ */
 export async function resetEmulators(): Promise<void> {
-  const [firestore, auth] = await Promise.all([
-    fetch(`${FIRESTORE}/emulator/v1/projects/${PROJECT_ID}/databases/(default)/documents`, { method: 'DELETE' }),
-    fetch(`${AUTH}/emulator/v1/projects/${PROJECT_ID}/accounts`, { method: 'DELETE' }),
-  ]);
-  if (!firestore.ok || !auth.ok) throw new Error('could not clear the emulators');
+  await waitFor('Firestore and Auth to clear', async () => {
+    const [firestore, auth] = await Promise.all([
+      fetch(`${FIRESTORE}/emulator/v1/projects/${PROJECT_ID}/databases/(default)/documents`, { method: 'DELETE' }),
+      fetch(`${AUTH}/emulator/v1/projects/${PROJECT_ID}/accounts`, { method: 'DELETE' }),
+    ]);
+    return firestore.ok && auth.ok ? true : undefined;
+  });
 }
 
 export async function setBackgroundTriggers(enabled: boolean): Promise<void> {

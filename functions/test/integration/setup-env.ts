@@ -4,3 +4,6 @@
 process.env.GCLOUD_PROJECT ??= 'demo-kiosk-rewards-test';
 process.env.FIRESTORE_EMULATOR_HOST ??= '127.0.0.1:8080';
 process.env.FIREBASE_AUTH_EMULATOR_HOST ??= '127.0.0.1:9099';
+
+// Cold function workers and trigger round trips take seconds on the emulator.
+jest.setTimeout(120_000);

@@ -1,4 +1,4 @@
-import * as logger from 'firebase-functions/logger';
+import { logInfo } from '../../log';
 import type { VerifiedCaller } from '../../adapters/identity';
 import { getKiosk, upsertKiosk } from '../../data/kiosks';
 import { issueKey, revokeKey } from '../../data/kioskKeys';
@@ -32,7 +32,7 @@ export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {
       timezone,
       status: body.status ?? undefined,
     });
-    logger.info(created ? 'kiosk_created' : 'kiosk_updated', { kioskId: id, by: caller.uid });
+    logInfo(created ? 'kiosk_created' : 'kiosk_updated', { kioskId: id, by: caller.uid });
     return { status: created ? 201 : 200, body: { success: true, kiosk: toKioskView(kiosk, new Date()) } };
   },
 };
@@ -46,7 +46,7 @@ export const createKioskKey: Route<KioskKeyBody, VerifiedCaller> = {
   handler: async ({ params, body, caller }) => {
     await getKiosk(params.kioskId);
     const { keyId, apiKey } = await issueKey(params.kioskId, body.label ?? '');
-    logger.info('kiosk_key_issued', { kioskId: params.kioskId, keyId, by: caller.uid });
+    logInfo('kiosk_key_issued', { kioskId: params.kioskId, keyId, by: caller.uid });
     return { status: 201, body: { success: true, keyId, apiKey } };
   },
 };
@@ -60,7 +60,7 @@ export const revokeKioskKey: Route<undefined, VerifiedCaller> = {
     if (!(await revokeKey(params.kioskId, params.keyId))) {
       throw notFound(`API key ${params.keyId} not found for kiosk ${params.kioskId}`);
     }
-    logger.info('kiosk_key_revoked', { kioskId: params.kioskId, keyId: params.keyId, by: caller.uid });
+    logInfo('kiosk_key_revoked', { kioskId: params.kioskId, keyId: params.keyId, by: caller.uid });
     return { body: { success: true } };
   },
 };

@@ -1,4 +1,4 @@
-import * as logger from 'firebase-functions/logger';
+import { logInfo } from '../../log';
 import type { VerifiedCaller } from '../../adapters/identity';
 import { registerPushToken, removePushToken, toUserView } from '../../data/users';
 import { requireUserOrAdmin } from '../auth';
@@ -13,7 +13,7 @@ export const putPushToken: Route<PushTokenBody, VerifiedCaller> = {
   bodySchema: 'pushTokenBody',
   handler: async ({ params, body }) => {
     const user = await registerPushToken(params.userId, body.token);
-    logger.info('push_token_registered', { userId: user.id });
+    logInfo('push_token_registered', { userId: user.id });
     return { body: { success: true, user: toUserView(user) } };
   },
 };
@@ -25,7 +25,7 @@ export const deletePushToken: Route<undefined, VerifiedCaller> = {
   authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
   handler: async ({ params }) => {
     const user = await removePushToken(params.userId);
-    logger.info('push_token_removed', { userId: user.id });
+    logInfo('push_token_removed', { userId: user.id });
     return { body: { success: true, user: toUserView(user) } };
   },
 };

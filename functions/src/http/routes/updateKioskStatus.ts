@@ -1,4 +1,4 @@
-import * as logger from 'firebase-functions/logger';
+import { logInfo } from '../../log';
 import { setKioskStatus } from '../../data/kiosks';
 import { toKioskView } from '../../domain/kiosk';
 import { requireKiosk, type KioskCaller } from '../auth';
@@ -13,7 +13,7 @@ export const updateKioskStatus: Route<KioskStatusBody, KioskCaller> = {
   bodySchema: 'kioskStatusBody',
   handler: async ({ params, body }) => {
     const kiosk = await setKioskStatus(params.kioskId, body.status);
-    logger.info('kiosk_status_changed', { kioskId: kiosk.id, status: kiosk.status });
+    logInfo('kiosk_status_changed', { kioskId: kiosk.id, status: kiosk.status });
     return { body: { success: true, kiosk: toKioskView(kiosk, new Date()) } };
   },
 };

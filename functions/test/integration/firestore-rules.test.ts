@@ -1,0 +1,421 @@
+/**
+ * Firestore security rules (product contract §6), tested against the Firestore emulator only.
+ *
+ * Policy under test:
+ *   - anyone, even signed out, may read kiosks/*;
+ *   - a signed-in user may read their own users/{uid} and users/{uid}/notifications/*, and may
+ *     change only the `read` field (to a bool) of their own notifications;
+ *   - every other client read or write is denied (the functions write through the Admin SDK,
+ *     which bypasses these rules).
+ *
+ * The test names are the list of guarantees: each one states what the rules allow or deny.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  assertFails,
+  assertSucceeds,
+  initializeTestEnvironment,
+  type RulesTestContext,
+  type RulesTestEnvironment,
+} from '@firebase/rules-unit-testing';
+import {
+  collection,
+  collectionGroup,
+  deleteDoc,
+  deleteField,
+  doc,
+  getDoc,
+  getDocs,
+  query,
+  setDoc,
+  updateDoc,
+  where,
+  type Firestore,
+} from 'firebase/firestore';
+
+const PROJECT_ID = 'demo-kiosk-rules';
+const RULES_PATH = resolve(__dirname, '../../../firestore.rules');
+
+const ALICE = 'alice';
+const BOB = 'bob';
+
+const KIOSK_PATH = 'kiosks/kiosk-1';
+const ALICE_PATH = `users/${ALICE}`;
+const BOB_PATH = `users/${BOB}`;
+const ALICE_NOTIFICATION_PATH = `users/${ALICE}/notifications/n-1`;
+const BOB_NOTIFICATION_PATH = `users/${BOB}/notifications/n-1`;
+
+/** Server-only documents: no client may read or write any of them. */
+const SERVER_ONLY_DOCS: ReadonlyArray<readonly [collectionName: string, path: string]> = [
+  ['transactions', 'transactions/tx-1'],
+  ['kioskKeys', 'kioskKeys/key-1'],
+  ['idempotency', 'idempotency/idem-1'],
+  ['config', 'config/rewards'],
+  ['rateLimits', 'rateLimits/bucket-1'],
+  ['pushOutbox', 'pushOutbox/push-1'],
+];
+
+const SEED: Record<string, Record<string, unknown>> = {
+  [KIOSK_PATH]: { name: 'Main Street', plasticCount: 10, metalCount: 5, active: true },
+  [ALICE_PATH]: { name: 'Alice', currentPoints: 100, totalPoints: 100, recycledCount: 10, rank: 'Bronze' },
+  [BOB_PATH]: { name: 'Bob', currentPoints: 50, totalPoints: 50, recycledCount: 5, rank: 'Bronze', pushToken: 'bob-token' },
+  [ALICE_NOTIFICATION_PATH]: {
+    type: 'transaction',
+    title: 'You earned 10 points',
+    body: 'Thanks for recycling',
+    data: { transactionId: 'tx-1' },
+    read: false,
+  },
+  [BOB_NOTIFICATION_PATH]: {
+    type: 'message',
+    title: 'Hello Bob',
+    body: 'A message for Bob',
+    data: {},
+    read: false,
+  },
+  'transactions/tx-1': { userId: ALICE, kioskId: 'kiosk-1', plasticCount: 6, metalCount: 4, pointsEarned: 10 },
+  'kioskKeys/key-1': { kioskId: 'kiosk-1', label: 'front', revokedAt: null },
+  'idempotency/idem-1': { transactionId: 'tx-1', requestHash: 'abc' },
+  'config/rewards': { pointsPerPlastic: 1, pointsPerMetal: 1 },
+  'rateLimits/bucket-1': { count: 1 },
+  'pushOutbox/push-1': { token: 'bob-token', title: 'Hello' },
+};
+
+let testEnv: RulesTestEnvironment;
+
+/**
+ * The test contexts hand back the compat Firestore; the modular functions unwrap it at runtime,
+ * so only the static type needs adjusting.
+ */
+const firestoreOf = (context: RulesTestContext): Firestore => context.firestore() as unknown as Firestore;
+
+const signedOut = (): Firestore => firestoreOf(testEnv.unauthenticatedContext());
+const signedIn = (uid: string): Firestore => firestoreOf(testEnv.authenticatedContext(uid));
+
+beforeAll(async () => {
+  testEnv = await initializeTestEnvironment({
+    projectId: PROJECT_ID,
+    firestore: { rules: readFileSync(RULES_PATH, 'utf8') },
+  });
+});
+
+beforeEach(async () => {
+  await testEnv.clearFirestore();
+  await testEnv.withSecurityRulesDisabled(async (context) => {
+    const db = firestoreOf(context);
+    for (const [path, data] of Object.entries(SEED)) await setDoc(doc(db, path), data);
+  });
+});
+
+afterAll(async () => {
+  await testEnv?.cleanup();
+});
+
+describe('kiosks: public read, no client writes', () => {
+  it('allows a signed-out visitor to read a kiosk', async () => {
+    await assertSucceeds(getDoc(doc(signedOut(), KIOSK_PATH)));
+  });
+
+  it('allows a signed-out visitor to list kiosks', async () => {
+    await assertSucceeds(getDocs(collection(signedOut(), 'kiosks')));
+  });
+
+  it('allows a signed-in user to read a kiosk', async () => {
+    await assertSucceeds(getDoc(doc(signedIn(ALICE), KIOSK_PATH)));
+  });
+
+  it('denies a signed-out visitor creating a kiosk', async () => {
+    await assertFails(setDoc(doc(signedOut(), 'kiosks/kiosk-new'), { name: 'Rogue' }));
+  });
+
+  it('denies a signed-in user creating a kiosk', async () => {
+    await assertFails(setDoc(doc(signedIn(ALICE), 'kiosks/kiosk-new'), { name: 'Rogue' }));
+  });
+
+  it('denies a signed-in user updating a kiosk (e.g. its counters)', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), KIOSK_PATH), { plasticCount: 9999 }));
+  });
+
+  it('denies a signed-in user overwriting a kiosk', async () => {
+    await assertFails(setDoc(doc(signedIn(ALICE), KIOSK_PATH), { name: 'Replaced' }));
+  });
+
+  it('denies a signed-in user deleting a kiosk', async () => {
+    await assertFails(deleteDoc(doc(signedIn(ALICE), KIOSK_PATH)));
+  });
+});
+
+describe('users/{uid}: owner may read, no client writes', () => {
+  it('allows a signed-in user to read their own user document', async () => {
+    await assertSucceeds(getDoc(doc(signedIn(ALICE), ALICE_PATH)));
+  });
+
+  it("denies a signed-in user reading another user's document", async () => {
+    await assertFails(getDoc(doc(signedIn(ALICE), BOB_PATH)));
+  });
+
+  it("denies a signed-in user reading a non-existent other user's document", async () => {
+    await assertFails(getDoc(doc(signedIn(ALICE), 'users/nobody')));
+  });
+
+  it('denies a signed-out visitor reading any user document', async () => {
+    await assertFails(getDoc(doc(signedOut(), ALICE_PATH)));
+  });
+
+  it('denies a signed-in user listing the users collection', async () => {
+    await assertFails(getDocs(collection(signedIn(ALICE), 'users')));
+  });
+
+  it('denies a signed-out visitor listing the users collection', async () => {
+    await assertFails(getDocs(collection(signedOut(), 'users')));
+  });
+
+  it('denies a signed-in user updating their own points', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), ALICE_PATH), { currentPoints: 1_000_000 }));
+  });
+
+  it('denies a signed-in user updating their own name', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), ALICE_PATH), { name: 'Mallory' }));
+  });
+
+  it('denies a signed-in user overwriting their own user document', async () => {
+    await assertFails(setDoc(doc(signedIn(ALICE), ALICE_PATH), { name: 'Alice', currentPoints: 1_000_000 }));
+  });
+
+  it('denies a signed-in user creating their own user document', async () => {
+    await assertFails(setDoc(doc(signedIn('carol'), 'users/carol'), { name: 'Carol', currentPoints: 0 }));
+  });
+
+  it('denies a signed-in user deleting their own user document', async () => {
+    await assertFails(deleteDoc(doc(signedIn(ALICE), ALICE_PATH)));
+  });
+
+  it("denies a signed-in user updating another user's document", async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), BOB_PATH), { currentPoints: 0 }));
+  });
+
+  it("denies a signed-in user deleting another user's document", async () => {
+    await assertFails(deleteDoc(doc(signedIn(ALICE), BOB_PATH)));
+  });
+
+  it('denies a signed-out visitor creating a user document', async () => {
+    await assertFails(setDoc(doc(signedOut(), 'users/carol'), { name: 'Carol' }));
+  });
+});
+
+describe('users/{uid}/notifications: owner may read', () => {
+  it('allows a signed-in user to read their own notification', async () => {
+    await assertSucceeds(getDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH)));
+  });
+
+  it('allows a signed-in user to list their own notifications', async () => {
+    await assertSucceeds(getDocs(collection(signedIn(ALICE), `users/${ALICE}/notifications`)));
+  });
+
+  it('allows a signed-in user to query their own unread notifications', async () => {
+    await assertSucceeds(
+      getDocs(query(collection(signedIn(ALICE), `users/${ALICE}/notifications`), where('read', '==', false))),
+    );
+  });
+
+  it("denies a signed-in user reading another user's notification", async () => {
+    await assertFails(getDoc(doc(signedIn(ALICE), BOB_NOTIFICATION_PATH)));
+  });
+
+  it("denies a signed-in user listing another user's notifications", async () => {
+    await assertFails(getDocs(collection(signedIn(ALICE), `users/${BOB}/notifications`)));
+  });
+
+  it('denies a signed-in user a collection-group query over all notifications', async () => {
+    await assertFails(getDocs(collectionGroup(signedIn(ALICE), 'notifications')));
+  });
+
+  it('denies a signed-out visitor reading a notification', async () => {
+    await assertFails(getDoc(doc(signedOut(), ALICE_NOTIFICATION_PATH)));
+  });
+
+  it("denies a signed-out visitor listing a user's notifications", async () => {
+    await assertFails(getDocs(collection(signedOut(), `users/${ALICE}/notifications`)));
+  });
+});
+
+describe('users/{uid}/notifications: the owner may change only `read`, to a bool', () => {
+  it('allows a signed-in user to mark their own notification read', async () => {
+    const db = signedIn(ALICE);
+    await assertSucceeds(updateDoc(doc(db, ALICE_NOTIFICATION_PATH), { read: true }));
+    let stored: unknown;
+    await testEnv.withSecurityRulesDisabled(async (context) => {
+      stored = (await getDoc(doc(firestoreOf(context), ALICE_NOTIFICATION_PATH))).data();
+    });
+    expect(stored).toEqual({ ...SEED[ALICE_NOTIFICATION_PATH], read: true });
+  });
+
+  it('allows a signed-in user to mark their own notification unread again', async () => {
+    const ref = doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH);
+    await assertSucceeds(updateDoc(ref, { read: true }));
+    await assertSucceeds(updateDoc(ref, { read: false }));
+  });
+
+  it('allows a signed-in user to set `read` with a merge write on their own notification', async () => {
+    await assertSucceeds(setDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH), { read: true }, { merge: true }));
+  });
+
+  it('denies setting `read` to a string', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH), { read: 'true' }));
+  });
+
+  it('denies setting `read` to a number', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH), { read: 1 }));
+  });
+
+  it('denies setting `read` to null', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH), { read: null }));
+  });
+
+  it('denies removing the `read` field', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH), { read: deleteField() }));
+  });
+
+  it('denies changing the notification title', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH), { title: 'You earned 1000 points' }));
+  });
+
+  it('denies changing the notification body', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH), { body: 'Edited' }));
+  });
+
+  it('denies changing the notification type', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH), { type: 'message' }));
+  });
+
+  it('denies changing the notification data', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH), { data: { transactionId: 'tx-2' } }));
+  });
+
+  it('denies removing the notification data', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH), { data: deleteField() }));
+  });
+
+  it('denies adding a new field to a notification', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH), { pinned: true }));
+  });
+
+  it('denies changing `read` together with another field', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH), { read: true, title: 'Edited' }));
+  });
+
+  it('denies overwriting a notification with only `read` (drops title/body/type/data)', async () => {
+    await assertFails(setDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH), { read: true }));
+  });
+
+  it('denies creating a notification, even one holding only `read`', async () => {
+    await assertFails(setDoc(doc(signedIn(ALICE), `users/${ALICE}/notifications/n-new`), { read: false }));
+  });
+
+  it('denies creating a full notification in their own inbox', async () => {
+    await assertFails(
+      setDoc(doc(signedIn(ALICE), `users/${ALICE}/notifications/n-new`), {
+        ...SEED[ALICE_NOTIFICATION_PATH],
+        title: 'Forged',
+      }),
+    );
+  });
+
+  it('denies deleting their own notification', async () => {
+    await assertFails(deleteDoc(doc(signedIn(ALICE), ALICE_NOTIFICATION_PATH)));
+  });
+
+  it("denies marking another user's notification read", async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), BOB_NOTIFICATION_PATH), { read: true }));
+  });
+
+  it("denies creating a notification in another user's inbox", async () => {
+    await assertFails(setDoc(doc(signedIn(ALICE), `users/${BOB}/notifications/n-new`), { read: false }));
+  });
+
+  it("denies deleting another user's notification", async () => {
+    await assertFails(deleteDoc(doc(signedIn(ALICE), BOB_NOTIFICATION_PATH)));
+  });
+
+  it('denies a signed-out visitor marking a notification read', async () => {
+    await assertFails(updateDoc(doc(signedOut(), ALICE_NOTIFICATION_PATH), { read: true }));
+  });
+});
+
+describe.each(SERVER_ONLY_DOCS)('%s: server-only, no client access', (collectionName, path) => {
+  it(`denies a signed-out visitor reading ${path}`, async () => {
+    await assertFails(getDoc(doc(signedOut(), path)));
+  });
+
+  it(`denies a signed-in user reading ${path}`, async () => {
+    await assertFails(getDoc(doc(signedIn(ALICE), path)));
+  });
+
+  it(`denies a signed-in user listing ${collectionName}`, async () => {
+    await assertFails(getDocs(collection(signedIn(ALICE), collectionName)));
+  });
+
+  it(`denies a signed-out visitor listing ${collectionName}`, async () => {
+    await assertFails(getDocs(collection(signedOut(), collectionName)));
+  });
+
+  it(`denies a signed-in user creating a document in ${collectionName}`, async () => {
+    await assertFails(setDoc(doc(signedIn(ALICE), `${collectionName}/client-created`), { forged: true }));
+  });
+
+  it(`denies a signed-in user updating ${path}`, async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), path), { forged: true }));
+  });
+
+  it(`denies a signed-in user overwriting ${path}`, async () => {
+    await assertFails(setDoc(doc(signedIn(ALICE), path), { forged: true }));
+  });
+
+  it(`denies a signed-in user deleting ${path}`, async () => {
+    await assertFails(deleteDoc(doc(signedIn(ALICE), path)));
+  });
+
+  it(`denies a signed-out visitor creating a document in ${collectionName}`, async () => {
+    await assertFails(setDoc(doc(signedOut(), `${collectionName}/client-created`), { forged: true }));
+  });
+});
+
+describe('transactions: not readable even by the user they belong to', () => {
+  it('denies a signed-in user reading their own transaction', async () => {
+    // transactions/tx-1 has userId == alice; ownership does not grant client reads.
+    await assertFails(getDoc(doc(signedIn(ALICE), 'transactions/tx-1')));
+  });
+
+  it('denies a signed-in user querying transactions filtered to their own userId', async () => {
+    await assertFails(getDocs(query(collection(signedIn(ALICE), 'transactions'), where('userId', '==', ALICE))));
+  });
+});
+
+describe('everything else is denied by default', () => {
+  it('denies a signed-in user reading an unlisted collection', async () => {
+    await testEnv.withSecurityRulesDisabled(async (context) => {
+      await setDoc(doc(firestoreOf(context), 'other/doc-1'), { x: 1 });
+    });
+    await assertFails(getDoc(doc(signedIn(ALICE), 'other/doc-1')));
+  });
+
+  it('denies a signed-in user writing an unlisted collection', async () => {
+    await assertFails(setDoc(doc(signedIn(ALICE), 'other/doc-2'), { x: 1 }));
+  });
+
+  it('denies a signed-in user reading an unlisted subcollection of their own user document', async () => {
+    await testEnv.withSecurityRulesDisabled(async (context) => {
+      await setDoc(doc(firestoreOf(context), `users/${ALICE}/private/doc-1`), { x: 1 });
+    });
+    await assertFails(getDoc(doc(signedIn(ALICE), `users/${ALICE}/private/doc-1`)));
+  });
+
+  it('denies a signed-in user writing an unlisted subcollection of their own user document', async () => {
+    await assertFails(setDoc(doc(signedIn(ALICE), `users/${ALICE}/private/doc-2`), { x: 1 }));
+  });
+
+  it('denies a signed-in user writing a subcollection under a kiosk', async () => {
+    await assertFails(setDoc(doc(signedIn(ALICE), `${KIOSK_PATH}/visits/v-1`), { x: 1 }));
+  });
+});

@@ -1,0 +1,126 @@
+import {
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  canonicalJson,
+  idempotencyRecordId,
+  parseIdempotencyKey,
+  requestFingerprint,
+} from '../../src/domain/idempotency';
+import { ApiError } from '../../src/errors';
+
+/** Runs `fn`, expecting an ApiError, and returns it for closer inspection. */
+function apiErrorOf(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    return error as ApiError;
+  }
+  throw new Error('expected an ApiError, nothing was thrown');
+}
+
+describe('canonicalJson', () => {
+  test('sorts object keys, so key order does not matter', () => {
+    expect(canonicalJson({ b: 1, a: 2 })).toBe('{"a":2,"b":1}');
+    expect(canonicalJson({ b: 1, a: 2 })).toBe(canonicalJson({ a: 2, b: 1 }));
+  });
+
+  test('sorts keys at every level of nesting', () => {
+    const one = { outer: { z: 1, y: { q: true, p: null } }, a: 'x' };
+    const two = { a: 'x', outer: { y: { p: null, q: true }, z: 1 } };
+    expect(canonicalJson(one)).toBe(canonicalJson(two));
+    expect(canonicalJson(one)).toBe('{"a":"x","outer":{"y":{"p":null,"q":true},"z":1}}');
+  });
+
+  test('keeps array order, and sorts the keys of objects inside arrays', () => {
+    expect(canonicalJson([3, 1, 2])).toBe('[3,1,2]');
+    expect(canonicalJson([3, 1, 2])).not.toBe(canonicalJson([1, 2, 3]));
+    expect(canonicalJson([{ b: 1, a: 2 }, 'x'])).toBe('[{"a":2,"b":1},"x"]');
+  });
+
+  test('renders scalars as JSON', () => {
+    expect(canonicalJson('a"b')).toBe('"a\\"b"');
+    expect(canonicalJson(12.5)).toBe('12.5');
+    expect(canonicalJson(null)).toBe('null');
+    expect(canonicalJson(false)).toBe('false');
+    expect(canonicalJson({})).toBe('{}');
+    expect(canonicalJson([])).toBe('[]');
+  });
+
+  test('round-trips through JSON.parse to an equal value', () => {
+    const value = { kioskId: 'k1', items: [{ metal: 2, plastic: 1 }], note: 'ü "quoted"' };
+    expect(JSON.parse(canonicalJson(value))).toEqual(value);
+  });
+});
+
+describe('requestFingerprint', () => {
+  const body = { kioskId: 'k1', userId: 'u1', plasticCount: 3, metalCount: 2 };
+
+  test('is a sha-256 hex digest', () => {
+    expect(requestFingerprint(body)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test('is the same for a reordered body', () => {
+    const reordered = { metalCount: 2, plasticCount: 3, userId: 'u1', kioskId: 'k1' };
+    expect(requestFingerprint(reordered)).toBe(requestFingerprint(body));
+  });
+
+  test.each([
+    ['plasticCount', { ...body, plasticCount: 4 }],
+    ['metalCount', { ...body, metalCount: 0 }],
+    ['userId', { ...body, userId: 'u2' }],
+    ['a number sent as string', { ...body, plasticCount: '3' }],
+    ['an extra field', { ...body, extra: true }],
+  ])('differs when %s changes', (_what, changed) => {
+    expect(requestFingerprint(changed)).not.toBe(requestFingerprint(body));
+  });
+});
+
+describe('idempotencyRecordId', () => {
+  test('is deterministic', () => {
+    expect(idempotencyRecordId('kiosk-a', 'key-1')).toBe(idempotencyRecordId('kiosk-a', 'key-1'));
+    expect(idempotencyRecordId('kiosk-a', 'key-1')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test('is scoped per kiosk: the same key from two kiosks gives two records', () => {
+    expect(idempotencyRecordId('kiosk-a', 'key-1')).not.toBe(idempotencyRecordId('kiosk-b', 'key-1'));
+  });
+
+  test('differs per key for one kiosk', () => {
+    expect(idempotencyRecordId('kiosk-a', 'key-1')).not.toBe(idempotencyRecordId('kiosk-a', 'key-2'));
+  });
+});
+
+describe('parseIdempotencyKey', () => {
+  test('absent header: undefined', () => {
+    expect(parseIdempotencyKey(undefined)).toBeUndefined();
+  });
+
+  test('a usable key is returned unchanged', () => {
+    expect(parseIdempotencyKey('3f0c9a0e-5b7e-4c57-9d4b-1b1f0c3f1a2b')).toBe('3f0c9a0e-5b7e-4c57-9d4b-1b1f0c3f1a2b');
+    expect(parseIdempotencyKey('x')).toBe('x');
+  });
+
+  test('255 characters are accepted', () => {
+    expect(MAX_IDEMPOTENCY_KEY_LENGTH).toBe(255);
+    const key = 'k'.repeat(255);
+    expect(parseIdempotencyKey(key)).toBe(key);
+  });
+
+  test('an empty key is a 400', () => {
+    const error = apiErrorOf(() => parseIdempotencyKey(''));
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('Idempotency-Key');
+  });
+
+  test('256 characters are a 400', () => {
+    const error = apiErrorOf(() => parseIdempotencyKey('k'.repeat(256)));
+    expect(error.status).toBe(400);
+    expect(error.message).toBe('Idempotency-Key must be 1-255 characters');
+  });
+
+  test('a header sent twice is a 400', () => {
+    const error = apiErrorOf(() => parseIdempotencyKey(['a', 'b']));
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('once');
+  });
+});

@@ -1,0 +1,240 @@
+import { bodySchemas, type BodySchemaName } from '../../src/http/schemas';
+import { validateBody } from '../../src/http/validation';
+import { ApiError } from '../../src/errors';
+
+type Body = Record<string, unknown>;
+
+function errorFor(name: BodySchemaName, body: unknown): ApiError {
+  try {
+    validateBody(name, body);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    const apiError = error as ApiError;
+    expect(apiError.status).toBe(400);
+    expect(apiError.code).toBe('invalid-argument');
+    return apiError;
+  }
+  throw new Error(`expected ${name} to reject ${JSON.stringify(body)}`);
+}
+
+const messageFor = (name: BodySchemaName, body: unknown): string => errorFor(name, body).message;
+
+interface SchemaCase {
+  valid: Body;
+  /** Another valid body, using the optional fields. */
+  full: Body;
+  required: string[];
+  /** A field and a value of the wrong JSON type for it. */
+  wrongType: [string, unknown];
+}
+
+const cases: Record<BodySchemaName, SchemaCase> = {
+  kioskStatusBody: {
+    valid: { status: 'maintenance' },
+    full: { status: 'offline' },
+    required: ['status'],
+    wrongType: ['status', 1],
+  },
+  transactionBody: {
+    valid: { kioskId: 'kiosk-1', userId: 'user-1', plasticCount: 3, metalCount: 2 },
+    full: { kioskId: 'kiosk-1', userId: 'user-1', plasticCount: 0, metalCount: 1000 },
+    required: ['kioskId', 'userId', 'plasticCount', 'metalCount'],
+    wrongType: ['plasticCount', '3'],
+  },
+  notifyTopicBody: {
+    valid: { topic: 'news', title: 'Hello', body: 'Double points today' },
+    full: { topic: 'news', title: 'Hello', body: 'Double points today', data: { campaign: 'spring' } },
+    required: ['topic', 'title', 'body'],
+    wrongType: ['title', ['Hello']],
+  },
+  notifyUserBody: {
+    valid: { userId: 'user-1', title: 'Hello', body: 'Thanks' },
+    full: { pushToken: 'device-token', title: 'Hello', body: 'Thanks', data: { screen: 'wallet' } },
+    required: ['title', 'body'],
+    wrongType: ['userId', 42],
+  },
+  otpEmailBody: {
+    valid: { email: 'someone@example.com', otp: '123456' },
+    full: { email: 'first.last+tag@mail.example.org', otp: '0123456789' },
+    required: ['email', 'otp'],
+    wrongType: ['otp', 123456],
+  },
+  pushTokenBody: {
+    valid: { token: 'device-token' },
+    full: { token: 't'.repeat(4096) },
+    required: ['token'],
+    wrongType: ['token', { value: 'x' }],
+  },
+  adminKioskBody: {
+    valid: { id: 'kiosk-1', name: 'Main Street', address: '1 Main Street', location: { latitude: 52.5, longitude: 13.4 } },
+    full: {
+      id: 'kiosk-1',
+      name: 'Main Street',
+      address: '1 Main Street',
+      location: { latitude: -90, longitude: 180 },
+      openingHours: 'Mo-Fr 08:00-20:00',
+      timezone: 'Europe/Berlin',
+      status: 'available',
+    },
+    required: ['id', 'name', 'address', 'location'],
+    wrongType: ['location', 'Berlin'],
+  },
+  kioskKeyBody: {
+    valid: {},
+    full: { label: 'front door' },
+    required: [],
+    wrongType: ['label', false],
+  },
+};
+
+describe('every body schema', () => {
+  test('has a test case, and every case a schema', () => {
+    expect(Object.keys(cases).sort()).toEqual(Object.keys(bodySchemas).sort());
+  });
+
+  describe.each(Object.keys(cases) as BodySchemaName[])('%s', (name) => {
+    const { valid, full, required, wrongType } = cases[name];
+
+    test('accepts a valid body and returns it unchanged', () => {
+      expect(validateBody(name, valid)).toBe(valid);
+      expect(validateBody(name, full)).toBe(full);
+      expect(validateBody(name, full)).toEqual(full);
+    });
+
+    if (required.length > 0) {
+      test.each(required)('without %s: "<field> is required"', (field) => {
+        const body = { ...valid };
+        delete body[field];
+        expect(messageFor(name, body)).toBe(`${field} is required`);
+      });
+    }
+
+    test('an unknown field: "<field> is not a known field"', () => {
+      expect(messageFor(name, { ...valid, sneaky: true })).toBe('sneaky is not a known field');
+    });
+
+    test('a wrong type names the field', () => {
+      const [field, value] = wrongType;
+      expect(messageFor(name, { ...valid, [field]: value })).toMatch(new RegExp(`^${field} must be `));
+    });
+
+    test.each([[[]], [null], ['x'], [42], [undefined]])('a non-object body (%p) is refused', (body) => {
+      expect(messageFor(name, body)).toBe('request body must be a JSON object');
+    });
+  });
+});
+
+describe('transactionBody', () => {
+  const valid = cases.transactionBody.valid;
+
+  test.each([[1001], [-1], [1.5]])('plasticCount %p is refused, naming plasticCount', (plasticCount) => {
+    expect(messageFor('transactionBody', { ...valid, plasticCount })).toMatch(/^plasticCount /);
+  });
+
+  test('the bounds are stated', () => {
+    expect(messageFor('transactionBody', { ...valid, plasticCount: 1001 })).toBe('plasticCount must be <= 1000');
+    expect(messageFor('transactionBody', { ...valid, metalCount: -1 })).toBe('metalCount must be >= 0');
+    expect(messageFor('transactionBody', { ...valid, metalCount: 2.5 })).toBe('metalCount must be integer');
+  });
+
+  test('numbers are not coerced from strings, nor booleans', () => {
+    expect(messageFor('transactionBody', { ...valid, metalCount: '2' })).toBe('metalCount must be integer');
+    expect(messageFor('transactionBody', { ...valid, metalCount: true })).toBe('metalCount must be integer');
+  });
+
+  test('ids must be 1-128 characters', () => {
+    expect(messageFor('transactionBody', { ...valid, kioskId: '' })).toMatch(/^kioskId /);
+    expect(messageFor('transactionBody', { ...valid, userId: 'u'.repeat(129) })).toMatch(/^userId /);
+    expect(validateBody('transactionBody', { ...valid, userId: 'u'.repeat(128) })).toBeDefined();
+  });
+});
+
+describe('kioskStatusBody', () => {
+  test('an unknown status lists the allowed ones', () => {
+    expect(messageFor('kioskStatusBody', { status: 'broken' })).toBe(
+      'status must be one of available, maintenance, offline',
+    );
+  });
+});
+
+describe('otpEmailBody', () => {
+  const valid = cases.otpEmailBody.valid;
+
+  test.each([['12ab'], ['123'], ['12345678901'], [' 1234'], ['']])('otp %p: "otp must be 4-10 digits"', (otp) => {
+    expect(messageFor('otpEmailBody', { ...valid, otp })).toBe('otp must be 4-10 digits');
+  });
+
+  test.each([['1234'], ['0000000000']])('otp %p is accepted', (otp) => {
+    expect(validateBody('otpEmailBody', { ...valid, otp })).toEqual({ ...valid, otp });
+  });
+
+  test.each([['not-an-email'], ['@example.com'], ['a@'], ['']])('email %p is refused, naming email', (email) => {
+    expect(messageFor('otpEmailBody', { ...valid, email })).toMatch(/^email /);
+  });
+
+  test('the format is named', () => {
+    expect(messageFor('otpEmailBody', { ...valid, email: 'not-an-email' })).toBe('email must be a valid email');
+  });
+});
+
+describe('notification data', () => {
+  const valid = cases.notifyTopicBody.valid;
+
+  test('a non-string value is refused, naming data', () => {
+    expect(messageFor('notifyTopicBody', { ...valid, data: { campaign: 1 } })).toBe('data.campaign must be string');
+    expect(messageFor('notifyUserBody', { ...cases.notifyUserBody.valid, data: { flag: true } })).toMatch(/^data\./);
+    expect(messageFor('notifyTopicBody', { ...valid, data: { nested: { a: 'b' } } })).toMatch(/^data\.nested /);
+  });
+
+  test('data must be an object', () => {
+    expect(messageFor('notifyTopicBody', { ...valid, data: 'campaign=spring' })).toMatch(/^data /);
+    expect(messageFor('notifyTopicBody', { ...valid, data: ['a'] })).toMatch(/^data /);
+  });
+
+  test('an empty key is refused, naming data', () => {
+    expect(messageFor('notifyTopicBody', { ...valid, data: { '': 'x' } })).toMatch(/^data /);
+  });
+
+  test('at most 50 entries', () => {
+    const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'v']));
+    expect(validateBody('notifyTopicBody', { ...valid, data: fifty })).toBeDefined();
+    const fiftyOne = { ...fifty, k50: 'v' };
+    expect(messageFor('notifyTopicBody', { ...valid, data: fiftyOne })).toMatch(/^data /);
+  });
+
+  test('a value longer than 1000 characters is refused', () => {
+    expect(messageFor('notifyTopicBody', { ...valid, data: { a: 'x'.repeat(1001) } })).toMatch(/^data\.a /);
+  });
+});
+
+describe('adminKioskBody', () => {
+  const valid = cases.adminKioskBody.valid;
+
+  test('latitude 91 is refused, naming location.latitude', () => {
+    expect(messageFor('adminKioskBody', { ...valid, location: { latitude: 91, longitude: 0 } })).toBe(
+      'location.latitude must be <= 90',
+    );
+  });
+
+  test('longitude -181 is refused, naming location.longitude', () => {
+    expect(messageFor('adminKioskBody', { ...valid, location: { latitude: 0, longitude: -181 } })).toBe(
+      'location.longitude must be >= -180',
+    );
+  });
+
+  test('nested required and unknown fields are named with their path', () => {
+    expect(messageFor('adminKioskBody', { ...valid, location: { latitude: 1 } })).toBe(
+      'location.longitude is required',
+    );
+    expect(messageFor('adminKioskBody', { ...valid, location: { latitude: 1, longitude: 2, altitude: 3 } })).toBe(
+      'location.altitude is not a known field',
+    );
+    expect(messageFor('adminKioskBody', { ...valid, location: { latitude: '1', longitude: 2 } })).toBe(
+      'location.latitude must be number',
+    );
+  });
+
+  test('an unknown status is refused', () => {
+    expect(messageFor('adminKioskBody', { ...valid, status: 'closed' })).toMatch(/^status must be one of /);
+  });
+});
