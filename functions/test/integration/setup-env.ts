@@ -4,6 +4,8 @@
 process.env.GCLOUD_PROJECT ??= 'demo-kiosk-rewards-test';
 process.env.FIRESTORE_EMULATOR_HOST ??= '127.0.0.1:8080';
 process.env.FIREBASE_AUTH_EMULATOR_HOST ??= '127.0.0.1:9099';
+// Handlers run in this process by firebase-functions-test push to the outbox, as on the emulator.
+process.env.PUSH_TRANSPORT ??= 'outbox';
 
 // Cold function workers and trigger round trips take seconds on the emulator.
 jest.setTimeout(120_000);

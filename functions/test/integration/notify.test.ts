@@ -1,0 +1,121 @@
+import { adminHeaders, bearer, call, db, idTokenFor, resetEmulators, seedUser, uniqueId } from './helpers';
+
+beforeEach(resetEmulators);
+
+const outboxMessages = async () => (await db().collection('pushOutbox').get()).docs.map((d) => d.get('message'));
+
+describe('POST /notify/topic', () => {
+  test('sends to a configured topic and answers with the provider message id', async () => {
+    const res = await call('POST', '/notify/topic', {
+      headers: await adminHeaders(),
+      body: { topic: 'offers_updates', title: 'Double points', body: 'All weekend', data: { type: 'offer' } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Notification sent to topic offers_updates',
+      pushResponse: { messageId: expect.stringMatching(/^projects\/.+\/messages\/.+/) },
+    });
+    expect(await outboxMessages()).toEqual([
+      { topic: 'offers_updates', notification: { title: 'Double points', body: 'All weekend' }, data: { type: 'offer' } },
+    ]);
+  });
+
+  test('data is optional', async () => {
+    const res = await call('POST', '/notify/topic', {
+      headers: await adminHeaders(),
+      body: { topic: 'all_users', title: 'Hello', body: 'World' },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  test.each([
+    [{ topic: 'everyone', title: 't', body: 'b' }, 'topic must be one of all_users, offers_updates'],
+    [{ topic: 'all_users', title: 't', body: 'b', data: { n: 1 } }, 'data.n must be string'],
+    [{ topic: 'all_users', title: 't', body: 'b', data: { from: 'x' } }, 'data.from is a key reserved by the push provider'],
+    [{ topic: 'all_users', body: 'b' }, 'title is required'],
+  ])('%p: 400', async (body, message) => {
+    const res = await call('POST', '/notify/topic', { headers: await adminHeaders(), body });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(message);
+    expect(await outboxMessages()).toEqual([]);
+  });
+
+  test('without a token: 401; a non-admin: 403', async () => {
+    const body = { topic: 'all_users', title: 't', body: 'b' };
+    expect((await call('POST', '/notify/topic', { body })).status).toBe(401);
+    const res = await call('POST', '/notify/topic', { headers: bearer(await idTokenFor(uniqueId('user'))), body });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('This endpoint requires an admin account');
+  });
+});
+
+describe('POST /notify/user', () => {
+  test('by userId: pushes to the registered device and keeps an in-app message', async () => {
+    const userId = await seedUser({ pushToken: 'phone-1' });
+    const res = await call('POST', '/notify/user', {
+      headers: await adminHeaders(),
+      body: { userId, title: 'Welcome', body: 'Thanks for joining', data: { screen: 'home' } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, message: `Notification sent to user ${userId}`, pushResponse: { messageId: expect.any(String) } });
+    expect(await outboxMessages()).toEqual([
+      { token: 'phone-1', notification: { title: 'Welcome', body: 'Thanks for joining' }, data: { screen: 'home' } },
+    ]);
+    const inApp = await db().doc(`users/${userId}/notifications/${res.body.notificationId}`).get();
+    expect(inApp.data()).toMatchObject({ type: 'message', title: 'Welcome', body: 'Thanks for joining', data: { screen: 'home' }, read: false });
+  });
+
+  test('by pushToken: pushes to that device', async () => {
+    const res = await call('POST', '/notify/user', {
+      headers: await adminHeaders(),
+      body: { pushToken: 'raw-device', title: 'Hi', body: 'There' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Notification sent to device');
+    expect(await outboxMessages()).toEqual([{ token: 'raw-device', notification: { title: 'Hi', body: 'There' }, data: {} }]);
+  });
+
+  test.each([
+    [{ title: 't', body: 'b' }],
+    [{ userId: 'u', pushToken: 'p', title: 't', body: 'b' }],
+  ])('not exactly one recipient %p: 400', async (body) => {
+    const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('userId or pushToken: exactly one recipient is required');
+  });
+
+  test('unknown user: 404', async () => {
+    const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body: { userId: 'ghost', title: 't', body: 'b' } });
+    expect(res.status).toBe(404);
+  });
+
+  test('user without a push token: 409, nothing stored', async () => {
+    const userId = await seedUser();
+    const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body: { userId, title: 't', body: 'b' } });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe(`User ${userId} has no registered push token`);
+    expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(0);
+  });
+
+  test('a token the provider reports unregistered: 410, removed from the user, nothing stored', async () => {
+    const userId = await seedUser({ pushToken: 'unregistered-lost-phone' });
+    const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body: { userId, title: 't', body: 'b' } });
+    expect(res.status).toBe(410);
+    expect((await db().collection('users').doc(userId).get()).get('pushToken')).toBeUndefined();
+    expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(0);
+  });
+
+  test('the provider unavailable: 502, token kept', async () => {
+    const userId = await seedUser({ pushToken: 'unavailable-phone' });
+    const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body: { userId, title: 't', body: 'b' } });
+    expect(res.status).toBe(502);
+    expect((await db().collection('users').doc(userId).get()).get('pushToken')).toBe('unavailable-phone');
+  });
+
+  test('a non-admin: 403', async () => {
+    const userId = await seedUser({ pushToken: 'p' });
+    const res = await call('POST', '/notify/user', { headers: bearer(await idTokenFor(userId)), body: { userId, title: 't', body: 'b' } });
+    expect(res.status).toBe(403);
+  });
+});

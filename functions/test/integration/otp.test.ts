@@ -1,0 +1,100 @@
+import { call, db, resetEmulators, uniqueId } from './helpers';
+import { TestMailServer } from './smtp';
+
+const mail = new TestMailServer();
+
+beforeAll(() => mail.start());
+afterAll(() => mail.stop());
+beforeEach(async () => {
+  await resetEmulators();
+  mail.received.length = 0;
+  mail.refuse = false;
+});
+
+/** Each test is its own client as the front end reports it, so per-IP limits do not leak between tests. */
+const asClient = () => ({ 'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 250) + 1}, 10.0.0.${Math.floor(Math.random() * 250)}` });
+
+const sendOtp = (body: unknown, headers: Record<string, string>) => call('POST', '/send-otp-email', { body, headers });
+
+describe('POST /send-otp-email', () => {
+  test('mails the code to the address', async () => {
+    const res = await sendOtp({ email: 'ada@example.com', otp: '482913' }, asClient());
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, message: 'OTP sent to ada@example.com' });
+    expect(mail.received).toHaveLength(1);
+    const [received] = mail.received;
+    expect(received.to).toMatchObject({ text: 'ada@example.com' });
+    expect(received.from?.text).toContain('no-reply@kiosk-rewards.example');
+    expect(received.subject).toBe('Your Kiosk Rewards verification code');
+    expect(received.text).toContain('482913');
+    expect(received.text).toContain('valid for 10 minutes');
+    expect(received.html).toContain('482913');
+  });
+
+  test.each([
+    [{ email: 'not-an-email', otp: '1234' }, 'email must be a valid email'],
+    [{ email: 'a@example.com', otp: '12a4' }, 'otp must be 4-10 digits'],
+    [{ email: 'a@example.com', otp: '123' }, 'otp must be 4-10 digits'],
+    [{ email: 'a@example.com', otp: '12345678901' }, 'otp must be 4-10 digits'],
+    [{ email: 'a@example.com' }, 'otp is required'],
+    [{ otp: '1234' }, 'email is required'],
+  ])('%p: 400, no mail', async (body, message) => {
+    const res = await sendOtp(body, asClient());
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(message);
+    expect(mail.received).toHaveLength(0);
+  });
+
+  test('the 4th mail to one address within 10 minutes: 429 with Retry-After, whatever the case of the address', async () => {
+    const client = asClient();
+    for (const email of ['Flood@Example.com', 'flood@example.com', 'FLOOD@example.com']) {
+      expect((await sendOtp({ email, otp: '1111' }, client)).status).toBe(200);
+    }
+    const res = await sendOtp({ email: 'flood@example.com', otp: '1111' }, asClient());
+    expect(res.status).toBe(429);
+    expect(res.body.error).toMatch(/^Too many codes requested for this address; try again in \d+ seconds$/);
+    const retryAfter = Number(res.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(500);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+    expect(mail.received).toHaveLength(3);
+  });
+
+  test('the 31st mail from one client IP within an hour: 429', async () => {
+    const client = asClient();
+    for (let i = 0; i < 30; i++) {
+      const res = await sendOtp({ email: `${uniqueId('ip')}@example.com`, otp: '2222' }, client);
+      expect(res.status).toBe(200);
+    }
+    const res = await sendOtp({ email: `${uniqueId('ip')}@example.com`, otp: '2222' }, client);
+    expect(res.status).toBe(429);
+    expect(res.body.error).toMatch(/for this client/);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect(mail.received).toHaveLength(30);
+  });
+
+  test('the server refusing the mail: 502, and the refused send does not count against the quota', async () => {
+    mail.refuse = true;
+    const client = asClient();
+    for (let i = 0; i < 4; i++) {
+      const res = await sendOtp({ email: 'refused@example.com', otp: '3333' }, client);
+      expect(res.status).toBe(502);
+      expect(res.body.error).toBe('The mail server could not send the code; try again later');
+    }
+    mail.refuse = false;
+    expect((await sendOtp({ email: 'refused@example.com', otp: '3333' }, client)).status).toBe(200);
+    expect(mail.received).toHaveLength(1);
+  });
+
+  test('the mail server down: 502, and the quota untouched', async () => {
+    await mail.stop();
+    try {
+      const client = asClient();
+      const res = await sendOtp({ email: 'down@example.com', otp: '4444' }, client);
+      expect(res.status).toBe(502);
+      const buckets = await db().collection('rateLimits').get();
+      expect(buckets.docs.every((bucket) => bucket.get('hits').length === 0)).toBe(true);
+    } finally {
+      await mail.start();
+    }
+  });
+});

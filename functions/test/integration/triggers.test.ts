@@ -1,0 +1,100 @@
+import functionsTest from 'firebase-functions-test';
+import { getAuth } from 'firebase-admin/auth';
+import { adminApp } from '../../src/adapters/firestore';
+import type { PushTransport } from '../../src/adapters/push';
+import { transactionEffects } from '../../src/index';
+import { applyTransactionEffects } from '../../src/services/transactionEffects';
+import { provisionUser } from '../../src/triggers/provisionUser';
+import { db, resetEmulators, seedKiosk, seedUser, setBackgroundTriggers, uniqueId, waitFor } from './helpers';
+
+const testEnv = functionsTest({ projectId: process.env.GCLOUD_PROJECT });
+
+beforeEach(resetEmulators);
+afterAll(() => testEnv.cleanup());
+
+describe('transaction trigger redelivered', () => {
+  beforeEach(() => setBackgroundTriggers(false));
+  afterEach(() => setBackgroundTriggers(true));
+
+  async function seedTransaction(pushToken?: string) {
+    const kioskId = await seedKiosk();
+    const userId = await seedUser({ pushToken });
+    const transactionId = uniqueId('tx');
+    const data = {
+      userId,
+      kioskId,
+      plasticCount: 2,
+      metalCount: 1,
+      totalItems: 3,
+      pointsEarned: 40,
+      balanceBefore: 0,
+      newBalance: 40,
+      idempotencyKey: null,
+    };
+    await db().collection('transactions').doc(transactionId).set(data);
+    return { kioskId, userId, transactionId, data };
+  }
+
+  test('the same event run twice (firebase-functions-test) changes nothing the second time', async () => {
+    const { kioskId, userId, transactionId, data } = await seedTransaction('phone-twice');
+    const wrapped = testEnv.wrap(transactionEffects);
+    const event = {
+      id: 'event-1',
+      params: { transactionId },
+      data: testEnv.firestore.makeDocumentSnapshot(data, `transactions/${transactionId}`),
+    };
+
+    await wrapped(event);
+    const afterFirst = (await db().collection('transactions').doc(transactionId).get()).data()!;
+    await wrapped(event);
+    const afterSecond = (await db().collection('transactions').doc(transactionId).get()).data()!;
+
+    expect(afterSecond.effects).toEqual(afterFirst.effects);
+    expect(afterSecond.effects).toMatchObject({ kioskCounted: true, notificationId: transactionId, push: { status: 'sent' } });
+    const kiosk = (await db().collection('kiosks').doc(kioskId).get()).data()!;
+    expect([kiosk.plasticCount, kiosk.metalCount]).toEqual([2, 1]);
+    expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(1);
+    expect((await db().collection('pushOutbox').get()).size).toBe(1);
+  });
+
+  test('a run that died between claiming the push and recording it is completed without pushing again', async () => {
+    const { kioskId, userId, transactionId } = await seedTransaction('phone-crash');
+    // What a run leaves behind when its instance dies right after the claim commit.
+    await db().collection('transactions').doc(transactionId).update({
+      effects: { kioskCounted: true, notificationId: transactionId, push: { status: 'sending' } },
+    });
+    const sent: unknown[] = [];
+    const recording: PushTransport = { send: async (message) => (sent.push(message), 'id-1') };
+
+    await applyTransactionEffects(transactionId, recording);
+
+    const done = (await db().collection('transactions').doc(transactionId).get()).data()!;
+    expect(sent).toEqual([]);
+    expect(done.effects.push).toEqual({ status: 'failed', error: 'interrupted' });
+    expect(done.effects.completedAt).toBeDefined();
+    expect((await db().collection('kiosks').doc(kioskId).get()).get('plasticCount')).toBe(0);
+    expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(0);
+  });
+});
+
+describe('account provisioning (Auth trigger)', () => {
+  test('a new account gets a profile named after its display name, with no points', async () => {
+    const { uid } = await getAuth(adminApp()).createUser({ email: 'grace@example.com', displayName: 'Grace Hopper' });
+    const profile = await waitFor('the provisioned profile', async () => (await db().collection('users').doc(uid).get()).data());
+    expect(profile).toMatchObject({ name: 'Grace Hopper', currentPoints: 0, totalPoints: 0, recycledCount: 0, rank: 'Bronze' });
+    expect(profile.createdAt).toBeDefined();
+  });
+
+  test('without a display name, the e-mail local part names the profile', async () => {
+    const { uid } = await getAuth(adminApp()).createUser({ email: 'linus.t@example.com' });
+    const profile = await waitFor('the provisioned profile', async () => (await db().collection('users').doc(uid).get()).data());
+    expect(profile.name).toBe('linus.t');
+  });
+
+  test('an existing profile is never overwritten', async () => {
+    const uid = await seedUser({ name: 'Imported', currentPoints: 500, totalPoints: 500 });
+    await provisionUser({ uid, email: 'imported@example.com', displayName: 'Someone Else' });
+    const profile = (await db().collection('users').doc(uid).get()).data()!;
+    expect(profile).toMatchObject({ name: 'Imported', currentPoints: 500, totalPoints: 500 });
+  });
+});

@@ -1,0 +1,102 @@
+import { adminHeaders, bearer, call, db, idTokenFor, resetEmulators, seedUser, uniqueId } from './helpers';
+
+beforeEach(resetEmulators);
+
+describe('GET /user/{userId}', () => {
+  test('the user reads their own profile: exactly the public fields, never the token', async () => {
+    const userId = await seedUser({ name: 'Ada', currentPoints: 40, totalPoints: 1200, pushToken: 'secret-device-token' });
+    const res = await call('GET', `/user/${userId}`, { headers: bearer(await idTokenFor(userId)) });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      user: { id: userId, name: 'Ada', currentPoints: 40, totalPoints: 1200, recycledCount: 0, rank: 'Bronze', hasPushToken: true },
+    });
+    expect(res.text).not.toContain('secret-device-token');
+  });
+
+  test('an admin reads anyone', async () => {
+    const userId = await seedUser();
+    const res = await call('GET', `/user/${userId}`, { headers: await adminHeaders() });
+    expect(res.status).toBe(200);
+    expect(res.body.user.id).toBe(userId);
+  });
+
+  test("user A's token on user B: 403", async () => {
+    const alice = await seedUser();
+    const bob = await seedUser();
+    const res = await call('GET', `/user/${bob}`, { headers: bearer(await idTokenFor(alice)) });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('You may only access your own user');
+  });
+
+  test.each([
+    ['no Authorization header', {}],
+    ['not a bearer token', { authorization: 'Basic abc' }],
+    ['a garbage token', { authorization: 'Bearer not.a.jwt' }],
+  ])('%s: 401', async (_name, headers) => {
+    const userId = await seedUser();
+    const res = await call('GET', `/user/${userId}`, { headers });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatch(/ID token/);
+  });
+
+  test('unknown user: 404', async () => {
+    const res = await call('GET', '/user/nobody-here', { headers: await adminHeaders() });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe('User nobody-here not found');
+  });
+});
+
+describe('push token registration', () => {
+  test('PUT stores the token; DELETE removes the field', async () => {
+    const userId = await seedUser();
+    const headers = bearer(await idTokenFor(userId));
+    const put = await call('PUT', `/user/${userId}/push-token`, { headers, body: { token: 'fcm-token-123' } });
+    expect(put.status).toBe(200);
+    expect(put.body.user.hasPushToken).toBe(true);
+    expect((await db().collection('users').doc(userId).get()).get('pushToken')).toBe('fcm-token-123');
+
+    const del = await call('DELETE', `/user/${userId}/push-token`, { headers });
+    expect(del.status).toBe(200);
+    expect(del.body.user.hasPushToken).toBe(false);
+    const stored = await db().collection('users').doc(userId).get();
+    expect(stored.get('pushToken')).toBeUndefined();
+    expect(stored.get('pushTokenUpdatedAt')).toBeDefined();
+  });
+
+  test('a token moves to the account that registers it last', async () => {
+    const first = await seedUser({ pushToken: 'shared-phone' });
+    const second = await seedUser();
+    const res = await call('PUT', `/user/${second}/push-token`, {
+      headers: bearer(await idTokenFor(second)),
+      body: { token: 'shared-phone' },
+    });
+    expect(res.status).toBe(200);
+    expect((await db().collection('users').doc(first).get()).get('pushToken')).toBeUndefined();
+    expect((await db().collection('users').doc(second).get()).get('pushToken')).toBe('shared-phone');
+  });
+
+  test.each([[{}, 'token is required'], [{ token: '' }, 'token must NOT have fewer than 1 characters']])(
+    'bad body %p: 400',
+    async (body, message) => {
+      const userId = await seedUser();
+      const res = await call('PUT', `/user/${userId}/push-token`, { headers: bearer(await idTokenFor(userId)), body });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe(message);
+    },
+  );
+
+  test("another user's token: 403 on PUT and DELETE; no token: 401", async () => {
+    const victim = await seedUser({ pushToken: 'victim-phone' });
+    const attacker = bearer(await idTokenFor(uniqueId('attacker')));
+    expect((await call('PUT', `/user/${victim}/push-token`, { headers: attacker, body: { token: 'x' } })).status).toBe(403);
+    expect((await call('DELETE', `/user/${victim}/push-token`, { headers: attacker })).status).toBe(403);
+    expect((await call('DELETE', `/user/${victim}/push-token`)).status).toBe(401);
+    expect((await db().collection('users').doc(victim).get()).get('pushToken')).toBe('victim-phone');
+  });
+
+  test('unknown user: 404', async () => {
+    const res = await call('PUT', '/user/ghost/push-token', { headers: await adminHeaders(), body: { token: 't' } });
+    expect(res.status).toBe(404);
+  });
+});
