@@ -53,15 +53,9 @@ export async function setKioskStatus(kioskId: string, status: KioskStatus): Prom
   });
 }
 
-export interface KioskDefinition {
-  id: string;
-  name: string;
-  address: string;
-  location: { latitude: number; longitude: number };
-  openingHours?: string;
-  timezone?: string;
-  status?: KioskStatus;
-}
+/** What an operator sets on a kiosk; omitted optional fields keep their value or default. */
+export type KioskDefinition = Pick<KioskRecord, 'id' | 'name' | 'address' | 'location'> &
+  Partial<Pick<KioskRecord, 'openingHours' | 'timezone' | 'status'>>;
 
 /**
  * Creates the kiosk with defaults, or updates the given fields of an existing one

@@ -15,15 +15,7 @@ export interface UserRecord {
 }
 
 /** The public shape of a user: never the token itself. */
-export interface UserView {
-  id: string;
-  name: string;
-  currentPoints: number;
-  totalPoints: number;
-  recycledCount: number;
-  rank: string;
-  hasPushToken: boolean;
-}
+export type UserView = Omit<UserRecord, 'pushToken'> & { hasPushToken: boolean };
 
 export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undefined {
   const data = snapshot.data();

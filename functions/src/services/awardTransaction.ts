@@ -90,15 +90,18 @@ export async function awardTransaction(
 
     const award = computeAward(config, user, { plasticCount, metalCount });
     const transactionRef = transactionsCollection().doc();
-    batch.create(transactionRef, {
+    const recorded = {
       userId,
       kioskId,
       plasticCount,
       metalCount,
       totalItems: award.totalItems,
       pointsEarned: award.pointsEarned,
-      balanceBefore: award.balanceBefore,
       newBalance: award.currentPoints,
+    };
+    batch.create(transactionRef, {
+      ...recorded,
+      balanceBefore: award.balanceBefore,
       createdAt: FieldValue.serverTimestamp(),
       idempotencyKey: idempotencyKey ?? null,
       apiKeyId: origin.apiKeyId,
@@ -117,16 +120,7 @@ export async function awardTransaction(
     );
     const result: TransactionResult = {
       success: true,
-      transaction: {
-        id: transactionRef.id,
-        userId,
-        kioskId,
-        plasticCount,
-        metalCount,
-        totalItems: award.totalItems,
-        pointsEarned: award.pointsEarned,
-        newBalance: award.currentPoints,
-      },
+      transaction: { id: transactionRef.id, ...recorded },
       pushNotification: user.pushToken !== undefined,
     };
     if (idempotencyRef) {
