@@ -1,5 +1,6 @@
 import { FieldValue, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
+import type { DailyEarnings } from '../domain/rewards';
 import { notFound } from '../errors';
 
 export const usersCollection = () => db().collection('users');
@@ -12,10 +13,11 @@ export interface UserRecord {
   recycledCount: number;
   rank: string;
   pushToken?: string;
+  earnedToday?: DailyEarnings;
 }
 
 /** The public shape of a user: never the token itself. */
-export type UserView = Omit<UserRecord, 'pushToken'> & { hasPushToken: boolean };
+export type UserView = Omit<UserRecord, 'pushToken' | 'earnedToday'> & { hasPushToken: boolean };
 
 export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undefined {
   const data = snapshot.data();
@@ -28,6 +30,7 @@ export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undef
     recycledCount: data.recycledCount ?? 0,
     rank: data.rank,
     pushToken: typeof data.pushToken === 'string' && data.pushToken.length > 0 ? data.pushToken : undefined,
+    earnedToday: data.earnedToday,
   };
 }
 

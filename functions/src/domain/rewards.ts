@@ -10,6 +10,8 @@ export interface Rank {
 export interface RewardsConfig {
   pointsPerPlastic: number;
   pointsPerMetal: number;
+  /** Most points one user may earn per UTC day; a stolen kiosk key cannot farm more. */
+  dailyPointsCap: number;
   /** Sorted by minTotalPoints ascending; the first one starts at 0. */
   ranks: Rank[];
 }
@@ -17,6 +19,7 @@ export interface RewardsConfig {
 export const DEFAULT_REWARDS: RewardsConfig = {
   pointsPerPlastic: 10,
   pointsPerMetal: 20,
+  dailyPointsCap: 5000,
   ranks: [
     { name: 'Bronze', minTotalPoints: 0 },
     { name: 'Silver', minTotalPoints: 1000 },
@@ -40,6 +43,8 @@ export function parseRewardsConfig(
   const pointsPerMetal = raw.pointsPerMetal ?? DEFAULT_REWARDS.pointsPerMetal;
   if (!isNonNegativeInt(pointsPerPlastic)) problems.push('pointsPerPlastic must be a non-negative integer');
   if (!isNonNegativeInt(pointsPerMetal)) problems.push('pointsPerMetal must be a non-negative integer');
+  const dailyPointsCap = raw.dailyPointsCap ?? DEFAULT_REWARDS.dailyPointsCap;
+  if (!isNonNegativeInt(dailyPointsCap)) problems.push('dailyPointsCap must be a non-negative integer');
 
   let ranks = DEFAULT_REWARDS.ranks;
   if (raw.ranks !== undefined) {
@@ -69,7 +74,12 @@ export function parseRewardsConfig(
   }
   if (problems.length > 0) return { config: DEFAULT_REWARDS, problems };
   return {
-    config: { pointsPerPlastic: pointsPerPlastic as number, pointsPerMetal: pointsPerMetal as number, ranks },
+    config: {
+      pointsPerPlastic: pointsPerPlastic as number,
+      pointsPerMetal: pointsPerMetal as number,
+      dailyPointsCap: dailyPointsCap as number,
+      ranks,
+    },
     problems,
   };
 }
@@ -91,10 +101,17 @@ export function startingRank(config: RewardsConfig): string {
   return config.ranks[0].name;
 }
 
+/** Points earned on one UTC day, kept on the user to enforce the daily cap. */
+export interface DailyEarnings {
+  day: string;
+  points: number;
+}
+
 export interface UserTotals {
   currentPoints: number;
   totalPoints: number;
   recycledCount: number;
+  earnedToday?: DailyEarnings;
 }
 
 export interface Award extends UserTotals {
@@ -102,17 +119,27 @@ export interface Award extends UserTotals {
   totalItems: number;
   balanceBefore: number;
   rank: string;
+  earnedToday: DailyEarnings;
+  /** False when this award would take the user past the daily cap: it must be refused whole. */
+  withinDailyCap: boolean;
 }
+
+export const utcDay = (instant: Date): string => instant.toISOString().slice(0, 10);
 
 export function computeAward(
   config: RewardsConfig,
   user: UserTotals,
   counts: { plasticCount: number; metalCount: number },
+  now: Date,
 ): Award {
   const pointsEarned = pointsFor(config, counts.plasticCount, counts.metalCount);
   const totalItems = counts.plasticCount + counts.metalCount;
   const totalPoints = user.totalPoints + pointsEarned;
+  const day = utcDay(now);
+  const earnedBefore = user.earnedToday?.day === day ? user.earnedToday.points : 0;
   return {
+    earnedToday: { day, points: earnedBefore + pointsEarned },
+    withinDailyCap: earnedBefore + pointsEarned <= config.dailyPointsCap,
     pointsEarned,
     totalItems,
     balanceBefore: user.currentPoints,

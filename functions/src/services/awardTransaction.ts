@@ -88,7 +88,15 @@ export async function awardTransaction(
       throw conflict(`Kiosk ${kioskId} is ${kiosk.status} and cannot accept transactions`, 'kiosk-unavailable');
     }
 
-    const award = computeAward(config, user, { plasticCount, metalCount });
+    const award = computeAward(config, user, { plasticCount, metalCount }, new Date());
+    if (!award.withinDailyCap) {
+      throw new ApiError(
+        409,
+        'daily-cap-reached',
+        `This transaction would take user ${userId} past the daily limit of ${config.dailyPointsCap} points; ` +
+          'nothing was awarded. The limit resets at midnight UTC',
+      );
+    }
     const transactionRef = transactionsCollection().doc();
     const recorded = {
       userId,
@@ -115,6 +123,7 @@ export async function awardTransaction(
         totalPoints: award.totalPoints,
         recycledCount: award.recycledCount,
         rank: award.rank,
+        earnedToday: award.earnedToday,
       },
       { lastUpdateTime: userSnap.updateTime! },
     );

@@ -192,6 +192,26 @@ describe('POST /kiosk/transaction', () => {
   });
 });
 
+describe('daily earning cap', () => {
+  test('an award past the cap is refused with 409 and nothing is awarded', async () => {
+    await db().doc('config/rewards').set({ dailyPointsCap: 100 });
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    expect((await submit(apiKey, { kioskId, userId, plasticCount: 8, metalCount: 0 })).status).toBe(200);
+    const refused = await submit(apiKey, { kioskId, userId, plasticCount: 3, metalCount: 0 });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      error: `This transaction would take user ${userId} past the daily limit of 100 points; nothing was awarded. The limit resets at midnight UTC`,
+      code: 'daily-cap-reached',
+    });
+    const user = (await db().collection('users').doc(userId).get()).data()!;
+    expect(user.currentPoints).toBe(80);
+    expect(user.earnedToday).toEqual({ day: new Date().toISOString().slice(0, 10), points: 80 });
+    expect((await db().collection('transactions').get()).size).toBe(1);
+    expect((await submit(apiKey, { kioskId, userId, plasticCount: 2, metalCount: 0 })).status).toBe(200);
+  });
+});
+
 describe('Idempotency-Key', () => {
   test('a repeat returns the stored response and awards nothing more', async () => {
     const { kioskId, apiKey } = await seedKioskWithKey();

@@ -51,14 +51,19 @@ describe('ranks', () => {
   });
 });
 
+const NOON = new Date('2026-11-22T12:00:00Z');
+
 describe('award', () => {
   test('raises balance, lifetime points and recycled count, and ranks by lifetime points', () => {
     const award = computeAward(
       DEFAULT_REWARDS,
       { currentPoints: 10, totalPoints: 990, recycledCount: 40 },
       { plasticCount: 1, metalCount: 0 },
+      NOON,
     );
     expect(award).toEqual({
+      earnedToday: { day: '2026-11-22', points: 10 },
+      withinDailyCap: true,
       pointsEarned: 10,
       totalItems: 1,
       balanceBefore: 10,
@@ -74,9 +79,40 @@ describe('award', () => {
       DEFAULT_REWARDS,
       { currentPoints: 0, totalPoints: 6000, recycledCount: 500 },
       { plasticCount: 0, metalCount: 1 },
+      NOON,
     );
     expect(award.rank).toBe('Gold');
     expect(award.currentPoints).toBe(20);
+  });
+});
+
+describe('daily cap', () => {
+  const user = { currentPoints: 0, totalPoints: 0, recycledCount: 0 };
+
+  test('5,000 points per UTC day by default, counted across awards of the same day', () => {
+    const earlier = { ...user, earnedToday: { day: '2026-11-22', points: 4980 } };
+    expect(computeAward(DEFAULT_REWARDS, earlier, { plasticCount: 2, metalCount: 0 }, NOON).withinDailyCap).toBe(true);
+    const atCap = computeAward(DEFAULT_REWARDS, earlier, { plasticCount: 3, metalCount: 0 }, NOON);
+    expect(atCap.withinDailyCap).toBe(false);
+    expect(atCap.earnedToday).toEqual({ day: '2026-11-22', points: 5010 });
+  });
+
+  test('a new UTC day starts from zero', () => {
+    const yesterday = { ...user, earnedToday: { day: '2026-11-21', points: 5000 } };
+    const award = computeAward(DEFAULT_REWARDS, yesterday, { plasticCount: 0, metalCount: 1 }, NOON);
+    expect(award.withinDailyCap).toBe(true);
+    expect(award.earnedToday).toEqual({ day: '2026-11-22', points: 20 });
+  });
+
+  test('one award larger than the cap is refused whole', () => {
+    const award = computeAward(DEFAULT_REWARDS, user, { plasticCount: 1000, metalCount: 0 }, NOON);
+    expect(award.withinDailyCap).toBe(false);
+  });
+
+  test('operators set the cap in config/rewards', () => {
+    const { config } = parseRewardsConfig({ dailyPointsCap: 100 });
+    expect(computeAward(config, user, { plasticCount: 10, metalCount: 0 }, NOON).withinDailyCap).toBe(true);
+    expect(computeAward(config, user, { plasticCount: 11, metalCount: 0 }, NOON).withinDailyCap).toBe(false);
   });
 });
 
@@ -89,6 +125,7 @@ describe('operator config', () => {
     [{ pointsPerPlastic: -1 }, 'pointsPerPlastic'],
     [{ pointsPerMetal: 1.5 }, 'pointsPerMetal'],
     [{ pointsPerMetal: '20' }, 'pointsPerMetal'],
+    [{ dailyPointsCap: -5 }, 'dailyPointsCap'],
     [{ ranks: [] }, 'ranks'],
     [{ ranks: [{ name: 'Only', minTotalPoints: 10 }] }, 'lowest rank'],
     [{ ranks: [{ name: 'A', minTotalPoints: 0 }, { name: 'B', minTotalPoints: 0 }] }, 'same minTotalPoints'],
