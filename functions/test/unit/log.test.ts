@@ -1,0 +1,31 @@
+describe('log events', () => {
+  const lines: string[] = [];
+  let log: typeof import('../../src/log');
+
+  beforeAll(() => {
+    // firebase-functions/logger keeps the console methods it found at load time,
+    // so the capture is installed first and the logger loaded afresh behind it.
+    for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+      jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+        lines.push(args.map(String).join(' '));
+      });
+    }
+    jest.isolateModules(() => {
+      log = require('../../src/log');
+    });
+  });
+  afterAll(() => jest.restoreAllMocks());
+
+  test('each event is one structured JSON line named by the event, with its fields and no stack trace', () => {
+    log.logError('request_failed', { method: 'POST', path: '/kiosk/transaction', errorName: 'Error' });
+    log.logWarn('otp_rate_limited', { scope: 'otp-address', retryAfterSeconds: 12 });
+    log.logInfo('transaction_awarded', { transactionId: 't1', pointsEarned: 70 });
+
+    expect(lines).toHaveLength(3);
+    const entries = lines.map((line) => JSON.parse(line));
+    expect(entries[0]).toEqual({ severity: 'ERROR', message: 'request_failed', method: 'POST', path: '/kiosk/transaction', errorName: 'Error' });
+    expect(entries[1]).toEqual({ severity: 'WARNING', message: 'otp_rate_limited', scope: 'otp-address', retryAfterSeconds: 12 });
+    expect(entries[2]).toEqual({ severity: 'INFO', message: 'transaction_awarded', transactionId: 't1', pointsEarned: 70 });
+    for (const line of lines) expect(line).not.toMatch(/\n\s+at |node_modules/);
+  });
+});
