@@ -1,0 +1,85 @@
+// Writes RELIABILITY.md from the figures of this load run and the per-file results
+// of the last `npm test` (.cache/test-results), so no figure in it is typed by hand.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { cacheDir, repoRoot } from '../lib/paths.mjs';
+
+const SUITES = [
+  ['Faults', 'transactions.test.ts', 'push provider unregistered / unavailable, kiosk not available, daily cap, concurrent and repeated Idempotency-Keys, 50 concurrent awards'],
+  ['Faults', 'triggers.test.ts', 'trigger redelivered (firebase-functions-test, twice), a run that died after claiming the push'],
+  ['Faults', 'otp.test.ts', 'mail server refusing and down: 502, quota not burned; per-address and per-IP flooding: 429 + Retry-After'],
+  ['Faults', 'notify.test.ts', 'unregistered token 410 and removed, provider down 502, nothing half-written'],
+  ['Hostile input', 'fuzz.test.ts', 'property-based: random bodies, types, sizes, unicode, path ids, headers on every endpoint'],
+  ['Hostile input', 'security.test.ts', 'expired, foreign-project and malformed ID tokens'],
+  ['Hostile input', 'protocol.test.ts', 'unknown routes, methods, malformed JSON, content types, oversized bodies, path ids, CORS'],
+  ['Hostile input', 'kiosks.test.ts', 'missing, wrong and revoked kiosk keys; kiosk A key on kiosk B'],
+  ['Hostile input', 'users.test.ts', 'user A token on user B on every user endpoint (BOLA)'],
+  ['Hostile input', 'admin.test.ts', 'non-admin on every admin endpoint'],
+  ['Hostile input', 'firestore-rules.test.ts', 'security rules: every client write denied but a notification read flag'],
+  ['Hostile input', 'log.test.ts', 'log events carry no stack traces'],
+];
+
+function lastTestRun() {
+  const counts = new Map();
+  let when;
+  for (const tier of ['unit', 'integration']) {
+    const file = join(cacheDir, 'test-results', `${tier}.json`);
+    if (!existsSync(file)) continue;
+    const results = JSON.parse(readFileSync(file, 'utf8'));
+    when = new Date(results.startTime).toISOString();
+    for (const suite of results.testResults) {
+      counts.set(basename(suite.name), {
+        passed: suite.assertionResults.filter((a) => a.status === 'passed').length,
+        failed: suite.assertionResults.filter((a) => a.status === 'failed').length,
+      });
+    }
+  }
+  return { counts, when };
+}
+
+export function writeReliabilityReport(figures) {
+  const { counts, when } = lastTestRun();
+  const suiteRows = SUITES.map(([kind, file, what]) => {
+    const count = counts.get(file);
+    const result = count ? `${count.passed} passed, ${count.failed} failed` : 'not in the last run';
+    return `| ${kind} | \`${file}\` | ${what} | ${result} |`;
+  });
+  const ms = (value) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
+  const text = `# Reliability
+
+Written by \`npm run loadtest\` (scripts/load/run.mjs) on ${figures.date}; the suite
+results come from the last \`npm test\`${when ? ` (started ${when})` : ''}. Regenerate both
+with \`npm test && npm run loadtest\`. Everything ran on the Firebase emulator suite on
+one machine of 2 cores; figures are the emulator's, not production's.
+
+## Load: \`npm run loadtest\`
+
+| Phase | What | Result |
+|---|---|---|
+| fleet | ${figures.kiosks} kiosks (autocannon, one connection each) submitting to ${figures.users} users for ${figures.durationSeconds} s, ~10 % status heartbeats | ${figures.fleet.requests} requests, ${figures.fleet.throughput.toFixed(1)} req/s, ${figures.fleet.errors} connection errors, ${figures.fleet.timeouts} timeouts |
+| hot user | ${figures.hot.awarded > 0 ? 'concurrent awards to one user' : 'concurrent awards'} | ${figures.hot.failures} not answered 200, done in ${figures.hot.seconds.toFixed(1)} s |
+| blind retries | ${figures.retries.logical} requests, each sent 2-5 times with one Idempotency-Key, partly concurrently | sent ${figures.retries.sent} times, ${figures.retries.answered} awarded, ${figures.retries.doubled} doubled |
+
+| Figure | Value |
+|---|---|
+| transactions recorded | ${figures.transactions} |
+| points awarded (= sum returned = users' gain = transaction documents) | ${figures.pointsAwarded} |
+| latency, all phases | p50 ${ms(figures.latency.p50)}, p95 ${ms(figures.latency.p95)}, p99 ${ms(figures.latency.p99)} over ${figures.latency.n} requests |
+| trigger lag (created -> effects.completedAt) | p50 ${ms(figures.triggerLag.p50)}, p95 ${ms(figures.triggerLag.p95)} |
+| status codes | ${Object.entries(figures.statuses).map(([code, n]) => `${code}: ${n}`).join(', ')} |
+| 5xx | ${figures.serverErrors} |
+| **books** | **${figures.books}** |
+
+The books check: the points in the 200 responses, the users' total-points gain, and the
+transaction documents agree exactly; each user holds exactly what was returned for them;
+every kiosk's counters equal the items submitted to it once the triggers drained; one
+notification per transaction; no 5xx; no Idempotency-Key awarded twice or never.
+
+## Faults and hostile input: \`npm test\`
+
+| Kind | File (functions/test/) | What | Last run |
+|---|---|---|---|
+${suiteRows.join('\n')}
+`;
+  writeFileSync(join(repoRoot, 'RELIABILITY.md'), text);
+}

@@ -1,0 +1,325 @@
+// The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs.
+// Three phases against the real functions on the emulator suite, then the books:
+//   fleet:  50 kiosks, 200 users, 60 s of autocannon (transactions + status heartbeats)
+//   hot:    100 concurrent awards to one user
+//   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently
+// Ends with `books: PASS` or `books: FAIL (...)` (exit 1) and writes RELIABILITY.md.
+import autocannon from 'autocannon';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { functionsDir } from '../lib/paths.mjs';
+import { writeReliabilityReport } from './report.mjs';
+
+const requireFn = createRequire(join(functionsDir, 'package.json'));
+const { db } = requireFn('./lib/adapters/firestore.js');
+const { issueKey } = requireFn('./lib/data/kioskKeys.js');
+const { GeoPoint, Timestamp } = requireFn('firebase-admin/firestore');
+const { geohashForLocation } = requireFn('geofire-common');
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=')).map(([k, v]) => [k, Number(v)]),
+);
+const KIOSKS = args.kiosks ?? 50;
+const USERS = args.users ?? 200;
+const DURATION_S = args.duration ?? 60;
+const HOT_REQUESTS = args.hot ?? 100;
+const RETRY_REQUESTS = args.retries ?? 100;
+const API = `http://127.0.0.1:5001/${process.env.GCLOUD_PROJECT}/us-central1/api`;
+
+const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
+const summarize = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), n: sorted.length };
+};
+const randomInt = (max) => Math.floor(Math.random() * max);
+const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'n/a');
+
+class Ledger {
+  constructor() {
+    this.points = 0;
+    this.byKiosk = new Map();
+    this.byUser = new Map();
+    this.statuses = new Map();
+    this.latencies = [];
+  }
+  status(code) {
+    this.statuses.set(code, (this.statuses.get(code) ?? 0) + 1);
+  }
+  award(transaction) {
+    this.points += transaction.pointsEarned;
+    const kiosk = this.byKiosk.get(transaction.kioskId) ?? { plastic: 0, metal: 0 };
+    kiosk.plastic += transaction.plasticCount;
+    kiosk.metal += transaction.metalCount;
+    this.byKiosk.set(transaction.kioskId, kiosk);
+    this.byUser.set(transaction.userId, (this.byUser.get(transaction.userId) ?? 0) + transaction.pointsEarned);
+  }
+  count(predicate) {
+    let total = 0;
+    for (const [code, n] of this.statuses) if (predicate(code)) total += n;
+    return total;
+  }
+}
+
+async function seed() {
+  const kiosks = [];
+  let batch = db().batch();
+  for (let i = 0; i < KIOSKS; i++) {
+    const id = `load-kiosk-${i}`;
+    const latitude = 48 + (i % 10) * 0.5;
+    const longitude = 8 + Math.floor(i / 10) * 0.5;
+    batch.set(db().collection('kiosks').doc(id), {
+      name: `Load kiosk ${i}`,
+      address: `Test street ${i}`,
+      status: 'available',
+      plasticCount: 0,
+      metalCount: 0,
+      lastUpdated: Timestamp.now(),
+      location: new GeoPoint(latitude, longitude),
+      geohash: geohashForLocation([latitude, longitude]),
+      openingHours: '24/7',
+      timezone: 'Europe/Berlin',
+    });
+  }
+  const users = [];
+  for (let i = 0; i < USERS + 1; i++) {
+    const id = i === USERS ? 'load-hot-user' : `load-user-${i}`;
+    users.push(id);
+    batch.set(db().collection('users').doc(id), {
+      name: `Load user ${i}`,
+      currentPoints: 0,
+      totalPoints: 0,
+      recycledCount: 0,
+      rank: 'Bronze',
+      createdAt: Timestamp.now(),
+      ...(i % 2 === 0 ? { pushToken: `load-device-${i}` } : {}),
+    });
+    if (i % 400 === 399) {
+      await batch.commit();
+      batch = db().batch();
+    }
+  }
+  await batch.commit();
+  // A cap high enough that the hot user's 100 awards stay under it: this run measures the books, not the cap.
+  await db().doc('config/rewards').set({ dailyPointsCap: 10_000_000 });
+  for (let i = 0; i < KIOSKS; i++) {
+    const id = `load-kiosk-${i}`;
+    kiosks.push({ id, ...(await issueKey(id, 'load test')) });
+  }
+  return { kiosks, users: users.slice(0, USERS), hotUser: 'load-hot-user' };
+}
+
+function transactionBody(kioskId, userId) {
+  const plasticCount = randomInt(6);
+  const metalCount = plasticCount === 0 ? 1 + randomInt(5) : randomInt(6);
+  return { kioskId, userId, plasticCount, metalCount };
+}
+
+async function fleetPhase({ kiosks, users }, ledger) {
+  let nextKiosk = 0;
+  let sequence = 0;
+  const connections = [];
+  const basePath = new URL(API).pathname;
+  const result = await autocannon({
+    url: API,
+    connections: KIOSKS,
+    duration: DURATION_S,
+    timeout: 60,
+    requests: [
+      {
+        setupRequest(request, context) {
+          if (!context.kiosk) {
+            context.kiosk = kiosks[nextKiosk++ % kiosks.length];
+            // autocannon may prepare a connection's next request before it reports the
+            // previous response, so what was sent is queued and matched in order.
+            context.inFlight = [];
+            connections.push(context);
+          }
+          const headers = { 'content-type': 'application/json', 'x-api-key': context.kiosk.apiKey };
+          if (Math.random() < 0.1) {
+            context.inFlight.push({ kind: 'status', startedAt: performance.now() });
+            return { ...request, method: 'POST', path: `${basePath}/kiosk/${context.kiosk.id}/status`, headers, body: JSON.stringify({ status: 'available' }) };
+          }
+          // Like a real kiosk, every transaction carries an Idempotency-Key, so one whose
+          // answer was lost (still in flight when the run stopped) can be asked again.
+          const body = transactionBody(context.kiosk.id, users[randomInt(users.length)]);
+          const idempotencyKey = `fleet-${process.pid}-${sequence++}`;
+          context.inFlight.push({ kind: 'transaction', startedAt: performance.now(), body, idempotencyKey, apiKey: context.kiosk.apiKey });
+          return {
+            ...request,
+            method: 'POST',
+            path: `${basePath}/kiosk/transaction`,
+            headers: { ...headers, 'idempotency-key': idempotencyKey },
+            body: JSON.stringify(body),
+          };
+        },
+        onResponse(status, body, context) {
+          const sent = context.inFlight.shift();
+          ledger.latencies.push(performance.now() - sent.startedAt);
+          ledger.status(status);
+          if (status === 200 && sent.kind === 'transaction') ledger.award(JSON.parse(body).transaction);
+        },
+      },
+    ],
+  });
+  const unanswered = connections.flatMap((context) => context.inFlight.filter((sent) => sent.kind === 'transaction'));
+  for (const sent of unanswered) {
+    const response = await post('/kiosk/transaction', sent.apiKey, sent.body, { 'idempotency-key': sent.idempotencyKey });
+    ledger.status(response.status);
+    if (response.status === 200) ledger.award(response.body.transaction);
+  }
+  return {
+    requests: result.requests.total,
+    throughput: result.requests.total / DURATION_S,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    askedAgain: unanswered.length,
+  };
+}
+
+async function post(path, apiKey, body, extraHeaders = {}) {
+  const started = performance.now();
+  const response = await fetch(`${API}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey, ...extraHeaders },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, latency: performance.now() - started };
+}
+
+async function hotPhase({ kiosks, hotUser }, ledger) {
+  const started = performance.now();
+  const responses = await Promise.all(
+    Array.from({ length: HOT_REQUESTS }, (_, i) => {
+      const kiosk = kiosks[i % kiosks.length];
+      return post('/kiosk/transaction', kiosk.apiKey, transactionBody(kiosk.id, hotUser));
+    }),
+  );
+  for (const response of responses) {
+    ledger.status(response.status);
+    ledger.latencies.push(response.latency);
+    if (response.status === 200) ledger.award(response.body.transaction);
+  }
+  const awarded = responses.filter((r) => r.status === 200).reduce((sum, r) => sum + r.body.transaction.pointsEarned, 0);
+  return { seconds: (performance.now() - started) / 1000, awarded, failures: responses.filter((r) => r.status !== 200).length };
+}
+
+async function retriesPhase({ kiosks, users }, ledger) {
+  const transactionIdsByKey = new Map();
+  let sent = 0;
+  const logical = Array.from({ length: RETRY_REQUESTS }, (_, i) => {
+    const kiosk = kiosks[i % kiosks.length];
+    return { kiosk, key: `retry-${Date.now()}-${i}`, body: transactionBody(kiosk.id, users[randomInt(users.length)]), copies: 2 + randomInt(4) };
+  });
+  const record = (key, response) => {
+    sent += 1;
+    ledger.status(response.status);
+    ledger.latencies.push(response.latency);
+    if (response.status !== 200) return;
+    const ids = transactionIdsByKey.get(key) ?? new Set();
+    if (ids.size === 0) ledger.award(response.body.transaction);
+    ids.add(response.body.transaction.id);
+    transactionIdsByKey.set(key, ids);
+  };
+  await Promise.all(
+    logical.map(async ({ kiosk, key, body, copies }) => {
+      const concurrent = 1 + randomInt(copies);
+      const first = await Promise.all(
+        Array.from({ length: concurrent }, () => post('/kiosk/transaction', kiosk.apiKey, body, { 'idempotency-key': key })),
+      );
+      first.forEach((response) => record(key, response));
+      for (let i = concurrent; i < copies; i++) record(key, await post('/kiosk/transaction', kiosk.apiKey, body, { 'idempotency-key': key }));
+    }),
+  );
+  const doubled = [...transactionIdsByKey.values()].filter((ids) => ids.size > 1).length;
+  return { logical: RETRY_REQUESTS, sent, answered: transactionIdsByKey.size, doubled };
+}
+
+async function drainTriggers(timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const snapshot = await db().collection('transactions').get();
+    const pending = snapshot.docs.filter((doc) => !doc.get('effects.completedAt')).length;
+    if (pending === 0) return snapshot;
+    if (Date.now() > deadline) throw new Error(`${pending} transactions still without effects after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+async function auditBooks(ledger, seeded, transactions, retries) {
+  const problems = [];
+  const storedPoints = transactions.docs.reduce((sum, doc) => sum + doc.get('pointsEarned'), 0);
+  const userDocs = await db().getAll(...[...seeded.users, seeded.hotUser].map((id) => db().collection('users').doc(id)));
+  const userPoints = userDocs.reduce((sum, doc) => sum + doc.get('totalPoints'), 0);
+  if (storedPoints !== ledger.points) problems.push(`transaction documents hold ${storedPoints} points, responses returned ${ledger.points}`);
+  if (userPoints !== ledger.points) problems.push(`users gained ${userPoints} points, responses returned ${ledger.points}`);
+  for (const doc of userDocs) {
+    const expected = ledger.byUser.get(doc.id) ?? 0;
+    if (doc.get('totalPoints') !== expected || doc.get('currentPoints') !== expected) {
+      problems.push(`user ${doc.id} holds ${doc.get('currentPoints')}/${doc.get('totalPoints')}, expected ${expected}`);
+    }
+  }
+  const kioskDocs = await db().getAll(...seeded.kiosks.map((k) => db().collection('kiosks').doc(k.id)));
+  for (const doc of kioskDocs) {
+    const expected = ledger.byKiosk.get(doc.id) ?? { plastic: 0, metal: 0 };
+    if (doc.get('plasticCount') !== expected.plastic || doc.get('metalCount') !== expected.metal) {
+      problems.push(`kiosk ${doc.id} counts ${doc.get('plasticCount')}/${doc.get('metalCount')}, expected ${expected.plastic}/${expected.metal}`);
+    }
+  }
+  const notifications = (await db().collectionGroup('notifications').count().get()).data().count;
+  if (notifications !== transactions.size) problems.push(`${notifications} notifications for ${transactions.size} transactions`);
+  const serverErrors = ledger.count((code) => code >= 500);
+  if (serverErrors > 0) problems.push(`${serverErrors} responses were 5xx`);
+  if (retries.doubled > 0) problems.push(`${retries.doubled} idempotency keys produced more than one transaction`);
+  if (retries.answered !== retries.logical) problems.push(`${retries.logical - retries.answered} retried requests were never awarded`);
+  return problems;
+}
+
+const started = Date.now();
+console.log(`Seeding ${KIOSKS} kiosks and ${USERS} users...`);
+const seeded = await seed();
+const ledger = new Ledger();
+console.log(`fleet: ${KIOSKS} kiosks for ${DURATION_S} s...`);
+const fleet = await fleetPhase(seeded, ledger);
+console.log(`hot: ${HOT_REQUESTS} concurrent awards to one user...`);
+const hot = await hotPhase(seeded, ledger);
+console.log(`retries: ${RETRY_REQUESTS} requests, each sent 2-5 times...`);
+const retries = await retriesPhase(seeded, ledger);
+console.log('Waiting for the triggers to drain...');
+const transactions = await drainTriggers(600_000);
+const lag = summarize(
+  transactions.docs.map((doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis()),
+);
+const latency = summarize(ledger.latencies);
+const problems = await auditBooks(ledger, seeded, transactions, retries);
+
+const figures = {
+  date: new Date().toISOString(),
+  kiosks: KIOSKS,
+  users: USERS,
+  durationSeconds: DURATION_S,
+  fleet,
+  hot,
+  retries,
+  transactions: transactions.size,
+  pointsAwarded: ledger.points,
+  latency,
+  triggerLag: lag,
+  statuses: Object.fromEntries([...ledger.statuses].sort()),
+  serverErrors: ledger.count((code) => code >= 500),
+  books: problems.length === 0 ? 'PASS' : `FAIL (${problems.slice(0, 5).join('; ')})`,
+  elapsedSeconds: Math.round((Date.now() - started) / 1000),
+};
+
+console.log(`
+throughput (fleet):   ${fleet.throughput.toFixed(1)} req/s over ${DURATION_S} s (${fleet.requests} requests, ${fleet.errors} connection errors, ${fleet.timeouts} timeouts, ${fleet.askedAgain} in flight at the end asked again)
+latency (all phases): p50 ${ms(latency.p50)}, p95 ${ms(latency.p95)}, p99 ${ms(latency.p99)} (${latency.n} requests)
+trigger lag:          p50 ${ms(lag.p50)}, p95 ${ms(lag.p95)} (transaction created -> effects.completedAt)
+hot user:             ${HOT_REQUESTS} concurrent awards in ${hot.seconds.toFixed(1)} s, ${hot.failures} not 200
+blind retries:        ${retries.logical} requests sent ${retries.sent} times, ${retries.answered} awarded, ${retries.doubled} doubled
+status codes:         ${JSON.stringify(figures.statuses)}
+transactions:         ${transactions.size}, points awarded ${ledger.points}`);
+writeReliabilityReport(figures);
+console.log(`books: ${figures.books}`);
+process.exit(problems.length === 0 ? 0 : 1);
