@@ -16,7 +16,8 @@ for (const dir of [repoRoot, join(repoRoot, 'functions')]) {
     .update(readFileSync(join(dir, 'package.json')))
     .digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === fingerprint) continue;
-  console.log(`Installing dependencies in ${dir} (npm ci)...`);
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
+  // On stderr: stdout belongs to the command that follows (`npm run admin -- token` prints a token there).
+  console.error(`Installing dependencies in ${dir} (npm ci)...`);
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['inherit', 2, 2] });
   writeFileSync(stamp, fingerprint);
 }

@@ -76,8 +76,12 @@ export function ensureLocalSecrets() {
   if (!existsSync(file)) writeFileSync(file, 'SMTP_PASSWORD=not-used-by-the-local-mail-catcher\n');
 }
 
-export function buildFunctions() {
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: functionsDir, stdio: 'inherit' });
+/**
+ * Compiles functions/src into functions/lib. `quiet` keeps stdout for the caller's
+ * own output (the operator CLI's): compiler messages go to stderr instead.
+ */
+export function buildFunctions({ quiet = false } = {}) {
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: functionsDir, stdio: quiet ? ['ignore', 2, 2] : 'inherit' });
 }
 
 /** Resolves once `url` answers at all, or rejects after `timeoutMs`. */
