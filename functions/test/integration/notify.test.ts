@@ -106,6 +106,15 @@ describe('POST /notify/user', () => {
     expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(0);
   });
 
+  test('the provider refusing the message (invalid payload): 400, token kept, nothing stored', async () => {
+    const userId = await seedUser({ pushToken: 'invalid-payload-phone' });
+    const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body: { userId, title: 't', body: 'b' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'The push provider rejected the message', code: 'push-message-rejected' });
+    expect((await db().collection('users').doc(userId).get()).get('pushToken')).toBe('invalid-payload-phone');
+    expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(0);
+  });
+
   test('the provider unavailable: 502, token kept', async () => {
     const userId = await seedUser({ pushToken: 'unavailable-phone' });
     const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body: { userId, title: 't', body: 'b' } });

@@ -101,6 +101,17 @@ describe('POST /kiosk/transaction', () => {
     expect(transaction.effects.kioskCounted).toBe(true);
   });
 
+  test('a push the provider refuses as invalid is recorded; the award and the token stay', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser({ pushToken: 'invalid-rejects-payload' });
+    const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 });
+    const transaction = await waitForEffects(res.body.transaction.id);
+    expect(transaction.effects.push).toEqual({ status: 'failed', error: 'invalid-message' });
+    const user = (await db().collection('users').doc(userId).get()).data()!;
+    expect(user.pushToken).toBe('invalid-rejects-payload');
+    expect(user.currentPoints).toBe(10);
+  });
+
   test('operators change points and ranks without a code change (config/rewards)', async () => {
     await db().doc('config/rewards').set({
       pointsPerPlastic: 1,
