@@ -233,7 +233,12 @@ async function hotPhase({ kiosks, hotUser }, ledger) {
   );
   for (const response of responses) if (response.status === 200) ledger.award(response.body.transaction);
   const awarded = responses.filter((r) => r.status === 200).reduce((sum, r) => sum + r.body.transaction.pointsEarned, 0);
-  return { seconds: (performance.now() - started) / 1000, awarded, failures: responses.filter((r) => r.status !== 200).length };
+  return {
+    requests: HOT_REQUESTS,
+    seconds: (performance.now() - started) / 1000,
+    awarded,
+    failures: responses.filter((r) => r.status !== 200).length,
+  };
 }
 
 async function retriesPhase({ kiosks, users }, ledger) {
