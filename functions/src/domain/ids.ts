@@ -10,7 +10,7 @@ export function isValidDocumentId(id: string): boolean {
     !id.includes('/') &&
     id !== '.' &&
     id !== '..' &&
-    !/^__.*__$/.test(id)
+    !/^__.*__$/s.test(id)
   );
 }
 

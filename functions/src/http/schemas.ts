@@ -13,12 +13,14 @@ const itemCount = { type: 'integer', minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL
 const title = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const text = { type: 'string', minLength: 1, maxLength: 2000 } as const;
 const kioskStatus = { type: 'string', enum: KIOSK_STATUSES as unknown as KioskStatus[] } as const;
-const pushToken = { type: 'string', minLength: 1, maxLength: 4096 } as const;
+/** FCM registration tokens are printable ASCII, ~160-200 characters; Firestore can only query values under 1,500 bytes. */
+export const MAX_PUSH_TOKEN_LENGTH = 1024;
+const pushToken = { type: 'string', minLength: 1, maxLength: MAX_PUSH_TOKEN_LENGTH, pattern: '^[!-~]+$' } as const;
 /** FCM data payload: string values only; the whole message must stay under 4 KiB. */
 const dataPayload = {
   type: 'object',
   maxProperties: 50,
-  propertyNames: { minLength: 1, maxLength: 100 },
+  propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_-]{0,99}$' },
   additionalProperties: { type: 'string', maxLength: 1000 },
   required: [],
   nullable: true,

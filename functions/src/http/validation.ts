@@ -28,13 +28,45 @@ function validatorFor(name: BodySchemaName): ValidateFunction {
   return validate;
 }
 
+const PATTERN_MESSAGES: Record<string, string> = {
+  otp: 'otp must be 4-10 digits',
+  token: 'token must be printable ASCII characters without spaces (an FCM registration token)',
+  pushToken: 'pushToken must be printable ASCII characters without spaces (an FCM registration token)',
+};
+
+/**
+ * JSON may carry lone UTF-16 surrogates ("\ud800"), which Firestore cannot store:
+ * every string and key must be well-formed Unicode. Returns the first offending path.
+ */
+export function findMalformedText(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.isWellFormed() ? undefined : path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findMalformedText(value[i], `${path}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const child = path ? `${path}.${key}` : key;
+      if (!key.isWellFormed()) return path || 'request body';
+      const found = findMalformedText(item, child);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
 const fieldName = (instancePath: string): string => instancePath.slice(1).replace(/\//g, '.');
 
 /** One sentence that names the offending field, e.g. "plasticCount must be <= 1000". */
 export function describeError(error: ErrorObject): string {
   const field = fieldName(error.instancePath);
   const inField = (name: string) => (field ? `${field}.${name}` : name);
-  if (error.propertyName !== undefined) return `${field} has an invalid key "${error.propertyName}"`;
+  if (error.propertyName !== undefined) {
+    return `${field} has an invalid key "${error.propertyName}": keys are 1-100 letters, digits, "_" or "-", starting with a letter`;
+  }
   switch (error.keyword) {
     case 'required':
       return `${inField(String(error.params.missingProperty))} is required`;
@@ -45,7 +77,7 @@ export function describeError(error: ErrorObject): string {
     case 'format':
       return `${field} must be a valid ${String(error.params.format)}`;
     case 'pattern':
-      return field === 'otp' ? 'otp must be 4-10 digits' : `${field} has an invalid format`;
+      return PATTERN_MESSAGES[field] ?? `${field} has an invalid format`;
     default:
       return field ? `${field} ${error.message}` : `request body ${error.message}`;
   }
@@ -57,5 +89,7 @@ export function validateBody<T>(name: BodySchemaName, body: unknown): T {
   }
   const validate = validatorFor(name);
   if (!validate(body)) throw badRequest(describeError(validate.errors![0]));
+  const malformed = findMalformedText(body);
+  if (malformed !== undefined) throw badRequest(`${malformed} must be valid Unicode text`);
   return body as T;
 }

@@ -19,8 +19,7 @@ function assertDataPayload(data: OutgoingNotification['data']): Record<string, s
 }
 
 /** Maps a failed push to what the operator who asked for it is told. */
-function toApiError(error: unknown): ApiError {
-  const failure = error instanceof PushError ? error : new PushError('unavailable', 'unknown');
+function toApiError(failure: PushError): ApiError {
   switch (failure.failure) {
     case 'unregistered':
       return new ApiError(410, 'push-token-unregistered', 'The device token is no longer registered; it was removed');
@@ -35,6 +34,8 @@ async function sendOrExplain(push: PushTransport, message: Message, token?: stri
   try {
     return await push.send(message);
   } catch (error) {
+    // Only the provider's answers are the provider's fault; anything else is ours (500).
+    if (!(error instanceof PushError)) throw error;
     const apiError = toApiError(error);
     logWarn('push_failed', { code: apiError.code, target: token ? 'token' : 'topic' });
     if (token && apiError.status === 410) await forgetPushToken(token);

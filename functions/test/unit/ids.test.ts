@@ -61,3 +61,9 @@ describe('assertDocumentId', () => {
     },
   );
 });
+
+describe('reserved ids with line breaks (found by the fuzzer)', () => {
+  test.each(['__\n__', '__\r__', '__\u2028__', '__\u2029__'])('%j is reserved', (id) => {
+    expect(isValidDocumentId(id)).toBe(false);
+  });
+});

@@ -1,4 +1,4 @@
-import { bodySchemas, type BodySchemaName } from '../../src/http/schemas';
+import { MAX_PUSH_TOKEN_LENGTH, bodySchemas, type BodySchemaName } from '../../src/http/schemas';
 import { validateBody } from '../../src/http/validation';
 import { ApiError } from '../../src/errors';
 
@@ -61,7 +61,7 @@ const cases: Record<BodySchemaName, SchemaCase> = {
   },
   pushTokenBody: {
     valid: { token: 'device-token' },
-    full: { token: 't'.repeat(4096) },
+    full: { token: 't'.repeat(MAX_PUSH_TOKEN_LENGTH) },
     required: ['token'],
     wrongType: ['token', { value: 'x' }],
   },
@@ -236,5 +236,31 @@ describe('adminKioskBody', () => {
 
   test('an unknown status is refused', () => {
     expect(messageFor('adminKioskBody', { ...valid, status: 'closed' })).toMatch(/^status must be one of /);
+  });
+});
+
+describe('text Firestore cannot store or query (found by the fuzzer)', () => {
+  const reject = (name: BodySchemaName, body: unknown, message: string) => {
+    expect(() => validateBody(name, body)).toThrow(message);
+  };
+
+  test('lone UTF-16 surrogates anywhere in a body: 400 naming the field', () => {
+    reject('transactionBody', { kioskId: 'k', userId: '\ud800', plasticCount: 1, metalCount: 0 }, 'userId must be valid Unicode text');
+    reject('kioskKeyBody', { label: 'a\udfff' }, 'label must be valid Unicode text');
+    reject('notifyTopicBody', { topic: 'all_users', title: 't', body: 'b', data: { type: 'x\udc00' } }, 'data.type must be valid Unicode text');
+    expect(validateBody('kioskKeyBody', { label: 'emoji 🚲 fine' })).toEqual({ label: 'emoji 🚲 fine' });
+  });
+
+  test('push tokens: printable ASCII up to 1024 characters', () => {
+    reject('pushTokenBody', { token: 'has space' }, 'token must be printable ASCII characters without spaces');
+    reject('pushTokenBody', { token: 'x'.repeat(MAX_PUSH_TOKEN_LENGTH + 1) }, 'token must NOT have more than 1024 characters');
+    reject('notifyUserBody', { pushToken: 'tøken', title: 't', body: 'b' }, 'pushToken must be printable ASCII characters');
+  });
+
+  test('data keys: letters, digits, "_" and "-", starting with a letter', () => {
+    for (const key of ['__x__', '', '1abc', 'a.b', 'a'.repeat(101)]) {
+      reject('notifyTopicBody', { topic: 'all_users', title: 't', body: 'b', data: { [key]: 'v' } }, 'data has an invalid key');
+    }
+    expect(validateBody('notifyTopicBody', { topic: 'all_users', title: 't', body: 'b', data: { screen_id: 'v', 'x-y': 'w' } })).toBeTruthy();
   });
 });

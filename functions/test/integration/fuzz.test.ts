@@ -1,0 +1,1015 @@
+/**
+ * Property-based fuzzing of every endpoint of the `api` function (contract §2, §3).
+ *
+ * The real handler (handleApiRequest) is hosted in-process behind an express app that
+ * parses bodies the way the Cloud Functions runtime does, and real HTTP requests with
+ * random paths, ids, headers, content types and bodies are sent to it. For every request:
+ *
+ *  - the status is never 5xx (except the documented upstream failures: the OTP mail
+ *    server, deliberately unreachable here, and the push outbox's simulated
+ *    "unavailable-" device tokens);
+ *  - every non-2xx answer is JSON `{ error: "<non-empty>", ... }` without stack
+ *    traces, file paths or library internals;
+ *  - every 4xx leaves Firestore exactly as it was (data and update times of every
+ *    document), except the contract's removal of a push token reported unregistered (410).
+ *
+ * Environment: FUZZ_RUNS scales the number of runs (default 1); FUZZ_SEED fixes
+ * fast-check's seed; FUZZ_STATS=1 prints the statuses seen per property;
+ * FUZZ_COLLECT=1 runs every request and lists each distinct failure instead of
+ * stopping at the first and shrinking it.
+ */
+import fc from 'fast-check';
+import { issueKey, revokeKey } from '../../src/data/kioskKeys';
+import { routes } from '../../src/http/routes';
+import {
+  anyValue,
+  bodies,
+  encodeBody,
+  encodeSegment,
+  focuses,
+  headers,
+  hostileId,
+  hostileText,
+  oddBodies,
+  pathsOf,
+  requestStrings,
+  requestsFor,
+  segments,
+  stringsIn,
+  weighted,
+  type CredentialPool,
+  type FuzzBody,
+  type FuzzRequest,
+  type Shape,
+} from './fuzz-arbitraries';
+import {
+  HANDLER_CRASH_HEADER,
+  RUNTIME_ERROR_HEADER,
+  captureLogs,
+  closeClient,
+  describeChange,
+  diffSnapshots,
+  send,
+  snapshotDb,
+  startFuzzServer,
+  type DbSnapshot,
+  type DocChange,
+  type FuzzServer,
+  type RawResponse,
+} from './fuzz-server';
+import { db, idTokenFor, resetEmulators, seedKiosk, seedKioskWithKey, seedUser, uniqueId } from './helpers';
+
+// Params are read from process.env at call time; nothing else sets them in this process.
+Object.assign(process.env, {
+  PUSH_TRANSPORT: 'outbox',
+  SMTP_HOST: '127.0.0.1',
+  // Nothing listens on port 1: a valid OTP request fails fast with 502.
+  SMTP_PORT: '1',
+  SMTP_SECURE: 'false',
+  SMTP_USER: '',
+  SMTP_PASSWORD: 'x',
+  MAIL_FROM: 'test <t@example.com>',
+  OTP_VALIDITY_MINUTES: '10',
+  OTP_PER_ADDRESS_LIMIT: '3',
+  OTP_PER_ADDRESS_WINDOW_MINUTES: '10',
+  OTP_PER_IP_LIMIT: '1000',
+  OTP_PER_IP_WINDOW_MINUTES: '60',
+  NOTIFY_TOPICS: 'all_users,offers_updates',
+  CORS_ORIGINS: '',
+});
+
+const RUN_SCALE = Number(process.env.FUZZ_RUNS ?? 1);
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+
+// ---------------------------------------------------------------------------------
+// Fixtures
+
+interface Fixtures {
+  /** available, key keyA; its status is fuzzed by the status endpoint. */
+  kioskA: string;
+  keyA: string;
+  /** available, key keyT; only the transaction endpoint uses it, so it stays available. */
+  kioskT: string;
+  keyT: string;
+  /** maintenance, key keyM: transactions get 409. */
+  kioskM: string;
+  keyM: string;
+  /** no key of its own except `spareKeyId`, which the revoke endpoint may revoke. */
+  kioskPlain: string;
+  spareKeyId: string;
+  /** a revoked key of kiosk A */
+  revokedKey: string;
+  revokedKeyId: string;
+  /** profile without push token; userToken signs in as this user */
+  user: string;
+  userToken: string;
+  /** profile with a working push token */
+  userPush: string;
+  /** profile whose push token the outbox reports unregistered (410 removes it) */
+  userGone: string;
+  /** signed-in account without a profile */
+  stranger: string;
+  strangerToken: string;
+  adminToken: string;
+}
+
+let fx: Fixtures;
+let server: FuzzServer;
+let logs: ReturnType<typeof captureLogs>;
+/** The database as it was after the last request (or the fixtures). */
+let current: DbSnapshot;
+let triggersDisabled = false;
+const hub = process.env.FIREBASE_EMULATOR_HUB;
+
+async function hubCall(method: string, path: string): Promise<Response | undefined> {
+  if (!hub) return undefined;
+  try {
+    return await fetch(`http://${hub}${path}`, { method });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a functions emulator (and so the provisioning trigger) may be running. */
+async function functionsEmulatorMayRun(): Promise<boolean> {
+  const response = await hubCall('GET', '/emulators');
+  if (!response?.ok) return true;
+  const emulators = (await response.json()) as Record<string, unknown>;
+  return 'functions' in emulators;
+}
+
+beforeAll(async () => {
+  logs = captureLogs();
+  await resetEmulators();
+  // With the functions emulator running (the full suite), stop background triggers so
+  // that nothing but the fuzzed requests writes to Firestore; the hub flushes queued runs.
+  const disabled = await hubCall('PUT', '/functions/disableBackgroundTriggers');
+  triggersDisabled = disabled?.ok ?? false;
+
+  const user = uniqueId('fuzz-user');
+  const stranger = uniqueId('fuzz-stranger');
+  const admin = uniqueId('fuzz-admin');
+  const [userToken, strangerToken, adminToken] = await Promise.all([
+    idTokenFor(user),
+    idTokenFor(stranger),
+    idTokenFor(admin, { admin: true }),
+  ]);
+  if (!triggersDisabled && (await functionsEmulatorMayRun())) {
+    // Let the provisioning trigger create the profiles before the baseline (at most 5 s).
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const docs = await db().getAll(...[user, stranger, admin].map((uid) => db().collection('users').doc(uid)));
+      if (docs.every((doc) => doc.exists) || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  const a = await seedKioskWithKey();
+  const t = await seedKioskWithKey();
+  const m = await seedKioskWithKey({ status: 'maintenance' });
+  const kioskPlain = await seedKiosk({ openingHours: 'Mo-Fr 08:00-20:00; Sa 09:00-14:00', timezone: 'Asia/Tokyo' });
+  const spare = await issueKey(kioskPlain, 'spare');
+  const revoked = await issueKey(a.kioskId, 'revoked');
+  await revokeKey(a.kioskId, revoked.keyId);
+  await seedUser({ id: user });
+  const userPush = await seedUser({ pushToken: 'fuzz-device-1' });
+  const userGone = await seedUser({ pushToken: 'unregistered-fuzz-1' });
+
+  fx = {
+    kioskA: a.kioskId,
+    keyA: a.apiKey,
+    kioskT: t.kioskId,
+    keyT: t.apiKey,
+    kioskM: m.kioskId,
+    keyM: m.apiKey,
+    kioskPlain,
+    spareKeyId: spare.keyId,
+    revokedKey: revoked.apiKey,
+    revokedKeyId: revoked.keyId,
+    user,
+    userToken,
+    userPush,
+    userGone,
+    stranger,
+    strangerToken,
+    adminToken,
+  };
+  server = await startFuzzServer();
+  current = await snapshotDb();
+}, 120_000);
+
+afterAll(async () => {
+  await inFlight;
+  if (hungIn) {
+    // A hung request can hold Firestore locks for minutes; later test files reset the
+    // database first, so wait until that works again rather than fail them too.
+    const deadline = Date.now() + 200_000;
+    while (Date.now() < deadline) {
+      try {
+        await resetEmulators();
+        break;
+      } catch {
+        // still locked
+      }
+    }
+  }
+  await server?.close();
+  closeClient();
+  logs?.restore();
+  if (triggersDisabled) await hubCall('PUT', '/functions/enableBackgroundTriggers');
+}, 240_000);
+
+/** The device token a /notify/user request pushes to: the given one, or the user's stored one. */
+function recipientToken(request: FuzzRequest, before: DbSnapshot): string | undefined {
+  const json = request.body?.json as { userId?: unknown; pushToken?: unknown } | undefined;
+  if (typeof json?.pushToken === 'string') return json.pushToken;
+  if (typeof json?.userId !== 'string') return undefined;
+  const stored = before.get(`users/${json.userId}`)?.fields.pushToken;
+  return stored === undefined ? undefined : (JSON.parse(stored) as string);
+}
+
+/** The contract's one write on a 4xx: a push token reported unregistered is removed (410). */
+function isTokenRemoval(response: RawResponse, change: DocChange): boolean {
+  if (response.status !== 410 || change.kind !== 'changed' || !/^users\/[^/]+$/.test(change.path)) return false;
+  const before = change.before!.fields;
+  const after = change.after!.fields;
+  if (!before.pushToken?.startsWith('"unregistered-') || after.pushToken !== undefined) return false;
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  names.delete('pushToken');
+  names.delete('pushTokenUpdatedAt');
+  return [...names].every((name) => before[name] === after[name]);
+}
+
+// ---------------------------------------------------------------------------------
+// Endpoints
+
+interface RouteSpec {
+  /** "METHOD /template" exactly as in src/http/routes. */
+  route: string;
+  runs: number;
+  requests: () => fc.Arbitrary<FuzzRequest>;
+  /** A documented 5xx for this request and answer (`before`: the database before the request). */
+  allow5xx?: (request: FuzzRequest, response: RawResponse, body: any, before: DbSnapshot) => boolean;
+  /** A documented write on a 4xx. */
+  allowWrite?: (request: FuzzRequest, response: RawResponse, change: DocChange) => boolean;
+}
+
+const pool = (): CredentialPool => ({
+  apiKeys: [fx.keyA, fx.keyT, fx.keyM, fx.revokedKey],
+  tokens: [fx.adminToken, fx.userToken, fx.strangerToken],
+});
+
+/** Requests to one endpoint for each of `variants` (e.g. which kiosk with which key). */
+function each<T>(variants: T[], shape: (variant: T) => Shape): fc.Arbitrary<FuzzRequest> {
+  return fc.constantFrom(...variants).chain((variant) => requestsFor(pool(), shape(variant)));
+}
+
+const STATUSES = ['available', 'maintenance', 'offline'];
+/** Mostly small, so that users stay under the daily points cap and awards keep succeeding. */
+const counts = weighted([8, fc.integer({ min: 0, max: 5 })], [1, fc.integer({ min: 0, max: 1000 })], [1, fc.constantFrom(0, 1000)]);
+const hostileCount = fc.constantFrom<unknown>(-1, 1001, 1.5, '1', 1e308, -0, 2 ** 53, null, true, []);
+const text = (maxLength: number) =>
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.min(maxLength, 60) });
+const DATA_KEYS = [
+  'from',
+  'google.x',
+  'gcm.n',
+  'collapse_key',
+  'message_type',
+  'notification',
+  '__x__',
+  '__name__',
+  '___',
+  'a.b',
+  '`',
+  '\u{1F600}',
+  '\ud800',
+  'x'.repeat(100),
+  'x'.repeat(101),
+  'constructor',
+  'toString',
+];
+const dataPayloads = fc.option(
+  fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), fc.string({ maxLength: 20 }), { maxKeys: 4 }),
+  { nil: undefined, freq: 2 },
+);
+const hostileData = weighted<unknown>(
+  [
+    3,
+    fc.dictionary(
+      weighted([1, fc.string({ minLength: 1, maxLength: 12 })], [2, fc.constantFrom(...DATA_KEYS)]),
+      weighted([2, fc.string({ maxLength: 20 })], [1, hostileText(1000)]),
+      { minKeys: 1, maxKeys: 4 },
+    ),
+  ],
+  [1, fc.dictionary(fc.string({ maxLength: 5 }), fc.string(), { minKeys: 51, maxKeys: 55 })],
+  [1, anyValue],
+);
+const notification = {
+  title: hostileText(200),
+  body: hostileText(2000),
+  data: hostileData,
+};
+
+const specs: RouteSpec[] = [
+  {
+    route: 'GET /',
+    runs: 40,
+    requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/') }),
+  },
+  {
+    route: 'POST /kiosk/transaction',
+    runs: 200,
+    requests: () =>
+      each(
+        [
+          { kioskId: fx.kioskT, apiKey: fx.keyT },
+          { kioskId: fx.kioskT, apiKey: fx.keyT },
+          { kioskId: fx.kioskT, apiKey: fx.keyT },
+          { kioskId: fx.kioskT, apiKey: fx.keyT },
+          { kioskId: fx.kioskT, apiKey: fx.keyT },
+          { kioskId: fx.kioskT, apiKey: fx.keyT },
+          { kioskId: fx.kioskM, apiKey: fx.keyM },
+          { kioskId: fx.kioskA, apiKey: fx.keyT },
+        ],
+        ({ kioskId, apiKey }) => ({
+          method: 'POST',
+          path: pathsOf('/kiosk/transaction'),
+          apiKey,
+          idempotency: true,
+          body: (fuzzed) =>
+            bodies(
+              fc.record({
+                kioskId: fc.constant(kioskId),
+                userId: weighted(
+                  [6, fc.constantFrom(fx.user, fx.userPush, fx.userGone)],
+                  [1, fc.constantFrom(fx.stranger, 'ghost-user')],
+                ),
+                plasticCount: counts,
+                metalCount: counts,
+              }),
+              { kioskId: hostileId, userId: hostileId, plasticCount: hostileCount, metalCount: hostileCount },
+              fuzzed,
+            ),
+        }),
+      ),
+  },
+  {
+    route: 'POST /kiosk/:kioskId/status',
+    runs: 120,
+    requests: () =>
+      each(
+        [
+          { kioskId: fx.kioskA, apiKey: fx.keyA },
+          { kioskId: fx.kioskA, apiKey: fx.keyA },
+          { kioskId: fx.kioskM, apiKey: fx.keyM },
+          { kioskId: fx.kioskPlain, apiKey: fx.keyA },
+        ],
+        ({ kioskId, apiKey }) => ({
+          method: 'POST',
+          path: pathsOf('/kiosk/:kioskId/status', { kioskId: [kioskId] }),
+          apiKey,
+          body: (fuzzed) =>
+            bodies(
+              fc.record({ status: fc.constantFrom(...STATUSES) }),
+              { status: fc.constantFrom('AVAILABLE', 'available ', 'closed', '', 'toString', '__proto__') },
+              fuzzed,
+            ),
+        }),
+      ),
+  },
+  {
+    route: 'GET /kiosk/:kioskId',
+    runs: 100,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'GET',
+        path: pathsOf('/kiosk/:kioskId', { kioskId: [fx.kioskA, fx.kioskT, fx.kioskM, fx.kioskPlain, 'fz-kiosk-1'] }),
+      }),
+  },
+  {
+    route: 'GET /kiosks',
+    runs: 60,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'GET',
+        path: (fuzzed) =>
+          fuzzed
+            ? weighted(
+                [2, hostileText(20).map((status) => `/kiosks?status=${encodeSegment(status)}`)],
+                [
+                  1,
+                  fc.constantFrom(
+                    '/kiosks?status=available&status=offline',
+                    '/kiosks?status',
+                    '/kiosks?status=',
+                    '/kiosks?status=%ZZ',
+                    '/kiosks?status[a]=b',
+                    '/kiosks?limit=1',
+                    '/kiosks/',
+                    '/kiosks?',
+                  ),
+                ],
+              )
+            : weighted(
+                [1, fc.constant('/kiosks')],
+                [2, fc.constantFrom(...STATUSES).map((status) => `/kiosks?status=${status}`)],
+              ),
+      }),
+  },
+  {
+    route: 'GET /user/:userId',
+    runs: 100,
+    requests: () =>
+      each(
+        [
+          { userId: fx.user, token: fx.userToken },
+          { userId: fx.user, token: fx.userToken },
+          { userId: fx.userPush, token: fx.adminToken },
+          { userId: fx.stranger, token: fx.strangerToken },
+          { userId: fx.user, token: fx.strangerToken },
+        ],
+        ({ userId, token }) => ({ method: 'GET', path: pathsOf('/user/:userId', { userId: [userId] }), token }),
+      ),
+  },
+  {
+    route: 'PUT /user/:userId/push-token',
+    runs: 100,
+    requests: () =>
+      each(
+        [
+          { userId: fx.user, token: fx.userToken },
+          { userId: fx.user, token: fx.userToken },
+          { userId: fx.userPush, token: fx.adminToken },
+          { userId: fx.stranger, token: fx.strangerToken },
+        ],
+        ({ userId, token }) => ({
+          method: 'PUT',
+          path: pathsOf('/user/:userId/push-token', { userId: [userId] }),
+          token,
+          body: (fuzzed) =>
+            bodies(
+              fc.record({
+                token: weighted(
+                  [4, fc.constantFrom('fuzz-device-1', 'fuzz-device-2', 'fuzz-device-3')],
+                  [1, fc.constantFrom('unregistered-fuzz-1', 'unregistered-fuzz-2', 'invalid-fuzz', 'unavailable-fuzz')],
+                  [2, fc.string({ minLength: 1, maxLength: 200 })],
+                ),
+              }),
+              { token: weighted([2, hostileText(4096)], [1, fc.string({ minLength: 1000, maxLength: 4096 })]) },
+              fuzzed,
+            ),
+        }),
+      ),
+  },
+  {
+    route: 'DELETE /user/:userId/push-token',
+    runs: 60,
+    requests: () =>
+      each(
+        [
+          { userId: fx.user, token: fx.userToken },
+          { userId: fx.userPush, token: fx.adminToken },
+          { userId: fx.stranger, token: fx.strangerToken },
+        ],
+        ({ userId, token }) => ({
+          method: 'DELETE',
+          path: pathsOf('/user/:userId/push-token', { userId: [userId] }),
+          token,
+        }),
+      ),
+  },
+  {
+    route: 'POST /notify/topic',
+    runs: 120,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/notify/topic'),
+        token: fx.adminToken,
+        body: (fuzzed) =>
+          bodies(
+            fc.record(
+              {
+                topic: fc.constantFrom('all_users', 'offers_updates'),
+                title: text(200),
+                body: text(2000),
+                data: dataPayloads,
+              },
+              { requiredKeys: ['topic', 'title', 'body'] },
+            ),
+            {
+              topic: weighted([1, hostileText(900)], [1, fc.constantFrom('ALL_USERS', 'all_users ', '/topics/all_users')]),
+              ...notification,
+            },
+            fuzzed,
+          ),
+      }),
+  },
+  {
+    route: 'POST /notify/user',
+    runs: 150,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/notify/user'),
+        token: fx.adminToken,
+        body: (fuzzed) =>
+          bodies(
+            fc
+              .tuple(
+                weighted<Record<string, unknown>>(
+                  [
+                    4,
+                    fc
+                      .constantFrom(fx.userPush, fx.userPush, fx.user, fx.userGone, 'ghost-user')
+                      .map((userId) => ({ userId })),
+                  ],
+                  [
+                    3,
+                    fc
+                      .constantFrom(
+                        'fuzz-device-9',
+                        'unregistered-fuzz-2',
+                        'invalid-fuzz',
+                        'unavailable-fuzz',
+                        'fuzz-device-1',
+                      )
+                      .map((pushToken) => ({ pushToken })),
+                  ],
+                  [1, fc.constant({ userId: fx.userPush, pushToken: 'fuzz-device-1' })],
+                  [1, fc.constant({})],
+                  [1, fc.constant({ userId: null, pushToken: 'fuzz-device-9' })],
+                ),
+                fc.record({ title: text(200), body: text(2000), data: dataPayloads }, { requiredKeys: ['title', 'body'] }),
+              )
+              .map(([recipient, content]) => ({ ...recipient, ...content })),
+            {
+              userId: hostileId,
+              pushToken: weighted(
+                [2, hostileText(4096)],
+                [1, fc.string({ minLength: 1000, maxLength: 4096 }).map((token) => `unregistered-${token}`)],
+              ),
+              ...notification,
+            },
+            fuzzed,
+          ),
+      }),
+    // The outbox answers device tokens starting "unavailable-" the way an unreachable FCM would.
+    allow5xx: (request, response, body, before) =>
+      response.status === 502 &&
+      body?.code === 'push-provider-unavailable' &&
+      recipientToken(request, before)?.startsWith('unavailable-') === true,
+    allowWrite: (_request, response, change) => isTokenRemoval(response, change),
+  },
+  {
+    route: 'POST /send-otp-email',
+    runs: 80,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/send-otp-email'),
+        body: (fuzzed) =>
+          bodies(
+            fc.record({
+              email: weighted(
+                [5, fc.emailAddress()],
+                [
+                  1,
+                  fc.constantFrom('a@b.co', 'A@EXAMPLE.COM', 'user+tag@example.com', '"quoted"@example.com', 'a@[127.0.0.1]'),
+                ],
+              ),
+              otp: fc.stringMatching(/^[0-9]{4,10}$/),
+            }),
+            {
+              email: weighted(
+                [
+                  2,
+                  fc.constantFrom(
+                    'x@localhost',
+                    '\u00fc@ex\u00e4mple.de',
+                    ' a@b.co ',
+                    'a@b',
+                    '@b.co',
+                    'a@@b.co',
+                    `${'a'.repeat(250)}@b.co`,
+                  ),
+                ],
+                [1, hostileText(254)],
+              ),
+              otp: weighted(
+                [
+                  2,
+                  fc.constantFrom(
+                    '123',
+                    '12345678901',
+                    '\u0661\u0662\u0663\u0664',
+                    '1234\n',
+                    ' 1234',
+                    '12a4',
+                    '\uff11\uff12\uff13\uff14',
+                  ),
+                ],
+                [1, hostileText(10)],
+              ),
+            },
+            fuzzed,
+          ),
+      }),
+    // The mail server is deliberately unreachable (SMTP_PORT=1).
+    allow5xx: (_request, response, body) => response.status === 502 && body?.code === 'mail-delivery-failed',
+  },
+  {
+    route: 'POST /admin/kiosks',
+    runs: 150,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/admin/kiosks'),
+        token: fx.adminToken,
+        body: (fuzzed) =>
+          bodies(
+            fc.record(
+              {
+                id: weighted(
+                  [4, fc.constantFrom('fz-kiosk-1', 'fz-kiosk-2', 'fz-kiosk-3')],
+                  [1, fc.constantFrom(fx.kioskA, fx.kioskPlain)],
+                ),
+                name: text(200),
+                address: text(500),
+                location: fc.record({
+                  latitude: weighted(
+                    [5, fc.double({ min: -90, max: 90, noNaN: true })],
+                    [1, fc.constantFrom(90, -90, 0, 5e-324)],
+                  ),
+                  longitude: weighted(
+                    [5, fc.double({ min: -180, max: 180, noNaN: true })],
+                    [1, fc.constantFrom(180, -180, 0, 5e-324)],
+                  ),
+                }),
+                openingHours: fc.constantFrom<string | null>(
+                  '24/7',
+                  'Mo-Fr 08:00-20:00; Sa 09:00-14:00',
+                  'sunrise-sunset',
+                  '(sunrise+01:00)-(sunset-01:00)',
+                  'dusk-dawn',
+                  'sunset-sunrise',
+                  'Mo 10:00-26:00',
+                  'week 1-53/2 Mo 08:00-12:00',
+                  'easter +1 day',
+                  'Su[-1] 10:00-12:00',
+                  '2030 Jan',
+                  'closed',
+                  'unknown "ask"',
+                  '10:00+',
+                  null,
+                ),
+                timezone: fc.constantFrom<string | null>(
+                  'UTC',
+                  'Europe/Berlin',
+                  'Asia/Kolkata',
+                  'America/St_Johns',
+                  'Pacific/Chatham',
+                  'Etc/GMT+12',
+                  'Etc/GMT-14',
+                  'Antarctica/Troll',
+                  'EST5EDT',
+                  null,
+                ),
+                status: fc.constantFrom<string | null>(...STATUSES, null),
+              },
+              { requiredKeys: ['id', 'name', 'address', 'location'] },
+            ),
+            {
+              id: weighted([2, hostileId], [1, fc.constant(fx.kioskA)]),
+              name: hostileText(200),
+              address: hostileText(500),
+              location: weighted<unknown>(
+                [
+                  3,
+                  fc.record({
+                    latitude: fc.constantFrom<unknown>(90.0000001, -91, 1e308, '1', null),
+                    longitude: fc.constantFrom<unknown>(180.0000001, -181, -1e308, '1', null),
+                  }),
+                ],
+                [1, fc.constantFrom<unknown>({}, { latitude: 1 }, { latitude: 1, longitude: 2, altitude: 3 }, [1, 2], 'x')],
+              ),
+              openingHours: weighted<unknown>(
+                [2, fc.constantFrom('PH off', 'SH off', 'Feb 30', 'Mo-', '25:00-26:00', '', 'x'.repeat(1001))],
+                [
+                  2,
+                  fc.string({
+                    unit: fc.constantFrom(...'MoTuFrSaSu 0123456789:-;,+()[]/PHSH"offsunrisesetweek'.split('')),
+                    minLength: 1,
+                    maxLength: 30,
+                  }),
+                ],
+                [1, hostileText(1000)],
+              ),
+              timezone: weighted<unknown>(
+                [2, fc.constantFrom('+05:30', '-00:00', 'utc', 'Mars/Olympus', 'Europe/Berlin ', '', 'x'.repeat(101))],
+                [1, hostileText(100)],
+              ),
+              status: fc.constantFrom<unknown>('AVAILABLE', 'closed', '', 0),
+            },
+            fuzzed,
+          ),
+      }),
+  },
+  {
+    route: 'POST /admin/kiosks/:kioskId/keys',
+    runs: 60,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/admin/kiosks/:kioskId/keys', { kioskId: [fx.kioskA, fx.kioskPlain, fx.kioskM] }),
+        token: fx.adminToken,
+        body: (fuzzed) =>
+          bodies(
+            fc.record({ label: fc.option(text(200), { nil: undefined }) }, { requiredKeys: [] }),
+            { label: hostileText(200) },
+            fuzzed,
+          ),
+      }),
+  },
+  {
+    route: 'DELETE /admin/kiosks/:kioskId/keys/:keyId',
+    runs: 60,
+    requests: () =>
+      each(
+        [
+          { kioskId: fx.kioskPlain, keyId: fx.spareKeyId },
+          { kioskId: fx.kioskA, keyId: fx.revokedKeyId },
+          { kioskId: fx.kioskA, keyId: fx.spareKeyId },
+        ],
+        ({ kioskId, keyId }) => ({
+          method: 'DELETE',
+          path: pathsOf('/admin/kiosks/:kioskId/keys/:keyId', { kioskId: [kioskId], keyId: [keyId] }),
+          token: fx.adminToken,
+        }),
+      ),
+  },
+];
+
+/** Any method on any path: unknown routes, wrong methods, OPTIONS and HEAD. */
+const anyRoute: RouteSpec = {
+  route: 'any method, any path',
+  runs: 120,
+  requests: () =>
+    fc
+      .tuple(
+        fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
+        weighted(
+          [
+            4,
+            fc
+              .tuple(fc.constantFrom(...routes.map((route) => route.path)), fc.boolean())
+              .chain(([template, fuzzed]) => {
+                const params = (template.match(/:\w+/g) ?? []).map((param) => [param.slice(1), [fx.kioskA, fx.user]]);
+                return pathsOf(template, Object.fromEntries(params))(fuzzed);
+              }),
+          ],
+          [
+            2,
+            fc
+              .array(segments(['kiosk', 'kiosks', 'user', 'admin', 'notify', 'keys', 'push-token'], true), { maxLength: 5 })
+              .map((parts) => `/${parts.join('/')}`),
+          ],
+          [
+            1,
+            fc.constantFrom(
+              '//',
+              '/kiosks/',
+              '/kiosk',
+              '/admin',
+              '/admin/kiosks/x/keys/y/z',
+              '/KIOSKS',
+              '/%',
+              '/..',
+              '/./kiosks',
+              '/kiosks/..',
+              '/api/kiosks',
+              '/kiosks;x',
+              '*',
+              '/?',
+            ),
+          ],
+        ),
+        focuses,
+      )
+      .chain(([method, path, focus]) =>
+        fc
+          .record({
+            headers: headers(pool(), { apiKey: fx.keyA, token: fx.adminToken, idempotency: true }, focus),
+            body: weighted<FuzzBody | undefined>(
+              [3, fc.constant(undefined)],
+              [2, fc.jsonValue({ maxDepth: 2 }).map((json): FuzzBody => ({ json }))],
+              [1, oddBodies],
+            ),
+          })
+          .map(({ headers: sent, body }): FuzzRequest =>
+            body === undefined ? { method, path, headers: sent } : { method, path, headers: sent, body },
+          ),
+      ),
+};
+
+// ---------------------------------------------------------------------------------
+// The properties
+
+/** Markers of internals that must never reach a client; group 1 (or the match) is the marker itself. */
+const LEAK_PATTERNS = [
+  /\n\s+(at \S+)/,
+  /(node_modules)/,
+  /(?:^|[\s("'=])(\/(?:work|home|root|tmp|usr|srv|opt|app|workspace|var)\/\S+)/,
+  /\b([\w-]+\.(?:ts|js|mjs|cjs):\d+)/,
+  /\b(TypeError|ReferenceError|RangeError|SyntaxError|URIError|FirebaseError|GrpcError)\b/,
+  /\b(INVALID_ARGUMENT|FAILED_PRECONDITION|DEADLINE_EXCEEDED|RESOURCE_EXHAUSTED|ALREADY_EXISTS|Application error)\b/,
+];
+
+/** Internals found in the answer's strings, unless the request itself carried them (echoed ids). */
+function leaks(request: FuzzRequest, body: unknown): string[] {
+  const sent = requestStrings(request);
+  const found: string[] = [];
+  for (const text of stringsIn(body)) {
+    for (const pattern of LEAK_PATTERNS) {
+      const match = pattern.exec(text);
+      const marker = match?.[1] ?? match?.[0];
+      if (marker && !sent.some((s) => s.includes(marker))) found.push(marker.slice(0, 80));
+    }
+  }
+  return found;
+}
+
+function shapeProblems(spec: RouteSpec, request: FuzzRequest, response: RawResponse, before: DbSnapshot): string[] {
+  const problems: string[] = [];
+  const crash = response.headers[HANDLER_CRASH_HEADER];
+  if (crash) problems.push(`handleApiRequest rejected instead of answering: ${crash}`);
+  let body: any;
+  try {
+    body = response.text ? JSON.parse(response.text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (response.status >= 500 && !spec.allow5xx?.(request, response, body, before)) {
+    problems.push(`server error ${response.status}`);
+  }
+  if (response.headers[RUNTIME_ERROR_HEADER]) {
+    // The runtime refused the body before the function ran (malformed JSON, charset).
+    if (![400, 413, 415].includes(response.status)) problems.push(`runtime answered ${response.status}`);
+    return problems;
+  }
+  if (response.status === 204) return problems;
+  const contentType = String(response.headers['content-type'] ?? '');
+  if (!/^application\/json\b/i.test(contentType)) problems.push(`content-type "${contentType}" is not JSON`);
+  if (request.method === 'HEAD') return problems;
+  if (body === undefined) {
+    problems.push('body is not JSON');
+    return problems;
+  }
+  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  if (response.status >= 300) {
+    if (!isObject || typeof body.error !== 'string' || body.error.trim() === '') {
+      problems.push('error body is not { error: "<non-empty string>" }');
+    }
+    const leaked = leaks(request, body);
+    if (leaked.length > 0) problems.push(`internals in the answer: ${leaked.join(' | ')}`);
+    if (response.status === 405 && !response.headers.allow) problems.push('405 without Allow');
+    if (response.status === 429 && !response.headers['retry-after']) problems.push('429 without Retry-After');
+  } else if (!isObject || (body.success !== true && body.status !== 'ok')) {
+    problems.push('2xx body is not an object with success: true');
+  }
+  return problems;
+}
+
+const clip = (value: string, max = 400) =>
+  value.length > max ? `${value.slice(0, max)}… (${value.length} chars)` : value;
+
+const describeRequest = (request: FuzzRequest): string =>
+  [
+    `request: ${request.method} ${clip(request.path, 200)}`,
+    `headers: ${clip(JSON.stringify(request.headers), 300)}`,
+    `body: ${request.body === undefined ? '(none)' : clip(encodeBody(request.body).toString('utf8'))}`,
+  ].join('\n');
+
+/** How often each status was answered, per property; FUZZ_STATS=1 prints them. */
+const STATS = process.env.FUZZ_STATS === '1';
+const statusCounts: Record<string, Record<number, number>> = {};
+
+/** FUZZ_COLLECT=1: run every request of a property and list each distinct failure, instead of stopping at the first. */
+const COLLECT = process.env.FUZZ_COLLECT === '1';
+const collected = new Map<string, string>();
+
+const REQUEST_TIMEOUT_MS = 15_000;
+
+/**
+ * Set when a request got no answer in time: it may still hold Firestore locks, so
+ * the properties after it would fail for that reason alone and say so instead.
+ */
+let hungIn: { route: string; request: string } | undefined;
+
+/**
+ * The request under way. fast-check abandons a run when the time limit interrupts it;
+ * the next property waits for it so that its writes are not seen as someone else's.
+ */
+let inFlight: Promise<unknown> = Promise.resolve();
+
+/** When each property first failed: its shrinking gets SHRINK_BUDGET_MS, then stops. */
+const firstFailure = new Map<string, number>();
+const SHRINK_BUDGET_MS = 8_000;
+
+function exercise(spec: RouteSpec, request: FuzzRequest): Promise<void> {
+  const failedAt = firstFailure.get(spec.route);
+  // A shrink candidate that is not run counts as passing: the smallest failure so far is reported.
+  if (failedAt !== undefined && Date.now() > failedAt + SHRINK_BUDGET_MS) return Promise.resolve();
+  const run = check(spec, request);
+  inFlight = run.catch(() => {
+    if (!firstFailure.has(spec.route)) firstFailure.set(spec.route, Date.now());
+  });
+  return run;
+}
+
+async function check(spec: RouteSpec, request: FuzzRequest): Promise<void> {
+  if (hungIn) {
+    // Shrinking the property that hung would only hang again: keep its counterexample.
+    if (hungIn.route === spec.route) return;
+    throw new Error(`not run: an earlier request of "${hungIn.route}" hung (${hungIn.request})`);
+  }
+  logs.clear();
+  let response: RawResponse;
+  try {
+    response = await send(
+      server.port,
+      {
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        body: request.body === undefined ? undefined : encodeBody(request.body),
+      },
+      REQUEST_TIMEOUT_MS,
+    );
+  } catch (error) {
+    const body = request.body === undefined ? '' : ` ${clip(encodeBody(request.body).toString('utf8'), 200)}`;
+    hungIn = { route: spec.route, request: `${request.method} ${clip(request.path, 200)}${body}` };
+    throw new Error(`no answer: ${String(error)}\n${describeRequest(request)}`);
+  }
+  const tally = (statusCounts[spec.route] ??= {});
+  tally[response.status] = (tally[response.status] ?? 0) + 1;
+  const before = current;
+  const problems = shapeProblems(spec, request, response, before);
+  current = await snapshotDb();
+  if (response.status >= 400 && response.status < 500) {
+    const writes = diffSnapshots(before, current).filter((change) => !spec.allowWrite?.(request, response, change));
+    if (writes.length > 0) {
+      problems.push(`a ${response.status} wrote to Firestore: ${writes.map(describeChange).join('; ')}`);
+    }
+  }
+  if (problems.length > 0) {
+    const message = [
+      problems.join('\n'),
+      describeRequest(request),
+      `answer: ${response.status} ${clip(response.text)}`,
+      `logs: ${logs.recent().map((line) => clip(line, 300)).join('\n      ')}`,
+    ].join('\n');
+    if (!COLLECT) throw new Error(message);
+    const failure = /"errorMessage":"((?:[^"\\]|\\.)*)"/.exec(logs.recent().join('\n'))?.[1] ?? '';
+    const signature = [spec.route, ...problems.map((p) => p.slice(0, 40)), failure.replace(/\\".*?\\"|\d+/g, '…')]
+      .join(' | ');
+    const known = collected.get(signature);
+    if (!known || message.length < known.length) collected.set(signature, message);
+  }
+}
+
+async function fuzz(spec: RouteSpec): Promise<void> {
+  await inFlight;
+  current = await snapshotDb();
+  try {
+    await fc.assert(
+      fc.asyncProperty(spec.requests(), (request) => exercise(spec, request)),
+      {
+        numRuns: Math.max(1, Math.round(spec.runs * RUN_SCALE)),
+        ...(SEED === undefined ? {} : { seed: SEED }),
+        // Bounds the run and its shrinking; the best counterexample so far is still reported.
+        interruptAfterTimeLimit: 20_000,
+      },
+    );
+  } finally {
+    await inFlight;
+    if (STATS) process.stdout.write(`${spec.route}: ${JSON.stringify(statusCounts[spec.route])}\n`);
+  }
+  const failures = [...collected].filter(([signature]) => signature.startsWith(`${spec.route} |`));
+  if (failures.length > 0) {
+    throw new Error(failures.map(([signature, message]) => `### ${signature}\n${message}`).join('\n\n'));
+  }
+}
+
+describe('fuzz: every endpoint', () => {
+  test('every route has a fuzz property', () => {
+    expect(specs.map((spec) => spec.route).sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
+  });
+
+  for (const spec of specs) {
+    test(`${spec.route}: never 5xx, errors are { error } JSON, no write on 4xx`, () => fuzz(spec), 240_000);
+  }
+
+  test(`${anyRoute.route}: never 5xx, errors are { error } JSON, no write on 4xx`, () => fuzz(anyRoute), 240_000);
+});
