@@ -1,0 +1,131 @@
+/**
+ * Cold-start guard (no timing): importing the entry point must not load what only
+ * some routes need. Every instance of every function loads src/index.ts at cold
+ * start; nodemailer (mail), opening_hours (kiosk views) and ajv (request bodies) are
+ * loaded by their routes on first use, firebase-admin/messaging by the push adapter.
+ * `npm run bench` measures the time; this only checks what is loaded.
+ */
+
+/** Where each module lives once loaded; matched against the module registry's keys. */
+const HEAVY = {
+  nodemailer: '/node_modules/nodemailer/',
+  opening_hours: '/node_modules/opening_hours/',
+  ajv: '/node_modules/ajv/',
+  'firebase-admin/auth': '/node_modules/firebase-admin/lib/auth/',
+  'firebase-admin/messaging': '/node_modules/firebase-admin/lib/messaging/',
+  // The v2 barrel loads every v2 provider and firebase-admin/database (~40 ms).
+  'firebase-functions/v2 (barrel)': '/node_modules/firebase-functions/lib/v2/index.js',
+  'firebase-admin/database': '/node_modules/firebase-admin/lib/database/',
+} as const;
+
+type Heavy = keyof typeof HEAVY;
+
+/** Which HEAVY modules are in a fresh module registry after running `load`. */
+function heavyLoadedBy(load: () => unknown): { heavy: Heavy[]; exported: unknown } {
+  let keys: string[] = [];
+  let exported: unknown;
+  jest.isolateModules(() => {
+    exported = load();
+    // Inside isolateModules, require.cache is the isolated registry.
+    keys = Object.keys(require.cache);
+  });
+  return { heavy: (Object.keys(HEAVY) as Heavy[]).filter((name) => keys.some((key) => key.includes(HEAVY[name]))), exported };
+}
+
+describe('cold start: importing src/index.ts', () => {
+  let fromIndex: Heavy[];
+  let fromFramework: Heavy[];
+  let exported: unknown;
+
+  beforeAll(() => {
+    ({ heavy: fromIndex, exported } = heavyLoadedBy(() => require('../../src/index')));
+    // What the framework modules index.ts needs load by themselves, whoever imports them.
+    ({ heavy: fromFramework } = heavyLoadedBy(() => {
+      require('firebase-functions/v2/options');
+      require('firebase-functions/v2/https');
+      require('firebase-functions/v2/firestore');
+      require('firebase-functions/v1/auth');
+      require('firebase-admin/app');
+      require('firebase-admin/firestore');
+    }));
+  });
+
+  it('actually loads the entry point', () => {
+    expect(Object.keys(exported as object).sort()).toEqual(['api', 'provisionUserProfile', 'transactionEffects']);
+  });
+
+  it.each(['nodemailer', 'opening_hours', 'ajv'] as const)('does not load %s', (name) => {
+    expect(fromIndex).not.toContain(name);
+  });
+
+  it('does not load firebase-admin/messaging', () => {
+    expect(fromIndex).not.toContain('firebase-admin/messaging');
+  });
+
+  it('does not load the firebase-functions/v2 barrel or firebase-admin/database', () => {
+    expect(fromIndex).not.toContain('firebase-functions/v2 (barrel)');
+    expect(fromIndex).not.toContain('firebase-admin/database');
+  });
+
+  it('loads firebase-admin/auth only because firebase-functions itself does', () => {
+    // firebase-functions' https provider imports firebase-admin/auth at load (it
+    // verifies callable/auth tokens); the service's own use (ID tokens) is lazy.
+    if (fromIndex.includes('firebase-admin/auth')) expect(fromFramework).toContain('firebase-admin/auth');
+  });
+
+  it('adds no heavy module beyond what the framework loads', () => {
+    expect(fromIndex.filter((name) => !fromFramework.includes(name))).toEqual([]);
+  });
+});
+
+describe('cold start: an instance loads only the function it serves (FUNCTION_TARGET)', () => {
+  const MARKERS = {
+    'firebase-functions Firestore provider': '/node_modules/firebase-functions/lib/v2/providers/firestore.js',
+    'firebase-functions 1st gen Auth provider': '/node_modules/firebase-functions/lib/v1/providers/auth.js',
+    'firebase-functions HTTPS provider': '/node_modules/firebase-functions/lib/v2/providers/https.js',
+    'the HTTP layer': '/src/http/api.ts',
+    'the transaction trigger': '/src/triggers/transactionCreated.ts',
+    'the provisioning trigger': '/src/triggers/provisionUser.ts',
+  } as const;
+  type Marker = keyof typeof MARKERS;
+
+  function loadAs(target: string): { defined: string[]; loaded: Marker[] } {
+    const saved = process.env.FUNCTION_TARGET;
+    process.env.FUNCTION_TARGET = target;
+    try {
+      let keys: string[] = [];
+      let exported: Record<string, unknown> = {};
+      jest.isolateModules(() => {
+        exported = require('../../src/index');
+        keys = Object.keys(require.cache);
+      });
+      return {
+        defined: Object.keys(exported).filter((name) => exported[name] !== undefined),
+        loaded: (Object.keys(MARKERS) as Marker[]).filter((name) => keys.some((key) => key.includes(MARKERS[name]))),
+      };
+    } finally {
+      if (saved === undefined) delete process.env.FUNCTION_TARGET;
+      else process.env.FUNCTION_TARGET = saved;
+    }
+  }
+
+  it('api: the HTTP layer only', () => {
+    expect(loadAs('api')).toEqual({ defined: ['api'], loaded: ['firebase-functions HTTPS provider', 'the HTTP layer'] });
+  });
+
+  it('transactionEffects: the Firestore trigger only', () => {
+    expect(loadAs('transactionEffects')).toEqual({
+      defined: ['transactionEffects'],
+      loaded: ['firebase-functions Firestore provider', 'the transaction trigger'],
+    });
+  });
+
+  it('provisionUserProfile: the Auth trigger only', () => {
+    const { defined, loaded } = loadAs('provisionUserProfile');
+    expect(defined).toEqual(['provisionUserProfile']);
+    expect(loaded).toContain('the provisioning trigger');
+    expect(loaded).not.toContain('the HTTP layer');
+    expect(loaded).not.toContain('the transaction trigger');
+    expect(loaded).not.toContain('firebase-functions Firestore provider');
+  });
+});

@@ -1,0 +1,330 @@
+// What the bench calls: the seeded data, and per endpoint the request plus its
+// Firestore floor, i.e. the same reads and writes done directly with the Admin SDK
+// from the bench process (what the endpoint cannot do with less).
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { functionsDir } from '../lib/paths.mjs';
+
+const requireFn = createRequire(join(functionsDir, 'package.json'));
+const { db, adminApp } = requireFn('./lib/adapters/firestore.js');
+const { issueKey, revokeKey } = requireFn('./lib/data/kioskKeys.js');
+const { FieldValue, GeoPoint, Timestamp } = requireFn('firebase-admin/firestore');
+const { getAuth } = requireFn('firebase-admin/auth');
+const { geohashForLocation } = requireFn('geofire-common');
+
+export { db, requireFn };
+
+const sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
+
+export const KIOSKS = 50;
+export const USERS = 1000;
+export const AUTH_USERS = 16;
+const SCHEDULES = ['24/7', 'Mo-Fr 06:00-22:00; Sa 08:00-20:00', 'Mo-Su 07:00-23:00'];
+
+export function kioskDoc(i, fields = {}) {
+  const latitude = 48 + (i % 10) * 0.5;
+  const longitude = 8 + Math.floor(i / 10) * 0.5;
+  return {
+    name: `Bench kiosk ${i}`,
+    address: `Bench street ${i}`,
+    status: 'available',
+    plasticCount: 0,
+    metalCount: 0,
+    lastUpdated: Timestamp.now(),
+    location: new GeoPoint(latitude, longitude),
+    geohash: geohashForLocation([latitude, longitude]),
+    openingHours: SCHEDULES[i % SCHEDULES.length],
+    timezone: 'Europe/Berlin',
+    ...fields,
+  };
+}
+
+export const userDoc = (name, pushToken) => ({
+  name,
+  currentPoints: 0,
+  totalPoints: 0,
+  recycledCount: 0,
+  rank: 'Bronze',
+  createdAt: Timestamp.now(),
+  ...(pushToken ? { pushToken } : {}),
+});
+
+/** Writes `docs` ([ref, data]) in batches of 400. */
+export async function writeAll(docs) {
+  for (let i = 0; i < docs.length; i += 400) {
+    const batch = db().batch();
+    for (const [ref, data] of docs.slice(i, i + 400)) batch.set(ref, data);
+    await batch.commit();
+  }
+}
+
+/** An ID token from the Auth emulator (custom token → signInWithCustomToken). */
+export async function idTokenFor(uid, claims = {}) {
+  const customToken = await getAuth(adminApp()).createCustomToken(uid, claims);
+  const response = await fetch(
+    `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=bench`,
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: customToken, returnSecureToken: true }) },
+  );
+  const result = await response.json();
+  if (!result.idToken) throw new Error(`sign-in failed: ${JSON.stringify(result)}`);
+  return result.idToken;
+}
+
+/** The SMTP part of the OTP floor: the nodemailer settings the service uses (one transporter per instance). */
+export function mailFloorFor(port) {
+  const { createTransport } = requireFn('nodemailer');
+  const transport = createTransport({ host: '127.0.0.1', port, secure: false, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 10_000 });
+  return (mail) => transport.sendMail({ from: 'Kiosk Rewards <no-reply@kiosk-rewards.example>', ...mail });
+}
+
+/** The whole Firestore (and Auth-emulator) work of one request of `spec`. */
+export async function floorOperation(spec, w, g) {
+  if (spec.authenticatedAs) await getAuth(adminApp()).getUser(spec.authenticatedAs(w));
+  await spec.floor(w, g);
+}
+
+/** Kiosks with keys, users (every other one with a push token), signed-in users and an admin. */
+export async function seed() {
+  // The daily cap would refuse a busy user's awards; this run measures speed, not the cap.
+  await db().doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
+  const kioskRefs = Array.from({ length: KIOSKS }, (_, i) => db().collection('kiosks').doc(`bench-kiosk-${i}`));
+  await writeAll(kioskRefs.map((ref, i) => [ref, kioskDoc(i)]));
+  const users = Array.from({ length: USERS }, (_, i) => `bench-user-${i}`);
+  await writeAll(users.map((id, i) => [db().collection('users').doc(id), userDoc(`Bench user ${i}`, i % 2 === 0 ? `bench-device-${i}` : undefined)]));
+  const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
+  await writeAll(authUsers.map((id, i) => [db().collection('users').doc(id), userDoc(`Signed-in user ${i}`)]));
+
+  const kiosks = [];
+  for (const ref of kioskRefs) kiosks.push({ id: ref.id, ...(await issueKey(ref.id, 'bench')) });
+  // A revoked key per kiosk: DELETE of an already revoked key answers 200 and writes nothing.
+  const revoked = [];
+  for (const { id } of kiosks.slice(0, AUTH_USERS)) {
+    const { keyId } = await issueKey(id, 'bench revoked');
+    await revokeKey(id, keyId);
+    revoked.push({ kioskId: id, keyId });
+  }
+  const tokens = [];
+  for (const uid of authUsers) tokens.push(await idTokenFor(uid));
+  const adminToken = await idTokenFor('bench-admin', { admin: true });
+  return { kiosks, users, authUsers, tokens, adminToken, revoked };
+}
+
+/**
+ * Every endpoint the bench times. `request(w, g)` builds the g-th request (worker w);
+ * `floor(w, g)` does that request's Firestore work directly (reading the data it
+ * gets, as any use of it must). `authenticatedAs(w)` names the account whose ID
+ * token the request carries: against the Auth emulator firebase-admin looks that
+ * account up on every verifyIdToken (deployed, it only checks the signature), so
+ * that lookup is part of the floor. Ids are spread so that concurrent requests touch
+ * different documents, for the endpoint and its floor alike.
+ */
+export function endpointSpecs(ctx) {
+  const { kiosks, users, authUsers, tokens, adminToken, revoked, runId, mailFloor } = ctx;
+  const admin = { authorization: `Bearer ${adminToken}` };
+  const asAdmin = () => 'bench-admin';
+  const kioskOf = (w) => kiosks[w % kiosks.length];
+  const signedIn = (w) => ({ uid: authUsers[w % authUsers.length], headers: { authorization: `Bearer ${tokens[w % tokens.length]}` } });
+  const userWithToken = (g) => users[(2 * g) % users.length];
+
+  const transactionBody = (kioskId, g) => ({ kioskId, userId: users[g % users.length], plasticCount: 1 + (g % 5), metalCount: g % 3 });
+
+  return [
+    {
+      name: 'GET /kiosk/{id}',
+      request: (w, g) => ({ method: 'GET', path: `/kiosk/${kiosks[g % kiosks.length].id}` }),
+      floorLabel: 'get kiosk',
+      floor: async (w, g) => (await db().collection('kiosks').doc(kiosks[g % kiosks.length].id).get()).data(),
+    },
+    {
+      name: 'GET /kiosks',
+      request: () => ({ method: 'GET', path: '/kiosks' }),
+      floorLabel: 'query all kiosks',
+      floor: async () => (await db().collection('kiosks').get()).docs.map((doc) => doc.data()),
+    },
+    {
+      name: 'GET /user/{id}',
+      request: (w) => ({ method: 'GET', path: `/user/${signedIn(w).uid}`, headers: signedIn(w).headers }),
+      authenticatedAs: (w) => signedIn(w).uid,
+      floorLabel: 'get user',
+      floor: async (w) => (await db().collection('users').doc(signedIn(w).uid).get()).data(),
+    },
+    {
+      name: 'POST /kiosk/{id}/status',
+      request: (w) => ({
+        method: 'POST',
+        path: `/kiosk/${kioskOf(w).id}/status`,
+        headers: { 'x-api-key': kioskOf(w).apiKey },
+        body: { status: 'available' },
+      }),
+      floorLabel: 'get key; tx(get kiosk, update kiosk)',
+      floor: async (w) => {
+        const kiosk = kioskOf(w);
+        (await db().collection('kioskKeys').doc(kiosk.keyId).get()).data();
+        const ref = db().collection('kiosks').doc(kiosk.id);
+        await db().runTransaction(async (tx) => {
+          (await tx.get(ref)).data();
+          tx.update(ref, { status: 'available', lastUpdated: Timestamp.now() });
+        });
+      },
+    },
+    {
+      name: 'POST /kiosk/transaction',
+      request: (w, g) => ({
+        method: 'POST',
+        path: '/kiosk/transaction',
+        headers: { 'x-api-key': kioskOf(w).apiKey, 'idempotency-key': `${runId}-ep-${g}` },
+        body: transactionBody(kioskOf(w).id, g),
+      }),
+      floorLabel: 'get key; get config, kiosk; getAll user, idempotency; commit tx + user + idempotency',
+      floor: async (w, g) => {
+        const kiosk = kioskOf(w);
+        const body = transactionBody(kiosk.id, g);
+        (await db().collection('kioskKeys').doc(kiosk.keyId).get()).data();
+        (await Promise.all([db().doc('config/rewards').get(), db().collection('kiosks').doc(kiosk.id).get()])).map((snap) => snap.data());
+        const userRef = db().collection('users').doc(body.userId);
+        const idempotencyRef = db().collection('idempotency').doc(sha256Hex(`${kiosk.id}:${runId}-floor-${g}`));
+        const [userSnap, idempotencySnap] = await db().getAll(userRef, idempotencyRef);
+        idempotencySnap.data();
+        const points = body.plasticCount * 10 + body.metalCount * 20;
+        const current = userSnap.get('currentPoints') ?? 0;
+        const batch = db().batch();
+        const transactionRef = db().collection('transactions').doc();
+        const recorded = { ...body, totalItems: body.plasticCount + body.metalCount, pointsEarned: points, newBalance: current + points };
+        batch.create(transactionRef, { ...recorded, balanceBefore: current, createdAt: FieldValue.serverTimestamp(), idempotencyKey: `${runId}-floor-${g}`, apiKeyId: kiosk.keyId });
+        batch.update(
+          userRef,
+          { currentPoints: current + points, totalPoints: (userSnap.get('totalPoints') ?? 0) + points, recycledCount: (userSnap.get('recycledCount') ?? 0) + recorded.totalItems, rank: 'Bronze', earnedToday: { day: '2000-01-01', points } },
+          { lastUpdateTime: userSnap.updateTime },
+        );
+        batch.create(idempotencyRef, { kioskId: kiosk.id, fingerprint: 'x', response: { success: true, transaction: { id: transactionRef.id, ...recorded } }, createdAt: FieldValue.serverTimestamp(), expireAt: Timestamp.fromMillis(Date.now() + 86_400_000) });
+        await batch.commit();
+      },
+    },
+    {
+      name: 'PUT /user/{id}/push-token',
+      request: (w, g) => ({ method: 'PUT', path: `/user/${signedIn(w).uid}/push-token`, headers: signedIn(w).headers, body: { token: `bench-token-${runId}-${g}` } }),
+      // A query inside a transaction: concurrent ones time out on the emulator's locks.
+      emulatorLocks: true,
+      authenticatedAs: (w) => signedIn(w).uid,
+      floorLabel: 'tx(get user, query token holders, update user)',
+      floor: async (w, g) => {
+        const ref = db().collection('users').doc(signedIn(w).uid);
+        const token = `bench-floor-token-${runId}-${g}`;
+        await db().runTransaction(async (tx) => {
+          (await tx.get(ref)).data();
+          (await tx.get(db().collection('users').where('pushToken', '==', token))).docs.map((doc) => doc.data());
+          tx.update(ref, { pushToken: token, pushTokenUpdatedAt: FieldValue.serverTimestamp() });
+        });
+      },
+    },
+    {
+      name: 'DELETE /user/{id}/push-token',
+      request: (w) => ({ method: 'DELETE', path: `/user/${signedIn(w).uid}/push-token`, headers: signedIn(w).headers }),
+      authenticatedAs: (w) => signedIn(w).uid,
+      floorLabel: 'tx(get user, update user)',
+      floor: async (w) => {
+        const ref = db().collection('users').doc(signedIn(w).uid);
+        await db().runTransaction(async (tx) => {
+          (await tx.get(ref)).data();
+          tx.update(ref, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
+        });
+      },
+    },
+    {
+      name: 'POST /notify/topic',
+      authenticatedAs: asAdmin,
+      request: () => ({
+        method: 'POST',
+        path: '/notify/topic',
+        headers: admin,
+        body: { topic: 'offers_updates', title: 'Double points', body: 'All weekend', data: { type: 'offer' } },
+      }),
+      floorLabel: 'create pushOutbox doc',
+      floor: () =>
+        db().collection('pushOutbox').doc().create({
+          message: { topic: 'offers_updates', notification: { title: 'Double points', body: 'All weekend' }, data: { type: 'offer' } },
+          createdAt: FieldValue.serverTimestamp(),
+        }),
+    },
+    {
+      name: 'POST /notify/user',
+      authenticatedAs: asAdmin,
+      request: (w, g) => ({ method: 'POST', path: '/notify/user', headers: admin, body: { userId: userWithToken(g), title: 'Hi', body: 'Thanks for recycling' } }),
+      floorLabel: 'get user; create pushOutbox doc; create notification',
+      floor: async (w, g) => {
+        const userRef = db().collection('users').doc(userWithToken(g));
+        const user = await userRef.get();
+        user.data();
+        await db().collection('pushOutbox').doc().create({
+          message: { token: user.get('pushToken'), notification: { title: 'Hi', body: 'Thanks for recycling' }, data: {} },
+          createdAt: FieldValue.serverTimestamp(),
+        });
+        await userRef.collection('notifications').doc().create({ type: 'message', title: 'Hi', body: 'Thanks for recycling', data: {}, read: false, createdAt: FieldValue.serverTimestamp() });
+      },
+    },
+    {
+      name: 'POST /admin/kiosks',
+      authenticatedAs: asAdmin,
+      request: (w) => ({
+        method: 'POST',
+        path: '/admin/kiosks',
+        headers: admin,
+        body: { id: `bench-admin-kiosk-${w}`, name: `Admin kiosk ${w}`, address: 'Hachmannplatz 16, Hamburg', location: { latitude: 53.553, longitude: 10.0067 }, openingHours: 'Mo-Su 06:00-23:00', timezone: 'Europe/Berlin' },
+      }),
+      floorLabel: 'tx(get kiosk, update kiosk)',
+      floor: async (w) => {
+        const ref = db().collection('kiosks').doc(`bench-floor-kiosk-${w}`);
+        await db().runTransaction(async (tx) => {
+          const existing = await tx.get(ref);
+          existing.data();
+          const fields = { name: `Floor kiosk ${w}`, address: 'Hachmannplatz 16, Hamburg', status: 'available', lastUpdated: Timestamp.now(), location: new GeoPoint(53.553, 10.0067), geohash: geohashForLocation([53.553, 10.0067]), openingHours: 'Mo-Su 06:00-23:00', timezone: 'Europe/Berlin' };
+          if (existing.exists) tx.update(ref, fields);
+          else tx.create(ref, { ...fields, plasticCount: 0, metalCount: 0, createdAt: FieldValue.serverTimestamp() });
+        });
+      },
+    },
+    {
+      name: 'POST /admin/kiosks/{id}/keys',
+      authenticatedAs: asAdmin,
+      request: (w) => ({ method: 'POST', path: `/admin/kiosks/${kioskOf(w).id}/keys`, headers: admin, body: { label: 'bench' } }),
+      floorLabel: 'get kiosk; create key',
+      floor: async (w, g) => {
+        (await db().collection('kiosks').doc(kioskOf(w).id).get()).data();
+        await db().collection('kioskKeys').doc(sha256Hex(`${runId}-floor-key-${g}`)).create({ kioskId: kioskOf(w).id, label: 'bench', createdAt: FieldValue.serverTimestamp(), revokedAt: null });
+      },
+    },
+    {
+      name: 'DELETE /admin/kiosks/{id}/keys/{keyId}',
+      authenticatedAs: asAdmin,
+      request: (w) => ({ method: 'DELETE', path: `/admin/kiosks/${revoked[w % revoked.length].kioskId}/keys/${revoked[w % revoked.length].keyId}`, headers: admin }),
+      floorLabel: 'tx(get key) (already revoked: no write)',
+      floor: async (w) => {
+        const ref = db().collection('kioskKeys').doc(revoked[w % revoked.length].keyId);
+        await db().runTransaction(async (tx) => {
+          (await tx.get(ref)).data();
+        });
+      },
+    },
+    {
+      name: 'POST /send-otp-email',
+      request: (w, g) => ({
+        method: 'POST',
+        path: '/send-otp-email',
+        // A distinct client and address per request: many users, not one hot limiter document.
+        headers: { 'x-forwarded-for': `10.${(g >> 16) & 255}.${(g >> 8) & 255}.${g & 255}` },
+        body: { email: `bench-${runId}-${g}@example.com`, otp: '482913' },
+      }),
+      floorLabel: 'tx(getAll 2 limiter docs, set 2) + SMTP send',
+      floor: async (w, g) => {
+        const refs = [sha256Hex(`otp-address:floor-${runId}-${g}@example.com`), sha256Hex(`otp-ip:11.${(g >> 16) & 255}.${(g >> 8) & 255}.${g & 255}`)].map((id) => db().collection('rateLimits').doc(id));
+        await db().runTransaction(async (tx) => {
+          (await tx.getAll(...refs)).map((snap) => snap.data());
+          const now = Date.now();
+          for (const ref of refs) tx.set(ref, { scope: 'otp', hits: [{ id: `${g}`, at: now }], expireAt: Timestamp.fromMillis(now + 3_600_000) });
+        });
+        await mailFloor({ to: `floor-${runId}-${g}@example.com`, subject: 'Your code', text: 'Your code is 482913', html: '<p>Your code is <b>482913</b></p>' });
+      },
+    },
+  ];
+}

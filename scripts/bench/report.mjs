@@ -1,0 +1,222 @@
+// BENCHMARKS.md, written from the measured results only (never edit it by hand).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../lib/paths.mjs';
+import { fmtMb, fmtMs, fmtRatio } from './measure.mjs';
+
+export const TARGETS = { coldStartRatio: 1.15, warmP50Ratio: 1.2, throughputSpread: 0.2 };
+
+/** Ratios are judged as printed (two decimals), so a printed 1.15 never reads "missed". */
+const within = (ratio, target) => Number.isFinite(ratio) && Math.round(ratio * 100) / 100 <= target;
+
+const table = (head, rows) =>
+  [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
+const mib = (bytes) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+const verdict = (ok) => (ok ? 'met' : '**MISSED**');
+
+/** The targets, judged. Also the two summary lines the outer script prints last. */
+/** A row where more than 10% of the endpoint's requests failed has no meaningful p50. */
+export const judged = (row) => row.failed.endpoint <= 0.1 * row.attempted;
+
+export function summarize(results) {
+  const headline = results.cold[0];
+  const judgedRows = results.warm.filter(judged);
+  const notJudged = results.warm.filter((row) => !judged(row));
+  const worst = judgedRows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+  const warmMissed = judgedRows.filter((row) => !within(row.ratio, TARGETS.warmP50Ratio));
+  const errors = results.throughput.reduce((sum, row) => sum + row.non2xx + row.errors + row.timeouts, 0);
+  const spreads = [...new Set(results.throughput.map((row) => row.connections))].map((connections) => {
+    const rates = results.throughput.filter((row) => row.connections === connections).map((row) => row.perSecond);
+    return { connections, spread: (Math.max(...rates) - Math.min(...rates)) / Math.max(...rates), min: Math.min(...rates), max: Math.max(...rates) };
+  });
+  const worstEndpoint = `${worst.name} @ c=${worst.concurrency}`;
+  return {
+    coldRatio: headline.ratio,
+    worstWarm: { ratio: worst.ratio, endpoint: worstEndpoint },
+    warmMissed: warmMissed.map((row) => ({ name: row.name, concurrency: row.concurrency, ratio: row.ratio })),
+    throughputErrors: errors,
+    spreads,
+    targets: [
+      ...results.cold.map((row, i) => ({
+        name: `Cold start ≤ ${TARGETS.coldStartRatio}× the floor, ${row.request}${i === 0 ? ' (the headline figure)' : ''}`,
+        measured: `${fmtRatio(row.ratio)}× (${fmtMs(row.api.firstResponseMs)} vs ${fmtMs(row.floor.firstResponseMs)} ms)`,
+        met: within(row.ratio, TARGETS.coldStartRatio),
+      })),
+      {
+        name: `Warm p50 ≤ ${TARGETS.warmP50Ratio}× (HTTP floor + Firestore floor), every endpoint, c=1 and c=16`,
+        measured:
+          `worst ${fmtRatio(worst.ratio)}× (${worstEndpoint}); ${warmMissed.length} of ${judgedRows.length} above` +
+          (notJudged.length ? `; not judged (over 10% failed): ${notJudged.map((row) => `${row.name} @ c=${row.concurrency}`).join(', ')}` : ''),
+        met: warmMissed.length === 0,
+      },
+      { name: 'Throughput: zero errors', measured: `${errors} non-2xx/errors/timeouts`, met: errors === 0 },
+      {
+        name: `Throughput flat across ${results.plan.throughput.users.map((n) => n.toLocaleString('en-US')).join(' / ')} users (spread ≤ ${TARGETS.throughputSpread * 100}%)`,
+        measured: spreads.map((s) => `c=${s.connections}: ${(s.spread * 100).toFixed(0)}%`).join(', '),
+        met: spreads.every((s) => s.spread <= TARGETS.throughputSpread),
+      },
+    ],
+    lines: [`cold-start ratio: ${fmtRatio(headline.ratio)}`, `worst warm p50 ratio: ${fmtRatio(worst.ratio)} (${worstEndpoint})`],
+  };
+}
+
+export function writeReport(results) {
+  const summary = summarize(results);
+  const { machine, plan, cold, coldRest } = results;
+  const out = [];
+  const p = (...lines) => out.push(...lines);
+
+  p('# Benchmarks', '');
+  p(`Written by \`npm run bench\` (scripts/bench.mjs → scripts/bench/run.mjs) on ${results.started.replace('T', ' ').slice(0, 16)} UTC. Do not edit by hand: run the command again.`, '');
+  p(
+    `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb.toFixed(1)} GB RAM, ${machine.os}, Node ${machine.node}.`,
+    `- 1-minute load average before / after: ${machine.loadBefore.toFixed(2)} / ${machine.loadAfter.toFixed(2)} (other work on the machine makes every figure noisier).`,
+    `- Command: \`npm run bench\` (took ${(results.durationS / 60).toFixed(1)} min${results.quick ? ', **--quick: reduced repetitions, not for comparison**' : ''}).`,
+    `- Hosting: every function instance is \`@google-cloud/functions-framework --target=api\` on the built code (functions/lib), a process of its own, NODE_ENV=production, the params of functions/.env, against the Firestore and Auth emulators (project ${process.env.GCLOUD_PROJECT}). The functions emulator only runs the Firestore trigger (section 3); background triggers are off in every other section so they do not share the 2 cores with what is timed.`,
+    `- Repetitions are modest so the whole run fits in ~15 minutes on 2 cores: ${plan.coldRuns} cold starts each (alternating api/floor; ${plan.coldRestRuns} with FIRESTORE_PREFER_REST), ${plan.moduleLoadRuns} module loads each, per endpoint and concurrency ${plan.warm[1].rounds} rounds of ${plan.warm[1].endpoint} (c=1) / ${plan.warm[16].endpoint} (c=16) requests interleaved with their floors, ${plan.throughput.seconds} s per throughput point. Figures are medians (cold start, module load) or percentiles over all samples (latency).`,
+    '',
+  );
+
+  p('## Targets', '');
+  p(table(['Target', 'Measured', 'Verdict'], summary.targets.map((t) => [t.name, t.measured, verdict(t.met)])), '');
+  const missed = summary.targets.filter((t) => !t.met);
+  if (missed.length === 0) p('Every target was met in this run.', '');
+  else {
+    p(`**${missed.length} target${missed.length > 1 ? 's were' : ' was'} missed in this run:** ${missed.map((t) => `${t.name}: ${t.measured}`).join('; ')}.`);
+    if (summary.warmMissed.length) p('', `Endpoints above the warm target: ${summary.warmMissed.map((m) => `${m.name} @ c=${m.concurrency} (${fmtRatio(m.ratio)}×)`).join(', ')}.`);
+    p('');
+  }
+
+  p('## 1. Cold start', '');
+  p(
+    'A fresh functions-framework process, timed from spawn to the first 200 of the request, polled on fresh connections every few ms. The floor is a minimal `onRequest` function on the same host and libraries that does the same work (scripts/bench/floor.js): for `GET /kiosk/{id}` one document read, for `GET /user/{id}` the ID-token check and one document read. "Listening" is when the first connection was accepted (code loaded, server up); the rest is the first request (Firestore client start-up, first connection, route code). CPU is the process’s user+system time at the first response (less sensitive to other load than wall time). Peak memory is VmHWM just after the first response. The headline ratio is `GET /kiosk/{id}`: its answer includes `openNow`, so that route loads and first runs opening_hours and builds a time-zone formatter; `GET /user/{id}` needs no route-specific module, so it shows what the rest of the service costs a cold instance.',
+    '',
+  );
+  const coldRows = (rows, label = '') =>
+    rows.flatMap((row) => [
+      [`${row.request}: api${label}`, fmtMs(row.api.firstResponseMs), fmtMs(row.api.listenMs), fmtMs(row.api.firstResponseMs - row.api.listenMs), fmtMs(row.api.cpuMs), fmtMb(row.api.hwmKb), row.api.samplesMs.join(', ')],
+      [`${row.request}: floor${label}`, fmtMs(row.floor.firstResponseMs), fmtMs(row.floor.listenMs), fmtMs(row.floor.firstResponseMs - row.floor.listenMs), fmtMs(row.floor.cpuMs), fmtMb(row.floor.hwmKb), row.floor.samplesMs.join(', ')],
+      [
+        `**${row.request}: api ÷ floor${label}**`,
+        within(row.ratio, TARGETS.coldStartRatio) ? `**${fmtRatio(row.ratio)}**` : `**${fmtRatio(row.ratio)} (target ${TARGETS.coldStartRatio})**`,
+        fmtRatio(row.api.listenMs / row.floor.listenMs),
+        fmtRatio((row.api.firstResponseMs - row.api.listenMs) / (row.floor.firstResponseMs - row.floor.listenMs)),
+        fmtRatio(row.api.cpuMs / row.floor.cpuMs),
+        fmtRatio(row.api.hwmKb / row.floor.hwmKb),
+        '',
+      ],
+    ]);
+  p(table(['Instance', 'First response, ms (median)', 'Listening, ms', 'First request, ms', 'CPU, ms', 'Peak memory, MiB', 'All runs, ms'], coldRows(cold)), '');
+  p(`Target ≤ ${TARGETS.coldStartRatio}×: ${cold.map((row) => `${row.request} ${verdict(within(row.ratio, TARGETS.coldStartRatio))}`).join(', ')}.`, '');
+
+  p('### Module load of each function', '');
+  p(
+    'A `require` of the entry point in a fresh Node process, timed inside it (Node’s own start excluded), median of the runs. In 2nd gen every function is its own service but all load `lib/index.js`; the "alone" rows are the part each one’s handler needs. "Heavy" lists route-specific modules found in `require.cache` afterwards (firebase-admin/auth is loaded by firebase-functions’ own https provider, in the floor too).',
+    '',
+  );
+  p(table(['Module', 'ms', 'Modules loaded', 'RSS, MiB', 'Heavy modules loaded'], results.moduleLoad.map((m) => [m.name, fmtMs(m.ms), m.modules, fmtMb(m.rssKb), m.heavy.join(', ') || 'none'])), '');
+
+  p('## 2. Warm latency', '');
+  p(
+    'One warm functions-framework instance of `api`; requests on keep-alive connections from closed-loop workers (concurrency 1 and 16). Per endpoint, in the same run and interleaved with it in small batches: the HTTP floor `GET /` (the HTTP path with no work) and the Firestore floor, the same reads and writes the endpoint needs done directly with the Admin SDK (column "Firestore floor does"). The Firestore floor runs in a process of its own (scripts/bench/floor-runner.mjs), each operation in the context functions-framework gives a request (an AsyncLocalStorage store and a domain: both make every asynchronous step dearer, and the endpoint pays that too). For endpoints called with an ID token the floor also does the Auth-emulator account lookup firebase-admin makes on every `verifyIdToken` against the emulator (deployed it only checks the signature). Ratio = endpoint p50 ÷ (HTTP floor p50 + Firestore floor p50). CPU/req is the CPU time the instance (or the floor process) used per request over the same batches: unlike wall time it barely moves with other load on the machine, so its ratio is the steadier view of the service’s own overhead. Pushes go to the outbox (PUSH_TRANSPORT=outbox); mail to an SMTP server in the bench process (that floor includes the SMTP send with the same nodemailer settings). Requests use distinct ids (users, idempotency keys, addresses, client IPs) so concurrent requests do not contend on one document, for endpoint and floor alike.',
+    '',
+  );
+  for (const concurrency of [1, 16]) {
+    p(`### Concurrency ${concurrency}`, '');
+    p(
+      table(
+        ['Endpoint', 'p50', 'p95', 'p99', 'HTTP floor p50', 'Firestore floor p50', 'Ratio (p50)', 'CPU/req: endpoint, HTTP + Firestore floors', 'CPU ratio', 'Firestore floor does', 'Failed (endpoint / floor)'],
+        results.warm
+          .filter((row) => row.concurrency === concurrency)
+          .map((row) => [
+            row.name,
+            fmtMs(row.endpoint.p50),
+            fmtMs(row.endpoint.p95),
+            fmtMs(row.endpoint.p99),
+            fmtMs(row.http.p50),
+            fmtMs(row.firestore.p50),
+            !judged(row) ? `${fmtRatio(row.ratio)} (not judged)` : within(row.ratio, TARGETS.warmP50Ratio) ? fmtRatio(row.ratio) : `**${fmtRatio(row.ratio)}**`,
+            `${fmtMs(row.cpuPerRequest.endpoint)}; ${fmtMs(row.cpuPerRequest.http)} + ${fmtMs(row.cpuPerRequest.firestore)}`,
+            fmtRatio(row.cpuRatio),
+            row.floorLabel,
+            row.failed.endpoint + row.failed.floor + row.failed.http ? `${row.failed.endpoint} / ${row.failed.floor} of ${row.attempted}` : '0',
+          ]),
+      ),
+      '',
+    );
+  }
+  p('All latencies in ms. Target: ratio ≤ 1.2 for every endpoint. A row where more than 10% of the endpoint’s requests failed is shown but not judged (its p50 covers only the requests that got through).', '');
+  const failedRows = results.warm.filter((row) => row.failed.endpoint + row.failed.floor + row.failed.http > 0);
+  if (failedRows.length) {
+    p(
+      `Failed requests (endpoint / floor): ${failedRows.map((row) => `${row.name} @ c=${row.concurrency}: ${row.failed.endpoint} / ${row.failed.floor} (first: ${row.failures[0]})`).join('; ')}.`,
+      '',
+    );
+    if (failedRows.some((row) => row.name === 'PUT /user/{id}/push-token')) {
+      p(
+        'PUT /user/{id}/push-token runs a query inside a Firestore transaction (other holders of the token). On the emulator, 16 such transactions at once time out on each other’s locks ("ABORTED: Transaction lock timeout") although every request registers a different token for a different user; the service retries contention for 30 s and then answers 500. The floor runs the identical transaction; compare its count. Because each such failure takes 30 s, this row at c=16 is one short round of 16 requests. This is the emulator’s locking; whether deployed Firestore serialises these transactions the same way is not measured here.',
+        '',
+      );
+    }
+  }
+  p('### Memory of the warm instance', '');
+  p(
+    'VmHWM (peak resident set so far) and RSS of the one warm `api` instance as the run goes on, with no memory limit set (a deployed instance with a limit gets a smaller V8 heap and collects garbage sooner).',
+    '',
+    table(['After', 'Peak (VmHWM), MiB', 'RSS, MiB'], [
+      ...results.memory.filter((m) => !m.stage.startsWith('after throughput')).map((m) => [m.stage, fmtMb(m.hwmKb), fmtMb(m.rssKb)]),
+      ...results.throughput.map((row) => [`throughput, ${row.users.toLocaleString('en-US')} users, ${row.connections} connections`, fmtMb(row.memory.hwmKb), fmtMb(row.memory.rssKb)]),
+    ]),
+    '',
+  );
+
+  p('## FIRESTORE_PREFER_REST=true vs gRPC (default)', '');
+  p(
+    'Against the emulator the REST transport needs an access token, which a deployed function gets from the metadata server; the bench runs a stand-in metadata server (GCE_METADATA_HOST) that hands out the emulator’s admin token. Against the emulator the Firestore SDK still loads google-gax’s gRPC module even in REST mode (for its insecure-channel credentials); deployed, REST mode skips it, so the module-load rows of section 1 (google-gax vs its REST fallback) give the extra saving a deployed instance would see.',
+    '',
+  );
+  const grpcCold = cold.find((row) => row.request === coldRest[0].request);
+  p(table(['Cold start, ' + coldRest[0].request + ' (median)', 'gRPC, ms', 'REST, ms', 'REST ÷ gRPC', 'CPU gRPC / REST, ms', 'Peak memory gRPC / REST, MiB'], [
+    ['api', fmtMs(grpcCold.api.firstResponseMs), fmtMs(coldRest[0].api.firstResponseMs), fmtRatio(coldRest[0].api.firstResponseMs / grpcCold.api.firstResponseMs), `${fmtMs(grpcCold.api.cpuMs)} / ${fmtMs(coldRest[0].api.cpuMs)}`, `${fmtMb(grpcCold.api.hwmKb)} / ${fmtMb(coldRest[0].api.hwmKb)}`],
+    ['floor', fmtMs(grpcCold.floor.firstResponseMs), fmtMs(coldRest[0].floor.firstResponseMs), fmtRatio(coldRest[0].floor.firstResponseMs / grpcCold.floor.firstResponseMs), `${fmtMs(grpcCold.floor.cpuMs)} / ${fmtMs(coldRest[0].floor.cpuMs)}`, `${fmtMb(grpcCold.floor.hwmKb)} / ${fmtMb(coldRest[0].floor.hwmKb)}`],
+    ['api ÷ floor', fmtRatio(grpcCold.ratio), fmtRatio(coldRest[0].ratio), '', '', ''],
+  ]), '');
+  p(
+    'Warm, two instances side by side (same code, one with FIRESTORE_PREFER_REST=true), rounds alternating:',
+    '',
+    table(['Endpoint', 'c', 'gRPC p50', 'REST p50', 'gRPC p95', 'REST p95', 'REST ÷ gRPC (p50)'], results.restWarm.map((row) => [row.name, row.concurrency, fmtMs(row.grpc.p50), fmtMs(row.rest.p50), fmtMs(row.grpc.p95), fmtMs(row.rest.p95), fmtRatio(row.ratio)])),
+    '',
+  );
+
+  p('## 3. Trigger lag', '');
+  p(
+    `From the 200 of \`POST /kiosk/transaction\` (bench clock) to \`effects.completedAt\` (the emulator’s server timestamp, same machine clock) on the transaction: the Firestore trigger running in the functions emulator, with kiosk counters, in-app notification and a push to the outbox (every user has a device token). c=1: one transaction at a time, ${plan.lag.sequential} samples after 2 warm-ups. c=16: bursts of 16 concurrent transactions (16 users), ${plan.lag.bursts} burst${plan.lag.bursts === 1 ? '' : 's'} after a warm-up burst. The functions emulator runs each concurrent event in a worker process of its own, so c=16 measures the emulator’s worker pool on 2 cores more than the trigger code.`,
+    '',
+  );
+  p(table(['Concurrency', 'Samples', 'p50, ms', 'p95, ms'], [
+    ['1', results.lag.c1.n, fmtMs(results.lag.c1.p50), fmtMs(results.lag.c1.p95)],
+    ['16', results.lag.c16.n, fmtMs(results.lag.c16.p50), fmtMs(results.lag.c16.p95)],
+  ]), '');
+
+  p('## 4. Throughput of POST /kiosk/transaction', '');
+  p(
+    `autocannon from the bench process against one warm instance, ${plan.throughput.seconds} s per point, random user among the seeded ones and random kiosk (of ${50}) with its key, a fresh Idempotency-Key per request; trigger off. Users are added cumulatively (the collection holds at least that many). With 10 users and 64 connections about 6 awards per user are in flight at once; within an instance the service commits one user’s awards one at a time (src/domain/keyedQueue.ts) rather than letting them race and retry, and across instances the optimistic precondition still decides. The instance, the emulator and the load generator share the machine’s 2 cores, so req/s is this machine’s, not a deployed instance’s.`,
+    '',
+  );
+  p(table(['Users seeded', 'Connections', 'req/s (2xx)', 'p50, ms', 'p99, ms', 'non-2xx', 'errors', 'timeouts'], results.throughput.map((row) => [row.users.toLocaleString('en-US'), row.connections, row.perSecond.toFixed(0), row.p50, row.p99, row.non2xx, row.errors, row.timeouts])), '');
+  p(`Spread of req/s across user counts: ${summary.spreads.map((s) => `c=${s.connections}: ${(s.spread * 100).toFixed(0)}% (${s.min.toFixed(0)}–${s.max.toFixed(0)} req/s)`).join('; ')}. Target: zero errors and flat (spread ≤ ${TARGETS.throughputSpread * 100}%).`, '');
+
+  const { size } = results;
+  p('## 5. Deploy size', '');
+  p(table(['What', 'Size', 'Files'], [
+    [`Upload: functions/ minus firebase.json ignore (${size.upload.ignore.join(', ')})`, kib(size.upload.bytes), size.upload.files],
+    ['Built code functions/lib (with source maps)', kib(size.lib.bytes), size.lib.files],
+    ['Built code functions/lib without .map', kib(size.libWithoutMaps.bytes), size.libWithoutMaps.files],
+    [`Production dependencies (npm ls --omit=dev: ${size.dependencies.packages} packages, unpacked, what Cloud Build installs)`, mib(size.dependencies.bytes), size.dependencies.files],
+  ]), '');
+
+  p('## Summary', '', '```', ...summary.lines, '```', '');
+  writeFileSync(join(repoRoot, 'BENCHMARKS.md'), out.join('\n'));
+  return summary;
+}

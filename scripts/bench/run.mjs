@@ -1,0 +1,556 @@
+// The benchmark proper, run inside `firebase emulators:exec` by scripts/bench.mjs.
+// The functions are hosted as Cloud Functions hosts them (functions-framework on the
+// built code, a process per instance) against the Firestore and Auth emulators; the
+// functions emulator only runs the Firestore trigger (section 3). Emulator hosts come
+// from the environment emulators:exec sets, so any firebase.json works.
+//   0. module load   1. cold start   2. warm latency   2b. FIRESTORE_PREFER_REST
+//   3. trigger lag   4. throughput   5. deploy size
+// Writes BENCHMARKS.md and .cache/bench/results.json (the outer script prints the
+// two summary lines from it, after the emulators have shut down).
+import autocannon from 'autocannon';
+import { fork } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { cpus, loadavg, release, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { cacheDir, functionsDir, repoRoot } from '../lib/paths.mjs';
+import { db, endpointSpecs, requireFn, seed, userDoc, writeAll } from './endpoints.mjs';
+import {
+  API_SOURCE,
+  coldStart,
+  cpuTimeMs,
+  functionEnv,
+  logDir,
+  memoryOf,
+  moduleLoad,
+  prepareFloorSource,
+  setPlatformEnv,
+  startFunction,
+  stopFunction,
+  waitForSuccess,
+} from './host.mjs';
+import { closedLoop, fmtMb, fmtMs, keepAliveAgent, median, request, sleep, summarize } from './measure.mjs';
+import { deploySize } from './size.mjs';
+import { writeReport } from './report.mjs';
+
+const QUICK = process.argv.includes('--quick');
+const scale = (full, quick) => (QUICK ? quick : full);
+const PLAN = {
+  moduleLoadRuns: scale(5, 2),
+  coldRuns: scale(7, 2),
+  coldRestRuns: scale(5, 1),
+  warm: {
+    1: { warmup: 10, rounds: scale(4, 2), http: scale(15, 5), endpoint: scale(25, 10), floor: scale(25, 10) },
+    16: { warmup: 48, rounds: scale(4, 2), http: scale(64, 32), endpoint: scale(96, 48), floor: scale(96, 48) },
+  },
+  restEndpoints: ['GET /kiosk/{id}', 'GET /user/{id}', 'POST /kiosk/transaction'],
+  lag: { sequential: scale(15, 3), bursts: scale(3, 1), burstSize: 16 },
+  throughput: { users: [10, 1_000, 10_000], connections: [16, 64], seconds: scale(10, 3) },
+};
+const COLD_PATH = '/kiosk/bench-kiosk-1';
+
+const started = new Date();
+const startedAt = performance.now();
+const log = (...args) => console.log(...args);
+const elapsed = () => `${((performance.now() - startedAt) / 1000).toFixed(0)} s`;
+
+// ---------------------------------------------------------------- discovery
+async function discoverEmulators() {
+  const missing = ['GCLOUD_PROJECT', 'FIRESTORE_EMULATOR_HOST', 'FIREBASE_AUTH_EMULATOR_HOST', 'FIREBASE_EMULATOR_HUB'].filter(
+    (name) => !process.env[name],
+  );
+  if (missing.length) throw new Error(`run inside firebase emulators:exec (missing ${missing.join(', ')})`);
+  const hub = `http://${process.env.FIREBASE_EMULATOR_HUB}`;
+  const emulators = await (await fetch(`${hub}/emulators`)).json();
+  if (!emulators.functions) throw new Error('the functions emulator is not running (needed for the Firestore trigger)');
+  return {
+    hub,
+    functions: `${emulators.functions.host}:${emulators.functions.port}`,
+    firestore: process.env.FIRESTORE_EMULATOR_HOST,
+    auth: process.env.FIREBASE_AUTH_EMULATOR_HOST,
+  };
+}
+
+async function setBackgroundTriggers(hub, enabled) {
+  const action = enabled ? 'enableBackgroundTriggers' : 'disableBackgroundTriggers';
+  const response = await fetch(`${hub}/functions/${action}`, { method: 'PUT' });
+  if (!response.ok) throw new Error(`${action}: ${response.status}`);
+}
+
+// ---------------------------------------------------------------- mail server
+/** An SMTP server in this process that accepts every mail (the OTP endpoint needs one). */
+async function startMailServer() {
+  const { SMTPServer } = requireFn('smtp-server');
+  let received = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => {});
+      stream.on('end', () => {
+        received++;
+        callback();
+      });
+    },
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const port = server.server.address().port;
+  return { port, received: () => received, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+// ---------------------------------------------------------------- metadata server
+/**
+ * A stand-in for the platform's metadata server, which hands a deployed function its
+ * access token. Only the REST transport (FIRESTORE_PREFER_REST) asks for one on the
+ * emulator; gRPC to the emulator uses no credentials. The token is the emulator's
+ * admin token "owner". Without this, REST cannot be measured here at all.
+ */
+async function startMetadataServer() {
+  const server = http.createServer((req, res) => {
+    res.setHeader('Metadata-Flavor', 'Google');
+    const path = req.url.split('?')[0];
+    if (path.endsWith('/service-accounts/default/token')) {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ access_token: 'owner', expires_in: 3600, token_type: 'Bearer' }));
+    } else if (path.endsWith('/project/project-id')) res.end(process.env.GCLOUD_PROJECT);
+    else if (path.endsWith('/universe/universe-domain')) res.end('googleapis.com');
+    else if (path.endsWith('/service-accounts/default/email')) res.end(`bench@${process.env.GCLOUD_PROJECT}.iam.gserviceaccount.com`);
+    else if (path === '/computeMetadata/v1/instance' || path === '/computeMetadata/v1/instance/') res.end('{}');
+    else {
+      res.statusCode = 404;
+      res.end('not found');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { host: `127.0.0.1:${server.address().port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+// ---------------------------------------------------------------- 0. module load
+function measureModuleLoad(floorDir) {
+  const lib = (file) => join(functionsDir, 'lib', file);
+  const cases = [
+    { name: 'lib/index.js (entry point: api, transactionEffects, provisionUserProfile)', entries: [lib('index.js')], cwd: functionsDir },
+    { name: 'api alone: firebase-functions/v2/https + lib/http/api.js', entries: ['firebase-functions/v2/https', lib('http/api.js')], cwd: functionsDir },
+    { name: 'transactionEffects alone: firebase-functions/v2/firestore + lib/triggers/transactionCreated.js', entries: ['firebase-functions/v2/firestore', lib('triggers/transactionCreated.js')], cwd: functionsDir },
+    { name: 'provisionUserProfile alone: firebase-functions/v1/auth + lib/triggers/provisionUser.js', entries: ['firebase-functions/v1/auth', lib('triggers/provisionUser.js')], cwd: functionsDir },
+    { name: 'floor function (firebase-functions/v2/https + firebase-admin/firestore)', entries: [join(floorDir, 'index.js')], cwd: floorDir },
+    // Loaded on the first Firestore call, not at import: the transport's own cost.
+    { name: 'Firestore transport, gRPC: google-gax', entries: ['google-gax'], cwd: functionsDir },
+    { name: 'Firestore transport, REST: google-gax/build/src/fallback', entries: ['google-gax/build/src/fallback'], cwd: functionsDir },
+  ];
+  const runs = new Map(cases.map((c) => [c.name, []]));
+  const env = functionEnv();
+  for (let i = 0; i < PLAN.moduleLoadRuns; i++) {
+    for (const c of i % 2 ? [...cases].reverse() : cases) runs.get(c.name).push(moduleLoad({ entries: c.entries, cwd: c.cwd, env }));
+  }
+  return cases.map((c) => {
+    const samples = runs.get(c.name);
+    return {
+      name: c.name,
+      ms: median(samples.map((s) => s.ms)),
+      modules: samples[0].modules,
+      rssKb: median(samples.map((s) => s.rssKb)),
+      heavy: samples[0].heavy,
+      runs: samples.length,
+    };
+  });
+}
+
+// ---------------------------------------------------------------- 1. cold start
+/**
+ * The timed requests: GET /kiosk/{id} (public; its answer's openNow needs opening_hours,
+ * so the route pays for that library) and GET /user/{id} (ID token + one read; no
+ * route-specific module). Each against a floor doing the same work (floor.js).
+ */
+const coldRequests = (ctx) => [
+  { name: 'GET /kiosk/{id}', path: COLD_PATH },
+  { name: 'GET /user/{id}', path: `/user/${ctx.authUsers[0]}`, headers: { authorization: `Bearer ${ctx.tokens[0]}` } },
+];
+
+async function measureColdStarts(floorDir, runs, extraEnv, requests) {
+  const variants = [
+    { key: 'api', source: API_SOURCE, env: functionEnv({ PUSH_TRANSPORT: 'outbox', ...extraEnv }) },
+    { key: 'floor', source: floorDir, env: functionEnv(extraEnv) },
+  ];
+  const samples = new Map(requests.map((r) => [r.name, { api: [], floor: [] }]));
+  for (let i = 0; i < runs; i++) {
+    for (const req of requests) {
+      for (const variant of i % 2 ? [...variants].reverse() : variants) {
+        const sample = await coldStart({ source: variant.source, env: variant.env, path: req.path, headers: req.headers, name: `cold-${variant.key}` });
+        samples.get(req.name)[variant.key].push(sample);
+        await sleep(300);
+      }
+    }
+  }
+  const sum = (list) => ({
+    runs: list.length,
+    listenMs: median(list.map((s) => s.listenMs)),
+    firstResponseMs: median(list.map((s) => s.firstResponseMs)),
+    cpuMs: median(list.map((s) => s.cpuMs)),
+    hwmKb: median(list.map((s) => s.hwmKb)),
+    samplesMs: list.map((s) => Math.round(s.firstResponseMs)),
+  });
+  return requests.map((req) => {
+    const api = sum(samples.get(req.name).api);
+    const floor = sum(samples.get(req.name).floor);
+    return { request: req.name, path: req.path, api, floor, ratio: api.firstResponseMs / floor.firstResponseMs };
+  });
+}
+
+// ---------------------------------------------------------------- 2. warm latency
+function httpSender(baseUrl, agent) {
+  return async (req) => {
+    const response = await request({ url: `${baseUrl}${req.path}`, method: req.method, headers: req.headers, body: req.body, agent });
+    const ok = response.status === 200 || response.status === 201;
+    return { ok, detail: `${req.method} ${req.path} → ${response.status} ${response.body.slice(0, 160)}` };
+  };
+}
+
+let sequence = 0;
+let emulatorHub;
+/** Runs `total` operations at `concurrency`; ids continue across calls so every request is unique. */
+async function loop(concurrency, total, operation) {
+  const base = sequence;
+  sequence += total;
+  return closedLoop({ concurrency, total, operation: (w, i) => operation(w, base + i) });
+}
+
+/** The Firestore floors run in a child process (scripts/bench/floor-runner.mjs). */
+async function startFloorRunner(ctx, mailPort) {
+  const child = fork(join(dirname(fileURLToPath(import.meta.url)), 'floor-runner.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const pending = new Map();
+  let ready;
+  const isReady = new Promise((resolve) => (ready = resolve));
+  child.on('message', (message) => {
+    if (message.type === 'ready') ready();
+    else if (message.type === 'result') {
+      pending.get(message.id)(message);
+      pending.delete(message.id);
+    }
+  });
+  child.on('exit', (code) => {
+    for (const resolve of pending.values()) resolve({ latencies: [], failed: 1, failures: [`floor runner exited (${code})`] });
+  });
+  const { kiosks, users, authUsers, tokens, adminToken, revoked, runId } = ctx;
+  child.send({ type: 'init', ctx: { kiosks, users, authUsers, tokens, adminToken, revoked, runId }, mailPort });
+  await isReady;
+  let nextId = 0;
+  return {
+    /** Like loop(), for the floor of endpoint `name`. */
+    run(name, concurrency, total) {
+      const base = sequence;
+      sequence += total;
+      const id = nextId++;
+      return new Promise((resolve) => {
+        pending.set(id, resolve);
+        child.send({ type: 'run', id, name, concurrency, total, base });
+      });
+    },
+    pid: child.pid,
+    stop: () => child.kill(),
+  };
+}
+
+async function measureWarm(api, specs, floorRunner, memory) {
+  const results = [];
+  for (const concurrency of [1, 16]) {
+    const agent = keepAliveAgent(concurrency);
+    const send = httpSender(api.url, agent);
+    const health = () => send({ method: 'GET', path: '/' });
+    /** Runs `body` and charges the CPU time `pid` used meanwhile to `account`. */
+    const charged = async (pid, account, body) => {
+      const before = cpuTimeMs(pid);
+      const result = await body();
+      account.cpuMs += cpuTimeMs(pid) - before;
+      account.n += result.latencies.length + result.failed;
+      return result;
+    };
+    for (const spec of specs) {
+      // The functions emulator re-enables triggers whenever it reloads the functions.
+      await setBackgroundTriggers(emulatorHub, false);
+      // Requests that time out on the emulator's locks take 30 s each: one short round.
+      const plan = spec.emulatorLocks && concurrency > 1 ? { warmup: 0, rounds: 1, http: concurrency, endpoint: concurrency, floor: concurrency } : PLAN.warm[concurrency];
+      await loop(concurrency, plan.warmup, (w, g) => send(spec.request(w, g)));
+      await floorRunner.run(spec.name, concurrency, plan.warmup);
+      const samples = { endpoint: [], floor: [], http: [] };
+      const cpu = { endpoint: { cpuMs: 0, n: 0 }, floor: { cpuMs: 0, n: 0 }, http: { cpuMs: 0, n: 0 } };
+      const failures = [];
+      const failed = { http: 0, endpoint: 0, floor: 0 };
+      // Small batches, interleaved, so that other load on the machine hits all three alike.
+      for (let round = 0; round < plan.rounds; round++) {
+        const h = await charged(api.pid, cpu.http, () => loop(concurrency, plan.http, health));
+        const e = await charged(api.pid, cpu.endpoint, () => loop(concurrency, plan.endpoint, (w, g) => send(spec.request(w, g))));
+        const f = await charged(floorRunner.pid, cpu.floor, () => floorRunner.run(spec.name, concurrency, plan.floor));
+        samples.http.push(...h.latencies);
+        samples.endpoint.push(...e.latencies);
+        samples.floor.push(...f.latencies);
+        failures.push(...h.failures, ...e.failures, ...f.failures);
+        failed.http += h.failed;
+        failed.endpoint += e.failed;
+        failed.floor += f.failed;
+      }
+      const endpoint = summarize(samples.endpoint);
+      const firestore = summarize(samples.floor);
+      const httpFloor = summarize(samples.http);
+      const ratio = endpoint.p50 / (httpFloor.p50 + firestore.p50);
+      const perRequest = (account) => account.cpuMs / Math.max(1, account.n);
+      const cpuPerRequest = { endpoint: perRequest(cpu.endpoint), http: perRequest(cpu.http), firestore: perRequest(cpu.floor) };
+      const cpuRatio = cpuPerRequest.endpoint / (cpuPerRequest.http + cpuPerRequest.firestore);
+      const attempted = samples.endpoint.length + failed.endpoint;
+      results.push({ name: spec.name, concurrency, endpoint, firestore, http: httpFloor, ratio, cpuPerRequest, cpuRatio, floorLabel: spec.floorLabel, failed, attempted, failures: failures.slice(0, 3) });
+      log(
+        `  c=${String(concurrency).padStart(2)}  ${spec.name.padEnd(40)} p50 ${fmtMs(endpoint.p50).padStart(6)} ms  floors ${fmtMs(httpFloor.p50)} + ${fmtMs(firestore.p50)} ms  ratio ${ratio.toFixed(2)}  (CPU/req ${fmtMs(cpuPerRequest.endpoint)} vs ${fmtMs(cpuPerRequest.http)} + ${fmtMs(cpuPerRequest.firestore)} ms: ${cpuRatio.toFixed(2)})` +
+          (failed.http + failed.endpoint + failed.floor ? `  FAILED endpoint ${failed.endpoint}, floor ${failed.floor}, GET / ${failed.http}: ${failures[0]}` : ''),
+      );
+    }
+    agent.destroy();
+    memory.push({ stage: `after warm latency at c=${concurrency}`, ...memoryOf(api.pid) });
+  }
+  return results;
+}
+
+// ---------------------------------------------------------------- 2b. PREFER_REST, warm
+async function measureRestWarm(grpcApi, restApi, specs) {
+  const chosen = specs.filter((spec) => PLAN.restEndpoints.includes(spec.name));
+  chosen.unshift({ name: 'GET /', request: () => ({ method: 'GET', path: '/' }) });
+  const rows = [];
+  for (const concurrency of [1, 16]) {
+    const plan = PLAN.warm[concurrency];
+    const agents = [keepAliveAgent(concurrency), keepAliveAgent(concurrency)];
+    const senders = { grpc: httpSender(grpcApi.url, agents[0]), rest: httpSender(restApi.url, agents[1]) };
+    for (const spec of chosen) {
+      await setBackgroundTriggers(emulatorHub, false);
+      const samples = { grpc: [], rest: [] };
+      for (const mode of ['grpc', 'rest']) await loop(concurrency, plan.warmup, (w, g) => senders[mode](spec.request(w, g)));
+      for (let round = 0; round < plan.rounds; round++) {
+        for (const mode of round % 2 ? ['rest', 'grpc'] : ['grpc', 'rest']) {
+          samples[mode].push(...(await loop(concurrency, plan.endpoint, (w, g) => senders[mode](spec.request(w, g)))).latencies);
+        }
+      }
+      const grpc = summarize(samples.grpc);
+      const rest = summarize(samples.rest);
+      rows.push({ name: spec.name, concurrency, grpc, rest, ratio: rest.p50 / grpc.p50 });
+      log(`  c=${String(concurrency).padStart(2)}  ${spec.name.padEnd(28)} gRPC p50 ${fmtMs(grpc.p50)} ms  REST p50 ${fmtMs(rest.p50)} ms`);
+    }
+    agents.forEach((agent) => agent.destroy());
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------- 3. trigger lag
+async function measureTriggerLag(api, ctx) {
+  const LAG_USERS = PLAN.lag.burstSize;
+  await writeAll(Array.from({ length: LAG_USERS }, (_, i) => [db().collection('users').doc(`lag-user-${i}`), userDoc(`Lag user ${i}`, `lag-device-${i}`)]));
+  const agent = keepAliveAgent(LAG_USERS);
+  const submit = async (i, g) => {
+    const kiosk = ctx.kiosks[i % ctx.kiosks.length];
+    const response = await request({
+      url: `${api.url}/kiosk/transaction`,
+      method: 'POST',
+      headers: { 'x-api-key': kiosk.apiKey, 'idempotency-key': `${ctx.runId}-lag-${g}` },
+      body: { kioskId: kiosk.id, userId: `lag-user-${i}`, plasticCount: 2, metalCount: 1 },
+      agent,
+    });
+    if (response.status !== 200) throw new Error(`transaction → ${response.status} ${response.body}`);
+    return { id: JSON.parse(response.body).transaction.id, acceptedAt: Date.now() };
+  };
+  const awaitEffects = async (accepted, timeoutMs = 120_000) => {
+    const pending = new Map(accepted.map((a) => [a.id, a]));
+    const lags = [];
+    const deadline = Date.now() + timeoutMs;
+    while (pending.size > 0) {
+      const snaps = await db().getAll(...[...pending.keys()].map((id) => db().collection('transactions').doc(id)));
+      for (const snap of snaps) {
+        const completedAt = snap.get('effects.completedAt');
+        if (completedAt) {
+          lags.push(completedAt.toMillis() - pending.get(snap.id).acceptedAt);
+          pending.delete(snap.id);
+        }
+      }
+      if (pending.size === 0) break;
+      if (Date.now() > deadline) throw new Error(`${pending.size} transactions without effects.completedAt after ${timeoutMs / 1000} s`);
+      await sleep(50);
+    }
+    return lags;
+  };
+
+  await setBackgroundTriggers(ctx.emulators.hub, true);
+  try {
+    const sequential = [];
+    for (let i = 0; i < PLAN.lag.sequential + 2; i++) {
+      const lags = await awaitEffects([await submit(i % LAG_USERS, sequence++)]);
+      if (i >= 2) sequential.push(...lags); // the first two start the emulator's worker
+    }
+    const burst = [];
+    for (let b = 0; b < PLAN.lag.bursts + 1; b++) {
+      const accepted = await Promise.all(Array.from({ length: LAG_USERS }, (_, i) => submit(i, sequence++)));
+      const lags = await awaitEffects(accepted);
+      if (b > 0) burst.push(...lags); // the first burst starts the emulator's workers
+    }
+    return { c1: summarize(sequential), c16: summarize(burst) };
+  } finally {
+    agent.destroy();
+    await setBackgroundTriggers(ctx.emulators.hub, false);
+  }
+}
+
+// ---------------------------------------------------------------- 4. throughput
+async function measureThroughput(api, ctx) {
+  const rows = [];
+  let seeded = 0;
+  const path = '/kiosk/transaction';
+  let n = 0; // one Idempotency-Key per request across every run
+  const run = (users, connections, seconds) =>
+    autocannon({
+      url: api.url,
+      connections,
+      duration: seconds,
+      timeout: 30,
+      requests: [
+        {
+          setupRequest(req) {
+            const kiosk = ctx.kiosks[Math.floor(Math.random() * ctx.kiosks.length)];
+            const userId = `tp-user-${Math.floor(Math.random() * users)}`;
+            const body = { kioskId: kiosk.id, userId, plasticCount: 1 + (n % 5), metalCount: n % 3 };
+            const headers = { 'content-type': 'application/json', 'x-api-key': kiosk.apiKey, 'idempotency-key': `${ctx.runId}-tp-${n++}` };
+            return { ...req, method: 'POST', path, headers, body: JSON.stringify(body) };
+          },
+        },
+      ],
+    });
+  for (const users of PLAN.throughput.users) {
+    const docs = [];
+    for (let i = seeded; i < users; i++) docs.push([db().collection('users').doc(`tp-user-${i}`), userDoc(`Throughput user ${i}`, i % 2 ? undefined : `tp-device-${i}`)]);
+    await writeAll(docs);
+    seeded = users;
+    if (rows.length === 0) await run(users, 16, 2); // warm-up
+    for (const connections of PLAN.throughput.connections) {
+      await setBackgroundTriggers(emulatorHub, false);
+      const result = await run(users, connections, PLAN.throughput.seconds);
+      const ok = result['2xx'];
+      const row = {
+        users,
+        connections,
+        seconds: PLAN.throughput.seconds,
+        perSecond: ok / PLAN.throughput.seconds,
+        ok,
+        non2xx: result.non2xx,
+        errors: result.errors,
+        timeouts: result.timeouts,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count])),
+      };
+      row.memory = memoryOf(api.pid);
+      rows.push(row);
+      log(`  users ${String(users).padStart(6)}  c=${String(connections).padStart(2)}  ${row.perSecond.toFixed(0)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}  errors ${row.errors}  statuses ${JSON.stringify(row.statusCodes)}`);
+    }
+  }
+  return rows;
+}
+
+const logCold = (row) =>
+  log(
+    `  ${row.request.padEnd(16)} api ${fmtMs(row.api.firstResponseMs)} ms (listening ${fmtMs(row.api.listenMs)}, CPU ${fmtMs(row.api.cpuMs)}, peak ${fmtMb(row.api.hwmKb)} MiB)` +
+      `  floor ${fmtMs(row.floor.firstResponseMs)} ms (listening ${fmtMs(row.floor.listenMs)}, CPU ${fmtMs(row.floor.cpuMs)}, peak ${fmtMb(row.floor.hwmKb)} MiB)  ratio ${row.ratio.toFixed(2)}`,
+  );
+
+// ---------------------------------------------------------------- main
+async function main() {
+  const emulators = await discoverEmulators();
+  const runId = Date.now().toString(36);
+  const machine = {
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryGb: totalmem() / 1024 ** 3,
+    node: process.version,
+    os: `Linux ${release()}`,
+    loadBefore: loadavg()[0],
+  };
+  log(`Benchmark: project ${process.env.GCLOUD_PROJECT}, Firestore ${emulators.firestore}, Auth ${emulators.auth}, functions emulator ${emulators.functions}${QUICK ? ' (quick)' : ''}`);
+  log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb.toFixed(1)} GB, Node ${machine.node}, load ${machine.loadBefore.toFixed(2)}`);
+  log(`functions-framework logs: ${logDir()}`);
+
+  // Triggers only in section 3: elsewhere they would share the 2 cores with what is timed.
+  await setBackgroundTriggers(emulators.hub, false);
+  log(`Seeding... (${elapsed()})`);
+  const seeded = await seed();
+  const mail = await startMailServer();
+  const metadata = await startMetadataServer();
+  setPlatformEnv({ GCE_METADATA_HOST: metadata.host });
+  const ctx = { ...seeded, runId, emulators, mailFloor: () => Promise.reject(new Error('floors run in floor-runner.mjs')) };
+  emulatorHub = emulators.hub;
+  const specs = endpointSpecs(ctx);
+  const floorDir = prepareFloorSource();
+  const results = { started: started.toISOString(), quick: QUICK, machine, plan: PLAN, emulators };
+
+  log(`\n0. Module load (require of the entry point, fresh process, median of ${PLAN.moduleLoadRuns}) (${elapsed()})`);
+  results.moduleLoad = measureModuleLoad(floorDir);
+  for (const row of results.moduleLoad) log(`  ${fmtMs(row.ms).padStart(6)} ms  ${String(row.modules).padStart(4)} modules  ${row.name}  heavy: ${row.heavy.join(', ') || 'none'}`);
+
+  log(`\n1. Cold start (spawn → first 200, median of ${PLAN.coldRuns}, api and floor alternating) (${elapsed()})`);
+  results.cold = await measureColdStarts(floorDir, PLAN.coldRuns, {}, coldRequests(ctx));
+  for (const row of results.cold) logCold(row);
+  log(`  FIRESTORE_PREFER_REST=true (median of ${PLAN.coldRestRuns}) (${elapsed()})`);
+  results.coldRest = await measureColdStarts(floorDir, PLAN.coldRestRuns, { FIRESTORE_PREFER_REST: 'true' }, coldRequests(ctx).slice(0, 1));
+  for (const row of results.coldRest) logCold(row);
+
+  const warmEnv = {
+    PUSH_TRANSPORT: 'outbox',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(mail.port),
+    OTP_PER_IP_LIMIT: '1000000',
+    OTP_PER_ADDRESS_LIMIT: '1000000',
+  };
+  const api = await startFunction({ source: API_SOURCE, env: functionEnv(warmEnv), name: 'api-warm' });
+  const restApi = await startFunction({ source: API_SOURCE, env: functionEnv({ ...warmEnv, FIRESTORE_PREFER_REST: 'true' }), name: 'api-warm-rest' });
+  try {
+    await waitForSuccess(api, '/');
+    await waitForSuccess(restApi, '/');
+    log(`\n2. Warm latency per endpoint (${elapsed()})`);
+    const floorRunner = await startFloorRunner(ctx, mail.port);
+    results.memory = [{ stage: 'warm instance before section 2', ...memoryOf(api.pid) }];
+    results.warm = await measureWarm(api, specs, floorRunner, results.memory);
+    floorRunner.stop();
+    log(`\n2b. Warm p50, FIRESTORE_PREFER_REST=true vs gRPC (${elapsed()})`);
+    results.restWarm = await measureRestWarm(api, restApi, specs);
+    await stopFunction(restApi);
+    log(`\n3. Trigger lag: transaction accepted → effects.completedAt (${elapsed()})`);
+    results.lag = await measureTriggerLag(api, ctx);
+    log(`  c=1 p50 ${fmtMs(results.lag.c1.p50)} ms p95 ${fmtMs(results.lag.c1.p95)} ms; c=16 p50 ${fmtMs(results.lag.c16.p50)} ms p95 ${fmtMs(results.lag.c16.p95)} ms`);
+    log(`\n4. Throughput of POST /kiosk/transaction (${elapsed()})`);
+    results.throughput = await measureThroughput(api, ctx);
+    results.memory.push({ stage: 'after throughput (up to 64 connections)', ...memoryOf(api.pid) });
+  } finally {
+    await stopFunction(api);
+    await stopFunction(restApi);
+    await mail.close();
+    await metadata.close();
+    rmSync(floorDir, { recursive: true, force: true });
+  }
+
+  log(`\n5. Deploy size (${elapsed()})`);
+  results.size = deploySize();
+  log(`  upload ${(results.size.upload.bytes / 1024).toFixed(0)} KiB, built lib ${(results.size.lib.bytes / 1024).toFixed(0)} KiB, production dependencies ${(results.size.dependencies.bytes / 1024 ** 2).toFixed(1)} MiB in ${results.size.dependencies.packages} packages`);
+
+  results.machine.loadAfter = loadavg()[0];
+  results.durationS = (performance.now() - startedAt) / 1000;
+  const summary = writeReport(results);
+  mkdirSync(join(cacheDir, 'bench'), { recursive: true });
+  writeFileSync(join(cacheDir, 'bench', 'results.json'), JSON.stringify({ ...results, summary }, null, 2));
+  log(`\nWrote ${join(repoRoot, 'BENCHMARKS.md')} (${elapsed()})`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
