@@ -80,7 +80,7 @@ export function mailFloorFor(port) {
 
 /** The whole Firestore (and Auth-emulator) work of one request of `spec`. */
 export async function floorOperation(spec, w, g) {
-  if (spec.authenticatedAs) await getAuth(adminApp()).getUser(spec.authenticatedAs(w));
+  if (spec.idToken) await getAuth(adminApp()).verifyIdToken(spec.idToken(w));
   await spec.floor(w, g);
 }
 
@@ -113,18 +113,17 @@ export async function seed() {
 /**
  * Every endpoint the bench times. `request(w, g)` builds the g-th request (worker w);
  * `floor(w, g)` does that request's Firestore work directly (reading the data it
- * gets, as any use of it must). `authenticatedAs(w)` names the account whose ID
- * token the request carries: against the Auth emulator firebase-admin looks that
- * account up on every verifyIdToken (deployed, it only checks the signature), so
- * that lookup is part of the floor. Ids are spread so that concurrent requests touch
- * different documents, for the endpoint and its floor alike.
+ * gets, as any use of it must). `idToken(w)` is the ID token the request carries:
+ * the floor verifies it with firebase-admin too (against the Auth emulator that
+ * includes an account lookup on every call; deployed, only a signature check).
+ * Ids are spread so that concurrent requests touch different documents, for the
+ * endpoint and its floor alike.
  */
 export function endpointSpecs(ctx) {
   const { kiosks, users, authUsers, tokens, adminToken, revoked, runId, mailFloor } = ctx;
   const admin = { authorization: `Bearer ${adminToken}` };
-  const asAdmin = () => 'bench-admin';
   const kioskOf = (w) => kiosks[w % kiosks.length];
-  const signedIn = (w) => ({ uid: authUsers[w % authUsers.length], headers: { authorization: `Bearer ${tokens[w % tokens.length]}` } });
+  const signedIn = (w) => ({ uid: authUsers[w % authUsers.length], token: tokens[w % tokens.length], headers: { authorization: `Bearer ${tokens[w % tokens.length]}` } });
   const userWithToken = (g) => users[(2 * g) % users.length];
 
   const transactionBody = (kioskId, g) => ({ kioskId, userId: users[g % users.length], plasticCount: 1 + (g % 5), metalCount: g % 3 });
@@ -145,7 +144,7 @@ export function endpointSpecs(ctx) {
     {
       name: 'GET /user/{id}',
       request: (w) => ({ method: 'GET', path: `/user/${signedIn(w).uid}`, headers: signedIn(w).headers }),
-      authenticatedAs: (w) => signedIn(w).uid,
+      idToken: (w) => signedIn(w).token,
       floorLabel: 'get user',
       floor: async (w) => (await db().collection('users').doc(signedIn(w).uid).get()).data(),
     },
@@ -206,7 +205,7 @@ export function endpointSpecs(ctx) {
       request: (w, g) => ({ method: 'PUT', path: `/user/${signedIn(w).uid}/push-token`, headers: signedIn(w).headers, body: { token: `bench-token-${runId}-${g}` } }),
       // A query inside a transaction: concurrent ones time out on the emulator's locks.
       emulatorLocks: true,
-      authenticatedAs: (w) => signedIn(w).uid,
+      idToken: (w) => signedIn(w).token,
       floorLabel: 'tx(get user, query token holders, update user)',
       floor: async (w, g) => {
         const ref = db().collection('users').doc(signedIn(w).uid);
@@ -221,7 +220,7 @@ export function endpointSpecs(ctx) {
     {
       name: 'DELETE /user/{id}/push-token',
       request: (w) => ({ method: 'DELETE', path: `/user/${signedIn(w).uid}/push-token`, headers: signedIn(w).headers }),
-      authenticatedAs: (w) => signedIn(w).uid,
+      idToken: (w) => signedIn(w).token,
       floorLabel: 'tx(get user, update user)',
       floor: async (w) => {
         const ref = db().collection('users').doc(signedIn(w).uid);
@@ -233,7 +232,7 @@ export function endpointSpecs(ctx) {
     },
     {
       name: 'POST /notify/topic',
-      authenticatedAs: asAdmin,
+      idToken: () => adminToken,
       request: () => ({
         method: 'POST',
         path: '/notify/topic',
@@ -249,7 +248,7 @@ export function endpointSpecs(ctx) {
     },
     {
       name: 'POST /notify/user',
-      authenticatedAs: asAdmin,
+      idToken: () => adminToken,
       request: (w, g) => ({ method: 'POST', path: '/notify/user', headers: admin, body: { userId: userWithToken(g), title: 'Hi', body: 'Thanks for recycling' } }),
       floorLabel: 'get user; create pushOutbox doc; create notification',
       floor: async (w, g) => {
@@ -265,7 +264,7 @@ export function endpointSpecs(ctx) {
     },
     {
       name: 'POST /admin/kiosks',
-      authenticatedAs: asAdmin,
+      idToken: () => adminToken,
       request: (w) => ({
         method: 'POST',
         path: '/admin/kiosks',
@@ -286,7 +285,7 @@ export function endpointSpecs(ctx) {
     },
     {
       name: 'POST /admin/kiosks/{id}/keys',
-      authenticatedAs: asAdmin,
+      idToken: () => adminToken,
       request: (w) => ({ method: 'POST', path: `/admin/kiosks/${kioskOf(w).id}/keys`, headers: admin, body: { label: 'bench' } }),
       floorLabel: 'get kiosk; create key',
       floor: async (w, g) => {
@@ -296,7 +295,7 @@ export function endpointSpecs(ctx) {
     },
     {
       name: 'DELETE /admin/kiosks/{id}/keys/{keyId}',
-      authenticatedAs: asAdmin,
+      idToken: () => adminToken,
       request: (w) => ({ method: 'DELETE', path: `/admin/kiosks/${revoked[w % revoked.length].kioskId}/keys/${revoked[w % revoked.length].keyId}`, headers: admin }),
       floorLabel: 'tx(get key) (already revoked: no write)',
       floor: async (w) => {

@@ -1,16 +1,40 @@
-// The cold-start floor of `npm run bench`: the smallest HTTPS function that does the
+// The floor function of `npm run bench`: the smallest HTTPS function that does the
 // work of the timed request and nothing else, on the same libraries as the service
-// (firebase-functions v2 + firebase-admin from functions/node_modules).
-//   GET /kiosk/{id}: one Firestore document read (kiosks/{id}).
-//   GET /user/{id}:  the ID token verified, then one document read (users/{id}).
-// The bench copies it into a temp directory and serves it with functions-framework.
+// (firebase-functions v2 + firebase-admin from functions/node_modules). The bench
+// copies it into a temp directory and serves it with functions-framework.
+//   GET /kiosk/{id}: one Firestore document read (kiosks/{id})       (cold start)
+//   GET /user/{id}:  the ID token verified, then one read (users/{id}) (cold start)
+//   POST /floor?name=<endpoint>&w=&g=: that endpoint's floor operation from
+//     scripts/bench/endpoints.mjs (warm latency: the "same-host floor"); only when
+//     BENCH_FLOOR_CONTEXT names the bench's context file.
+const { readFileSync } = require('node:fs');
 const { onRequest } = require('firebase-functions/v2/https');
 const { initializeApp } = require('firebase-admin/app');
 const { getFirestore } = require('firebase-admin/firestore');
 
 const app = initializeApp();
 
+const floors = process.env.BENCH_FLOOR_CONTEXT
+  ? (async () => {
+      const { endpointSpecs, floorOperation, mailFloorFor } = await import(process.env.BENCH_ENDPOINTS_MODULE);
+      const { ctx, mailPort } = JSON.parse(readFileSync(process.env.BENCH_FLOOR_CONTEXT, 'utf8'));
+      const specs = new Map(endpointSpecs({ ...ctx, mailFloor: mailFloorFor(mailPort) }).map((spec) => [spec.name, spec]));
+      return { specs, floorOperation };
+    })()
+  : undefined;
+
+async function sameHostFloor(req, res) {
+  try {
+    const { specs, floorOperation } = await floors;
+    await floorOperation(specs.get(String(req.query.name)), Number(req.query.w), Number(req.query.g));
+    res.json({ ok: true });
+  } catch (error) {
+    res.status(500).json({ error: String(error?.message ?? error) });
+  }
+}
+
 exports.api = onRequest(async (req, res) => {
+  if (floors && req.path === '/floor') return sameHostFloor(req, res);
   const [collection, id] = req.path.split('/').filter(Boolean);
   if (collection === 'user') {
     const token = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');

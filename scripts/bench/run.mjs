@@ -13,7 +13,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { cacheDir, functionsDir, repoRoot } from '../lib/paths.mjs';
 import { db, endpointSpecs, requireFn, seed, userDoc, writeAll } from './endpoints.mjs';
@@ -39,13 +39,17 @@ const QUICK = process.argv.includes('--quick');
 const scale = (full, quick) => (QUICK ? quick : full);
 const PLAN = {
   moduleLoadRuns: scale(5, 2),
-  coldRuns: scale(7, 2),
+  coldRuns: scale(9, 2),
   coldRestRuns: scale(5, 1),
   warm: {
-    1: { warmup: 10, rounds: scale(4, 2), http: scale(15, 5), endpoint: scale(25, 10), floor: scale(25, 10) },
-    16: { warmup: 48, rounds: scale(4, 2), http: scale(64, 32), endpoint: scale(96, 48), floor: scale(96, 48) },
+    // c=1: request by request, endpoint and floor alternating (GET / every other time).
+    1: { warmup: 10, endpoint: scale(100, 20) },
+    // c=16: rounds of small batches, interleaved.
+    16: { warmup: 48, rounds: scale(8, 2), http: scale(32, 32), endpoint: scale(48, 48), floor: scale(48, 48) },
   },
   restEndpoints: ['GET /kiosk/{id}', 'GET /user/{id}', 'POST /kiosk/transaction'],
+  // gRPC and REST instances alternate round by round.
+  restWarm: { 1: { warmup: 10, rounds: scale(4, 2), requests: scale(25, 10) }, 16: { warmup: 48, rounds: scale(4, 2), requests: scale(64, 32) } },
   lag: { sequential: scale(15, 3), bursts: scale(3, 1), burstSize: 16 },
   throughput: { users: [10, 1_000, 10_000], connections: [16, 64], seconds: scale(10, 3) },
 };
@@ -257,59 +261,147 @@ async function startFloorRunner(ctx, mailPort) {
   };
 }
 
-async function measureWarm(api, specs, floorRunner, memory) {
+/**
+ * One endpoint at concurrency 1: request by request, the endpoint and its Firestore
+ * floor alternate (and GET / every other time), so that whatever else the machine is
+ * doing hits both alike. CPU time is read from /proc around each operation.
+ */
+async function interleavedSequential(api, sameHost, spec, floorRunner, send, sendSameHost, plan) {
+  const samples = { endpoint: [], floor: [], http: [], sameHost: [] };
+  const cpu = { endpoint: 0, floor: 0, http: 0, sameHost: 0 };
+  const failed = { http: 0, endpoint: 0, floor: 0, sameHost: 0 };
+  const failures = [];
+  const timed = async (kind, pid, operation) => {
+    const before = cpuTimeMs(pid);
+    const t0 = performance.now();
+    const outcome = await operation();
+    const ms = outcome.ms ?? performance.now() - t0;
+    cpu[kind] += cpuTimeMs(pid) - before;
+    if (outcome.ok) samples[kind].push(ms);
+    else {
+      failed[kind]++;
+      if (failures.length < 3) failures.push(outcome.detail);
+    }
+  };
+  const endpointOnce = () => {
+    const g = sequence++;
+    return timed('endpoint', api.pid, () => send(spec.request(0, g)));
+  };
+  const floorOnce = () =>
+    timed('floor', floorRunner.pid, async () => {
+      const result = await floorRunner.run(spec.name, 1, 1);
+      return result.failed ? { ok: false, detail: result.failures[0] } : { ok: true, ms: result.latencies[0] };
+    });
+  const sameHostOnce = () => {
+    const g = sequence++;
+    return timed('sameHost', sameHost.pid, () => sendSameHost(spec, 0, g));
+  };
+  for (let i = 0; i < plan.endpoint; i++) {
+    if (i % 2 === 0) await timed('http', api.pid, () => send({ method: 'GET', path: '/' }));
+    const order = i % 2 === 0 ? [endpointOnce, floorOnce, sameHostOnce] : [sameHostOnce, floorOnce, endpointOnce];
+    for (const once of order) await once();
+  }
+  const per = (kind) => cpu[kind] / Math.max(1, samples[kind].length + failed[kind]);
+  return { samples, failed, failures, cpuPerRequest: { endpoint: per('endpoint'), http: per('http'), firestore: per('floor'), sameHost: per('sameHost') } };
+}
+
+/** One endpoint at concurrency > 1: small batches of each, interleaved round by round. */
+async function interleavedBatches(api, sameHost, spec, floorRunner, send, sendSameHost, plan, concurrency) {
+  const samples = { endpoint: [], floor: [], http: [], sameHost: [] };
+  const cpu = { endpoint: { cpuMs: 0, n: 0 }, floor: { cpuMs: 0, n: 0 }, http: { cpuMs: 0, n: 0 }, sameHost: { cpuMs: 0, n: 0 } };
+  const failed = { http: 0, endpoint: 0, floor: 0, sameHost: 0 };
+  const failures = [];
+  const charged = async (pid, account, body) => {
+    const before = cpuTimeMs(pid);
+    const result = await body();
+    account.cpuMs += cpuTimeMs(pid) - before;
+    account.n += result.latencies.length + result.failed;
+    return result;
+  };
+  for (let round = 0; round < plan.rounds; round++) {
+    const h = await charged(api.pid, cpu.http, () => loop(concurrency, plan.http, () => send({ method: 'GET', path: '/' })));
+    const e = await charged(api.pid, cpu.endpoint, () => loop(concurrency, plan.endpoint, (w, g) => send(spec.request(w, g))));
+    const f = await charged(floorRunner.pid, cpu.floor, () => floorRunner.run(spec.name, concurrency, plan.floor));
+    const sh = await charged(sameHost.pid, cpu.sameHost, () => loop(concurrency, plan.endpoint, (w, g) => sendSameHost(spec, w, g)));
+    samples.http.push(...h.latencies);
+    samples.endpoint.push(...e.latencies);
+    samples.floor.push(...f.latencies);
+    samples.sameHost.push(...sh.latencies);
+    failures.push(...h.failures, ...e.failures, ...f.failures, ...sh.failures);
+    failed.http += h.failed;
+    failed.endpoint += e.failed;
+    failed.floor += f.failed;
+    failed.sameHost += sh.failed;
+  }
+  const per = (account) => account.cpuMs / Math.max(1, account.n);
+  return { samples, failed, failures, cpuPerRequest: { endpoint: per(cpu.endpoint), http: per(cpu.http), firestore: per(cpu.floor), sameHost: per(cpu.sameHost) } };
+}
+
+async function measureWarm(api, sameHost, specs, floorRunner, memory) {
   const results = [];
   for (const concurrency of [1, 16]) {
     const agent = keepAliveAgent(concurrency);
     const send = httpSender(api.url, agent);
-    const health = () => send({ method: 'GET', path: '/' });
-    /** Runs `body` and charges the CPU time `pid` used meanwhile to `account`. */
-    const charged = async (pid, account, body) => {
-      const before = cpuTimeMs(pid);
-      const result = await body();
-      account.cpuMs += cpuTimeMs(pid) - before;
-      account.n += result.latencies.length + result.failed;
-      return result;
+    const sameHostAgent = keepAliveAgent(concurrency);
+    const toSameHost = httpSender(sameHost.url, sameHostAgent);
+    /** The endpoint's request (method, headers, body) sent to the same-host floor. */
+    const sendSameHost = (spec, w, g) => {
+      const req = spec.request(w, g);
+      return toSameHost({ ...req, path: `/floor?name=${encodeURIComponent(spec.name)}&w=${w}&g=${g}` });
     };
     for (const spec of specs) {
       // The functions emulator re-enables triggers whenever it reloads the functions.
       await setBackgroundTriggers(emulatorHub, false);
       // Requests that time out on the emulator's locks take 30 s each: one short round.
-      const plan = spec.emulatorLocks && concurrency > 1 ? { warmup: 0, rounds: 1, http: concurrency, endpoint: concurrency, floor: concurrency } : PLAN.warm[concurrency];
+      const plan =
+        spec.emulatorLocks && concurrency > 1
+          ? { warmup: 0, rounds: 1, http: concurrency, endpoint: concurrency, floor: concurrency }
+          : PLAN.warm[concurrency];
       await loop(concurrency, plan.warmup, (w, g) => send(spec.request(w, g)));
       await floorRunner.run(spec.name, concurrency, plan.warmup);
-      const samples = { endpoint: [], floor: [], http: [] };
-      const cpu = { endpoint: { cpuMs: 0, n: 0 }, floor: { cpuMs: 0, n: 0 }, http: { cpuMs: 0, n: 0 } };
-      const failures = [];
-      const failed = { http: 0, endpoint: 0, floor: 0 };
-      // Small batches, interleaved, so that other load on the machine hits all three alike.
-      for (let round = 0; round < plan.rounds; round++) {
-        const h = await charged(api.pid, cpu.http, () => loop(concurrency, plan.http, health));
-        const e = await charged(api.pid, cpu.endpoint, () => loop(concurrency, plan.endpoint, (w, g) => send(spec.request(w, g))));
-        const f = await charged(floorRunner.pid, cpu.floor, () => floorRunner.run(spec.name, concurrency, plan.floor));
-        samples.http.push(...h.latencies);
-        samples.endpoint.push(...e.latencies);
-        samples.floor.push(...f.latencies);
-        failures.push(...h.failures, ...e.failures, ...f.failures);
-        failed.http += h.failed;
-        failed.endpoint += e.failed;
-        failed.floor += f.failed;
-      }
+      await loop(concurrency, plan.warmup, (w, g) => sendSameHost(spec, w, g));
+      const measured =
+        concurrency === 1
+          ? await interleavedSequential(api, sameHost, spec, floorRunner, send, sendSameHost, plan)
+          : await interleavedBatches(api, sameHost, spec, floorRunner, send, sendSameHost, plan, concurrency);
+      const { samples, failed, failures, cpuPerRequest } = measured;
       const endpoint = summarize(samples.endpoint);
       const firestore = summarize(samples.floor);
       const httpFloor = summarize(samples.http);
+      const sameHostFloor = summarize(samples.sameHost);
       const ratio = endpoint.p50 / (httpFloor.p50 + firestore.p50);
-      const perRequest = (account) => account.cpuMs / Math.max(1, account.n);
-      const cpuPerRequest = { endpoint: perRequest(cpu.endpoint), http: perRequest(cpu.http), firestore: perRequest(cpu.floor) };
+      const sameHostRatio = endpoint.p50 / sameHostFloor.p50;
       const cpuRatio = cpuPerRequest.endpoint / (cpuPerRequest.http + cpuPerRequest.firestore);
+      const sameHostCpuRatio = cpuPerRequest.endpoint / cpuPerRequest.sameHost;
       const attempted = samples.endpoint.length + failed.endpoint;
-      results.push({ name: spec.name, concurrency, endpoint, firestore, http: httpFloor, ratio, cpuPerRequest, cpuRatio, floorLabel: spec.floorLabel, failed, attempted, failures: failures.slice(0, 3) });
+      results.push({
+        name: spec.name,
+        concurrency,
+        emulatorLocks: Boolean(spec.emulatorLocks),
+        endpoint,
+        firestore,
+        http: httpFloor,
+        sameHost: sameHostFloor,
+        ratio,
+        sameHostRatio,
+        cpuPerRequest,
+        cpuRatio,
+        sameHostCpuRatio,
+        floorLabel: spec.floorLabel,
+        failed,
+        attempted,
+        failures: failures.slice(0, 3),
+      });
       log(
-        `  c=${String(concurrency).padStart(2)}  ${spec.name.padEnd(40)} p50 ${fmtMs(endpoint.p50).padStart(6)} ms  floors ${fmtMs(httpFloor.p50)} + ${fmtMs(firestore.p50)} ms  ratio ${ratio.toFixed(2)}  (CPU/req ${fmtMs(cpuPerRequest.endpoint)} vs ${fmtMs(cpuPerRequest.http)} + ${fmtMs(cpuPerRequest.firestore)} ms: ${cpuRatio.toFixed(2)})` +
-          (failed.http + failed.endpoint + failed.floor ? `  FAILED endpoint ${failed.endpoint}, floor ${failed.floor}, GET / ${failed.http}: ${failures[0]}` : ''),
+        `  c=${String(concurrency).padStart(2)}  ${spec.name.padEnd(40)} p50 ${fmtMs(endpoint.p50).padStart(6)} ms  floors ${fmtMs(httpFloor.p50)} + ${fmtMs(firestore.p50)} ms  ratio ${ratio.toFixed(2)}` +
+          `  (CPU/req ${fmtMs(cpuPerRequest.endpoint)} vs ${fmtMs(cpuPerRequest.http)} + ${fmtMs(cpuPerRequest.firestore)} ms: ${cpuRatio.toFixed(2)})  same-host floor ${fmtMs(sameHostFloor.p50)} ms: ${sameHostRatio.toFixed(2)}` +
+          (failed.http + failed.endpoint + failed.floor + failed.sameHost
+            ? `  FAILED endpoint ${failed.endpoint}, floor ${failed.floor}, same-host ${failed.sameHost}, GET / ${failed.http}: ${failures[0]}`
+            : ''),
       );
     }
     agent.destroy();
+    sameHostAgent.destroy();
     memory.push({ stage: `after warm latency at c=${concurrency}`, ...memoryOf(api.pid) });
   }
   return results;
@@ -321,7 +413,7 @@ async function measureRestWarm(grpcApi, restApi, specs) {
   chosen.unshift({ name: 'GET /', request: () => ({ method: 'GET', path: '/' }) });
   const rows = [];
   for (const concurrency of [1, 16]) {
-    const plan = PLAN.warm[concurrency];
+    const plan = PLAN.restWarm[concurrency];
     const agents = [keepAliveAgent(concurrency), keepAliveAgent(concurrency)];
     const senders = { grpc: httpSender(grpcApi.url, agents[0]), rest: httpSender(restApi.url, agents[1]) };
     for (const spec of chosen) {
@@ -330,7 +422,7 @@ async function measureRestWarm(grpcApi, restApi, specs) {
       for (const mode of ['grpc', 'rest']) await loop(concurrency, plan.warmup, (w, g) => senders[mode](spec.request(w, g)));
       for (let round = 0; round < plan.rounds; round++) {
         for (const mode of round % 2 ? ['rest', 'grpc'] : ['grpc', 'rest']) {
-          samples[mode].push(...(await loop(concurrency, plan.endpoint, (w, g) => senders[mode](spec.request(w, g)))).latencies);
+          samples[mode].push(...(await loop(concurrency, plan.requests, (w, g) => senders[mode](spec.request(w, g)))).latencies);
         }
       }
       const grpc = summarize(samples.grpc);
@@ -509,15 +601,26 @@ async function main() {
     OTP_PER_ADDRESS_LIMIT: '1000000',
   };
   const api = await startFunction({ source: API_SOURCE, env: functionEnv(warmEnv), name: 'api-warm' });
+  // The same-host floor: floor.js serving each endpoint's floor operation, warm, on the same host.
+  const contextFile = join(floorDir, 'context.json');
+  const { kiosks, users, authUsers, tokens, adminToken, revoked } = ctx;
+  writeFileSync(contextFile, JSON.stringify({ ctx: { kiosks, users, authUsers, tokens, adminToken, revoked, runId }, mailPort: mail.port }));
+  const sameHost = await startFunction({
+    source: floorDir,
+    env: functionEnv({ BENCH_FLOOR_CONTEXT: contextFile, BENCH_ENDPOINTS_MODULE: pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'endpoints.mjs')).href }),
+    name: 'floor-warm',
+  });
   const restApi = await startFunction({ source: API_SOURCE, env: functionEnv({ ...warmEnv, FIRESTORE_PREFER_REST: 'true' }), name: 'api-warm-rest' });
   try {
     await waitForSuccess(api, '/');
     await waitForSuccess(restApi, '/');
+    await waitForSuccess(sameHost, `/floor?name=${encodeURIComponent('GET /kiosk/{id}')}&w=0&g=${sequence++}`);
     log(`\n2. Warm latency per endpoint (${elapsed()})`);
     const floorRunner = await startFloorRunner(ctx, mail.port);
     results.memory = [{ stage: 'warm instance before section 2', ...memoryOf(api.pid) }];
-    results.warm = await measureWarm(api, specs, floorRunner, results.memory);
+    results.warm = await measureWarm(api, sameHost, specs, floorRunner, results.memory);
     floorRunner.stop();
+    await stopFunction(sameHost);
     log(`\n2b. Warm p50, FIRESTORE_PREFER_REST=true vs gRPC (${elapsed()})`);
     results.restWarm = await measureRestWarm(api, restApi, specs);
     await stopFunction(restApi);
@@ -530,6 +633,7 @@ async function main() {
   } finally {
     await stopFunction(api);
     await stopFunction(restApi);
+    await stopFunction(sameHost);
     await mail.close();
     await metadata.close();
     rmSync(floorDir, { recursive: true, force: true });
