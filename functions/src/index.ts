@@ -32,14 +32,29 @@ function defineWhereServed<T>(name: string, define: () => T): T {
 export const api = defineWhereServed('api', () => {
   const { onRequest } = require('firebase-functions/v2/https') as typeof import('firebase-functions/v2/https');
   const { handleApiRequest } = require('./http/api') as typeof import('./http/api');
-  return onRequest({ secrets: [smtpPassword], cors: false }, handleApiRequest);
+  return onRequest(
+    {
+      secrets: [smtpPassword],
+      cors: false,
+      // Production knobs, explained in the README ("Production settings").
+      memory: '512MiB',
+      cpu: 1,
+      concurrency: 80,
+      minInstances: 0,
+      maxInstances: 20,
+    },
+    handleApiRequest,
+  );
 });
 
 /** retry: a failed run is redelivered; applyTransactionEffects makes that safe. */
 export const transactionEffects = defineWhereServed('transactionEffects', () => {
   const { onDocumentCreated } = require('firebase-functions/v2/firestore') as typeof import('firebase-functions/v2/firestore');
   const { onTransactionCreated } = require('./triggers/transactionCreated') as typeof import('./triggers/transactionCreated');
-  return onDocumentCreated({ document: 'transactions/{transactionId}', retry: true }, onTransactionCreated);
+  return onDocumentCreated(
+    { document: 'transactions/{transactionId}', retry: true, memory: '256MiB', maxInstances: 20 },
+    onTransactionCreated,
+  );
 });
 
 /** 2nd gen has no non-blocking Auth trigger, hence the 1st gen API. */
