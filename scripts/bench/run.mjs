@@ -8,7 +8,7 @@
 // Writes BENCHMARKS.md and .cache/bench/results.json (the outer script prints the
 // two summary lines from it, after the emulators have shut down).
 import autocannon from 'autocannon';
-import { fork } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, release, totalmem } from 'node:os';
@@ -164,6 +164,42 @@ function measureModuleLoad(floorDir) {
       runs: samples.length,
     };
   });
+}
+
+/**
+ * What the route-specific modules cost the first request that needs them, in a fresh
+ * process that has loaded the entry point (median of the runs): what a cold
+ * GET /kiosk/{id} pays on top of its floor, and what the lazy loading spares the rest.
+ */
+function measureFirstUse() {
+  const code = `
+    require('./lib/index.js');
+    const time = (f) => { const t0 = performance.now(); f(); return performance.now() - t0; };
+    const out = {};
+    out.openingHoursLoad = time(() => require('opening_hours'));
+    const { isOpenAt } = require('./lib/domain/openingHours.js');
+    const where = { latitude: 48.5, longitude: 8.5 };
+    out.openingHoursFirst = time(() => isOpenAt('Mo-Fr 06:00-22:00; Sa 08:00-20:00', 'Europe/Berlin', where, new Date()));
+    out.openingHoursWarm = time(() => isOpenAt('Mo-Fr 06:00-22:00; Sa 08:00-20:00', 'Europe/Berlin', where, new Date()));
+    const { validateBody } = require('./lib/http/validation.js');
+    out.ajvFirst = time(() => validateBody('transactionBody', { kioskId: 'k', userId: 'u', plasticCount: 1, metalCount: 0 }));
+    out.nodemailerLoad = time(() => require('nodemailer'));
+    process.stdout.write(JSON.stringify(out));
+  `;
+  const runs = [];
+  for (let i = 0; i < PLAN.moduleLoadRuns; i++) {
+    const run = spawnSync(process.execPath, ['-e', code], { cwd: functionsDir, env: functionEnv(), encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`first-use measurement failed: ${run.stderr}`);
+    runs.push(JSON.parse(run.stdout));
+  }
+  const m = (key) => median(runs.map((r) => r[key]));
+  return [
+    { name: 'require opening_hours', paidBy: 'GET /kiosk/{id}, GET /kiosks, POST /kiosk/{id}/status, POST /admin/kiosks (first request)', ms: m('openingHoursLoad') },
+    { name: 'first openNow: parse one schedule + time-zone formatter (Intl, ICU data)', paidBy: 'the same routes (first request; then per new schedule)', ms: m('openingHoursFirst') },
+    { name: 'openNow once warm (parsed schedule cached)', paidBy: 'every kiosk view', ms: m('openingHoursWarm') },
+    { name: 'ajv + ajv-formats load, first schema compiled', paidBy: 'routes with a body (first request of each schema)', ms: m('ajvFirst') },
+    { name: 'require nodemailer', paidBy: 'POST /send-otp-email (first mail)', ms: m('nodemailerLoad') },
+  ];
 }
 
 // ---------------------------------------------------------------- 1. cold start
@@ -585,6 +621,8 @@ async function main() {
   log(`\n0. Module load (require of the entry point, fresh process, median of ${PLAN.moduleLoadRuns}) (${elapsed()})`);
   results.moduleLoad = measureModuleLoad(floorDir);
   for (const row of results.moduleLoad) log(`  ${fmtMs(row.ms).padStart(6)} ms  ${String(row.modules).padStart(4)} modules  ${row.name}  heavy: ${row.heavy.join(', ') || 'none'}`);
+  results.firstUse = measureFirstUse();
+  for (const row of results.firstUse) log(`  ${fmtMs(row.ms).padStart(6)} ms  first use: ${row.name}`);
 
   log(`\n1. Cold start (spawn → first 200, median of ${PLAN.coldRuns}, api and floor alternating) (${elapsed()})`);
   results.cold = await measureColdStarts(floorDir, PLAN.coldRuns, {}, coldRequests(ctx));
