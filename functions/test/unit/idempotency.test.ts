@@ -5,18 +5,7 @@ import {
   parseIdempotencyKey,
   requestFingerprint,
 } from '../../src/domain/idempotency';
-import { ApiError } from '../../src/errors';
-
-/** Runs `fn`, expecting an ApiError, and returns it for closer inspection. */
-function apiErrorOf(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected an ApiError, nothing was thrown');
-}
+import { apiErrorOf } from './api-error';
 
 describe('canonicalJson', () => {
   test('sorts object keys, so key order does not matter', () => {

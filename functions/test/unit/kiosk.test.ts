@@ -7,7 +7,7 @@ import {
   toKioskView,
   type KioskRecord,
 } from '../../src/domain/kiosk';
-import { ApiError } from '../../src/errors';
+import { apiErrorOf } from './api-error';
 
 const record: KioskRecord = {
   id: 'kiosk-berlin-1',
@@ -21,16 +21,6 @@ const record: KioskRecord = {
   openingHours: 'Mo-Fr 08:00-20:00',
   timezone: 'Europe/Berlin',
 };
-
-function apiErrorOf(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected an ApiError, nothing was thrown');
-}
 
 describe('toKioskView', () => {
   test('has exactly the public fields, lastUpdated as ISO string', () => {

@@ -1,19 +1,9 @@
 import { assertOpeningHours, assertTimeZone, isOpenAt, wallClockDate } from '../../src/domain/openingHours';
 import type { GeoPoint } from '../../src/domain/kiosk';
-import { ApiError } from '../../src/errors';
+import { apiErrorOf } from './api-error';
 
 const BERLIN: GeoPoint = { latitude: 52.52, longitude: 13.405 };
 const WEEKDAYS = 'Mo-Fr 08:00-20:00';
-
-function apiErrorOf(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected an ApiError, nothing was thrown');
-}
 
 /** The local fields of a Date, which is what opening_hours reads. */
 const fieldsOf = (date: Date) => [
