@@ -21,7 +21,7 @@ export const HEAVY_MODULES = {
   ajv: '/node_modules/ajv/',
   'firebase-admin/auth': '/node_modules/firebase-admin/lib/auth/',
   'firebase-admin/messaging': '/node_modules/firebase-admin/lib/messaging/',
-  'google-gax (Firestore gRPC)': '/node_modules/google-gax/',
+  '@grpc/grpc-js (Firestore gRPC)': '/node_modules/@grpc/grpc-js/',
 };
 
 /** functions/.env as the deploy would set it (functions-framework does not read .env files). */
@@ -181,7 +181,7 @@ export async function coldStart({ source, env, path, headers, name }) {
  * `require` of a module in a fresh Node process, timed inside it (excludes Node's
  * own start): milliseconds, modules loaded, which heavy modules came along, heap.
  */
-export function moduleLoad({ entries, cwd, env }) {
+export function moduleLoad({ entries, cwd, env, functionTarget }) {
   const code = `
     const t0 = performance.now();
     for (const entry of ${JSON.stringify(entries)}) require(entry);
@@ -191,7 +191,10 @@ export function moduleLoad({ entries, cwd, env }) {
       .filter(([, marker]) => keys.some((key) => key.includes(marker))).map(([name]) => name);
     process.stdout.write(JSON.stringify({ ms, modules: keys.length, heavy, rssKb: process.memoryUsage().rss / 1024 }));
   `;
-  const run = spawnSync(process.execPath, ['-e', code], { cwd, env, encoding: 'utf8' });
+  const withTarget = { ...env };
+  if (functionTarget === undefined) delete withTarget.FUNCTION_TARGET;
+  else withTarget.FUNCTION_TARGET = functionTarget;
+  const run = spawnSync(process.execPath, ['-e', code], { cwd, env: withTarget, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`module load of ${entries.join(', ')} failed: ${run.stderr}`);
   return JSON.parse(run.stdout);
 }

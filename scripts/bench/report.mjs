@@ -116,7 +116,7 @@ export function writeReport(results) {
 
   p('### Module load of each function', '');
   p(
-    'A `require` of the entry point in a fresh Node process, timed inside it (Node’s own start excluded), median of the runs. In 2nd gen every function is its own service but all load `lib/index.js`; the "alone" rows are the part each one’s handler needs. "Heavy" lists route-specific modules found in `require.cache` afterwards (firebase-admin/auth is loaded by firebase-functions’ own https provider, in the floor too).',
+    'A `require` of the entry point in a fresh Node process, timed inside it (Node’s own start excluded), median of the runs. Deployed, every function is a service of its own whose instances load `lib/index.js` with `FUNCTION_TARGET` set to the function’s name, and index.ts then defines (and loads) only that function. "Heavy" lists route-specific modules found in `require.cache` afterwards: firebase-admin/auth is loaded by firebase-functions’ own HTTPS and Auth providers, in the floor too; the service loads nodemailer, opening_hours, ajv and firebase-admin/messaging only when a route needs them. The two transport rows are what the Firestore client loads at its first call (gRPC, or the REST fallback with FIRESTORE_PREFER_REST).',
     '',
   );
   p(table(['Module', 'ms', 'Modules loaded', 'RSS, MiB', 'Heavy modules loaded'], results.moduleLoad.map((m) => [m.name, fmtMs(m.ms), m.modules, fmtMb(m.rssKb), m.heavy.join(', ') || 'none'])), '');
@@ -187,7 +187,7 @@ export function writeReport(results) {
 
   p('## FIRESTORE_PREFER_REST=true vs gRPC (default)', '');
   p(
-    'Against the emulator the REST transport needs an access token, which a deployed function gets from the metadata server; the bench runs a stand-in metadata server (GCE_METADATA_HOST) that hands out the emulator’s admin token. Against the emulator the Firestore SDK still loads google-gax’s gRPC module even in REST mode (for its insecure-channel credentials); deployed, REST mode skips it, so the module-load rows of section 1 (google-gax vs its REST fallback) give the extra saving a deployed instance would see.',
+    'Against the emulator the REST transport needs an access token, which a deployed function gets from the metadata server; the bench runs a stand-in metadata server (GCE_METADATA_HOST) that hands out the emulator’s admin token. Against the emulator the Firestore SDK still loads google-gax’s gRPC module even in REST mode (for its insecure-channel credentials); deployed, REST mode skips it, so the two transport rows of the module-load table (gRPC vs REST fallback) give the extra saving a deployed instance would see. The warm figures are REST against the emulator’s REST endpoint; deployed, each REST call also pays HTTP/1.1 to firestore.googleapis.com, which this bench cannot measure.',
     '',
   );
   const grpcCold = cold.find((row) => row.request === coldRest[0].request);
@@ -215,7 +215,7 @@ export function writeReport(results) {
 
   p('## 4. Throughput of POST /kiosk/transaction', '');
   p(
-    `autocannon from the bench process against one warm instance, ${plan.throughput.seconds} s per point, random user among the seeded ones and random kiosk (of ${50}) with its key, a fresh Idempotency-Key per request; trigger off. Users are added cumulatively (the collection holds at least that many). With 10 users and 64 connections about 6 awards per user are in flight at once; within an instance the service commits one user’s awards one at a time (src/domain/keyedQueue.ts) rather than letting them race and retry, and across instances the optimistic precondition still decides. The instance, the emulator and the load generator share the machine’s 2 cores, so req/s is this machine’s, not a deployed instance’s.`,
+    `autocannon from the bench process against one warm instance, after ${plan.throughput.warmupSeconds} s of warm-up at 64 connections, ${plan.throughput.seconds} s per point, random user among the seeded ones and random kiosk (of ${50}) with its key, a fresh Idempotency-Key per request; trigger off. Users are added cumulatively (the collection holds at least that many). With 10 users and 64 connections about 6 awards per user are in flight at once; within an instance the service commits one user’s awards one at a time (src/domain/keyedQueue.ts) rather than letting them race and retry, and across instances the optimistic precondition still decides. The instance, the emulator and the load generator share the machine’s 2 cores, so req/s is this machine’s, not a deployed instance’s.`,
     '',
   );
   p(table(['Users seeded', 'Connections', 'req/s (2xx)', 'p50, ms', 'p99, ms', 'non-2xx', 'errors', 'timeouts'], results.throughput.map((row) => [row.users.toLocaleString('en-US'), row.connections, row.perSecond.toFixed(0), row.p50, row.p99, row.non2xx, row.errors, row.timeouts])), '');

@@ -51,7 +51,7 @@ const PLAN = {
   // gRPC and REST instances alternate round by round.
   restWarm: { 1: { warmup: 10, rounds: scale(4, 2), requests: scale(25, 10) }, 16: { warmup: 48, rounds: scale(4, 2), requests: scale(64, 32) } },
   lag: { sequential: scale(15, 3), bursts: scale(3, 1), burstSize: 16 },
-  throughput: { users: [10, 1_000, 10_000], connections: [16, 64], seconds: scale(10, 3) },
+  throughput: { users: [10, 1_000, 10_000], connections: [16, 64], seconds: scale(10, 3), warmupSeconds: scale(10, 2) },
 };
 const COLD_PATH = '/kiosk/bench-kiosk-1';
 
@@ -138,12 +138,13 @@ async function startMetadataServer() {
 // ---------------------------------------------------------------- 0. module load
 function measureModuleLoad(floorDir) {
   const lib = (file) => join(functionsDir, 'lib', file);
+  // Deployed, each function's instances load lib/index.js with FUNCTION_TARGET = its name.
   const cases = [
-    { name: 'lib/index.js (entry point: api, transactionEffects, provisionUserProfile)', entries: [lib('index.js')], cwd: functionsDir },
-    { name: 'api alone: firebase-functions/v2/https + lib/http/api.js', entries: ['firebase-functions/v2/https', lib('http/api.js')], cwd: functionsDir },
-    { name: 'transactionEffects alone: firebase-functions/v2/firestore + lib/triggers/transactionCreated.js', entries: ['firebase-functions/v2/firestore', lib('triggers/transactionCreated.js')], cwd: functionsDir },
-    { name: 'provisionUserProfile alone: firebase-functions/v1/auth + lib/triggers/provisionUser.js', entries: ['firebase-functions/v1/auth', lib('triggers/provisionUser.js')], cwd: functionsDir },
-    { name: 'floor function (firebase-functions/v2/https + firebase-admin/firestore)', entries: [join(floorDir, 'index.js')], cwd: floorDir },
+    { name: 'api: lib/index.js, FUNCTION_TARGET=api', entries: [lib('index.js')], cwd: functionsDir, functionTarget: 'api' },
+    { name: 'transactionEffects: lib/index.js, FUNCTION_TARGET=transactionEffects', entries: [lib('index.js')], cwd: functionsDir, functionTarget: 'transactionEffects' },
+    { name: 'provisionUserProfile: lib/index.js, FUNCTION_TARGET=provisionUserProfile', entries: [lib('index.js')], cwd: functionsDir, functionTarget: 'provisionUserProfile' },
+    { name: 'lib/index.js without FUNCTION_TARGET (all three, as deploy-time discovery loads it)', entries: [lib('index.js')], cwd: functionsDir },
+    { name: 'floor function (firebase-functions/v2/https + firebase-admin/firestore)', entries: [join(floorDir, 'index.js')], cwd: floorDir, functionTarget: 'api' },
     // Loaded on the first Firestore call, not at import: the transport's own cost.
     { name: 'Firestore transport, gRPC: google-gax', entries: ['google-gax'], cwd: functionsDir },
     { name: 'Firestore transport, REST: google-gax/build/src/fallback', entries: ['google-gax/build/src/fallback'], cwd: functionsDir },
@@ -151,7 +152,7 @@ function measureModuleLoad(floorDir) {
   const runs = new Map(cases.map((c) => [c.name, []]));
   const env = functionEnv();
   for (let i = 0; i < PLAN.moduleLoadRuns; i++) {
-    for (const c of i % 2 ? [...cases].reverse() : cases) runs.get(c.name).push(moduleLoad({ entries: c.entries, cwd: c.cwd, env }));
+    for (const c of i % 2 ? [...cases].reverse() : cases) runs.get(c.name).push(moduleLoad({ entries: c.entries, cwd: c.cwd, env, functionTarget: c.functionTarget }));
   }
   return cases.map((c) => {
     const samples = runs.get(c.name);
@@ -557,7 +558,9 @@ async function measureThroughput(api, ctx) {
     for (let i = seeded; i < users; i++) docs.push([db().collection('users').doc(`tp-user-${i}`), userDoc(`Throughput user ${i}`, i % 2 ? undefined : `tp-device-${i}`)]);
     await writeAll(docs);
     seeded = users;
-    if (rows.length === 0) await run(users, 16, 2); // warm-up
+    // Warm-up: the first seconds of sustained writes run slower (JIT of the emulator's
+    // commit path and of the instance), which would otherwise count against 10 users.
+    if (rows.length === 0) await run(users, 64, PLAN.throughput.warmupSeconds);
     for (const connections of PLAN.throughput.connections) {
       await setBackgroundTriggers(emulatorHub, false);
       const result = await run(users, connections, PLAN.throughput.seconds);
@@ -687,6 +690,8 @@ async function main() {
   mkdirSync(join(cacheDir, 'bench'), { recursive: true });
   writeFileSync(join(cacheDir, 'bench', 'results.json'), JSON.stringify({ ...results, summary }, null, 2));
   log(`\nWrote ${join(repoRoot, 'BENCHMARKS.md')} (${elapsed()})`);
+  // The functions-framework logs are kept only when the run fails.
+  rmSync(logDir(), { recursive: true, force: true });
 }
 
 main().then(
