@@ -1,31 +1,40 @@
 import type OpeningHoursType from 'opening_hours';
 import { badRequest } from '../errors';
 import type { GeoPoint } from './kiosk';
+import { isOpenInWeek, parseWeeklySchedule, type WeeklySchedule } from './weeklySchedule';
 
 /*
- * opening_hours costs ~60 ms to load, so only the routes that show or change a
- * kiosk pay for it, on first use. Parsed schedules are kept per instance: a map
+ * Plain weekly schedules are read by weeklySchedule.ts; everything else by
+ * opening_hours, which costs ~70 ms to load, so only an instance that meets such a
+ * schedule pays for it, on first use. Parsed schedules are kept per instance: a map
  * page evaluates the same few strings over and over.
  */
+type Schedule = { weekly: WeeklySchedule } | { library: OpeningHoursType };
+
 let openingHoursClass: typeof OpeningHoursType | undefined;
-const parsedSchedules = new Map<string, OpeningHoursType>();
+const parsedSchedules = new Map<string, Schedule>();
 const MAX_CACHED_SCHEDULES = 1000;
 
-function parse(openingHours: string, location: GeoPoint): OpeningHoursType {
+function parse(openingHours: string, location: GeoPoint): Schedule {
   const cacheKey = `${location.latitude},${location.longitude}|${openingHours}`;
   const cached = parsedSchedules.get(cacheKey);
   if (cached) return cached;
+  const weekly = parseWeeklySchedule(openingHours);
+  const schedule: Schedule = weekly ? { weekly } : { library: parseWithLibrary(openingHours, location) };
+  if (parsedSchedules.size >= MAX_CACHED_SCHEDULES) parsedSchedules.clear();
+  parsedSchedules.set(cacheKey, schedule);
+  return schedule;
+}
+
+function parseWithLibrary(openingHours: string, location: GeoPoint): OpeningHoursType {
   openingHoursClass ??= require('opening_hours') as typeof OpeningHoursType;
   // Coordinates let the evaluator resolve sunrise/sunset; without a country,
   // public-holiday rules (PH) are rejected rather than silently guessed.
-  const schedule = new openingHoursClass(openingHours, {
+  return new openingHoursClass(openingHours, {
     lat: location.latitude,
     lon: location.longitude,
     address: { country_code: '', state: '' },
   });
-  if (parsedSchedules.size >= MAX_CACHED_SCHEDULES) parsedSchedules.clear();
-  parsedSchedules.set(cacheKey, schedule);
-  return schedule;
 }
 
 export function assertOpeningHours(openingHours: string, location: GeoPoint): string {
@@ -67,18 +76,41 @@ function wallClockFormatter(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function wallClockOf(instant: Date, timeZone: string): WallClock {
+  const parts = wallClockFormatter(timeZone).formatToParts(instant);
+  const field = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((part) => part.type === type)?.value);
+  return {
+    year: field('year'),
+    month: field('month'),
+    day: field('day'),
+    hour: field('hour'),
+    minute: field('minute'),
+    second: field('second'),
+  };
+}
+
 /**
  * opening_hours reads a Date's local fields, so the instant is turned into a Date
  * whose local fields show the kiosk's wall clock.
  */
 export function wallClockDate(instant: Date, timeZone: string): Date {
-  const fields: Record<string, number> = {};
-  for (const part of wallClockFormatter(timeZone).formatToParts(instant)) {
-    if (part.type !== 'literal') fields[part.type] = Number(part.value);
-  }
-  return new Date(fields.year, fields.month - 1, fields.day, fields.hour, fields.minute, fields.second);
+  const { year, month, day, hour, minute, second } = wallClockOf(instant, timeZone);
+  return new Date(year, month - 1, day, hour, minute, second);
 }
 
 export function isOpenAt(openingHours: string, timeZone: string, location: GeoPoint, instant: Date): boolean {
-  return parse(openingHours, location).getState(wallClockDate(instant, timeZone));
+  const schedule = parse(openingHours, location);
+  if ('library' in schedule) return schedule.library.getState(wallClockDate(instant, timeZone));
+  const { year, month, day, hour, minute, second } = wallClockOf(instant, timeZone);
+  const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+  return isOpenInWeek(schedule.weekly, weekday, (hour * 60 + minute) * 60 + second);
 }
