@@ -9,6 +9,11 @@ import { defineBoolean, defineInt, defineSecret, defineString } from 'firebase-f
 
 export const smtpPassword = defineSecret('SMTP_PASSWORD');
 
+/** Read at deploy time (function options take the param itself, not its value). */
+export const apiMinInstances = defineInt('API_MIN_INSTANCES', {
+  description: 'Instances of the api function kept warm (0: none; 1 keeps cold starts off user requests)',
+});
+
 const pushTransport = defineString('PUSH_TRANSPORT', {
   description: 'fcm, outbox, or auto (outbox on the emulator suite, fcm when deployed)',
   input: { select: { options: [{ value: 'auto' }, { value: 'fcm' }, { value: 'outbox' }] } },

@@ -13,7 +13,7 @@
 // (database, pubsub, storage, ...) and firebase-admin/database, ~40 ms of CPU at each
 // cold start for nothing. Same function either way.
 import { setGlobalOptions } from 'firebase-functions/v2/options';
-import { smtpPassword } from './config';
+import { apiMinInstances, smtpPassword } from './config';
 
 setGlobalOptions({ region: 'us-central1' });
 
@@ -39,8 +39,8 @@ export const api = defineWhereServed('api', () => {
       // Production knobs, explained in the README ("Production settings").
       memory: '512MiB',
       cpu: 1,
-      concurrency: 80,
-      minInstances: 0,
+      concurrency: 40,
+      minInstances: apiMinInstances,
       maxInstances: 20,
     },
     handleApiRequest,
