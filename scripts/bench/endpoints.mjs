@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { fleetKioskDoc } from '../lib/fleet.mjs';
 import { functionsDir } from '../lib/paths.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
@@ -22,23 +23,13 @@ export const USERS = 1000;
 export const AUTH_USERS = 16;
 const SCHEDULES = ['24/7', 'Mo-Fr 06:00-22:00; Sa 08:00-20:00', 'Mo-Su 07:00-23:00'];
 
-export function kioskDoc(i, fields = {}) {
-  const latitude = 48 + (i % 10) * 0.5;
-  const longitude = 8 + Math.floor(i / 10) * 0.5;
-  return {
+export const kioskDoc = (i, fields = {}) =>
+  fleetKioskDoc(i, {
     name: `Bench kiosk ${i}`,
     address: `Bench street ${i}`,
-    status: 'available',
-    plasticCount: 0,
-    metalCount: 0,
-    lastUpdated: Timestamp.now(),
-    location: new GeoPoint(latitude, longitude),
-    geohash: geohashForLocation([latitude, longitude]),
     openingHours: SCHEDULES[i % SCHEDULES.length],
-    timezone: 'Europe/Berlin',
     ...fields,
-  };
-}
+  });
 
 export const userDoc = (name, pushToken) => ({
   name,

@@ -8,14 +8,14 @@ import autocannon from 'autocannon';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fleetKioskDoc } from '../lib/fleet.mjs';
 import { functionsDir } from '../lib/paths.mjs';
 import { writeReliabilityReport } from './report.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
 const { db } = requireFn('./lib/adapters/firestore.js');
 const { issueKey } = requireFn('./lib/data/kioskKeys.js');
-const { GeoPoint, Timestamp } = requireFn('firebase-admin/firestore');
-const { geohashForLocation } = requireFn('geofire-common');
+const { Timestamp } = requireFn('firebase-admin/firestore');
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=')).map(([k, v]) => [k, Number(v)]),
@@ -78,20 +78,7 @@ async function seed() {
   let batch = db().batch();
   for (let i = 0; i < KIOSKS; i++) {
     const id = `load-kiosk-${i}`;
-    const latitude = 48 + (i % 10) * 0.5;
-    const longitude = 8 + Math.floor(i / 10) * 0.5;
-    batch.set(db().collection('kiosks').doc(id), {
-      name: `Load kiosk ${i}`,
-      address: `Test street ${i}`,
-      status: 'available',
-      plasticCount: 0,
-      metalCount: 0,
-      lastUpdated: Timestamp.now(),
-      location: new GeoPoint(latitude, longitude),
-      geohash: geohashForLocation([latitude, longitude]),
-      openingHours: '24/7',
-      timezone: 'Europe/Berlin',
-    });
+    batch.set(db().collection('kiosks').doc(id), fleetKioskDoc(i, { name: `Load kiosk ${i}`, address: `Test street ${i}`, openingHours: '24/7' }));
   }
   const users = [];
   for (let i = 0; i < USERS + 1; i++) {
