@@ -42,9 +42,9 @@ export const userDoc = (name, pushToken) => ({
 });
 
 /** Writes `docs` ([ref, data]) in batches of 400. */
-export async function writeAll(docs) {
+export async function writeAll(docs, firestore = db()) {
   for (let i = 0; i < docs.length; i += 400) {
-    const batch = db().batch();
+    const batch = firestore.batch();
     for (const [ref, data] of docs.slice(i, i + 400)) batch.set(ref, data);
     await batch.commit();
   }
@@ -73,6 +73,29 @@ export function mailFloorFor(port) {
 export async function floorOperation(spec, w, g) {
   if (spec.idToken) await getAuth(adminApp()).verifyIdToken(spec.idToken(w));
   await spec.floor(w, g);
+}
+
+/**
+ * A project of its own in the same Firestore emulator holding `users` users (every
+ * other one with a push token) and the bench's kiosks with keys: one data size of
+ * the throughput section, which can then be measured in turn with the others.
+ */
+export async function seedDataSize(projectId, users, runId) {
+  const { initializeApp } = requireFn('firebase-admin/app');
+  const { getFirestore } = requireFn('firebase-admin/firestore');
+  const firestore = getFirestore(initializeApp({ projectId }, projectId));
+  await firestore.doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
+  const kiosks = Array.from({ length: KIOSKS }, (_, i) => ({ id: `bench-kiosk-${i}`, apiKey: `${runId}-${projectId}-key-${i}` }));
+  await writeAll(
+    kiosks.flatMap(({ id, apiKey }, i) => [
+      [firestore.collection('kiosks').doc(id), kioskDoc(i)],
+      [firestore.collection('kioskKeys').doc(sha256Hex(apiKey)), { kioskId: id, label: 'bench throughput', createdAt: Timestamp.now(), revokedAt: null }],
+    ]),
+    firestore,
+  );
+  const userDocs = Array.from({ length: users }, (_, i) => [firestore.collection('users').doc(`tp-user-${i}`), userDoc(`Throughput user ${i}`, i % 2 ? undefined : `tp-device-${i}`)]);
+  await writeAll(userDocs, firestore);
+  return { projectId, users, kiosks };
 }
 
 /** Kiosks with keys, users (every other one with a push token), signed-in users and an admin. */

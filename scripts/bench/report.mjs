@@ -206,11 +206,13 @@ export function writeReport(results) {
   }
   p('### Memory of the warm instance', '');
   p(
-    'VmHWM (peak resident set so far) and RSS of the one warm `api` instance as the run goes on, with no memory limit set (a deployed instance with a limit gets a smaller V8 heap and collects garbage sooner).',
+    'VmHWM (peak resident set so far) and RSS of the warm `api` instance of sections 2 and 3 as the run goes on, then of the throughput instances (section 4) after all their runs at 16 and 64 connections, with no memory limit set (a deployed instance with a limit gets a smaller V8 heap and collects garbage sooner).',
     '',
     table(['After', 'Peak (VmHWM), MiB', 'RSS, MiB'], [
-      ...results.memory.filter((m) => !m.stage.startsWith('after throughput')).map((m) => [m.stage, fmtMb(m.hwmKb), fmtMb(m.rssKb)]),
-      ...results.throughput.map((row) => [`throughput, ${row.users.toLocaleString('en-US')} users, ${row.connections} connections`, fmtMb(row.memory.hwmKb), fmtMb(row.memory.rssKb)]),
+      ...results.memory.map((m) => [m.stage, fmtMb(m.hwmKb), fmtMb(m.rssKb)]),
+      ...results.throughput
+        .filter((row) => row.connections === Math.max(...plan.throughput.connections))
+        .map((row) => [`throughput instance, ${row.users.toLocaleString('en-US')} users`, fmtMb(row.memory.hwmKb), fmtMb(row.memory.rssKb)]),
     ]),
     '',
   );
@@ -245,7 +247,7 @@ export function writeReport(results) {
 
   p('## 4. Throughput of POST /kiosk/transaction', '');
   p(
-    `autocannon from the bench process against one warm instance, after ${plan.throughput.warmupSeconds} s of warm-up at 64 connections, ${plan.throughput.repeats} run${plan.throughput.repeats > 1 ? 's' : ''} of ${plan.throughput.seconds} s per point (16 and 64 connections alternating; req/s, p50 and p99 are the medians of the runs, the error counts their sums), random user among the seeded ones and random kiosk (of ${50}) with its key, a fresh Idempotency-Key per request; trigger off. Users are added cumulatively (the collection holds at least that many). With 10 users and 64 connections about 6 awards per user are in flight at once; within an instance the service commits one user’s awards one at a time (src/domain/keyedQueue.ts) rather than letting them race and retry, and across instances the optimistic precondition still decides. The instance, the emulator and the load generator share the machine’s 2 cores, so req/s is this machine’s, not a deployed instance’s.`,
+    `autocannon from the bench process, random user among the seeded ones and random kiosk (of 50) with its key, a fresh Idempotency-Key per request; trigger off. Each data size is a project of its own in the same Firestore emulator (${[...new Set(results.throughput.map((row) => row.projectId))].join(', ')}) holding that many users and the same kiosks, served by a warm instance of its own (${plan.throughput.warmupSeconds} s of warm-up at 64 connections each). The sizes are then measured in turn, ${plan.throughput.repeats} rounds of ${plan.throughput.seconds} s per point, the order of sizes rotating and 16 / 64 connections alternating from round to round, so that whatever else the machine does in those minutes hits every size alike; req/s, p50 and p99 are the medians of the rounds, the error counts their sums. With 10 users and 64 connections about 6 awards per user are in flight at once; within an instance the service commits one user’s awards one at a time (src/domain/keyedQueue.ts) rather than letting them race and retry, and across instances the optimistic precondition still decides. The instance, the emulator and the load generator share the machine’s 2 cores, so req/s is this machine’s, not a deployed instance’s.`,
     '',
   );
   p(table(['Users seeded', 'Connections', 'req/s (2xx)', 'req/s of each run', 'p50, ms', 'p99, ms', 'non-2xx', 'errors', 'timeouts'], results.throughput.map((row) => [row.users.toLocaleString('en-US'), row.connections, row.perSecond.toFixed(0), row.runsPerSecond.map((rate) => rate.toFixed(0)).join(', '), row.p50, row.p99, row.non2xx, row.errors, row.timeouts])), '');

@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { cacheDir, functionsDir, repoRoot } from '../lib/paths.mjs';
-import { db, endpointSpecs, requireFn, seed, userDoc, writeAll } from './endpoints.mjs';
+import { db, endpointSpecs, requireFn, seed, seedDataSize, userDoc, writeAll } from './endpoints.mjs';
 import {
   API_SOURCE,
   coldStart,
@@ -536,73 +536,90 @@ async function measureTriggerLag(api, ctx) {
 }
 
 // ---------------------------------------------------------------- 4. throughput
-async function measureThroughput(api, ctx) {
-  const rows = [];
-  let seeded = 0;
-  const path = '/kiosk/transaction';
+/**
+ * Each data size is a project of its own in the same Firestore emulator, served by
+ * a warm instance of its own, so the sizes can be measured in turn, round after
+ * round: whatever else the machine does over the minutes of the section then hits
+ * every size alike instead of reading as a trend with the data.
+ */
+async function measureThroughput(ctx, instanceEnv) {
+  const { users: sizes, connections: connectionCounts, seconds, repeats, warmupSeconds } = PLAN.throughput;
   let n = 0; // one Idempotency-Key per request across every run
-  const run = (users, connections, seconds) =>
+  const run = (target, connections, duration) =>
     autocannon({
-      url: api.url,
+      url: target.instance.url,
       connections,
-      duration: seconds,
+      duration,
       timeout: 30,
       requests: [
         {
           setupRequest(req) {
-            const kiosk = ctx.kiosks[Math.floor(Math.random() * ctx.kiosks.length)];
-            const userId = `tp-user-${Math.floor(Math.random() * users)}`;
+            const kiosk = target.kiosks[Math.floor(Math.random() * target.kiosks.length)];
+            const userId = `tp-user-${Math.floor(Math.random() * target.users)}`;
             const body = { kioskId: kiosk.id, userId, plasticCount: 1 + (n % 5), metalCount: n % 3 };
             const headers = { 'content-type': 'application/json', 'x-api-key': kiosk.apiKey, 'idempotency-key': `${ctx.runId}-tp-${n++}` };
-            return { ...req, method: 'POST', path, headers, body: JSON.stringify(body) };
+            return { ...req, method: 'POST', path: '/kiosk/transaction', headers, body: JSON.stringify(body) };
           },
         },
       ],
     });
-  for (const users of PLAN.throughput.users) {
-    const docs = [];
-    for (let i = seeded; i < users; i++) docs.push([db().collection('users').doc(`tp-user-${i}`), userDoc(`Throughput user ${i}`, i % 2 ? undefined : `tp-device-${i}`)]);
-    await writeAll(docs);
-    seeded = users;
-    // Warm-up: the first seconds of sustained writes run slower (JIT of the emulator's
-    // commit path and of the instance), which would otherwise count against 10 users.
-    if (rows.length === 0) await run(users, 64, PLAN.throughput.warmupSeconds);
-    // Each point is run several times, the connection counts alternating, and judged
-    // on its median: a single 10 s run on this shared machine moves by 20% on its own.
-    const runs = new Map(PLAN.throughput.connections.map((connections) => [connections, []]));
-    for (let repeat = 0; repeat < PLAN.throughput.repeats; repeat++) {
-      const order = repeat % 2 ? [...PLAN.throughput.connections].reverse() : PLAN.throughput.connections;
-      for (const connections of order) {
-        await setBackgroundTriggers(emulatorHub, false);
-        runs.get(connections).push(await run(users, connections, PLAN.throughput.seconds));
+  const targets = [];
+  try {
+    for (const users of sizes) {
+      const projectId = `${process.env.GCLOUD_PROJECT}-u${users}`;
+      const seeded = await seedDataSize(projectId, users, ctx.runId);
+      const instance = await startFunction({ source: API_SOURCE, env: functionEnv({ ...instanceEnv, GCLOUD_PROJECT: projectId }), name: `api-u${users}` });
+      targets.push({ ...seeded, instance, runs: new Map(connectionCounts.map((connections) => [connections, []])) });
+    }
+    for (const target of targets) {
+      await waitForSuccess(target.instance, '/');
+      // The first seconds of sustained writes run slower (JIT of the instance).
+      await run(target, 64, warmupSeconds);
+    }
+    for (let repeat = 0; repeat < repeats; repeat++) {
+      const order = targets.map((_, i) => targets[(i + repeat) % targets.length]);
+      for (const target of order) {
+        for (const connections of repeat % 2 ? [...connectionCounts].reverse() : connectionCounts) {
+          const result = await run(target, connections, seconds);
+          target.runs.get(connections).push(result);
+          log(`  users ${String(target.users).padStart(6)}  c=${String(connections).padStart(2)}  round ${repeat + 1}: ${(result['2xx'] / seconds).toFixed(0)} req/s  p50 ${result.latency.p50} ms  non-2xx ${result.non2xx}  errors ${result.errors}`);
+        }
       }
     }
-    for (const [connections, results] of runs) {
-      const total = (key) => results.reduce((sum, result) => sum + result[key], 0);
-      const rates = results.map((result) => result['2xx'] / PLAN.throughput.seconds);
-      const row = {
-        users,
-        connections,
-        seconds: PLAN.throughput.seconds,
-        perSecond: median(rates),
-        runsPerSecond: rates,
-        ok: total('2xx'),
-        non2xx: total('non2xx'),
-        errors: total('errors'),
-        timeouts: total('timeouts'),
-        p50: median(results.map((result) => result.latency.p50)),
-        p99: median(results.map((result) => result.latency.p99)),
-        statusCodes: {},
-      };
-      for (const result of results) {
-        for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) row.statusCodes[code] = (row.statusCodes[code] ?? 0) + count;
+    const rows = [];
+    for (const target of targets) {
+      for (const [connections, results] of target.runs) {
+        const total = (key) => results.reduce((sum, result) => sum + result[key], 0);
+        const rates = results.map((result) => result['2xx'] / seconds);
+        const statusCodes = {};
+        for (const result of results) {
+          for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+        }
+        rows.push({
+          users: target.users,
+          projectId: target.projectId,
+          connections,
+          seconds,
+          perSecond: median(rates),
+          runsPerSecond: rates,
+          ok: total('2xx'),
+          non2xx: total('non2xx'),
+          errors: total('errors'),
+          timeouts: total('timeouts'),
+          p50: median(results.map((result) => result.latency.p50)),
+          p99: median(results.map((result) => result.latency.p99)),
+          statusCodes,
+          memory: memoryOf(target.instance.pid),
+        });
       }
-      row.memory = memoryOf(api.pid);
-      rows.push(row);
-      log(`  users ${String(users).padStart(6)}  c=${String(connections).padStart(2)}  ${row.perSecond.toFixed(0)} req/s (runs ${rates.map((rate) => rate.toFixed(0)).join(', ')})  p50 ${row.p50} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}  errors ${row.errors}  statuses ${JSON.stringify(row.statusCodes)}`);
     }
+    for (const row of rows) {
+      log(`  users ${String(row.users).padStart(6)}  c=${String(row.connections).padStart(2)}  median ${row.perSecond.toFixed(0)} req/s (runs ${row.runsPerSecond.map((rate) => rate.toFixed(0)).join(', ')})  p50 ${row.p50} ms  p99 ${row.p99} ms  statuses ${JSON.stringify(row.statusCodes)}`);
+    }
+    return rows;
+  } finally {
+    for (const target of targets) await stopFunction(target.instance);
   }
-  return rows;
 }
 
 const logCold = (row) =>
@@ -687,9 +704,10 @@ async function main() {
     log(`\n3. Trigger lag: transaction accepted → effects.completedAt (${elapsed()})`);
     results.lag = await measureTriggerLag(api, ctx);
     log(`  c=1 p50 ${fmtMs(results.lag.c1.p50)} ms p95 ${fmtMs(results.lag.c1.p95)} ms; c=16 p50 ${fmtMs(results.lag.c16.p50)} ms p95 ${fmtMs(results.lag.c16.p95)} ms`);
+    results.memory.push({ stage: 'after trigger lag (section 3)', ...memoryOf(api.pid) });
+    await stopFunction(api);
     log(`\n4. Throughput of POST /kiosk/transaction (${elapsed()})`);
-    results.throughput = await measureThroughput(api, ctx);
-    results.memory.push({ stage: 'after throughput (up to 64 connections)', ...memoryOf(api.pid) });
+    results.throughput = await measureThroughput(ctx, warmEnv);
   } finally {
     await stopFunction(api);
     await stopFunction(restApi);
