@@ -87,12 +87,12 @@ export const logDir = (() => {
 let logCounter = 0;
 
 /** Spawns functions-framework for target `api` of `source`; its output goes to a log file. */
-export async function startFunction({ source, env, name }) {
+export async function startFunction({ source, env, name, nodeArgs = [] }) {
   const port = await freePort();
   const logFile = join(logDir(), `${name}-${++logCounter}.log`);
   const fd = openSync(logFile, 'w');
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [FRAMEWORK_MAIN, '--target=api', `--source=${source}`, `--port=${port}`], {
+  const child = spawn(process.execPath, [...nodeArgs, FRAMEWORK_MAIN, '--target=api', `--source=${source}`, `--port=${port}`], {
     cwd: source,
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', fd, fd],

@@ -9,9 +9,9 @@
 // two summary lines from it, after the emulators have shut down).
 import autocannon from 'autocannon';
 import { fork, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { cpus, loadavg, release, totalmem } from 'node:os';
+import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -32,6 +32,7 @@ import {
   waitForSuccess,
 } from './host.mjs';
 import { closedLoop, fmtMb, fmtMs, keepAliveAgent, median, request, sleep, summarize } from './measure.mjs';
+import { CPU_CATEGORIES, cpuByCategory } from './profile.mjs';
 import { deploySize } from './size.mjs';
 import { writeReport } from './report.mjs';
 
@@ -50,6 +51,8 @@ const PLAN = {
   restEndpoints: ['GET /kiosk/{id}', 'GET /user/{id}', 'POST /kiosk/transaction'],
   // gRPC and REST instances alternate round by round.
   restWarm: { 1: { warmup: 10, rounds: scale(4, 2), requests: scale(25, 10) }, 16: { warmup: 48, rounds: scale(4, 2), requests: scale(64, 32) } },
+  // One instance each of api and the same-host floor, profiled under the same c=16 load.
+  cpuBreakdown: { concurrency: 16, warmup: scale(200, 48), requests: scale(800, 96) },
   lag: { sequential: scale(15, 3), bursts: scale(3, 1), burstSize: 16 },
   throughput: { users: [10, 1_000, 10_000], connections: [16, 64], seconds: scale(10, 3), repeats: scale(3, 1), warmupSeconds: scale(10, 2) },
 };
@@ -535,6 +538,75 @@ async function measureTriggerLag(api, ctx) {
   }
 }
 
+// ---------------------------------------------------------------- 2c. CPU breakdown
+const PROFILED_ENDPOINTS = ['GET /kiosk/{id}', 'POST /kiosk/transaction', 'POST /notify/topic'];
+const PROFILER = join(dirname(fileURLToPath(import.meta.url)), 'cpu-profiler.cjs');
+
+/** Waits for the profile the instance writes on its second SIGUSR2. */
+async function profileWritten(file) {
+  const deadline = performance.now() + 15_000;
+  while (!existsSync(file)) {
+    if (performance.now() > deadline) throw new Error(`no CPU profile at ${file}`);
+    await sleep(50);
+  }
+  return file;
+}
+
+/**
+ * The api and the same-host floor (floor.js doing the endpoint's Firestore work in
+ * a minimal onRequest function), each in an instance of its own with the sampling
+ * profiler preloaded, under the same c=16 load: CPU per request by who wrote the code.
+ */
+async function measureCpuBreakdown(specs, variants, floorDir) {
+  const profileDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-cpu-'));
+  const rows = [];
+  try {
+    for (const variant of variants) {
+      const instance = await startFunction({
+        source: variant.source,
+        env: { ...variant.env, BENCH_CPU_PROFILE_DIR: profileDir, BENCH_CPU_PROFILE_NAME: variant.key },
+        name: `cpu-${variant.key}`,
+        nodeArgs: ['--require', PROFILER],
+      });
+      const agent = keepAliveAgent(PLAN.cpuBreakdown.concurrency);
+      const send = httpSender(instance.url, agent);
+      let profiles = 0;
+      try {
+        await waitForSuccess(instance, variant.readyPath);
+        for (const name of PROFILED_ENDPOINTS) {
+          const spec = specs.find((candidate) => candidate.name === name);
+          const operation = (w, g) => send(variant.request(spec, w, g));
+          await loop(PLAN.cpuBreakdown.concurrency, PLAN.cpuBreakdown.warmup, operation);
+          process.kill(instance.pid, 'SIGUSR2');
+          await sleep(300); // the profiler starts asynchronously
+          const before = cpuTimeMs(instance.pid);
+          const measured = await loop(PLAN.cpuBreakdown.concurrency, PLAN.cpuBreakdown.requests, operation);
+          const processCpuMs = cpuTimeMs(instance.pid) - before;
+          process.kill(instance.pid, 'SIGUSR2');
+          const file = await profileWritten(join(profileDir, `${variant.key}-${++profiles}.cpuprofile`));
+          const requests = measured.latencies.length + measured.failed;
+          const byCategory = cpuByCategory(file, floorDir);
+          rows.push({
+            name,
+            variant: variant.key,
+            requests,
+            failed: measured.failed,
+            processCpuPerRequest: processCpuMs / requests,
+            perRequest: Object.fromEntries(Object.entries(byCategory).map(([category, ms]) => [category, ms / requests])),
+          });
+          log(`  ${variant.key.padEnd(5)} ${name.padEnd(24)} ${(processCpuMs / requests).toFixed(2)} ms CPU/req; service code ${(byCategory[CPU_CATEGORIES[0]] / requests).toFixed(2)} ms/req${measured.failed ? `; FAILED ${measured.failed}` : ''}`);
+        }
+      } finally {
+        agent.destroy();
+        await stopFunction(instance);
+      }
+    }
+  } finally {
+    rmSync(profileDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
 // ---------------------------------------------------------------- 4. throughput
 /**
  * Each data size is a project of its own in the same Firestore emulator, served by
@@ -682,11 +754,8 @@ async function main() {
   const contextFile = join(floorDir, 'context.json');
   const { kiosks, users, authUsers, tokens, adminToken, revoked } = ctx;
   writeFileSync(contextFile, JSON.stringify({ ctx: { kiosks, users, authUsers, tokens, adminToken, revoked, runId }, mailPort: mail.port }));
-  const sameHost = await startFunction({
-    source: floorDir,
-    env: functionEnv({ BENCH_FLOOR_CONTEXT: contextFile, BENCH_ENDPOINTS_MODULE: pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'endpoints.mjs')).href }),
-    name: 'floor-warm',
-  });
+  const sameHostEnv = functionEnv({ BENCH_FLOOR_CONTEXT: contextFile, BENCH_ENDPOINTS_MODULE: pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'endpoints.mjs')).href });
+  const sameHost = await startFunction({ source: floorDir, env: sameHostEnv, name: 'floor-warm' });
   const restApi = await startFunction({ source: API_SOURCE, env: functionEnv({ ...warmEnv, FIRESTORE_PREFER_REST: 'true' }), name: 'api-warm-rest' });
   try {
     await waitForSuccess(api, '/');
@@ -698,6 +767,21 @@ async function main() {
     results.warm = await measureWarm(api, sameHost, specs, floorRunner, results.memory);
     floorRunner.stop();
     await stopFunction(sameHost);
+    log(`\n2c. Where a warm request's CPU goes, c=16, api vs same-host floor (${elapsed()})`);
+    results.cpuBreakdown = await measureCpuBreakdown(
+      specs,
+      [
+        { key: 'api', source: API_SOURCE, env: functionEnv(warmEnv), readyPath: '/', request: (spec, w, g) => spec.request(w, g) },
+        {
+          key: 'floor',
+          source: floorDir,
+          env: sameHostEnv,
+          readyPath: `/floor?name=${encodeURIComponent('GET /kiosk/{id}')}&w=0&g=${sequence++}`,
+          request: (spec, w, g) => ({ ...spec.request(w, g), path: `/floor?name=${encodeURIComponent(spec.name)}&w=${w}&g=${g}` }),
+        },
+      ],
+      floorDir,
+    );
     log(`\n2b. Warm p50, FIRESTORE_PREFER_REST=true vs gRPC (${elapsed()})`);
     results.restWarm = await measureRestWarm(api, restApi, specs);
     await stopFunction(restApi);
