@@ -40,7 +40,7 @@ const QUICK = process.argv.includes('--quick');
 const scale = (full, quick) => (QUICK ? quick : full);
 const PLAN = {
   moduleLoadRuns: scale(5, 2),
-  coldRuns: scale(9, 2),
+  coldRuns: scale(15, 2),
   coldRestRuns: scale(5, 1),
   warm: {
     // c=1: request by request, endpoint and floor alternating (GET / every other time).
