@@ -1,4 +1,4 @@
-import type { Message } from 'firebase-admin/messaging';
+import type { Message, Messaging } from 'firebase-admin/messaging';
 import { FieldValue } from 'firebase-admin/firestore';
 import { pushTransportName } from '../config';
 import { adminApp, db } from './firestore';
@@ -41,10 +41,13 @@ export function classifyFcmError(error: unknown): PushError {
 }
 
 export class FcmPushTransport implements PushTransport {
+  private messaging: Messaging | undefined;
+
   async send(message: Message): Promise<string> {
-    const { getMessaging } = await import('firebase-admin/messaging');
+    // Loaded on the first push only: most api requests never send one.
+    this.messaging ??= (require('firebase-admin/messaging') as typeof import('firebase-admin/messaging')).getMessaging(adminApp());
     try {
-      return await getMessaging(adminApp()).send(message);
+      return await this.messaging.send(message);
     } catch (error) {
       throw classifyFcmError(error);
     }
