@@ -1,11 +1,53 @@
 // `npm test`: type-checks, builds, runs the unit tests, then the integration tests
 // inside `firebase emulators:exec` (which fails the run if the emulators do not
 // start), and ends with one summary line.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { EMULATORS, TEST_PROJECT_ID, buildFunctions, emulatorEnv, ensureLocalSecrets } from './lib/emulators.mjs';
 import { cacheDir, functionsDir, repoRoot } from './lib/paths.mjs';
+
+/**
+ * Lines of the emulators' output that explain a failed test run: a function that
+ * threw, was killed or timed out, a worker that did not start, and the service's own
+ * WARNING/ERROR log events. The output scrolls past by the thousands of lines; these
+ * are repeated at the end so that a CI failure shows its cause next to the summary.
+ */
+const PROBLEM = /Your function (was killed|timed out)|Failed to (start|handle|load)|Request to function failed|^⚠  functions:|"severity":"(ERROR|WARNING)"/;
+const KEPT_PROBLEMS = 40;
+
+/** Runs a command with its output passed through, keeping the last problem lines. */
+function runTeed(command, args, options) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { ...options, stdio: ['inherit', 'pipe', 'pipe'] });
+    const problems = [];
+    const watch = (stream, sink) => {
+      stream.pipe(sink, { end: false });
+      createInterface({ input: stream }).on('line', (line) => {
+        if (!PROBLEM.test(line)) return;
+        problems.push(line.length > 400 ? `${line.slice(0, 400)}…` : line);
+        if (problems.length > KEPT_PROBLEMS) problems.shift();
+      });
+    };
+    watch(child.stdout, process.stdout);
+    watch(child.stderr, process.stderr);
+    child.on('close', (status) => resolve({ status, problems }));
+  });
+}
+
+function reportEmulatorProblems(problems) {
+  console.log(`\nEmulator output that may explain the failure (last ${KEPT_PROBLEMS} matching lines):`);
+  for (const line of problems.length ? problems : ['(none)']) console.log(`  ${line}`);
+  // The Firestore emulator writes lock timeouts only to its own log.
+  const firestoreLog = join(repoRoot, 'firestore-debug.log');
+  if (existsSync(firestoreLog)) {
+    const lockTimeouts = readFileSync(firestoreLog, 'utf8').split('WARNING: Operation failed: Transaction lock timeout').length - 1;
+    console.log(`Firestore emulator transaction lock timeouts: ${lockTimeouts}`);
+  }
+}
+
+const stripAnsi = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 const resultsDir = join(cacheDir, 'test-results');
 rmSync(resultsDir, { recursive: true, force: true });
@@ -19,7 +61,7 @@ ensureLocalSecrets();
 const jestArgs = (tier) => `--selectProjects ${tier} --json --outputFile=${join(resultsDir, `${tier}.json`)}`;
 const unit = spawnSync('npx', ['jest', ...jestArgs('unit').split(' ')], { cwd: functionsDir, stdio: 'inherit' });
 
-const integration = spawnSync(
+const integration = await runTeed(
   'npx',
   [
     'firebase',
@@ -30,20 +72,32 @@ const integration = spawnSync(
     TEST_PROJECT_ID,
     `cd functions && npx jest --runInBand ${jestArgs("integration")}`,
   ],
-  { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ...emulatorEnv() } },
+  { cwd: repoRoot, env: { ...process.env, ...emulatorEnv() } },
 );
 
 let passed = 0;
 let failed = 0;
+const failures = [];
 for (const tier of ['unit', 'integration']) {
   try {
     const results = JSON.parse(readFileSync(join(resultsDir, `${tier}.json`), 'utf8'));
     passed += results.numPassedTests;
     failed += results.numFailedTests + results.numRuntimeErrorTestSuites;
+    for (const suite of results.testResults) {
+      for (const test of suite.assertionResults.filter((assertion) => assertion.status === 'failed')) {
+        const message = stripAnsi(test.failureMessages.join('\n')).split('\n').find((line) => line.trim()) ?? '';
+        failures.push(`${tier}: ${test.fullName}: ${message.trim()}`);
+      }
+    }
   } catch {
     console.error(`No results from the ${tier} tests.`);
     failed += 1;
   }
 }
+if (failed > 0 || integration.status !== 0) {
+  reportEmulatorProblems(integration.problems);
+  if (failures.length) console.log(`\nFailed:\n${failures.map((line) => `  ${line}`).join('\n')}`);
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(unit.status === 0 && integration.status === 0 && failed === 0 ? 0 : 1);
+

@@ -1,6 +1,6 @@
 import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import { call, db, resetEmulators, seedKioskWithKey, seedUser, waitFor } from './helpers';
+import { call, db, describeTransactionEffects, resetEmulators, seedKioskWithKey, seedUser, waitFor } from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -57,6 +57,7 @@ test('the functions reloading mid-burst while kiosks retry with their keys: no a
       return pending.length === 0 ? true : undefined;
     },
     90_000,
+    describeTransactionEffects,
   );
   const kiosk = (await db().collection('kiosks').doc(kioskId).get()).data()!;
   const items = answers.reduce((sum, answer) => sum + answer.body.transaction.totalItems, 0);

@@ -65,19 +65,43 @@ export async function setBackgroundTriggers(enabled: boolean): Promise<void> {
   if (!response.ok) throw new Error(`${action} failed: ${response.status}`);
 }
 
-/** Polls `probe` until it returns something other than undefined, or fails after `timeoutMs`. */
+/**
+ * Polls `probe` until it returns something other than undefined, or fails after
+ * `timeoutMs`. `explain` describes the state at the timeout, so a failure in CI says
+ * whether the work was slow, lost or done twice.
+ */
 export async function waitFor<T>(
   what: string,
   probe: () => Promise<T | undefined>,
   timeoutMs = 30_000,
+  explain?: () => Promise<string>,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const state = explain ? `; ${await explain()}` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${state}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Where the transaction trigger stands for every stored transaction: how many have
+ * their effects completed, how many were counted on their kiosk, and which are not.
+ */
+export async function describeTransactionEffects(): Promise<string> {
+  const docs = (await db().collection('transactions').get()).docs;
+  const pending = docs.filter((doc) => !doc.get('effects.completedAt'));
+  const counted = docs.filter((doc) => doc.get('effects.kioskCounted') !== undefined).length;
+  const oldestPending = pending.map((doc) => doc.createTime.toMillis()).sort((a, b) => a - b)[0];
+  const age = oldestPending === undefined ? '' : `, oldest pending created ${Date.now() - oldestPending} ms ago`;
+  return (
+    `${docs.length} transactions: ${docs.length - pending.length} with effects completed, ${counted} counted on their kiosk` +
+    `${age}; pending: ${pending.slice(0, 10).map((doc) => doc.id).join(', ') || 'none'}`
+  );
 }
 
 let counter = 0;
