@@ -10,16 +10,16 @@ export function createKeyedQueue(): KeyedQueue {
   return async <T>(key: string, work: () => Promise<T>): Promise<T> => {
     const previous = tails.get(key);
     let release!: () => void;
+    // Resolves (never rejects) once this work is over, which is after everything
+    // queued before it: the next in line waits on this alone.
     const done = new Promise<void>((resolve) => (release = resolve));
-    // `previous` and `done` only ever resolve, so the chain never rejects.
-    const tail = previous ? previous.then(() => done) : done;
-    tails.set(key, tail);
+    tails.set(key, done);
     try {
       if (previous) await previous;
       return await work();
     } finally {
       release();
-      if (tails.get(key) === tail) tails.delete(key);
+      if (tails.get(key) === done) tails.delete(key);
     }
   };
 }

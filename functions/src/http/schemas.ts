@@ -16,6 +16,8 @@ const kioskStatus = { type: 'string', enum: KIOSK_STATUSES as unknown as KioskSt
 /** FCM registration tokens are printable ASCII, ~160-200 characters; Firestore can only query values under 1,500 bytes. */
 export const MAX_PUSH_TOKEN_LENGTH = 1024;
 const pushToken = { type: 'string', minLength: 1, maxLength: MAX_PUSH_TOKEN_LENGTH, pattern: '^[!-~]+$' } as const;
+/** The data payload's key pattern below, in words, for error messages. */
+export const DATA_KEY_RULE = 'keys are 1-100 letters, digits, "_" or "-", starting with a letter';
 /** FCM data payload: string values only; the whole message must stay under 4 KiB. */
 const dataPayload = {
   type: 'object',

@@ -1,7 +1,7 @@
 import type Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { badRequest } from '../errors';
-import { bodySchemas, type BodySchemaName } from './schemas';
+import { DATA_KEY_RULE, bodySchemas, type BodySchemaName } from './schemas';
 
 /*
  * ajv and each schema are compiled on first use: a request that carries no body
@@ -28,17 +28,18 @@ function validatorFor(name: BodySchemaName): ValidateFunction {
   return validate;
 }
 
+const FCM_TOKEN_RULE = 'must be printable ASCII characters without spaces (an FCM registration token)';
 const PATTERN_MESSAGES: Record<string, string> = {
   otp: 'otp must be 4-10 digits',
-  token: 'token must be printable ASCII characters without spaces (an FCM registration token)',
-  pushToken: 'pushToken must be printable ASCII characters without spaces (an FCM registration token)',
+  token: `token ${FCM_TOKEN_RULE}`,
+  pushToken: `pushToken ${FCM_TOKEN_RULE}`,
 };
 
 /**
  * JSON may carry lone UTF-16 surrogates ("\ud800"), which Firestore cannot store:
  * every string and key must be well-formed Unicode. Returns the first offending path.
  */
-export function findMalformedText(value: unknown, path = ''): string | undefined {
+function findMalformedText(value: unknown, path = ''): string | undefined {
   if (typeof value === 'string') return value.isWellFormed() ? undefined : path;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -65,7 +66,7 @@ export function describeError(error: ErrorObject): string {
   const field = fieldName(error.instancePath);
   const inField = (name: string) => (field ? `${field}.${name}` : name);
   if (error.propertyName !== undefined) {
-    return `${field} has an invalid key "${error.propertyName}": keys are 1-100 letters, digits, "_" or "-", starting with a letter`;
+    return `${field} has an invalid key "${error.propertyName}": ${DATA_KEY_RULE}`;
   }
   switch (error.keyword) {
     case 'required':

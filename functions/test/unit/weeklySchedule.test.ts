@@ -3,6 +3,7 @@ import OpeningHours from 'opening_hours';
 import { isOpenInWeek, parseWeeklySchedule } from '../../src/domain/weeklySchedule';
 import { isOpenAt, wallClockDate } from '../../src/domain/openingHours';
 import type { GeoPoint } from '../../src/domain/kiosk';
+import { loadIsolated } from './moduleRegistry';
 
 const BERLIN: GeoPoint = { latitude: 52.52, longitude: 13.405 };
 const DAY_NAMES = ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'];
@@ -123,12 +124,10 @@ describe('parseWeeklySchedule leaves everything else to opening_hours', () => {
   });
 
   test('a plain weekly schedule does not load opening_hours', () => {
-    let loaded: string[] = [];
-    jest.isolateModules(() => {
+    const { modules: loaded } = loadIsolated(() => {
       const isolated = require('../../src/domain/openingHours') as typeof import('../../src/domain/openingHours');
       isolated.isOpenAt('Mo-Fr 06:00-22:00; Sa 08:00-20:00', 'Europe/Berlin', BERLIN, new Date());
       isolated.assertOpeningHours('Mo-Su 06:00-23:00', BERLIN);
-      loaded = Object.keys(require.cache);
     });
     expect(loaded.some((key) => key.includes('/src/domain/weeklySchedule'))).toBe(true);
     expect(loaded.filter((key) => key.includes('/node_modules/opening_hours/'))).toEqual([]);
