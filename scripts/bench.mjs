@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { EMULATORS, buildFunctions, emulatorEnv, ensureLocalSecrets } from './lib/emulators.mjs';
 import { cacheDir, repoRoot } from './lib/paths.mjs';
 
-export const BENCH_PROJECT_ID = 'demo-kiosk-rewards-bench';
+const BENCH_PROJECT_ID = 'demo-kiosk-rewards-bench';
 
 const args = process.argv.slice(2);
 const firebaseArgs = process.env.BENCH_FIREBASE_CONFIG ? ['--config', resolve(process.env.BENCH_FIREBASE_CONFIG)] : [];

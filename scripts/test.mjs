@@ -4,7 +4,8 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { EMULATORS, TEST_PROJECT_ID, buildFunctions, emulatorEnv, ensureLocalSecrets } from './lib/emulators.mjs';
 import { cacheDir, functionsDir, repoRoot } from './lib/paths.mjs';
 
@@ -47,7 +48,12 @@ function reportEmulatorProblems(problems) {
   }
 }
 
-const stripAnsi = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
+/** The first line of a Jest failure message, colours stripped, passing over Jest's heading "● Test suite failed to run". */
+const firstLine = (message) =>
+  stripVTControlCharacters(message ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line && line !== '● Test suite failed to run') ?? '';
 
 const resultsDir = join(cacheDir, 'test-results');
 rmSync(resultsDir, { recursive: true, force: true });
@@ -85,8 +91,11 @@ for (const tier of ['unit', 'integration']) {
     failed += results.numFailedTests + results.numRuntimeErrorTestSuites;
     for (const suite of results.testResults) {
       for (const test of suite.assertionResults.filter((assertion) => assertion.status === 'failed')) {
-        const message = stripAnsi(test.failureMessages.join('\n')).split('\n').find((line) => line.trim()) ?? '';
-        failures.push(`${tier}: ${test.fullName}: ${message.trim()}`);
+        failures.push(`${tier}: ${test.fullName}: ${firstLine(test.failureMessages.join('\n'))}`);
+      }
+      // A suite that failed without a failed test did not run (or a hook of it threw).
+      if (suite.status === 'failed' && !suite.assertionResults.some((assertion) => assertion.status === 'failed')) {
+        failures.push(`${tier}: ${relative(functionsDir, suite.name)}: ${firstLine(suite.message)}`);
       }
     }
   } catch {

@@ -4,26 +4,34 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fleetKioskDoc } from '../lib/fleet.mjs';
+import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { functionsDir } from '../lib/paths.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
 const { db, adminApp } = requireFn('./lib/adapters/firestore.js');
-const { issueKey, revokeKey } = requireFn('./lib/data/kioskKeys.js');
+const { issueKey, keyIdOf, revokeKey } = requireFn('./lib/data/kioskKeys.js');
+const { sha256Hex } = requireFn('./lib/domain/hash.js');
 const { FieldValue, GeoPoint, Timestamp } = requireFn('firebase-admin/firestore');
 const { getAuth } = requireFn('firebase-admin/auth');
 const { geohashForLocation } = requireFn('geofire-common');
 
 export { db, requireFn };
 
-const sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
+/**
+ * The idempotency record id as the service builds it (idempotencyRecordId of
+ * src/domain/idempotency.ts), written out rather than called: the transaction floor
+ * is CPU-profiled in the same-host floor (run.mjs, section 2c), where a call into
+ * functions/lib would be charged to the service's code.
+ */
+const idempotencyRecordId = (kioskId, key) => createHash('sha256').update(`${kioskId}:${key}`).digest('hex');
 
-export const KIOSKS = 50;
-export const USERS = 1000;
-export const AUTH_USERS = 16;
-const SCHEDULES = ['24/7', 'Mo-Fr 06:00-22:00; Sa 08:00-20:00', 'Mo-Su 07:00-23:00'];
+const KIOSKS = 50;
+const USERS = 1000;
+const AUTH_USERS = 16;
+/** Kiosk i's opening hours: SCHEDULES[i % SCHEDULES.length]. */
+export const SCHEDULES = ['24/7', 'Mo-Fr 06:00-22:00; Sa 08:00-20:00', 'Mo-Su 07:00-23:00'];
 
-export const kioskDoc = (i, fields = {}) =>
+const kioskDoc = (i, fields = {}) =>
   fleetKioskDoc(i, {
     name: `Bench kiosk ${i}`,
     address: `Bench street ${i}`,
@@ -31,27 +39,8 @@ export const kioskDoc = (i, fields = {}) =>
     ...fields,
   });
 
-export const userDoc = (name, pushToken) => ({
-  name,
-  currentPoints: 0,
-  totalPoints: 0,
-  recycledCount: 0,
-  rank: 'Bronze',
-  createdAt: Timestamp.now(),
-  ...(pushToken ? { pushToken } : {}),
-});
-
-/** Writes `docs` ([ref, data]) in batches of 400. */
-export async function writeAll(docs, firestore = db()) {
-  for (let i = 0; i < docs.length; i += 400) {
-    const batch = firestore.batch();
-    for (const [ref, data] of docs.slice(i, i + 400)) batch.set(ref, data);
-    await batch.commit();
-  }
-}
-
 /** An ID token from the Auth emulator (custom token → signInWithCustomToken). */
-export async function idTokenFor(uid, claims = {}) {
+async function idTokenFor(uid, claims = {}) {
   const customToken = await getAuth(adminApp()).createCustomToken(uid, claims);
   const response = await fetch(
     `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=bench`,
@@ -89,11 +78,11 @@ export async function seedDataSize(projectId, users, runId) {
   await writeAll(
     kiosks.flatMap(({ id, apiKey }, i) => [
       [firestore.collection('kiosks').doc(id), kioskDoc(i)],
-      [firestore.collection('kioskKeys').doc(sha256Hex(apiKey)), { kioskId: id, label: 'bench throughput', createdAt: Timestamp.now(), revokedAt: null }],
+      [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), { kioskId: id, label: 'bench throughput', createdAt: Timestamp.now(), revokedAt: null }],
     ]),
     firestore,
   );
-  const userDocs = Array.from({ length: users }, (_, i) => [firestore.collection('users').doc(`tp-user-${i}`), userDoc(`Throughput user ${i}`, i % 2 ? undefined : `tp-device-${i}`)]);
+  const userDocs = Array.from({ length: users }, (_, i) => [firestore.collection('users').doc(`tp-user-${i}`), fleetUserDoc(`Throughput user ${i}`, i % 2 ? undefined : `tp-device-${i}`)]);
   await writeAll(userDocs, firestore);
   return { projectId, users, kiosks };
 }
@@ -105,9 +94,9 @@ export async function seed() {
   const kioskRefs = Array.from({ length: KIOSKS }, (_, i) => db().collection('kiosks').doc(`bench-kiosk-${i}`));
   await writeAll(kioskRefs.map((ref, i) => [ref, kioskDoc(i)]));
   const users = Array.from({ length: USERS }, (_, i) => `bench-user-${i}`);
-  await writeAll(users.map((id, i) => [db().collection('users').doc(id), userDoc(`Bench user ${i}`, i % 2 === 0 ? `bench-device-${i}` : undefined)]));
+  await writeAll(users.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Bench user ${i}`, i % 2 === 0 ? `bench-device-${i}` : undefined)]));
   const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
-  await writeAll(authUsers.map((id, i) => [db().collection('users').doc(id), userDoc(`Signed-in user ${i}`)]));
+  await writeAll(authUsers.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Signed-in user ${i}`)]));
 
   const kiosks = [];
   for (const ref of kioskRefs) kiosks.push({ id: ref.id, ...(await issueKey(ref.id, 'bench')) });
@@ -196,7 +185,7 @@ export function endpointSpecs(ctx) {
         (await db().collection('kioskKeys').doc(kiosk.keyId).get()).data();
         (await Promise.all([db().doc('config/rewards').get(), db().collection('kiosks').doc(kiosk.id).get()])).map((snap) => snap.data());
         const userRef = db().collection('users').doc(body.userId);
-        const idempotencyRef = db().collection('idempotency').doc(sha256Hex(`${kiosk.id}:${runId}-floor-${g}`));
+        const idempotencyRef = db().collection('idempotency').doc(idempotencyRecordId(kiosk.id, `${runId}-floor-${g}`));
         const [userSnap, idempotencySnap] = await db().getAll(userRef, idempotencyRef);
         idempotencySnap.data();
         const points = body.plasticCount * 10 + body.metalCount * 20;
@@ -304,7 +293,7 @@ export function endpointSpecs(ctx) {
       floorLabel: 'get kiosk; create key',
       floor: async (w, g) => {
         (await db().collection('kiosks').doc(kioskOf(w).id).get()).data();
-        await db().collection('kioskKeys').doc(sha256Hex(`${runId}-floor-key-${g}`)).create({ kioskId: kioskOf(w).id, label: 'bench', createdAt: FieldValue.serverTimestamp(), revokedAt: null });
+        await db().collection('kioskKeys').doc(keyIdOf(`${runId}-floor-key-${g}`)).create({ kioskId: kioskOf(w).id, label: 'bench', createdAt: FieldValue.serverTimestamp(), revokedAt: null });
       },
     },
     {
@@ -330,6 +319,7 @@ export function endpointSpecs(ctx) {
       }),
       floorLabel: 'tx(getAll 2 limiter docs, set 2) + SMTP send',
       floor: async (w, g) => {
+        // The rateLimits/{id} of each bucket, as src/data/rateLimits.ts names it: sha256Hex(`${scope}:${key}`).
         const refs = [sha256Hex(`otp-address:floor-${runId}-${g}@example.com`), sha256Hex(`otp-ip:11.${(g >> 16) & 255}.${(g >> 8) & 255}.${g & 255}`)].map((id) => db().collection('rateLimits').doc(id));
         await db().runTransaction(async (tx) => {
           (await tx.getAll(...refs)).map((snap) => snap.data());

@@ -2,7 +2,7 @@
 // serving one target of the built code, in a process of its own, against the
 // emulators. Also the floor function's temp directory and module-load timing.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, openSync, closeSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,11 +11,11 @@ import { functionsDir } from '../lib/paths.mjs';
 import { freePort, request, sleep } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const FRAMEWORK_MAIN = join(functionsDir, 'node_modules', '@google-cloud', 'functions-framework', 'build', 'src', 'main.js');
+const FRAMEWORK_MAIN = join(functionsDir, 'node_modules', '@google-cloud', 'functions-framework', 'build', 'src', 'main.js');
 export const API_SOURCE = functionsDir;
 
 /** Modules that only some routes need; none of them may be loaded by importing the entry point. */
-export const HEAVY_MODULES = {
+const HEAVY_MODULES = {
   nodemailer: '/node_modules/nodemailer/',
   opening_hours: '/node_modules/opening_hours/',
   ajv: '/node_modules/ajv/',
@@ -25,7 +25,7 @@ export const HEAVY_MODULES = {
 };
 
 /** functions/.env as the deploy would set it (functions-framework does not read .env files). */
-export function dotenvParams() {
+function dotenvParams() {
   const params = {};
   for (const line of readFileSync(join(functionsDir, '.env'), 'utf8').split('\n')) {
     const match = line.match(/^\s*([A-Z0-9_]+)\s*=(.*)$/);
@@ -33,6 +33,9 @@ export function dotenvParams() {
   }
   return params;
 }
+
+/** dotenvParams(), read at the first functionEnv() call. */
+let dotenv;
 
 const platformEnv = {};
 /** What the platform gives every instance (here: the stand-in metadata server). */
@@ -55,7 +58,7 @@ export function functionEnv(extra = {}) {
     K_SERVICE: 'api',
     K_REVISION: 'api-00001-bench',
     LOG_EXECUTION_ID: 'true', // firebase deploy sets it on 2nd gen functions
-    ...dotenvParams(),
+    ...(dotenv ??= dotenvParams()),
     SMTP_PASSWORD: 'not-used-by-the-bench-mail-server',
     GCLOUD_PROJECT: process.env.GCLOUD_PROJECT,
     FIRESTORE_EMULATOR_HOST: process.env.FIRESTORE_EMULATOR_HOST,
@@ -150,7 +153,7 @@ export async function waitForSuccess(instance, path, { expect = 200, timeoutMs =
   const deadline = performance.now() + timeoutMs;
   let listeningAt;
   for (;;) {
-    if (instance.child.exitCode !== null) throw new Error(`functions-framework exited early; see ${instance.logFile}`);
+    if (instance.child.exitCode !== null || instance.child.signalCode !== null) throw new Error(`functions-framework exited early; see ${instance.logFile}`);
     const attemptAt = performance.now();
     try {
       const response = await request({ url: `${instance.url}${path}`, headers, agent: false });
@@ -197,9 +200,4 @@ export function moduleLoad({ entries, cwd, env, functionTarget }) {
   const run = spawnSync(process.execPath, ['-e', code], { cwd, env: withTarget, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`module load of ${entries.join(', ')} failed: ${run.stderr}`);
   return JSON.parse(run.stdout);
-}
-
-export function makeDir(path) {
-  mkdirSync(path, { recursive: true });
-  return path;
 }

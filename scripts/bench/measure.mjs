@@ -1,29 +1,11 @@
-// Timing helpers of the benchmark: a keep-alive HTTP client, a closed-loop load
-// runner (N workers, each sending its next request when the last one answered),
-// percentiles and medians.
+// Timing helpers of the benchmark: a keep-alive HTTP client and a closed-loop load
+// runner (N workers, each sending its next request when the last one answered).
+// Percentiles and medians are in scripts/lib/stats.mjs.
 import http from 'node:http';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Nearest-rank percentile of an ascending array. */
-export function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
-export function summarize(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
-}
-
-export const median = (values) => {
-  const sorted = [...values].filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** A TCP port nobody listens on right now. */
 export function freePort() {

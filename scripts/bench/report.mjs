@@ -5,7 +5,7 @@ import { repoRoot } from '../lib/paths.mjs';
 import { fmtMb, fmtMs, fmtRatio } from './measure.mjs';
 import { CPU_CATEGORIES } from './profile.mjs';
 
-export const TARGETS = { coldStartRatio: 1.15, warmP50Ratio: 1.2, throughputSpread: 0.2 };
+const TARGETS = { coldStartRatio: 1.15, warmP50Ratio: 1.2, throughputSpread: 0.2 };
 
 /** Ratios are judged as printed (two decimals), so a printed 1.15 never reads "missed". */
 const within = (ratio, target) => Number.isFinite(ratio) && Math.round(ratio * 100) / 100 <= target;
@@ -16,15 +16,18 @@ const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
 const mib = (bytes) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 const verdict = (ok) => (ok ? 'met' : '**MISSED**');
 
-/** The targets, judged. Also the two summary lines the outer script prints last. */
 /**
  * Not judged: a row where more than 10% of the endpoint's requests failed (no
  * meaningful p50), and concurrent transactions with a query, which the emulator
  * deadlocks (the service retries them for up to 30 s, the floor's SDK gives up sooner).
  */
-export const judged = (row) => row.failed.endpoint <= 0.1 * row.attempted && !(row.emulatorLocks && row.concurrency > 1);
+const judged = (row) => row.failed.endpoint <= 0.1 * row.attempted && !(row.emulatorLocks && row.concurrency > 1);
 
-export function summarize(results) {
+/** CPU ms per request of a CPU-breakdown row, summed over the categories of its profile. */
+const profileTotal = (row) => Object.values(row.perRequest).reduce((sum, ms) => sum + ms, 0);
+
+/** The targets, judged. Also the two summary lines the outer script prints last. */
+function summarize(results) {
   const headline = results.cold[0];
   const judgedRows = results.warm.filter(judged);
   const notJudged = results.warm.filter((row) => !judged(row));
@@ -78,7 +81,7 @@ function warmMissReason(results, summary) {
   const worstSameHost = Math.max(...missedRows.map((row) => row.sameHostRatio));
   const shares = results.cpuBreakdown
     .filter((row) => row.variant === 'api')
-    .map((row) => row.perRequest[CPU_CATEGORIES[0]] / Object.values(row.perRequest).reduce((sum, ms) => sum + ms, 0));
+    .map((row) => row.perRequest[CPU_CATEGORIES[0]] / profileTotal(row));
   const atC16 = missedRows.every((row) => row.concurrency > 1);
   return [
     `Measured reason: against the same-host floor (the same Firestore work inside a minimal \`onRequest\` function on the same host, sent the same requests) these rows are at most ${fmtRatio(worstSameHost)}×, and the service’s own code is ${(100 * Math.min(...shares)).toFixed(0)}–${(100 * Math.max(...shares)).toFixed(0)}% of a warm request’s CPU in the profiled endpoints (section 2, CPU breakdown).` +
@@ -222,7 +225,7 @@ export function writeReport(results) {
       '',
     );
   }
-  p('All latencies in ms. Target: ratio ≤ 1.2 for every endpoint. A row where more than 10% of the endpoint’s requests failed is shown but not judged (its p50 covers only the requests that got through).', '');
+  p(`All latencies in ms. Target: ratio ≤ ${TARGETS.warmP50Ratio} for every endpoint. A row where more than 10% of the endpoint’s requests failed is shown but not judged (its p50 covers only the requests that got through).`, '');
   const failedRows = results.warm.filter((row) => row.failed.endpoint + row.failed.floor + row.failed.http > 0);
   if (failedRows.length) {
     p(
@@ -244,7 +247,6 @@ export function writeReport(results) {
   const breakdown = results.cpuBreakdown;
   const profiled = [...new Set(breakdown.map((row) => row.name))];
   const cell = (name, variant) => breakdown.find((row) => row.name === name && row.variant === variant);
-  const profileTotal = (row) => Object.values(row.perRequest).reduce((sum, ms) => sum + ms, 0);
   const cpuColumns = profiled.flatMap((name) => [`${name}: api`, 'floor']);
   const cpuRows = [
     ...CPU_CATEGORIES.map((category) => [category, ...profiled.flatMap((name) => ['api', 'floor'].map((variant) => cell(name, variant).perRequest[category].toFixed(2)))]),

@@ -15,8 +15,10 @@ import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { cacheDir, functionsDir, repoRoot } from '../lib/paths.mjs';
-import { db, endpointSpecs, requireFn, seed, seedDataSize, userDoc, writeAll } from './endpoints.mjs';
+import { median, summarize } from '../lib/stats.mjs';
+import { SCHEDULES, db, endpointSpecs, requireFn, seed, seedDataSize } from './endpoints.mjs';
 import {
   API_SOURCE,
   coldStart,
@@ -31,7 +33,7 @@ import {
   stopFunction,
   waitForSuccess,
 } from './host.mjs';
-import { closedLoop, fmtMb, fmtMs, keepAliveAgent, median, request, sleep, summarize } from './measure.mjs';
+import { closedLoop, fmtMb, fmtMs, keepAliveAgent, request, sleep } from './measure.mjs';
 import { CPU_CATEGORIES, cpuByCategory } from './profile.mjs';
 import { deploySize } from './size.mjs';
 import { writeReport } from './report.mjs';
@@ -56,7 +58,8 @@ const PLAN = {
   lag: { sequential: scale(15, 3), bursts: scale(3, 1), burstSize: 16 },
   throughput: { users: [10, 1_000, 10_000], connections: [16, 64], seconds: scale(10, 3), repeats: scale(3, 1), warmupSeconds: scale(10, 2) },
 };
-const COLD_PATH = '/kiosk/bench-kiosk-1';
+const COLD_KIOSK = 1;
+const COLD_PATH = `/kiosk/bench-kiosk-${COLD_KIOSK}`;
 
 const started = new Date();
 const startedAt = performance.now();
@@ -171,7 +174,7 @@ function measureModuleLoad(floorDir) {
 }
 
 // The cold-start kiosk's schedule (endpoints.mjs), and one only opening_hours reads.
-const PLAIN_SCHEDULE = 'Mo-Fr 06:00-22:00; Sa 08:00-20:00';
+const PLAIN_SCHEDULE = SCHEDULES[COLD_KIOSK % SCHEDULES.length];
 const LIBRARY_SCHEDULE = 'Mo-Fr 06:00-22:00; Sa 08:00-02:00';
 
 /**
@@ -254,6 +257,9 @@ async function measureColdStarts(floorDir, runs, extraEnv, requests) {
 }
 
 // ---------------------------------------------------------------- 2. warm latency
+/** The path that has the same-host floor (floor.js) run endpoint `name`'s floor operation. */
+const floorPath = (name, w, g) => `/floor?name=${encodeURIComponent(name)}&w=${w}&g=${g}`;
+
 function httpSender(baseUrl, agent) {
   return async (req) => {
     const response = await request({ url: `${baseUrl}${req.path}`, method: req.method, headers: req.headers, body: req.body, agent });
@@ -263,7 +269,6 @@ function httpSender(baseUrl, agent) {
 }
 
 let sequence = 0;
-let emulatorHub;
 /** Runs `total` operations at `concurrency`; ids continue across calls so every request is unique. */
 async function loop(concurrency, total, operation) {
   const base = sequence;
@@ -383,7 +388,7 @@ async function interleavedBatches(api, sameHost, spec, floorRunner, send, sendSa
   return { samples, failed, failures, cpuPerRequest: { endpoint: per(cpu.endpoint), http: per(cpu.http), firestore: per(cpu.floor), sameHost: per(cpu.sameHost) } };
 }
 
-async function measureWarm(api, sameHost, specs, floorRunner, memory) {
+async function measureWarm(api, sameHost, specs, floorRunner, memory, hub) {
   const results = [];
   for (const concurrency of [1, 16]) {
     const agent = keepAliveAgent(concurrency);
@@ -393,11 +398,11 @@ async function measureWarm(api, sameHost, specs, floorRunner, memory) {
     /** The endpoint's request (method, headers, body) sent to the same-host floor. */
     const sendSameHost = (spec, w, g) => {
       const req = spec.request(w, g);
-      return toSameHost({ ...req, path: `/floor?name=${encodeURIComponent(spec.name)}&w=${w}&g=${g}` });
+      return toSameHost({ ...req, path: floorPath(spec.name, w, g) });
     };
     for (const spec of specs) {
       // The functions emulator re-enables triggers whenever it reloads the functions.
-      await setBackgroundTriggers(emulatorHub, false);
+      await setBackgroundTriggers(hub, false);
       // Requests that time out on the emulator's locks take 30 s each: one short round.
       const plan =
         spec.emulatorLocks && concurrency > 1
@@ -454,7 +459,7 @@ async function measureWarm(api, sameHost, specs, floorRunner, memory) {
 }
 
 // ---------------------------------------------------------------- 2b. PREFER_REST, warm
-async function measureRestWarm(grpcApi, restApi, specs) {
+async function measureRestWarm(grpcApi, restApi, specs, hub) {
   const chosen = specs.filter((spec) => PLAN.restEndpoints.includes(spec.name));
   chosen.unshift({ name: 'GET /', request: () => ({ method: 'GET', path: '/' }) });
   const rows = [];
@@ -463,7 +468,7 @@ async function measureRestWarm(grpcApi, restApi, specs) {
     const agents = [keepAliveAgent(concurrency), keepAliveAgent(concurrency)];
     const senders = { grpc: httpSender(grpcApi.url, agents[0]), rest: httpSender(restApi.url, agents[1]) };
     for (const spec of chosen) {
-      await setBackgroundTriggers(emulatorHub, false);
+      await setBackgroundTriggers(hub, false);
       const samples = { grpc: [], rest: [] };
       for (const mode of ['grpc', 'rest']) await loop(concurrency, plan.warmup, (w, g) => senders[mode](spec.request(w, g)));
       for (let round = 0; round < plan.rounds; round++) {
@@ -484,7 +489,7 @@ async function measureRestWarm(grpcApi, restApi, specs) {
 // ---------------------------------------------------------------- 3. trigger lag
 async function measureTriggerLag(api, ctx) {
   const LAG_USERS = PLAN.lag.burstSize;
-  await writeAll(Array.from({ length: LAG_USERS }, (_, i) => [db().collection('users').doc(`lag-user-${i}`), userDoc(`Lag user ${i}`, `lag-device-${i}`)]));
+  await writeAll(Array.from({ length: LAG_USERS }, (_, i) => [db().collection('users').doc(`lag-user-${i}`), fleetUserDoc(`Lag user ${i}`, `lag-device-${i}`)]));
   const agent = keepAliveAgent(LAG_USERS);
   const submit = async (i, g) => {
     const kiosk = ctx.kiosks[i % ctx.kiosks.length];
@@ -724,7 +729,6 @@ async function main() {
   const metadata = await startMetadataServer();
   setPlatformEnv({ GCE_METADATA_HOST: metadata.host });
   const ctx = { ...seeded, runId, emulators, mailFloor: () => Promise.reject(new Error('floors run in floor-runner.mjs')) };
-  emulatorHub = emulators.hub;
   const specs = endpointSpecs(ctx);
   const floorDir = prepareFloorSource();
   const results = { started: started.toISOString(), quick: QUICK, machine, plan: PLAN, emulators };
@@ -760,12 +764,15 @@ async function main() {
   try {
     await waitForSuccess(api, '/');
     await waitForSuccess(restApi, '/');
-    await waitForSuccess(sameHost, `/floor?name=${encodeURIComponent('GET /kiosk/{id}')}&w=0&g=${sequence++}`);
+    await waitForSuccess(sameHost, floorPath('GET /kiosk/{id}', 0, sequence++));
     log(`\n2. Warm latency per endpoint (${elapsed()})`);
     const floorRunner = await startFloorRunner(ctx, mail.port);
-    results.memory = [{ stage: 'warm instance before section 2', ...memoryOf(api.pid) }];
-    results.warm = await measureWarm(api, sameHost, specs, floorRunner, results.memory);
-    floorRunner.stop();
+    try {
+      results.memory = [{ stage: 'warm instance before section 2', ...memoryOf(api.pid) }];
+      results.warm = await measureWarm(api, sameHost, specs, floorRunner, results.memory, emulators.hub);
+    } finally {
+      floorRunner.stop();
+    }
     await stopFunction(sameHost);
     log(`\n2c. Where a warm request's CPU goes, c=16, api vs same-host floor (${elapsed()})`);
     results.cpuBreakdown = await measureCpuBreakdown(
@@ -776,14 +783,14 @@ async function main() {
           key: 'floor',
           source: floorDir,
           env: sameHostEnv,
-          readyPath: `/floor?name=${encodeURIComponent('GET /kiosk/{id}')}&w=0&g=${sequence++}`,
-          request: (spec, w, g) => ({ ...spec.request(w, g), path: `/floor?name=${encodeURIComponent(spec.name)}&w=${w}&g=${g}` }),
+          readyPath: floorPath('GET /kiosk/{id}', 0, sequence++),
+          request: (spec, w, g) => ({ ...spec.request(w, g), path: floorPath(spec.name, w, g) }),
         },
       ],
       floorDir,
     );
     log(`\n2b. Warm p50, FIRESTORE_PREFER_REST=true vs gRPC (${elapsed()})`);
-    results.restWarm = await measureRestWarm(api, restApi, specs);
+    results.restWarm = await measureRestWarm(api, restApi, specs, emulators.hub);
     await stopFunction(restApi);
     log(`\n3. Trigger lag: transaction accepted → effects.completedAt (${elapsed()})`);
     results.lag = await measureTriggerLag(api, ctx);

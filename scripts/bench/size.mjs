@@ -8,23 +8,32 @@ import { functionsDir, repoRoot } from '../lib/paths.mjs';
 
 const globToRegExp = (glob) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
 
-/** Bytes and files under `dir`; `skip(path, name)` prunes files and directories. */
-function walk(dir, skip = () => false) {
-  let bytes = 0;
-  let files = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (skip(path, entry.name)) continue;
-    if (entry.isDirectory()) {
-      const sub = walk(path, skip);
-      bytes += sub.bytes;
-      files += sub.files;
-    } else if (entry.isFile()) {
-      bytes += lstatSync(path).size;
-      files += 1;
+/**
+ * Bytes and files under `dir`; `skip(path, name)` prunes files and directories.
+ * Given `leaveOut(path, name)`, also `kept`: the same count without what it prunes.
+ */
+function walk(dir, skip = () => false, leaveOut) {
+  const all = { bytes: 0, files: 0 };
+  const kept = { bytes: 0, files: 0 };
+  const visit = (dir, keep) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (skip(path, entry.name)) continue;
+      const keepEntry = keep && !leaveOut?.(path, entry.name);
+      if (entry.isDirectory()) visit(path, keepEntry);
+      else if (entry.isFile()) {
+        const { size } = lstatSync(path);
+        all.bytes += size;
+        all.files += 1;
+        if (keepEntry) {
+          kept.bytes += size;
+          kept.files += 1;
+        }
+      }
     }
-  }
-  return { bytes, files };
+  };
+  visit(dir, true);
+  return leaveOut ? { ...all, kept } : all;
 }
 
 export function deploySize() {
@@ -33,8 +42,7 @@ export function deploySize() {
   const ignore = (functionsConfig.ignore ?? []).map(globToRegExp);
   const upload = walk(functionsDir, (path, name) => ignore.some((re) => re.test(name) || re.test(relative(functionsDir, path))));
 
-  const lib = walk(join(functionsDir, 'lib'));
-  const libWithoutMaps = walk(join(functionsDir, 'lib'), (path, name) => name.endsWith('.map'));
+  const { kept: libWithoutMaps, ...lib } = walk(join(functionsDir, 'lib'), undefined, (path, name) => name.endsWith('.map'));
 
   const listed = spawnSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: functionsDir, encoding: 'utf8' });
   const packages = [...new Set(listed.stdout.split('\n').map((line) => line.trim()).filter(Boolean))].filter((path) => path !== functionsDir);

@@ -8,14 +8,14 @@ import autocannon from 'autocannon';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fleetKioskDoc } from '../lib/fleet.mjs';
+import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { functionsDir } from '../lib/paths.mjs';
+import { summarize as summarizeValues } from '../lib/stats.mjs';
 import { writeReliabilityReport } from './report.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
 const { db } = requireFn('./lib/adapters/firestore.js');
 const { issueKey } = requireFn('./lib/data/kioskKeys.js');
-const { Timestamp } = requireFn('firebase-admin/firestore');
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=')).map(([k, v]) => [k, Number(v)]),
@@ -27,10 +27,10 @@ const HOT_REQUESTS = args.hot ?? 100;
 const RETRY_REQUESTS = args.retries ?? 100;
 const API = `http://127.0.0.1:5001/${process.env.GCLOUD_PROJECT}/us-central1/api`;
 
-const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
+/** p50, p95, p99 and n, in the key order the saved figures have always had. */
 const summarize = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), n: sorted.length };
+  const { n, ...percentiles } = summarizeValues(values);
+  return { ...percentiles, n };
 };
 const randomInt = (max) => Math.floor(Math.random() * max);
 const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'n/a');
@@ -74,37 +74,16 @@ class Ledger {
 }
 
 async function seed() {
-  const kiosks = [];
-  let batch = db().batch();
-  for (let i = 0; i < KIOSKS; i++) {
-    const id = `load-kiosk-${i}`;
-    batch.set(db().collection('kiosks').doc(id), fleetKioskDoc(i, { name: `Load kiosk ${i}`, address: `Test street ${i}`, openingHours: '24/7' }));
-  }
-  const users = [];
-  for (let i = 0; i < USERS + 1; i++) {
-    const id = i === USERS ? 'load-hot-user' : `load-user-${i}`;
-    users.push(id);
-    batch.set(db().collection('users').doc(id), {
-      name: `Load user ${i}`,
-      currentPoints: 0,
-      totalPoints: 0,
-      recycledCount: 0,
-      rank: 'Bronze',
-      createdAt: Timestamp.now(),
-      ...(i % 2 === 0 ? { pushToken: `load-device-${i}` } : {}),
-    });
-    if (i % 400 === 399) {
-      await batch.commit();
-      batch = db().batch();
-    }
-  }
-  await batch.commit();
+  const kioskIds = Array.from({ length: KIOSKS }, (_, i) => `load-kiosk-${i}`);
+  const users = Array.from({ length: USERS + 1 }, (_, i) => (i === USERS ? 'load-hot-user' : `load-user-${i}`));
+  await writeAll([
+    ...kioskIds.map((id, i) => [db().collection('kiosks').doc(id), fleetKioskDoc(i, { name: `Load kiosk ${i}`, address: `Test street ${i}`, openingHours: '24/7' })]),
+    ...users.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Load user ${i}`, i % 2 === 0 ? `load-device-${i}` : undefined)]),
+  ]);
   // A cap high enough that the hot user's 100 awards stay under it: this run measures the books, not the cap.
   await db().doc('config/rewards').set({ dailyPointsCap: 10_000_000 });
-  for (let i = 0; i < KIOSKS; i++) {
-    const id = `load-kiosk-${i}`;
-    kiosks.push({ id, ...(await issueKey(id, 'load test')) });
-  }
+  const kiosks = [];
+  for (const id of kioskIds) kiosks.push({ id, ...(await issueKey(id, 'load test')) });
   return { kiosks, users: users.slice(0, USERS), hotUser: 'load-hot-user' };
 }
 
