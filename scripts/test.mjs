@@ -64,7 +64,10 @@ execFileSync('npm', ['run', '--silent', 'typecheck'], { cwd: functionsDir, stdio
 buildFunctions();
 ensureLocalSecrets();
 
-const jestArgs = (tier) => `--selectProjects ${tier} --json --outputFile=${join(resultsDir, `${tier}.json`)}`;
+// `npm test -- <pattern...>` runs only the test files matching the patterns (both tiers).
+const patterns = process.argv.slice(2);
+const jestArgs = (tier) =>
+  [`--selectProjects ${tier} --json --outputFile=${join(resultsDir, `${tier}.json`)}`, ...(patterns.length ? ['--passWithNoTests', ...patterns] : [])].join(' ');
 const unit = spawnSync('npx', ['jest', ...jestArgs('unit').split(' ')], { cwd: functionsDir, stdio: 'inherit' });
 
 const integration = await runTeed(
