@@ -1,5 +1,13 @@
 import { getApps, initializeApp } from 'firebase-admin/app';
-import { getFirestore, type Firestore, type Transaction, type WriteBatch } from 'firebase-admin/firestore';
+import {
+  getFirestore,
+  type DocumentData,
+  type DocumentReference,
+  type DocumentSnapshot,
+  type Firestore,
+  type Transaction,
+  type WriteBatch,
+} from 'firebase-admin/firestore';
 
 let firestore: Firestore | undefined;
 
@@ -19,10 +27,23 @@ export function db(): Firestore {
 const ABORTED = 10;
 const ALREADY_EXISTS = 6;
 const FAILED_PRECONDITION = 9;
+const INVALID_ARGUMENT = 3;
 const TRANSACTION_DEADLINE_MS = 30_000;
 
-const isContention = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === ABORTED;
+const codeOf = (error: unknown): unknown =>
+  typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+
+/**
+ * Worth running the transaction again: contention, or a commit whose answer was
+ * lost. In the latter case the SDK sends the commit again by itself, and Firestore
+ * answers that the transaction is closed (the first send committed it, or the
+ * server dropped it): the outcome is unknown, and only a fresh run can tell.
+ */
+export const isAlreadyExists = (error: unknown): boolean => codeOf(error) === ALREADY_EXISTS;
+
+const isRetryableTransactionFailure = (error: unknown): boolean =>
+  codeOf(error) === ABORTED ||
+  (codeOf(error) === INVALID_ARGUMENT && /transaction is invalid or closed|transaction has expired/i.test(String((error as Error).message)));
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -31,6 +52,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * user reaches ("Transaction lock timeout"). Contention is the service's problem,
  * never the kiosk's: keep retrying with jittered backoff until a deadline. Errors
  * thrown by `body` itself (ApiError and the like) are not retried.
+ *
+ * A body may run again after its own commit landed (a lost answer, retried by the
+ * SDK or here), so every body must recognise its own earlier write: an id chosen
+ * once per call, outside the body, or writes that are the same when repeated.
  */
 export async function runTransaction<T>(body: (tx: Transaction) => Promise<T>): Promise<T> {
   const deadline = Date.now() + TRANSACTION_DEADLINE_MS;
@@ -38,16 +63,26 @@ export async function runTransaction<T>(body: (tx: Transaction) => Promise<T>): 
     try {
       return await db().runTransaction(body, { maxAttempts: 5 });
     } catch (error) {
-      if (!isContention(error) || Date.now() > deadline) throw error;
+      if (!isRetryableTransactionFailure(error) || Date.now() > deadline) throw error;
       await pause(Math.random() * Math.min(1000, 50 * 2 ** attempt));
     }
   }
 }
 
-const isLostRace = (error: unknown): boolean => {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return code === FAILED_PRECONDITION || code === ALREADY_EXISTS;
-};
+/**
+ * Creates a document under an id that only this call knows (a random id). When the
+ * write lands but its answer is lost, the SDK sends it again and that second attempt
+ * fails with ALREADY_EXISTS: under such an id, that means our own write is there.
+ */
+export async function createUnderOwnId(ref: DocumentReference, data: DocumentData): Promise<void> {
+  try {
+    await ref.create(data);
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+  }
+}
+
+const isLostRace = (error: unknown): boolean => codeOf(error) === FAILED_PRECONDITION || isAlreadyExists(error);
 
 /**
  * Optimistic read-modify-write for hot documents (one user credited by many kiosks
@@ -56,9 +91,19 @@ const isLostRace = (error: unknown): boolean => {
  * batch commits atomically or not at all. A commit that lost the race re-reads and
  * tries again. Unlike runTransaction, no lock is held between the read and the
  * commit, so a burst never deadlocks: each round, one contender wins.
+ *
+ * Every batch that commits creates `receipt`, a document whose id is fixed for the
+ * whole call, so at most one of the call's attempts can ever land. A commit can land
+ * with its answer lost: the SDK then sends it again by itself, and that second
+ * attempt fails on the first one's writes (ALREADY_EXISTS on the receipt,
+ * FAILED_PRECONDITION on a document it changed), which looks exactly like a lost
+ * race. So after any failed commit the receipt is read back first: if it exists, the
+ * call's write landed and its outcome is read from the receipt by `landed`.
  */
 export async function commitOptimistically<T>(
+  receipt: DocumentReference,
   stage: (batch: WriteBatch) => Promise<{ result: T; commit: boolean }>,
+  landed: (receipt: DocumentSnapshot) => T,
 ): Promise<T> {
   const deadline = Date.now() + TRANSACTION_DEADLINE_MS;
   for (;;) {
@@ -69,6 +114,8 @@ export async function commitOptimistically<T>(
       await batch.commit();
       return result;
     } catch (error) {
+      const receiptSnap = await receipt.get();
+      if (receiptSnap.exists) return landed(receiptSnap);
       if (!isLostRace(error) || Date.now() > deadline) throw error;
       await pause(Math.random() * 25);
     }

@@ -1,7 +1,7 @@
 import type { Message, Messaging } from 'firebase-admin/messaging';
 import { FieldValue } from 'firebase-admin/firestore';
 import { pushTransportName } from '../config';
-import { adminApp, db } from './firestore';
+import { adminApp, createUnderOwnId, db } from './firestore';
 
 /** What went wrong with a push, in the terms the service acts on. */
 export type PushFailure =
@@ -74,7 +74,7 @@ export class OutboxPushTransport implements PushTransport {
       }
     }
     const ref = db().collection('pushOutbox').doc();
-    await ref.create({ message, createdAt: FieldValue.serverTimestamp() });
+    await createUnderOwnId(ref, { message, createdAt: FieldValue.serverTimestamp() });
     return `projects/${process.env.GCLOUD_PROJECT ?? 'local'}/messages/${ref.id}`;
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { FieldValue, Timestamp } from 'firebase-admin/firestore';
-import { db, runTransaction } from '../adapters/firestore';
+import { createUnderOwnId, db, runTransaction } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
 
 export interface KioskKeyRecord {
@@ -26,7 +26,7 @@ export async function findActiveKey(apiKey: string): Promise<(KioskKeyRecord & {
 export async function issueKey(kioskId: string, label: string): Promise<{ keyId: string; apiKey: string }> {
   const apiKey = `kr_${randomBytes(32).toString('base64url')}`;
   const keyId = keyIdOf(apiKey);
-  await keys().doc(keyId).create({ kioskId, label, createdAt: FieldValue.serverTimestamp(), revokedAt: null });
+  await createUnderOwnId(keys().doc(keyId), { kioskId, label, createdAt: FieldValue.serverTimestamp(), revokedAt: null });
   return { keyId, apiKey };
 }
 

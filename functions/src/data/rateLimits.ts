@@ -21,14 +21,21 @@ export type Reservation = { reserved: true; id: string } | { reserved: false; bu
  * Takes one slot in every bucket, or none: a refused request costs nothing.
  * The slot is held before the work is done so a burst cannot overshoot the limit;
  * `release` gives it back when the work failed.
+ *
+ * The slot's id is chosen once per request: if the commit lands but its answer is
+ * lost, the SDK runs the body again, which then finds its own slot instead of
+ * taking a second one.
  */
 export async function reserve(buckets: Bucket[]): Promise<Reservation> {
+  const id = randomUUID();
   return runTransaction(async (tx) => {
     const now = Date.now();
     const snapshots = await tx.getAll(...buckets.map(bucketRef));
+    const hitsOf = (i: number) => (snapshots[i].get('hits') as Hit[] | undefined) ?? [];
+    if (hitsOf(0).some((hit) => hit.id === id)) return { reserved: true, id };
     const verdicts = buckets.map((bucket, i) => ({
       bucket,
-      verdict: judgeWindow((snapshots[i].get('hits') as Hit[] | undefined) ?? [], bucket.limit, bucket.windowMs, now),
+      verdict: judgeWindow(hitsOf(i), bucket.limit, bucket.windowMs, now),
     }));
     const refused = verdicts
       .filter(({ verdict }) => !verdict.allowed)
@@ -36,7 +43,6 @@ export async function reserve(buckets: Bucket[]): Promise<Reservation> {
     if (refused) {
       return { reserved: false, bucket: refused.bucket, retryAfterSeconds: refused.verdict.retryAfterSeconds };
     }
-    const id = randomUUID();
     for (const { bucket, verdict } of verdicts) {
       tx.set(bucketRef(bucket), {
         scope: bucket.scope,

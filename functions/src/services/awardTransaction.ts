@@ -3,6 +3,7 @@ import { logInfo } from '../log';
 import { commitOptimistically, db } from '../adapters/firestore';
 import { kiosksCollection, kioskFromSnapshot } from '../data/kiosks';
 import { loadRewardsConfig } from '../data/rewardsConfig';
+import { transactionResultFromSnapshot, transactionsCollection, type TransactionResult } from '../data/transactions';
 import { userFromSnapshot, usersCollection } from '../data/users';
 import { IDEMPOTENCY_TTL_MS, idempotencyRecordId, requestFingerprint } from '../domain/idempotency';
 import { createKeyedQueue } from '../domain/keyedQueue';
@@ -16,29 +17,12 @@ export interface TransactionSubmission {
   metalCount: number;
 }
 
-export interface TransactionResult {
-  success: true;
-  transaction: {
-    id: string;
-    userId: string;
-    kioskId: string;
-    plasticCount: number;
-    metalCount: number;
-    totalItems: number;
-    pointsEarned: number;
-    newBalance: number;
-  };
-  pushNotification: boolean;
-}
-
 interface IdempotencyRecord {
   kioskId: string;
   fingerprint: string;
   response: TransactionResult;
   expireAt: Timestamp;
 }
-
-export const transactionsCollection = () => db().collection('transactions');
 
 /**
  * Awards to one user commit one at a time within this instance. Concurrent awards
@@ -57,6 +41,10 @@ const idempotencyCollection = () => db().collection('idempotency');
  * returned for every repeat within 24 h; a concurrent duplicate loses the race on
  * the idempotency record, re-reads, and then finds that record.
  *
+ * The transaction id is chosen once per submission and every attempt creates that
+ * same document, so one submission records at most one transaction, whatever the
+ * network or the SDK's own retries do (see commitOptimistically).
+ *
  * The kiosk is read outside the commit: its counters change on every transaction
  * (the trigger), and a status read a moment earlier is good enough to accept one.
  */
@@ -68,6 +56,7 @@ export async function awardTransaction(
   const { idempotencyKey } = origin;
   const fingerprint = requestFingerprint(submission);
   const userRef = usersCollection().doc(userId);
+  const transactionRef = transactionsCollection().doc();
   const idempotencyRef = idempotencyKey
     ? idempotencyCollection().doc(idempotencyRecordId(kioskId, idempotencyKey))
     : undefined;
@@ -77,7 +66,7 @@ export async function awardTransaction(
     kiosksCollection().doc(kioskId).get().then(kioskFromSnapshot),
   ]);
 
-  const outcome = await oneAtATimePerUser(userId, () => commitOptimistically(async (batch) => {
+  const outcome = await oneAtATimePerUser(userId, () => commitOptimistically(transactionRef, async (batch) => {
     const [userSnap, idempotencySnap] = await db().getAll(userRef, ...(idempotencyRef ? [idempotencyRef] : []));
     const previous = idempotencySnap?.data() as IdempotencyRecord | undefined;
     if (previous !== undefined && previous.expireAt.toMillis() > Date.now()) {
@@ -107,7 +96,7 @@ export async function awardTransaction(
           'nothing was awarded. The limit resets at midnight UTC',
       );
     }
-    const transactionRef = transactionsCollection().doc();
+    const pushQueued = user.pushToken !== undefined;
     const recorded = {
       userId,
       kioskId,
@@ -123,6 +112,7 @@ export async function awardTransaction(
       createdAt: FieldValue.serverTimestamp(),
       idempotencyKey: idempotencyKey ?? null,
       apiKeyId: origin.apiKeyId,
+      pushQueued,
     });
     // The precondition is what makes concurrent awards safe: if anything changed
     // the user since the read, the whole commit fails and is recomputed.
@@ -140,7 +130,7 @@ export async function awardTransaction(
     const result: TransactionResult = {
       success: true,
       transaction: { id: transactionRef.id, ...recorded },
-      pushNotification: user.pushToken !== undefined,
+      pushNotification: pushQueued,
     };
     if (idempotencyRef) {
       const record = {
@@ -156,7 +146,7 @@ export async function awardTransaction(
       else batch.create(idempotencyRef, record);
     }
     return { result: { result, replayed: false }, commit: true };
-  }));
+  }, (landed) => ({ result: transactionResultFromSnapshot(landed), replayed: false })));
 
   logInfo(outcome.replayed ? 'transaction_replayed' : 'transaction_awarded', {
     transactionId: outcome.result.transaction.id,

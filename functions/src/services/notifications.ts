@@ -1,6 +1,7 @@
 import type { Message } from 'firebase-admin/messaging';
 import { FieldValue } from 'firebase-admin/firestore';
 import { logInfo, logWarn } from '../log';
+import { createUnderOwnId } from '../adapters/firestore';
 import { PushError, type PushTransport } from '../adapters/push';
 import { forgetPushToken, getUser, usersCollection } from '../data/users';
 import { ApiError, badRequest, conflict } from '../errors';
@@ -85,7 +86,7 @@ export async function notifyUser(
   if (!user.pushToken) throw conflict(`User ${userId} has no registered push token`, 'no-push-token');
   const messageId = await notifyDevice(push, user.pushToken, notification);
   const notificationRef = usersCollection().doc(userId).collection('notifications').doc();
-  await notificationRef.create({
+  await createUnderOwnId(notificationRef, {
     type: 'message',
     title: notification.title,
     body: notification.body,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Message } from 'firebase-admin/messaging';
 import { FieldValue, type DocumentData } from 'firebase-admin/firestore';
 import { logError, logInfo, logWarn } from '../log';
@@ -6,7 +7,7 @@ import { PushError, type PushTransport } from '../adapters/push';
 import { kiosksCollection, kioskFromSnapshot } from '../data/kiosks';
 import { forgetPushToken, userFromSnapshot, usersCollection } from '../data/users';
 import { transactionNotification } from '../domain/messages';
-import { transactionsCollection } from './awardTransaction';
+import { transactionsCollection } from '../data/transactions';
 
 export type PushOutcome =
   | { status: 'sent'; messageId: string }
@@ -27,12 +28,18 @@ type Claim =
  * done. The push is sent after the claim and its outcome written with
  * `completedAt`, last. A run that died between claim and outcome is not pushed
  * again (at most one push): its push is recorded as failed, "interrupted".
+ *
+ * The claim carries an id chosen once per run. When the claim commit lands but its
+ * answer is lost, the SDK runs the transaction body again; the body then finds the
+ * claim it made itself and goes on to push, instead of taking its own claim for one
+ * left by a dead run.
  */
 export async function applyTransactionEffects(
   transactionId: string,
   push: PushTransport,
 ): Promise<Claim['state']> {
   const transactionRef = transactionsCollection().doc(transactionId);
+  const claimId = randomUUID();
 
   const claim = await runTransaction<Claim>(async (tx) => {
     const transactionSnap = await tx.get(transactionRef);
@@ -81,21 +88,24 @@ export async function applyTransactionEffects(
       marks['effects.notificationId'] = transactionId;
     }
 
+    const claimedByThisRun = effects.push?.status === 'sending' && effects.push.claimId === claimId;
     let claimed: Claim = { state: 'completed-now' };
-    if (effects.push === undefined && user?.pushToken) {
+    if ((effects.push === undefined || claimedByThisRun) && user?.pushToken) {
       const message: Message = {
         token: user.pushToken,
         notification: { title: content.title, body: content.body },
         data: content.data,
       };
-      marks['effects.push'] = { status: 'sending', claimedAt: FieldValue.serverTimestamp() };
+      if (!claimedByThisRun) {
+        marks['effects.push'] = { status: 'sending', claimId, claimedAt: FieldValue.serverTimestamp() };
+      }
       claimed = { state: 'push-claimed', message, token: user.pushToken };
     } else {
-      if (effects.push === undefined) marks['effects.push'] = { status: 'skipped' };
+      if (effects.push === undefined || claimedByThisRun) marks['effects.push'] = { status: 'skipped' };
       else if (effects.push.status === 'sending') marks['effects.push'] = { status: 'failed', error: 'interrupted' };
       marks['effects.completedAt'] = FieldValue.serverTimestamp();
     }
-    tx.update(transactionRef, marks);
+    if (Object.keys(marks).length > 0) tx.update(transactionRef, marks);
     return claimed;
   });
 

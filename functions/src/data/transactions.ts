@@ -1,0 +1,44 @@
+import type { DocumentSnapshot } from 'firebase-admin/firestore';
+import { db } from '../adapters/firestore';
+
+export const transactionsCollection = () => db().collection('transactions');
+
+/** What a kiosk is told about a recorded transaction (the body of POST /kiosk/transaction). */
+export interface TransactionResult {
+  success: true;
+  transaction: {
+    id: string;
+    userId: string;
+    kioskId: string;
+    plasticCount: number;
+    metalCount: number;
+    totalItems: number;
+    pointsEarned: number;
+    newBalance: number;
+  };
+  pushNotification: boolean;
+}
+
+/**
+ * The answer for a transaction as it was recorded, read from its document: a commit
+ * whose answer was lost is reported from what actually landed, never from what was
+ * staged.
+ */
+export function transactionResultFromSnapshot(snapshot: DocumentSnapshot): TransactionResult {
+  const data = snapshot.data();
+  if (!data) throw new Error(`transaction ${snapshot.id} does not exist`);
+  return {
+    success: true,
+    transaction: {
+      id: snapshot.id,
+      userId: data.userId,
+      kioskId: data.kioskId,
+      plasticCount: data.plasticCount,
+      metalCount: data.metalCount,
+      totalItems: data.totalItems,
+      pointsEarned: data.pointsEarned,
+      newBalance: data.newBalance,
+    },
+    pushNotification: data.pushQueued === true,
+  };
+}

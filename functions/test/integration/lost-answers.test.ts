@@ -1,0 +1,126 @@
+import type { PushTransport } from '../../src/adapters/push';
+import { findActiveKey, issueKey } from '../../src/data/kioskKeys';
+import { reserve, type Bucket } from '../../src/data/rateLimits';
+import { awardTransaction } from '../../src/services/awardTransaction';
+import { applyTransactionEffects } from '../../src/services/transactionEffects';
+import { db, resetEmulators, seedKiosk, seedKioskWithKey, seedUser, setBackgroundTriggers, uniqueId } from './helpers';
+import { loseCommitAnswers, writesTo } from './commit-faults';
+
+beforeEach(resetEmulators);
+
+/**
+ * A commit applied by Firestore whose answer is lost: the SDK sends it again, and
+ * that second attempt fails on the first one's own writes. One submission must still
+ * record exactly one transaction and award its points once.
+ */
+describe('an award whose commit answer is lost', () => {
+  const submit = async (idempotencyKey?: string) => {
+    const { kioskId, keyId } = await seedKioskWithKey();
+    const userId = await seedUser({ currentPoints: 100, totalPoints: 100 });
+    const fault = loseCommitAnswers(db(), writesTo('transactions'));
+    try {
+      const outcome = await awardTransaction(
+        { kioskId, userId, plasticCount: 2, metalCount: 1 },
+        { apiKeyId: keyId, idempotencyKey },
+      );
+      expect(fault.remaining()).toBe(0);
+      return { kioskId, userId, outcome };
+    } finally {
+      fault.restore();
+    }
+  };
+
+  const expectExactlyOnce = async (userId: string, outcome: Awaited<ReturnType<typeof awardTransaction>>) => {
+    const transactions = await db().collection('transactions').where('userId', '==', userId).get();
+    expect(transactions.docs.map((doc) => doc.id)).toEqual([outcome.result.transaction.id]);
+    const user = (await db().collection('users').doc(userId).get()).data()!;
+    expect(user.currentPoints).toBe(100 + 40);
+    expect(user.totalPoints).toBe(100 + 40);
+    expect(user.recycledCount).toBe(3);
+    expect(outcome.result.transaction).toMatchObject({ pointsEarned: 40, newBalance: 140, totalItems: 3 });
+    expect(outcome.replayed).toBe(false);
+  };
+
+  test('without an Idempotency-Key: one transaction, one award', async () => {
+    const { userId, outcome } = await submit();
+    await expectExactlyOnce(userId, outcome);
+  });
+
+  test('with an Idempotency-Key: one transaction, one award, and a repeat replays it', async () => {
+    const { kioskId, userId, outcome } = await submit('lost-answer-1');
+    await expectExactlyOnce(userId, outcome);
+    const keyId = (await db().collection('transactions').doc(outcome.result.transaction.id).get()).get('apiKeyId');
+    const repeat = await awardTransaction(
+      { kioskId, userId, plasticCount: 2, metalCount: 1 },
+      { apiKeyId: keyId, idempotencyKey: 'lost-answer-1' },
+    );
+    expect(repeat).toEqual({ result: outcome.result, replayed: true });
+  });
+});
+
+describe('the trigger claim whose commit answer is lost', () => {
+  beforeEach(() => setBackgroundTriggers(false));
+  afterEach(() => setBackgroundTriggers(true));
+
+  test('the push is still sent, once, and the counters applied once', async () => {
+    const kioskId = await seedKiosk();
+    const userId = await seedUser({ pushToken: 'phone-lost-claim' });
+    const transactionId = uniqueId('tx');
+    await db().collection('transactions').doc(transactionId).set({
+      userId,
+      kioskId,
+      plasticCount: 2,
+      metalCount: 1,
+      totalItems: 3,
+      pointsEarned: 40,
+      balanceBefore: 0,
+      newBalance: 40,
+      idempotencyKey: null,
+    });
+    const sent: unknown[] = [];
+    const recording: PushTransport = { send: async (message) => (sent.push(message), 'message-1') };
+    const fault = loseCommitAnswers(db(), (request) => request.transaction !== undefined && writesTo('transactions')(request));
+    try {
+      await applyTransactionEffects(transactionId, recording);
+      expect(fault.remaining()).toBe(0);
+    } finally {
+      fault.restore();
+    }
+
+    const effects = (await db().collection('transactions').doc(transactionId).get()).get('effects');
+    expect(effects).toMatchObject({ kioskCounted: true, notificationId: transactionId, push: { status: 'sent', messageId: 'message-1' } });
+    expect(sent).toHaveLength(1);
+    const kiosk = (await db().collection('kiosks').doc(kioskId).get()).data()!;
+    expect([kiosk.plasticCount, kiosk.metalCount]).toEqual([2, 1]);
+  });
+});
+
+describe('a rate-limit reservation whose commit answer is lost', () => {
+  test('takes one slot, not two', async () => {
+    const bucket: Bucket = { scope: 'lost-answer-test', key: uniqueId('client'), limit: 5, windowMs: 60_000 };
+    const fault = loseCommitAnswers(db(), writesTo('rateLimits'));
+    try {
+      expect(await reserve([bucket])).toMatchObject({ reserved: true });
+      expect(fault.remaining()).toBe(0);
+    } finally {
+      fault.restore();
+    }
+    const buckets = await db().collection('rateLimits').where('scope', '==', bucket.scope).get();
+    expect(buckets.docs.map((doc) => doc.get('hits').length)).toEqual([1]);
+  });
+});
+
+describe('a document created under its own random id whose answer is lost', () => {
+  test('issuing a kiosk key succeeds and stores the key once', async () => {
+    const kioskId = await seedKiosk();
+    const fault = loseCommitAnswers(db(), writesTo('kioskKeys'));
+    try {
+      const { apiKey, keyId } = await issueKey(kioskId, 'front panel');
+      expect(fault.remaining()).toBe(0);
+      expect(await findActiveKey(apiKey)).toMatchObject({ kioskId, keyId });
+    } finally {
+      fault.restore();
+    }
+    expect((await db().collection('kioskKeys').where('kioskId', '==', kioskId).get()).size).toBe(1);
+  });
+});
