@@ -56,9 +56,11 @@ Commands:
   admin:grant (--email EMAIL | --uid UID)
   admin:revoke (--email EMAIL | --uid UID)
       Sets or removes the custom claim admin: true (other claims are kept).
-  rewards:set [--plastic POINTS] [--metal POINTS] [--ranks "Bronze:0,Silver:1000,Gold:5000,Platinum:20000"]
-      Changes points per item and the ranks in config/rewards; omitted values stay
-      as they are. An invalid config is refused.
+  rewards:set [--plastic POINTS] [--metal POINTS] [--daily-cap POINTS]
+              [--ranks "Bronze:0,Silver:1000,Gold:5000,Platinum:20000"]
+      Changes points per item, the most points a user earns per UTC day and the
+      ranks in config/rewards; omitted values stay as they are. An invalid config
+      is refused.
   rewards:show
       Prints the rewards config in effect.
   seed [--json]
@@ -399,22 +401,21 @@ function parseRanksFlag(text: string): { ranks: unknown[]; problems: string[] } 
 }
 
 const rewardsSet: Command = {
-  values: ['plastic', 'metal', 'ranks'],
-  anyOf: ['plastic', 'metal', 'ranks'],
+  values: ['plastic', 'metal', 'daily-cap', 'ranks'],
+  anyOf: ['plastic', 'metal', 'daily-cap', 'ranks'],
   uses: { firestore: true },
   run: async (flags) => {
     const { raw } = await storedRewards();
-    const candidate: Record<string, unknown> = {
-      pointsPerPlastic: raw?.pointsPerPlastic,
-      pointsPerMetal: raw?.pointsPerMetal,
-      ranks: raw?.ranks,
-    };
+    // Every stored field is kept unless a flag changes it.
+    const candidate: Record<string, unknown> = { ...raw };
     const syntaxProblems: string[] = [];
     const plastic = flags.get('plastic');
     const metal = flags.get('metal');
+    const dailyCap = flags.get('daily-cap');
     const ranks = flags.get('ranks');
     if (plastic !== undefined) candidate.pointsPerPlastic = numberOrText(plastic);
     if (metal !== undefined) candidate.pointsPerMetal = numberOrText(metal);
+    if (dailyCap !== undefined) candidate.dailyPointsCap = numberOrText(dailyCap);
     if (ranks !== undefined) {
       const parsed = parseRanksFlag(ranks);
       candidate.ranks = parsed.ranks;
