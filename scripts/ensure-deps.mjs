@@ -11,9 +11,14 @@ import { repoRoot } from './lib/paths.mjs';
 for (const dir of [repoRoot, join(repoRoot, 'functions')]) {
   const lockfile = join(dir, 'package-lock.json');
   const stamp = join(dir, 'node_modules', '.kiosk-rewards-install');
+  // What decides the install: the lockfile and the package.json fields npm ci reads
+  // (a changed script is no reason to reinstall).
+  const { dependencies, devDependencies, optionalDependencies, overrides } = JSON.parse(
+    readFileSync(join(dir, 'package.json'), 'utf8'),
+  );
   const fingerprint = createHash('sha256')
     .update(readFileSync(lockfile))
-    .update(readFileSync(join(dir, 'package.json')))
+    .update(JSON.stringify({ dependencies, devDependencies, optionalDependencies, overrides }))
     .digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === fingerprint) continue;
   // On stderr: stdout belongs to the command that follows (`npm run admin -- token` prints a token there).
