@@ -3,6 +3,7 @@ import { MailDeliveryError, type Mailer } from '../adapters/mail';
 import type { RateLimit } from '../config';
 import { release, reserve, type Bucket } from '../data/rateLimits';
 import { otpMail } from '../domain/messages';
+import { clientNetworkKey, mailboxKey } from '../domain/quotaKeys';
 import { ApiError } from '../errors';
 
 export interface OtpPolicy {
@@ -12,8 +13,8 @@ export interface OtpPolicy {
 }
 
 /**
- * Mails a one-time code, within the per-address and per-client limits. Only a mail
- * the SMTP server accepted counts against them.
+ * Mails a one-time code, within the per-mailbox and per-client-network limits. Only a
+ * mail the SMTP server accepted counts against them.
  */
 export async function sendOtpEmail(
   mailer: Mailer,
@@ -21,8 +22,8 @@ export async function sendOtpEmail(
   request: { email: string; otp: string; clientIp: string },
 ): Promise<void> {
   const buckets: Bucket[] = [
-    { scope: 'otp-address', key: request.email.trim().toLowerCase(), ...policy.perAddress },
-    { scope: 'otp-ip', key: request.clientIp, ...policy.perIp },
+    { scope: 'otp-address', key: mailboxKey(request.email), ...policy.perAddress },
+    { scope: 'otp-ip', key: clientNetworkKey(request.clientIp), ...policy.perIp },
   ];
   const reservation = await reserve(buckets);
   if (!reservation.reserved) {

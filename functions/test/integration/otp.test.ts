@@ -72,6 +72,54 @@ describe('POST /send-otp-email', () => {
     expect(mail.received).toHaveLength(30);
   });
 
+  test('every +tag spelling of one address is one mailbox: the 4th mail is 429, each mail went to the address as given', async () => {
+    const client = asClient();
+    const sent = ['victim+1@example.com', 'Victim+shop@example.com', 'VICTIM+2@example.com'];
+    for (const email of sent) {
+      expect((await sendOtp({ email, otp: '5555' }, client)).status).toBe(200);
+    }
+    const res = await sendOtp({ email: 'victim+3@example.com', otp: '5555' }, asClient());
+    expect(res.status).toBe(429);
+    expect(res.body.error).toMatch(/for this address/);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(500);
+    expect(mail.received.map((received) => received.to)).toEqual(
+      sent.map((email) => expect.objectContaining({ text: email })),
+    );
+  });
+
+  test('a dotted gmail.com spelling counts against the undotted mailbox; dots elsewhere are another mailbox', async () => {
+    const client = asClient();
+    for (const email of ['victim@gmail.com', 'v.ictim@gmail.com', 'vic.tim@googlemail.com']) {
+      expect((await sendOtp({ email, otp: '6666' }, client)).status).toBe(200);
+    }
+    const res = await sendOtp({ email: 'V.I.C.T.I.M@gmail.com', otp: '6666' }, asClient());
+    expect(res.status).toBe(429);
+    expect(res.body.error).toMatch(/for this address/);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(500);
+    expect((await sendOtp({ email: 'v.ictim@example.com', otp: '6666' }, asClient())).status).toBe(200);
+    expect(mail.received).toHaveLength(4);
+  });
+
+  test('the 31st mail from one IPv6 /64 within an hour: 429, whichever addresses of it the client used', async () => {
+    const group = () => Math.floor(Math.random() * 0x10000).toString(16);
+    const network = `2001:db8:${group()}:${group()}`;
+    // The front end appends the address it saw; the client's own claim before it changes nothing.
+    const from = (address: string) => ({ 'x-forwarded-for': `198.51.100.1, ${address}` });
+    for (let i = 0; i < 30; i++) {
+      const address = `${network}:${group()}:${group()}:${group()}:${(i + 1).toString(16)}`;
+      const res = await sendOtp({ email: `${uniqueId('v6')}@example.com`, otp: '7777' }, from(address));
+      expect(res.status).toBe(200);
+    }
+    const res = await sendOtp({ email: `${uniqueId('v6')}@example.com`, otp: '7777' }, from(`${network}::31`));
+    expect(res.status).toBe(429);
+    expect(res.body.error).toMatch(/for this client/);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(3000);
+    const [a, b, c, d] = network.split(':');
+    const neighbour = `${a}:${b}:${c}:${(parseInt(d, 16) ^ 1).toString(16)}::1`;
+    expect((await sendOtp({ email: `${uniqueId('v6')}@example.com`, otp: '7777' }, from(neighbour))).status).toBe(200);
+    expect(mail.received).toHaveLength(31);
+  });
+
   test('the server refusing the mail: 502, and the refused send does not count against the quota', async () => {
     mail.refuse = true;
     const client = asClient();
