@@ -54,7 +54,7 @@ const invalidFieldsOf = (fields: KioskFields): string[] =>
     .filter(([, value]) => value === undefined)
     .map(([field]) => field);
 
-/** A kiosk document with fields the service cannot use, logged for the operator to mend. */
+/** Logs a kiosk document with fields the service cannot use, for the operator to mend. */
 export function reportInvalidKiosk(kioskId: string, invalidFields: string[]): void {
   logWarn('kiosk_document_invalid', { kioskId, invalidFields });
 }
