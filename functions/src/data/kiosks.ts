@@ -1,55 +1,120 @@
-import { FieldValue, GeoPoint, Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { FieldValue, GeoPoint, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { geohashForLocation } from 'geofire-common';
+import { logWarn } from '../log';
 import { db, runTransaction } from '../adapters/firestore';
 import {
   DEFAULT_OPENING_HOURS,
   DEFAULT_TIMEZONE,
+  isKioskStatus,
   type KioskRecord,
   type KioskStatus,
 } from '../domain/kiosk';
+import { isTimeZone, openingHoursProblem } from '../domain/openingHours';
 import { notFound } from '../errors';
 
 export const kiosksCollection = () => db().collection('kiosks');
 
-export function kioskFromSnapshot(snapshot: DocumentSnapshot): KioskRecord | undefined {
-  const data = snapshot.data();
-  if (!data) return undefined;
-  const location = data.location as GeoPoint;
+/** A kiosk's fields, each undefined when the document holds no usable value for it. */
+type KioskFields = { [Field in keyof Omit<KioskRecord, 'id'>]: KioskRecord[Field] | undefined };
+
+const nameOf = (data: DocumentData): string | undefined => (typeof data.name === 'string' ? data.name : undefined);
+const statusOf = (data: DocumentData): KioskStatus | undefined => (isKioskStatus(data.status) ? data.status : undefined);
+const countOf = (value: unknown): number | undefined =>
+  value === undefined ? 0 : Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;
+
+/**
+ * Reads a kiosk document field by field, as an operator may have edited it by hand.
+ * Counts, opening hours and time zone fall back to their defaults when absent; every
+ * other field is required. The schedule is checked with the kiosk's coordinates, as
+ * a view evaluates it (and caches the parse).
+ */
+function readKioskFields(data: DocumentData): KioskFields {
+  const location =
+    data.location instanceof GeoPoint ? { latitude: data.location.latitude, longitude: data.location.longitude } : undefined;
+  const openingHours: unknown = data.openingHours ?? DEFAULT_OPENING_HOURS;
+  const timezone: unknown = data.timezone ?? DEFAULT_TIMEZONE;
   return {
-    id: snapshot.id,
-    name: data.name,
-    address: data.address,
-    status: data.status,
-    plasticCount: data.plasticCount ?? 0,
-    metalCount: data.metalCount ?? 0,
-    lastUpdated: (data.lastUpdated as Timestamp).toDate(),
-    location: { latitude: location.latitude, longitude: location.longitude },
-    openingHours: data.openingHours ?? DEFAULT_OPENING_HOURS,
-    timezone: data.timezone ?? DEFAULT_TIMEZONE,
+    name: nameOf(data),
+    address: typeof data.address === 'string' ? data.address : undefined,
+    status: statusOf(data),
+    plasticCount: countOf(data.plasticCount),
+    metalCount: countOf(data.metalCount),
+    lastUpdated: data.lastUpdated instanceof Timestamp ? data.lastUpdated.toDate() : undefined,
+    location,
+    openingHours:
+      typeof openingHours === 'string' && (!location || openingHoursProblem(openingHours, location) === undefined)
+        ? openingHours
+        : undefined,
+    timezone: typeof timezone === 'string' && isTimeZone(timezone) ? timezone : undefined,
   };
 }
 
-export async function getKiosk(kioskId: string): Promise<KioskRecord> {
-  const kiosk = kioskFromSnapshot(await kiosksCollection().doc(kioskId).get());
-  if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
-  return kiosk;
+const invalidFieldsOf = (fields: KioskFields): string[] =>
+  Object.entries(fields)
+    .filter(([, value]) => value === undefined)
+    .map(([field]) => field);
+
+/** Logs a kiosk document with fields the service cannot use, for the operator to mend. */
+export function reportInvalidKiosk(kioskId: string, invalidFields: string[]): void {
+  logWarn('kiosk_document_invalid', { kioskId, invalidFields });
 }
 
+function kioskFromData(kioskId: string, data: DocumentData): KioskRecord | { invalidFields: string[] } {
+  const fields = readKioskFields(data);
+  const invalidFields = invalidFieldsOf(fields);
+  return invalidFields.length > 0 ? { invalidFields } : ({ id: kioskId, ...fields } as KioskRecord);
+}
+
+/** The whole kiosk; a document with a missing or malformed field is logged and thrown (a bare 500). */
+function wholeKiosk(kioskId: string, data: DocumentData): KioskRecord {
+  const kiosk = kioskFromData(kioskId, data);
+  if (!('invalidFields' in kiosk)) return kiosk;
+  reportInvalidKiosk(kioskId, kiosk.invalidFields);
+  throw new Error(`kiosks/${kioskId} has missing or malformed fields: ${kiosk.invalidFields.join(', ')}`);
+}
+
+/**
+ * What a deposit needs of a kiosk: that it exists, its status (may it take one?) and
+ * its name (for the notification), each undefined when not usable. Read on their own
+ * so that a kiosk whose display fields were broken by hand still takes deposits.
+ */
+export function depositKioskFromSnapshot(
+  snapshot: DocumentSnapshot,
+): { status: KioskStatus | undefined; name: string | undefined } | undefined {
+  const data = snapshot.data();
+  return data && { status: statusOf(data), name: nameOf(data) };
+}
+
+export async function getKiosk(kioskId: string): Promise<KioskRecord> {
+  const data = (await kiosksCollection().doc(kioskId).get()).data();
+  if (!data) throw notFound(`Kiosk ${kioskId} not found`);
+  return wholeKiosk(kioskId, data);
+}
+
+/** Every kiosk (or those with one status); one broken by hand is logged and left out, never failing the list. */
 export async function listKiosks(status: KioskStatus | undefined): Promise<KioskRecord[]> {
   const query = status ? kiosksCollection().where('status', '==', status) : kiosksCollection();
   const snapshot = await query.get();
-  return snapshot.docs.map((doc) => kioskFromSnapshot(doc)!);
+  return snapshot.docs.flatMap((doc) => {
+    const kiosk = kioskFromData(doc.id, doc.data());
+    if (!('invalidFields' in kiosk)) return [kiosk];
+    reportInvalidKiosk(doc.id, kiosk.invalidFields);
+    return [];
+  });
 }
 
 /** Sets the status and refreshes lastUpdated; returns the kiosk as now stored. */
 export async function setKioskStatus(kioskId: string, status: KioskStatus): Promise<KioskRecord> {
   const ref = kiosksCollection().doc(kioskId);
   return runTransaction(async (tx) => {
-    const current = kioskFromSnapshot(await tx.get(ref));
+    const current = (await tx.get(ref)).data();
     if (!current) throw notFound(`Kiosk ${kioskId} not found`);
     const lastUpdated = Timestamp.now();
+    // Checked as it will be stored: a report mends a kiosk whose only broken fields
+    // were these two, and writes nothing to one it cannot show afterwards.
+    const kiosk = wholeKiosk(kioskId, { ...current, status, lastUpdated });
     tx.update(ref, { status, lastUpdated });
-    return { ...current, status, lastUpdated: lastUpdated.toDate() };
+    return kiosk;
   });
 }
 
@@ -59,12 +124,15 @@ export type KioskDefinition = Pick<KioskRecord, 'id' | 'name' | 'address' | 'loc
 
 /**
  * Creates the kiosk with defaults, or updates the given fields of an existing one
- * while keeping its counters and whatever was omitted.
+ * while keeping its counters and whatever was omitted. Every field but the counters
+ * is written, so an update mends a kiosk broken by hand: a value it cannot keep falls
+ * back to the default, and a malformed counter restarts at 0.
  */
 export async function upsertKiosk(definition: KioskDefinition): Promise<{ kiosk: KioskRecord; created: boolean }> {
   const ref = kiosksCollection().doc(definition.id);
   return runTransaction(async (tx) => {
-    const existing = kioskFromSnapshot(await tx.get(ref));
+    const stored = (await tx.get(ref)).data();
+    const existing = stored && readKioskFields(stored);
     const lastUpdated = Timestamp.now();
     const { latitude, longitude } = definition.location;
     const kiosk: KioskRecord = {
@@ -89,8 +157,13 @@ export async function upsertKiosk(definition: KioskDefinition): Promise<{ kiosk:
       openingHours: kiosk.openingHours,
       timezone: kiosk.timezone,
     };
-    if (existing) tx.update(ref, fields);
-    else tx.create(ref, { ...fields, plasticCount: 0, metalCount: 0, createdAt: FieldValue.serverTimestamp() });
+    if (existing) {
+      const malformedCounts = {
+        ...(existing.plasticCount === undefined && { plasticCount: 0 }),
+        ...(existing.metalCount === undefined && { metalCount: 0 }),
+      };
+      tx.update(ref, { ...fields, ...malformedCounts });
+    } else tx.create(ref, { ...fields, plasticCount: 0, metalCount: 0, createdAt: FieldValue.serverTimestamp() });
     return { kiosk, created: !existing };
   });
 }

@@ -1,6 +1,6 @@
 import { FieldValue, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
-import type { DailyEarnings } from '../domain/rewards';
+import { rankFor, type DailyEarnings, type RewardsConfig } from '../domain/rewards';
 import { notFound } from '../errors';
 
 export const usersCollection = () => db().collection('users');
@@ -11,13 +11,12 @@ export interface UserRecord {
   currentPoints: number;
   totalPoints: number;
   recycledCount: number;
-  rank: string;
   pushToken?: string;
   earnedToday?: DailyEarnings;
 }
 
 /** The public shape of a user: never the token itself. */
-export type UserView = Omit<UserRecord, 'pushToken' | 'earnedToday'> & { hasPushToken: boolean };
+export type UserView = Omit<UserRecord, 'pushToken' | 'earnedToday'> & { rank: string; hasPushToken: boolean };
 
 export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undefined {
   const data = snapshot.data();
@@ -28,19 +27,22 @@ export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undef
     currentPoints: data.currentPoints ?? 0,
     totalPoints: data.totalPoints ?? 0,
     recycledCount: data.recycledCount ?? 0,
-    rank: data.rank,
     pushToken: typeof data.pushToken === 'string' && data.pushToken.length > 0 ? data.pushToken : undefined,
     earnedToday: data.earnedToday,
   };
 }
 
-export const toUserView = (user: UserRecord): UserView => ({
+/**
+ * The rank is derived from `totalPoints` under the thresholds configured now, never
+ * read from the document: the stored `rank` is what they gave at the last award.
+ */
+export const toUserView = (user: UserRecord, rewards: RewardsConfig): UserView => ({
   id: user.id,
   name: user.name,
   currentPoints: user.currentPoints,
   totalPoints: user.totalPoints,
   recycledCount: user.recycledCount,
-  rank: user.rank,
+  rank: rankFor(rewards, user.totalPoints),
   hasPushToken: user.pushToken !== undefined,
 });
 

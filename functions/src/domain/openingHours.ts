@@ -37,23 +37,36 @@ function parseWithLibrary(openingHours: string, location: GeoPoint): OpeningHour
   });
 }
 
-export function assertOpeningHours(openingHours: string, location: GeoPoint): string {
+/** Why the schedule cannot be evaluated at this location, or undefined when it can. */
+export function openingHoursProblem(openingHours: string, location: GeoPoint): string | undefined {
   try {
     parse(openingHours, location);
-    return openingHours;
+    return undefined;
   } catch (error) {
-    const reason = String(error instanceof Error ? error.message : error).split('\n')[0];
-    throw badRequest(`openingHours is not valid OpenStreetMap opening_hours syntax: ${reason}`);
+    return String(error instanceof Error ? error.message : error).split('\n')[0];
+  }
+}
+
+export function assertOpeningHours(openingHours: string, location: GeoPoint): string {
+  const problem = openingHoursProblem(openingHours, location);
+  if (problem !== undefined) {
+    throw badRequest(`openingHours is not valid OpenStreetMap opening_hours syntax: ${problem}`);
+  }
+  return openingHours;
+}
+
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    wallClockFormatter(timeZone);
+    return true;
+  } catch {
+    return false;
   }
 }
 
 export function assertTimeZone(timeZone: string): string {
-  try {
-    wallClockFormatter(timeZone);
-    return timeZone;
-  } catch {
-    throw badRequest('timezone must be an IANA time zone name, e.g. Europe/Berlin');
-  }
+  if (!isTimeZone(timeZone)) throw badRequest('timezone must be an IANA time zone name, e.g. Europe/Berlin');
+  return timeZone;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -33,13 +33,20 @@ function parseQuery(req: Request, route: AnyRoute): Record<string, string> {
   return query;
 }
 
+/**
+ * A body is refused the same way on every route: 415 when it is not JSON, 400 when it
+ * is not what the route takes, and a route without a body schema takes none, not even
+ * `{}`. An empty body is no body, whatever its headers say. The runtime keeps no
+ * `rawBody` for a body sent without a Content-Type, so its declared length counts too.
+ */
 function parseBody(req: Request, route: AnyRoute): unknown {
-  if (!route.bodySchema) return undefined;
-  const hasBody = (req.rawBody?.length ?? 0) > 0;
+  const hasBody = (req.rawBody?.length ?? 0) > 0 || Number(req.headers['content-length'] ?? 0) > 0;
+  if (!route.bodySchema && !hasBody) return undefined;
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (contentType !== 'application/json' && (hasBody || contentType !== '')) {
     throw new ApiError(415, 'unsupported-media-type', 'Content-Type must be application/json');
   }
+  if (!route.bodySchema) throw badRequest(`${req.method} ${req.path} takes no request body`);
   return validateBody(route.bodySchema, hasBody ? req.body : {});
 }
 

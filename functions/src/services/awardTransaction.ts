@@ -1,7 +1,7 @@
 import { FieldValue, Timestamp } from 'firebase-admin/firestore';
 import { logInfo } from '../log';
 import { commitOptimistically, db } from '../adapters/firestore';
-import { kiosksCollection, kioskFromSnapshot } from '../data/kiosks';
+import { depositKioskFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { transactionResultFromSnapshot, transactionsCollection, type TransactionResult } from '../data/transactions';
 import { userFromSnapshot, usersCollection } from '../data/users';
@@ -33,6 +33,8 @@ interface IdempotencyRecord {
  */
 const oneAtATimePerUser = createKeyedQueue();
 const idempotencyCollection = () => db().collection('idempotency');
+/** How soon a kiosk whose record an operator must repair is asked to try again. */
+const KIOSK_REPAIR_RETRY_SECONDS = 300;
 
 /**
  * Records a transaction and awards its points in one atomic commit, guarded by a
@@ -63,7 +65,7 @@ export async function awardTransaction(
 
   const [config, kiosk] = await Promise.all([
     loadRewardsConfig(),
-    kiosksCollection().doc(kioskId).get().then(kioskFromSnapshot),
+    kiosksCollection().doc(kioskId).get().then(depositKioskFromSnapshot),
   ]);
 
   const outcome = await oneAtATimePerUser(userId, () => commitOptimistically(transactionRef, async (batch) => {
@@ -83,6 +85,18 @@ export async function awardTransaction(
     if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
     const user = userFromSnapshot(userSnap);
     if (!user) throw notFound(`User ${userId} not found`);
+    if (kiosk.status === undefined) {
+      // A kiosk with a status broken by hand may or may not be meant to take deposits
+      // (its other fields do not matter to an award). Refused whole, and retryable: the
+      // kiosk keeps the deposit and sends it again once an operator has mended it.
+      reportInvalidKiosk(kioskId, ['status']);
+      throw new ApiError(
+        503,
+        'kiosk-misconfigured',
+        `Kiosk ${kioskId} cannot accept transactions until an operator repairs its record; nothing was awarded`,
+        { 'Retry-After': String(KIOSK_REPAIR_RETRY_SECONDS) },
+      );
+    }
     if (kiosk.status !== 'available') {
       throw conflict(`Kiosk ${kioskId} is ${kiosk.status} and cannot accept transactions`, 'kiosk-unavailable');
     }

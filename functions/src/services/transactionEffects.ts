@@ -4,7 +4,7 @@ import { FieldValue, type DocumentData } from 'firebase-admin/firestore';
 import { logError, logInfo, logWarn } from '../log';
 import { db, runTransaction } from '../adapters/firestore';
 import { PushError, type PushTransport } from '../adapters/push';
-import { kiosksCollection, kioskFromSnapshot } from '../data/kiosks';
+import { depositKioskFromSnapshot, kiosksCollection } from '../data/kiosks';
 import { forgetPushToken, userFromSnapshot, usersCollection } from '../data/users';
 import { transactionNotification } from '../domain/messages';
 import { transactionsCollection } from '../data/transactions';
@@ -53,7 +53,7 @@ export async function applyTransactionEffects(
     const kioskRef = kiosksCollection().doc(transaction.kioskId);
     const userRef = usersCollection().doc(transaction.userId);
     const [kioskSnap, userSnap] = await db().getAll(kioskRef, userRef);
-    const kiosk = kioskFromSnapshot(kioskSnap);
+    const kiosk = depositKioskFromSnapshot(kioskSnap);
     const user = userFromSnapshot(userSnap);
     const content = transactionNotification({
       transactionId,

@@ -1,6 +1,18 @@
-import { Timestamp } from 'firebase-admin/firestore';
-import { call, db, resetEmulators, seedKiosk, seedKioskWithKey } from './helpers';
+import { FieldValue, Timestamp } from 'firebase-admin/firestore';
+import {
+  adminHeaders,
+  call,
+  db,
+  resetEmulators,
+  seedKiosk,
+  seedKioskWithKey,
+  seedUser,
+  waitForEffects,
+  type ApiResult,
+} from './helpers';
+import { captureLogs } from './fuzz-server';
 import { issueKey, revokeKey } from '../../src/data/kioskKeys';
+import { listKiosks } from '../../src/data/kiosks';
 
 beforeEach(resetEmulators);
 
@@ -124,5 +136,145 @@ describe('GET /kiosks', () => {
     const res = await call('GET', '/kiosks?status=closed');
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('status must be one of available, maintenance, offline');
+  });
+});
+
+describe('a kiosk document broken by hand', () => {
+  const breakKiosk = (kioskId: string, fields: Record<string, unknown>) =>
+    db().collection('kiosks').doc(kioskId).update(fields);
+  const idsOf = (res: ApiResult): string[] => res.body.kiosks.map((kiosk: { id: string }) => kiosk.id);
+  const submit = (apiKey: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    call('POST', '/kiosk/transaction', { body, headers: { 'x-api-key': apiKey, ...headers } });
+  const INTERNAL = { error: 'Internal server error', code: 'internal' };
+
+  test('is left out of GET /kiosks, which still lists every other kiosk', async () => {
+    const good = await seedKiosk();
+    const resting = await seedKiosk({ status: 'maintenance' });
+    const broken = await Promise.all([seedKiosk(), seedKiosk(), seedKiosk(), seedKiosk(), seedKiosk()]);
+    await Promise.all([
+      breakKiosk(broken[0], { location: FieldValue.delete() }),
+      breakKiosk(broken[1], { lastUpdated: FieldValue.delete() }),
+      breakKiosk(broken[2], { name: FieldValue.delete(), address: 7 }),
+      breakKiosk(broken[3], { openingHours: 'Mo-Fr 08:00-' }),
+      breakKiosk(broken[4], { timezone: 'Mars/Olympus' }),
+    ]);
+
+    const all = await call('GET', '/kiosks');
+    expect(all.status).toBe(200);
+    expect(idsOf(all).sort()).toEqual([good, resting].sort());
+    const available = await call('GET', '/kiosks?status=available');
+    expect(available.status).toBe(200);
+    expect(idsOf(available)).toEqual([good]);
+  });
+
+  test('is logged as kiosk_document_invalid with its id and the fields at fault', async () => {
+    const kioskId = await seedKiosk();
+    await breakKiosk(kioskId, { location: FieldValue.delete(), lastUpdated: 'yesterday' });
+    const logs = captureLogs();
+    try {
+      expect(await listKiosks(undefined)).toEqual([]);
+      expect(logs.recent().map((line) => JSON.parse(line))).toContainEqual({
+        severity: 'WARNING',
+        message: 'kiosk_document_invalid',
+        kioskId,
+        invalidFields: ['lastUpdated', 'location'],
+      });
+    } finally {
+      logs.restore();
+    }
+  });
+
+  test('its own GET /kiosk/{id} is a 500 without internals; other kiosks answer', async () => {
+    const good = await seedKiosk();
+    const broken = await seedKiosk();
+    await breakKiosk(broken, { location: FieldValue.delete() });
+    const res = await call('GET', `/kiosk/${broken}`);
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual(INTERNAL);
+    expect((await call('GET', `/kiosk/${good}`)).status).toBe(200);
+  });
+
+  test('with only display fields broken it still takes deposits, counted by the trigger; other kiosks are unaffected', async () => {
+    const good = await seedKioskWithKey();
+    const broken = await seedKioskWithKey();
+    await breakKiosk(broken.kioskId, { location: FieldValue.delete(), name: FieldValue.delete() });
+    const userId = await seedUser();
+
+    const atGood = await submit(good.apiKey, { kioskId: good.kioskId, userId, plasticCount: 1, metalCount: 0 });
+    expect(atGood.status).toBe(200);
+    const atBroken = await submit(broken.apiKey, { kioskId: broken.kioskId, userId, plasticCount: 2, metalCount: 1 });
+    expect(atBroken.status).toBe(200);
+
+    const id = atBroken.body.transaction.id;
+    expect((await waitForEffects(id)).effects).toMatchObject({ kioskCounted: true, notificationId: id });
+    expect((await waitForEffects(atGood.body.transaction.id)).effects).toMatchObject({ kioskCounted: true });
+    const kiosk = (await db().collection('kiosks').doc(broken.kioskId).get()).data()!;
+    expect([kiosk.plasticCount, kiosk.metalCount]).toEqual([2, 1]);
+    // Without a name the notification names the kiosk by its id.
+    const notification = (await db().doc(`users/${userId}/notifications/${id}`).get()).data()!;
+    expect(notification.body).toContain(`at ${broken.kioskId}.`);
+    expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(50);
+  });
+
+  test('without a usable status an award is refused whole (503, Retry-After) and goes through once mended', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    await breakKiosk(kioskId, { status: 'open' });
+    const userId = await seedUser({ currentPoints: 5, totalPoints: 5 });
+    const body = { kioskId, userId, plasticCount: 1, metalCount: 1 };
+
+    const refused = await submit(apiKey, body, { 'idempotency-key': 'bottles-1' });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('300');
+    expect(refused.body).toEqual({
+      error: `Kiosk ${kioskId} cannot accept transactions until an operator repairs its record; nothing was awarded`,
+      code: 'kiosk-misconfigured',
+    });
+    expect((await db().collection('transactions').get()).size).toBe(0);
+    expect((await db().collection('idempotency').get()).size).toBe(0);
+    expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(5);
+
+    await breakKiosk(kioskId, { status: 'available' });
+    const accepted = await submit(apiKey, body, { 'idempotency-key': 'bottles-1' });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.transaction.newBalance).toBe(35);
+  });
+
+  test('a status report mends a kiosk missing only lastUpdated; one it still could not show is refused unchanged', async () => {
+    const mendable = await seedKioskWithKey();
+    await breakKiosk(mendable.kioskId, { lastUpdated: FieldValue.delete() });
+    const mended = await call('POST', `/kiosk/${mendable.kioskId}/status`, {
+      body: { status: 'offline' },
+      headers: { 'x-api-key': mendable.apiKey },
+    });
+    expect(mended.status).toBe(200);
+    expect(mended.body.kiosk).toMatchObject({ id: mendable.kioskId, status: 'offline' });
+    expect((await call('GET', `/kiosk/${mendable.kioskId}`)).status).toBe(200);
+
+    const unshowable = await seedKioskWithKey();
+    await breakKiosk(unshowable.kioskId, { location: FieldValue.delete() });
+    const before = await db().collection('kiosks').doc(unshowable.kioskId).get();
+    const refused = await call('POST', `/kiosk/${unshowable.kioskId}/status`, {
+      body: { status: 'offline' },
+      headers: { 'x-api-key': unshowable.apiKey },
+    });
+    expect(refused.status).toBe(500);
+    expect(refused.body).toEqual(INTERNAL);
+    const after = await db().collection('kiosks').doc(unshowable.kioskId).get();
+    expect(after.updateTime!.isEqual(before.updateTime!)).toBe(true);
+  });
+
+  test('an operator upsert mends it, keeping what was usable', async () => {
+    const kioskId = await seedKiosk({ status: 'maintenance' });
+    await breakKiosk(kioskId, { location: FieldValue.delete(), timezone: 42, plasticCount: 'many', metalCount: 7 });
+    const res = await call('POST', '/admin/kiosks', {
+      headers: await adminHeaders(),
+      body: { id: kioskId, name: 'Mended', address: 'Somewhere 1', location: { latitude: 1, longitude: 2 } },
+    });
+    expect(res.status).toBe(200);
+    const expected = { id: kioskId, name: 'Mended', status: 'maintenance', timezone: 'UTC', plasticCount: 0, metalCount: 7 };
+    expect(res.body.kiosk).toMatchObject(expected);
+    const view = await call('GET', `/kiosk/${kioskId}`);
+    expect(view.status).toBe(200);
+    expect(view.body.kiosk).toMatchObject(expected);
   });
 });

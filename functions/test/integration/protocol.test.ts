@@ -1,4 +1,15 @@
-import { API_URL, call, resetEmulators, seedKioskWithKey } from './helpers';
+import http from 'node:http';
+import {
+  API_URL,
+  adminHeaders,
+  bearer,
+  call,
+  db,
+  idTokenFor,
+  resetEmulators,
+  seedKioskWithKey,
+  seedUser,
+} from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -88,6 +99,97 @@ describe('protocol errors', () => {
   test('responses are not cached', async () => {
     const res = await call('GET', '/');
     expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+/** Sends exactly these headers and this body; fetch refuses a body on GET and adds a Content-Type of its own. */
+function send(method: string, path: string, headers: Record<string, string>, body: string) {
+  const url = new URL(`${API_URL}${path}`);
+  return new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: response.statusCode!, body: text ? JSON.parse(text) : undefined });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+describe('routes without a body refuse one', () => {
+  const json = { 'content-type': 'application/json' };
+
+  async function signedInUser() {
+    const userId = await seedUser({ pushToken: 'kept-device' });
+    return { userId, headers: bearer(await idTokenFor(userId)) };
+  }
+  const storedToken = async (userId: string) => (await db().collection('users').doc(userId).get()).get('pushToken');
+
+  test('DELETE push-token with a JSON body: 400 naming the problem, the token stays', async () => {
+    const { userId, headers } = await signedInUser();
+    const res = await send('DELETE', `/user/${userId}/push-token`, { ...headers, ...json }, '{"token":"kept-device"}');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: `DELETE /user/${userId}/push-token takes no request body`,
+      code: 'invalid-argument',
+    });
+    expect(await storedToken(userId)).toBe('kept-device');
+  });
+
+  test.each([
+    ['text/plain', { 'content-type': 'text/plain' }],
+    ['no Content-Type', {}],
+  ])('DELETE push-token with a body sent as %s: 415, the token stays', async (_name, contentType) => {
+    const { userId, headers } = await signedInUser();
+    const res = await send('DELETE', `/user/${userId}/push-token`, { ...headers, ...contentType }, 'token=kept-device');
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ error: 'Content-Type must be application/json', code: 'unsupported-media-type' });
+    expect(await storedToken(userId)).toBe('kept-device');
+  });
+
+  test.each([
+    ['an object with a field', '{"userId":"someone-else"}'],
+    ['an empty object', '{}'],
+  ])('GET /user with a JSON body (%s): 400', async (_name, body) => {
+    const { userId, headers } = await signedInUser();
+    const res = await send('GET', `/user/${userId}`, { ...headers, ...json }, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(`GET /user/${userId} takes no request body`);
+  });
+
+  test('DELETE of a kiosk key with a JSON body: 400, the key stays active', async () => {
+    const { kioskId, keyId } = await seedKioskWithKey();
+    const res = await send('DELETE', `/admin/kiosks/${kioskId}/keys/${keyId}`, { ...(await adminHeaders()), ...json }, '{}');
+    expect(res.status).toBe(400);
+    expect((await db().collection('kioskKeys').doc(keyId).get()).get('revokedAt')).toBeNull();
+  });
+
+  test('an empty body is no body, whatever the Content-Type says', async () => {
+    const { userId, headers } = await signedInUser();
+    expect((await send('GET', `/user/${userId}`, { ...headers, ...json }, '')).status).toBe(200);
+    expect((await send('GET', `/user/${userId}`, { ...headers, 'content-type': 'text/plain' }, '')).status).toBe(200);
+    expect((await send('DELETE', `/user/${userId}/push-token`, { ...headers, ...json }, '')).status).toBe(200);
+    expect(await storedToken(userId)).toBeUndefined();
+  });
+
+  test('credentials are still checked before the body: 401 without them', async () => {
+    const { userId } = await signedInUser();
+    const res = await send('DELETE', `/user/${userId}/push-token`, { 'content-type': 'text/plain' }, 'x');
+    expect(res.status).toBe(401);
   });
 });
 

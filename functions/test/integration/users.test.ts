@@ -9,7 +9,7 @@ describe('GET /user/{userId}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      user: { id: userId, name: 'Ada', currentPoints: 40, totalPoints: 1200, recycledCount: 0, rank: 'Bronze', hasPushToken: true },
+      user: { id: userId, name: 'Ada', currentPoints: 40, totalPoints: 1200, recycledCount: 0, rank: 'Silver', hasPushToken: true },
     });
     expect(res.text).not.toContain('secret-device-token');
   });
@@ -44,6 +44,44 @@ describe('GET /user/{userId}', () => {
     const res = await call('GET', '/user/nobody-here', { headers: await adminHeaders() });
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('User nobody-here not found');
+  });
+});
+
+describe('rank', () => {
+  const setRanks = (ranks: { name: string; minTotalPoints: number }[]) => db().doc('config/rewards').set({ ranks });
+
+  test('every view derives it from totalPoints under the thresholds configured now', async () => {
+    // 1,500 points made the user Silver at their last award, and the document says so.
+    const userId = await seedUser({ totalPoints: 1500 });
+    await db().collection('users').doc(userId).update({ rank: 'Silver' });
+    const headers = bearer(await idTokenFor(userId));
+    expect((await call('GET', `/user/${userId}`, { headers })).body.user.rank).toBe('Silver');
+
+    // The config is read on every view (no copy is kept in an instance), so the next request sees the change.
+    await setRanks([
+      { name: 'Bronze', minTotalPoints: 0 },
+      { name: 'Silver', minTotalPoints: 2000 },
+    ]);
+    const view = await call('GET', `/user/${userId}`, { headers });
+    expect(view.status).toBe(200);
+    expect(view.body.user).toMatchObject({ totalPoints: 1500, rank: 'Bronze' });
+    const put = await call('PUT', `/user/${userId}/push-token`, { headers, body: { token: 'rank-phone' } });
+    expect(put.body.user.rank).toBe('Bronze');
+
+    await setRanks([
+      { name: 'Seedling', minTotalPoints: 0 },
+      { name: 'Tree', minTotalPoints: 1200 },
+    ]);
+    const del = await call('DELETE', `/user/${userId}/push-token`, { headers });
+    expect(del.body.user.rank).toBe('Tree');
+    expect((await call('GET', `/user/${userId}`, { headers })).body.user.rank).toBe('Tree');
+  });
+
+  test('a broken config/rewards shows the default ranks, as awards use them', async () => {
+    const userId = await seedUser({ totalPoints: 5000 });
+    await setRanks([{ name: 'Only', minTotalPoints: 10 }]);
+    const res = await call('GET', `/user/${userId}`, { headers: bearer(await idTokenFor(userId)) });
+    expect(res.body.user.rank).toBe('Gold');
   });
 });
 

@@ -1,4 +1,5 @@
 import type { VerifiedCaller } from '../../adapters/identity';
+import { loadRewardsConfig } from '../../data/rewardsConfig';
 import { getUser as readUser, toUserView } from '../../data/users';
 import { requireUserOrAdmin } from '../auth';
 import type { Route } from '../types';
@@ -9,7 +10,7 @@ export const getUser: Route<undefined, VerifiedCaller> = {
   path: '/user/:userId',
   authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
   handler: async ({ params }) => {
-    const user = await readUser(params.userId);
-    return { body: { success: true, user: toUserView(user) } };
+    const [user, rewards] = await Promise.all([readUser(params.userId), loadRewardsConfig()]);
+    return { body: { success: true, user: toUserView(user, rewards) } };
   },
 };

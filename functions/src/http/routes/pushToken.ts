@@ -1,5 +1,6 @@
 import { logInfo } from '../../log';
 import type { VerifiedCaller } from '../../adapters/identity';
+import { loadRewardsConfig } from '../../data/rewardsConfig';
 import { registerPushToken, removePushToken, toUserView } from '../../data/users';
 import { requireUserOrAdmin } from '../auth';
 import type { PushTokenBody } from '../schemas';
@@ -12,9 +13,9 @@ export const putPushToken: Route<PushTokenBody, VerifiedCaller> = {
   authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
   bodySchema: 'pushTokenBody',
   handler: async ({ params, body }) => {
-    const user = await registerPushToken(params.userId, body.token);
+    const [user, rewards] = await Promise.all([registerPushToken(params.userId, body.token), loadRewardsConfig()]);
     logInfo('push_token_registered', { userId: user.id });
-    return { body: { success: true, user: toUserView(user) } };
+    return { body: { success: true, user: toUserView(user, rewards) } };
   },
 };
 
@@ -24,8 +25,8 @@ export const deletePushToken: Route<undefined, VerifiedCaller> = {
   path: '/user/:userId/push-token',
   authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
   handler: async ({ params }) => {
-    const user = await removePushToken(params.userId);
+    const [user, rewards] = await Promise.all([removePushToken(params.userId), loadRewardsConfig()]);
     logInfo('push_token_removed', { userId: user.id });
-    return { body: { success: true, user: toUserView(user) } };
+    return { body: { success: true, user: toUserView(user, rewards) } };
   },
 };
