@@ -4,6 +4,7 @@ import { db, runTransaction } from '../adapters/firestore';
 import {
   DEFAULT_OPENING_HOURS,
   DEFAULT_TIMEZONE,
+  type KioskDefinition,
   type KioskRecord,
   type KioskStatus,
 } from '../domain/kiosk';
@@ -52,10 +53,6 @@ export async function setKioskStatus(kioskId: string, status: KioskStatus): Prom
     return { ...current, status, lastUpdated: lastUpdated.toDate() };
   });
 }
-
-/** What an operator sets on a kiosk; omitted optional fields keep their value or default. */
-export type KioskDefinition = Pick<KioskRecord, 'id' | 'name' | 'address' | 'location'> &
-  Partial<Pick<KioskRecord, 'openingHours' | 'timezone' | 'status'>>;
 
 /**
  * Creates the kiosk with defaults, or updates the given fields of an existing one
