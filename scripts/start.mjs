@@ -140,10 +140,10 @@ async function waitForApi() {
   }
 }
 
-/** `admin seed --json` against the emulators just started; resolves to what it printed. */
+/** `admin seed` against the emulators just started; resolves to its report (what it made, lines to paste). */
 function seed() {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [join(functionsDir, 'lib', 'cli', 'admin.js'), 'seed', '--json'], {
+    const proc = spawn(process.execPath, [join(functionsDir, 'lib', 'cli', 'admin.js'), 'seed'], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'inherit'],
       env: {
@@ -158,19 +158,14 @@ function seed() {
     proc.on('error', reject);
     proc.on('close', (code) => {
       if (code !== 0) return reject(new Error(`seeding failed (exit code ${code})`));
-      try {
-        resolve(JSON.parse(output));
-      } catch {
-        reject(new Error('seeding printed no summary'));
-      }
+      if (!output.trim()) return reject(new Error('seeding printed no report'));
+      resolve(output.trimEnd());
     });
   });
 }
 
-function banner(seeded) {
-  const { apiKey, kioskId } = seeded.apiKey;
-  const alice = seeded.accounts.find((account) => account.email === 'alice@example.com');
-  const accounts = seeded.accounts.map((a) => `${a.email}${a.admin ? ' (admin)' : ''}`).join(', ');
+/** The stack's own addresses around the seed command's report, which carries the demo data and the examples. */
+function banner(seedReport) {
   const rule = '─'.repeat(78);
   return [
     '',
@@ -179,26 +174,8 @@ function banner(seeded) {
     '',
     ` API            ${API}`,
     ` Mail catcher   ${MAIL_PAGE}   (one-time-code mails land here)`,
-    ` Kiosk API key  ${apiKey}`,
-    `                for kiosk ${kioskId}; a new one on every start`,
-    ` Demo accounts  ${accounts}`,
-    `                password "${seeded.password}"`,
     '',
-    ' ID tokens (valid for an hour), from another terminal in this directory:',
-    '   TOKEN=$(npm run --silent admin -- token --email alice@example.com)',
-    '   ADMIN_TOKEN=$(npm run --silent admin -- token --email admin@example.com)',
-    '',
-    ' Try:',
-    `   API=${API}`,
-    `   KIOSK_KEY=${apiKey}`,
-    `   curl -s -X POST "$API/kiosk/transaction" -H "X-API-Key: $KIOSK_KEY" -H 'Content-Type: application/json' \\`,
-    `     -d '{"kioskId":"${kioskId}","userId":"${alice.uid}","plasticCount":3,"metalCount":1}'`,
-    `   curl -s "$API/user/${alice.uid}" -H "Authorization: Bearer $TOKEN"`,
-    `   curl -s -X POST "$API/send-otp-email" -H 'Content-Type: application/json' \\`,
-    `     -d '{"email":"alice@example.com","otp":"123456"}'`,
-    `   curl -s -X POST "$API/notify/topic" -H "Authorization: Bearer $ADMIN_TOKEN" \\`,
-    `     -H 'Content-Type: application/json' \\`,
-    `     -d '{"topic":"all_users","title":"Double points","body":"Double points this weekend"}'`,
+    ...seedReport.split('\n').map((line) => (line ? ` ${line}` : line)),
     '',
     ' More: npm run admin -- help',
     rule,
@@ -249,11 +226,11 @@ try {
 }
 await unlessStopping();
 
-let seeded;
+let seedReport;
 try {
-  seeded = await seed();
+  seedReport = await seed();
 } catch (error) {
   await fail(`Could not seed the demo data: ${error.message}.`);
 }
 await unlessStopping();
-console.log(banner(seeded));
+console.log(banner(seedReport));

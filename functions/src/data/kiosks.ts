@@ -6,6 +6,7 @@ import {
   DEFAULT_OPENING_HOURS,
   DEFAULT_TIMEZONE,
   isKioskStatus,
+  type KioskDefinition,
   type KioskRecord,
   type KioskStatus,
 } from '../domain/kiosk';
@@ -117,10 +118,6 @@ export async function setKioskStatus(kioskId: string, status: KioskStatus): Prom
     return kiosk;
   });
 }
-
-/** What an operator sets on a kiosk; omitted optional fields keep their value or default. */
-export type KioskDefinition = Pick<KioskRecord, 'id' | 'name' | 'address' | 'location'> &
-  Partial<Pick<KioskRecord, 'openingHours' | 'timezone' | 'status'>>;
 
 /**
  * Creates the kiosk with defaults, or updates the given fields of an existing one

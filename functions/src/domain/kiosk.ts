@@ -1,5 +1,6 @@
 import { badRequest } from '../errors';
-import { isOpenAt } from './openingHours';
+import { assertDocumentId } from './ids';
+import { assertOpeningHours, assertTimeZone, isOpenAt } from './openingHours';
 
 export const KIOSK_STATUSES = ['available', 'maintenance', 'offline'] as const;
 export type KioskStatus = (typeof KIOSK_STATUSES)[number];
@@ -25,6 +26,15 @@ export interface KioskRecord {
   openingHours: string;
   timezone: string;
 }
+
+/** What an operator sets on a kiosk; omitted optional fields keep their value or default. */
+export type KioskDefinition = Pick<KioskRecord, 'id' | 'name' | 'address' | 'location'> &
+  Partial<Pick<KioskRecord, 'openingHours' | 'timezone' | 'status'>>;
+
+/** A kiosk definition as received, once its request schema passed; null means not given. */
+export type KioskDefinitionInput = Pick<KioskDefinition, 'id' | 'name' | 'address' | 'location'> & {
+  [field in 'openingHours' | 'timezone' | 'status']?: KioskDefinition[field] | null;
+};
 
 export interface KioskView extends Omit<KioskRecord, 'lastUpdated'> {
   lastUpdated: string;
@@ -59,4 +69,23 @@ export function assertLocation(location: GeoPoint): GeoPoint {
     throw badRequest('location.longitude must be a number from -180 to 180');
   }
   return { latitude, longitude };
+}
+
+/**
+ * The rules a kiosk definition meets beyond its request schema, one version for
+ * POST /admin/kiosks and the operator CLI's kiosk:upsert: a usable document id, a
+ * place on the globe, a known time zone and opening hours the evaluator reads.
+ */
+export function assertKioskDefinition(input: KioskDefinitionInput): KioskDefinition {
+  const id = assertDocumentId(input.id, 'id');
+  const location = assertLocation(input.location);
+  return {
+    id,
+    name: input.name,
+    address: input.address,
+    location,
+    timezone: input.timezone == null ? undefined : assertTimeZone(input.timezone),
+    openingHours: input.openingHours == null ? undefined : assertOpeningHours(input.openingHours, location),
+    status: input.status ?? undefined,
+  };
 }

@@ -1,15 +1,253 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { PROJECT_ID, db, resetEmulators } from './helpers';
+import { getAuth } from 'firebase-admin/auth';
+import { adminApp } from '../../src/adapters/firestore';
+import { DEFAULT_REWARDS } from '../../src/domain/rewards';
+import { PROJECT_ID, adminHeaders, call, db, resetEmulators } from './helpers';
 
 const cli = join(__dirname, '..', '..', 'lib', 'cli', 'admin.js');
 
-/** The operator CLI as built by `npm test`, against this suite's project on the emulators. */
-const admin = (...args: string[]) =>
-  promisify(execFile)(process.execPath, [cli, '--project', PROJECT_ID, '--emulator', ...args], { env: process.env });
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The operator CLI as built by `npm test`, with exactly these arguments; never throws on a non-zero exit. */
+const runCli = (args: string[]) =>
+  new Promise<CliRun>((resolve) => {
+    execFile(process.execPath, [cli, ...args], { env: process.env }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+
+/** The CLI against this suite's project on the emulators; a non-zero exit fails the test with what it printed. */
+async function admin(...args: string[]): Promise<string> {
+  const run = await runCli(['--project', PROJECT_ID, '--emulator', ...args]);
+  if (run.code !== 0) throw new Error(`admin ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+  return run.stdout;
+}
 
 beforeEach(resetEmulators);
+
+/** Every command with every flag it takes, as an operator would type them. */
+const COMMAND_FLAGS: Record<string, string[]> = {
+  'kiosk:upsert': ['id', 'name', 'address', 'lat', 'lng', 'hours', 'timezone', 'status'],
+  'key:create': ['kiosk', 'label'],
+  'key:revoke': ['kiosk', 'key'],
+  'admin:grant': ['email', 'uid'],
+  'admin:revoke': ['email', 'uid'],
+  'rewards:set': ['plastic', 'metal', 'daily-cap', 'ranks'],
+  'rewards:show': [],
+  seed: ['json'],
+  token: ['email', 'password'],
+  help: [],
+};
+
+/** The help text cut into one section per command: from the line naming it to the next such line. */
+function commandSections(help: string): Map<string, string> {
+  const sections = new Map<string, string>();
+  let current: string | undefined;
+  for (const line of help.split('\n')) {
+    const named = /^ {2}(\S+)/.exec(line)?.[1];
+    if (named !== undefined && Object.hasOwn(COMMAND_FLAGS, named)) current = named;
+    if (current !== undefined) sections.set(current, `${sections.get(current) ?? ''}${line}\n`);
+  }
+  return sections;
+}
+
+describe('help', () => {
+  test('help, --help, -h, no command and a command with --help all print the same text, exit 0', async () => {
+    const runs = await Promise.all(
+      [['help'], ['--help'], ['-h'], [], ['seed', '--help'], ['--project', 'x', 'help']].map(runCli),
+    );
+    for (const run of runs) {
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout).toBe(runs[0].stdout);
+    }
+  });
+
+  test('lists every command with each of its flags, and the global flags', async () => {
+    const { stdout } = await runCli(['help']);
+    const sections = commandSections(stdout);
+    expect([...sections.keys()].sort()).toEqual(Object.keys(COMMAND_FLAGS).sort());
+    for (const [command, flags] of Object.entries(COMMAND_FLAGS)) {
+      for (const flag of flags) expect(`${command}: ${sections.get(command)}`).toMatch(new RegExp(`--${flag}\\b`));
+    }
+    expect(stdout).toContain('--project');
+    expect(stdout).toContain('--emulator');
+  });
+});
+
+describe('usage errors: exit 2, the reason then the usage on stderr, nothing on stdout', () => {
+  test.each([
+    [['frobnicate'], 'unknown command "frobnicate"'],
+    [['--bogus'], 'unknown flag --bogus'],
+    [['--json', 'seed'], 'unknown flag --json'],
+    [['seed', '--bogus'], 'unknown flag --bogus for seed'],
+    [['seed', '--email', 'a@example.com'], 'unknown flag --email for seed'],
+    [['seed', '--', 'x'], 'unknown flag -- for seed'],
+    [['seed', 'extra'], 'unexpected argument "extra"'],
+    [['rewards:set', '--plastic', '1', '--plastic', '2'], '--plastic is given twice'],
+    [['rewards:set', '--plastic=1', '--plastic', '2'], '--plastic is given twice'],
+    [['--project', 'a', '--project=b', 'rewards:show'], '--project is given twice'],
+    [['key:create', '--kiosk'], '--kiosk needs a value'],
+    [['key:create', '--kiosk', '--label', 'x'], '--kiosk needs a value'],
+    [['rewards:show', '--project'], '--project needs a value'],
+    [['seed', '--json=yes'], '--json takes no value'],
+    [['rewards:show', '--emulator=true'], '--emulator takes no value'],
+    [['rewards:show', '--project='], '--project needs a project id'],
+    [['key:create'], '--kiosk is required'],
+    [['key:revoke', '--kiosk', 'k'], '--key is required'],
+    [['admin:grant'], 'give exactly one of --email or --uid'],
+    [['admin:revoke', '--email', 'a@example.com', '--uid', 'u'], 'give exactly one of --email or --uid'],
+    [['rewards:set'], 'rewards:set needs at least one of --plastic, --metal, --daily-cap, --ranks'],
+  ])('%j: %s', async (args, message) => {
+    const [run, help] = await Promise.all([runCli(args), runCli(['help'])]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`error: ${message}\n\n${help.stdout}`);
+  });
+});
+
+describe('flags', () => {
+  test('take their value as --flag=value or --flag value, negative numbers included', async () => {
+    const out = await admin(
+      'kiosk:upsert',
+      '--id=london-kings-cross',
+      '--name',
+      "King's Cross",
+      '--address=Euston Road, London',
+      '--lat',
+      '51.5308',
+      '--lng',
+      '-0.1238',
+      '--timezone=Europe/London',
+    );
+    expect(JSON.parse(out)).toMatchObject({
+      id: 'london-kings-cross',
+      name: "King's Cross",
+      address: 'Euston Road, London',
+      location: { latitude: 51.5308, longitude: -0.1238 },
+      timezone: 'Europe/London',
+      openingHours: '24/7',
+      status: 'available',
+    });
+    const stored = (await db().doc('kiosks/london-kings-cross').get()).data()!;
+    expect(stored.location.longitude).toBe(-0.1238);
+  });
+});
+
+describe('kiosk:upsert', () => {
+  const kiosk = (lat: string, lng: string) => [
+    'kiosk:upsert',
+    '--id',
+    'k-bad',
+    '--name',
+    'n',
+    '--address',
+    'a',
+    '--lat',
+    lat,
+    '--lng',
+    lng,
+  ];
+
+  test.each([
+    ['91', '0', { latitude: 91, longitude: 0 }],
+    ['0', '-181', { latitude: 0, longitude: -181 }],
+    ['north', '0', { latitude: 'north', longitude: 0 }],
+  ])('refuses --lat %s --lng %s with the message of POST /admin/kiosks, exit 1, nothing written', async (lat, lng, location) => {
+    const api = await call('POST', '/admin/kiosks', {
+      headers: await adminHeaders(),
+      body: { id: 'k-bad', name: 'n', address: 'a', location },
+    });
+    expect(api.status).toBe(400);
+
+    const run = await runCli(['--project', PROJECT_ID, '--emulator', ...kiosk(lat, lng)]);
+
+    expect(run).toMatchObject({ code: 1, stdout: '', stderr: `error: ${api.body.error}\n` });
+    expect((await db().doc('kiosks/k-bad').get()).exists).toBe(false);
+  });
+
+  test('refuses a time zone and opening hours the API refuses, with its messages', async () => {
+    for (const [flag, value, field] of [
+      ['--timezone', 'Mars/Olympus', 'timezone'],
+      ['--hours', 'whenever we feel like it', 'openingHours'],
+    ]) {
+      const api = await call('POST', '/admin/kiosks', {
+        headers: await adminHeaders(),
+        body: { id: 'k-bad', name: 'n', address: 'a', location: { latitude: 1, longitude: 1 }, [field]: value },
+      });
+      expect(api.status).toBe(400);
+      const run = await runCli(['--project', PROJECT_ID, '--emulator', ...kiosk('1', '1'), flag, value]);
+      expect(run).toMatchObject({ code: 1, stdout: '', stderr: `error: ${api.body.error}\n` });
+    }
+  });
+});
+
+describe('key:create and key:revoke', () => {
+  test('issue a key that the kiosk can use, then revoke it', async () => {
+    await admin('kiosk:upsert', '--id', 'k1', '--name', 'K1', '--address', 'a', '--lat', '1', '--lng', '1');
+    const { kioskId, keyId, apiKey } = JSON.parse(await admin('key:create', '--kiosk', 'k1', '--label', 'front'));
+    expect(kioskId).toBe('k1');
+    const status = () =>
+      call('POST', '/kiosk/k1/status', { headers: { 'x-api-key': apiKey }, body: { status: 'maintenance' } });
+    expect((await status()).status).toBe(200);
+
+    expect(await admin('key:revoke', '--kiosk', 'k1', '--key', keyId)).toBe(`Revoked API key ${keyId} of kiosk k1.\n`);
+    expect((await status()).status).toBe(401);
+  });
+});
+
+describe('seed', () => {
+  test('then rewards:show, token, admin:grant and admin:revoke work on the demo data', async () => {
+    const report = JSON.parse(await admin('seed', '--json'));
+    expect(report).toMatchObject({
+      projectId: PROJECT_ID,
+      kiosks: [
+        { id: 'berlin-alexanderplatz', status: 'available' },
+        { id: 'munich-marienplatz', status: 'available' },
+        { id: 'amsterdam-centraal', status: 'available' },
+        { id: 'wien-westbahnhof', status: 'maintenance' },
+      ],
+      apiKey: { kioskId: 'berlin-alexanderplatz', revokedEarlierKeys: 0 },
+      accounts: [
+        { email: 'alice@example.com', uid: 'demo-alice', admin: false, created: true },
+        { email: 'bob@example.com', uid: 'demo-bob', admin: false, created: true },
+        { email: 'admin@example.com', uid: 'demo-admin', admin: true, created: true },
+      ],
+      password: 'password123',
+    });
+    expect((await db().doc('users/demo-alice').get()).data()).toMatchObject({ totalPoints: 1250 });
+
+    expect(JSON.parse(await admin('rewards:show'))).toEqual(DEFAULT_REWARDS);
+
+    const token = (await admin('token', '--email', 'alice@example.com')).trim();
+    expect(token.split('.')).toHaveLength(3);
+    expect((await call('GET', '/user/demo-alice', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    await admin('admin:grant', '--email', 'bob@example.com');
+    expect((await getAuth(adminApp()).getUser('demo-bob')).customClaims).toEqual({ admin: true });
+    await admin('admin:revoke', '--uid', 'demo-bob');
+    expect((await getAuth(adminApp()).getUser('demo-bob')).customClaims ?? {}).toEqual({});
+  });
+
+  test('run again, reuses the accounts, issues a new key and revokes the earlier one; its text names what it made', async () => {
+    const first = JSON.parse(await admin('seed', '--json'));
+    const text = await admin('seed');
+
+    const second = (await db().collection('kioskKeys').where('kioskId', '==', 'berlin-alexanderplatz').get()).docs;
+    expect(second).toHaveLength(2);
+    expect(second.find((doc) => doc.id === first.apiKey.keyId)!.get('revokedAt')).not.toBeNull();
+    for (const name of ['berlin-alexanderplatz', 'wien-westbahnhof', 'alice@example.com', 'admin@example.com']) {
+      expect(text).toContain(name);
+    }
+    expect(text).toMatch(/curl .*\/kiosk\/transaction/);
+    expect(text).toContain('1 earlier demo key(s) revoked');
+  });
+});
 
 describe('rewards:set', () => {
   test('keeps every value it was not given', async () => {
@@ -39,5 +277,12 @@ describe('rewards:set', () => {
   test('sets the daily cap', async () => {
     await admin('rewards:set', '--daily-cap', '800');
     expect((await db().doc('config/rewards').get()).get('dailyPointsCap')).toBe(800);
+  });
+
+  test('refuses an invalid config with every problem, writes nothing, exit 1', async () => {
+    const run = await runCli(['--project', PROJECT_ID, '--emulator', 'rewards:set', '--metal=lots', '--ranks', 'Gold']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error: refused: the rewards config would be invalid, nothing was written:\n {2}- --ranks: "Gold" is not NAME:MIN_TOTAL_POINTS\n {2}- .*pointsPerMetal/);
+    expect((await db().doc('config/rewards').get()).exists).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import {
   DEFAULT_OPENING_HOURS,
   DEFAULT_TIMEZONE,
   KIOSK_STATUSES,
+  assertKioskDefinition,
   assertLocation,
   isKioskStatus,
   toKioskView,
@@ -145,4 +146,40 @@ describe('isKioskStatus', () => {
       expect(isKioskStatus(value)).toBe(false);
     },
   );
+});
+
+describe('assertKioskDefinition', () => {
+  const given = {
+    id: 'alex-1',
+    name: 'Alexanderplatz',
+    address: 'Alexanderplatz 1, Berlin',
+    location: { latitude: 52.5219, longitude: 13.4132 },
+  };
+
+  test('a full definition comes back as given', () => {
+    const full = { ...given, openingHours: 'Mo-Fr 08:00-20:00', timezone: 'Europe/Berlin', status: 'maintenance' as const };
+    expect(assertKioskDefinition(full)).toStrictEqual(full);
+  });
+
+  test('omitted and null optional fields are both "not given"', () => {
+    const expected = { ...given, openingHours: undefined, timezone: undefined, status: undefined };
+    expect(assertKioskDefinition(given)).toStrictEqual(expected);
+    expect(assertKioskDefinition({ ...given, openingHours: null, timezone: null, status: null })).toStrictEqual(expected);
+  });
+
+  test.each([
+    [{ id: '__x__' }, 'id must be 1-128 characters'],
+    [{ location: { latitude: 91, longitude: 0 } }, 'location.latitude must be a number from -90 to 90'],
+    [{ timezone: 'Mars/Olympus' }, 'timezone must be an IANA time zone name'],
+    [{ openingHours: 'whenever we feel like it' }, 'openingHours is not valid OpenStreetMap opening_hours syntax'],
+  ])('%p is a 400: %s', (override, message) => {
+    const error = apiErrorOf(() => assertKioskDefinition({ ...given, ...override }));
+    expect(error.status).toBe(400);
+    expect(error.message).toContain(message);
+  });
+
+  test('checks the id before the location', () => {
+    const error = apiErrorOf(() => assertKioskDefinition({ ...given, id: '.', location: { latitude: 99, longitude: 0 } }));
+    expect(error.message).toContain('id must be');
+  });
 });

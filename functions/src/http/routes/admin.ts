@@ -2,9 +2,7 @@ import { logInfo } from '../../log';
 import type { VerifiedCaller } from '../../adapters/identity';
 import { getKiosk, upsertKiosk } from '../../data/kiosks';
 import { issueKey, revokeKey } from '../../data/kioskKeys';
-import { assertDocumentId } from '../../domain/ids';
-import { assertLocation, toKioskView } from '../../domain/kiosk';
-import { assertOpeningHours, assertTimeZone } from '../../domain/openingHours';
+import { assertKioskDefinition, toKioskView } from '../../domain/kiosk';
 import { notFound } from '../../errors';
 import { requireAdmin } from '../auth';
 import type { AdminKioskBody, KioskKeyBody } from '../schemas';
@@ -19,20 +17,8 @@ export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {
   authenticate: adminOnly,
   bodySchema: 'adminKioskBody',
   handler: async ({ body, caller }) => {
-    const id = assertDocumentId(body.id, 'id');
-    const location = assertLocation(body.location);
-    const timezone = body.timezone == null ? undefined : assertTimeZone(body.timezone);
-    const openingHours = body.openingHours == null ? undefined : assertOpeningHours(body.openingHours, location);
-    const { kiosk, created } = await upsertKiosk({
-      id,
-      name: body.name,
-      address: body.address,
-      location,
-      openingHours,
-      timezone,
-      status: body.status ?? undefined,
-    });
-    logInfo(created ? 'kiosk_created' : 'kiosk_updated', { kioskId: id, by: caller.uid });
+    const { kiosk, created } = await upsertKiosk(assertKioskDefinition(body));
+    logInfo(created ? 'kiosk_created' : 'kiosk_updated', { kioskId: kiosk.id, by: caller.uid });
     return { status: created ? 201 : 200, body: { success: true, kiosk: toKioskView(kiosk, new Date()) } };
   },
 };

@@ -1,0 +1,49 @@
+/**
+ * What a command file declares, and the errors and output every command shares.
+ * The help text is built from these declarations (usage.ts): a flag exists in the
+ * help because it is declared, never written a second time.
+ */
+import type { Flags } from './args';
+import type { Target } from './target';
+
+/** A flag as the help shows it: `--lat LATITUDE  description`. */
+export interface FlagSpec {
+  /** The value's placeholder (`--lat LATITUDE`); absent for a switch that takes no value (`--json`). */
+  value?: string;
+  /** One line for the help. */
+  description: string;
+  required?: true;
+}
+
+export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
+
+export interface Command {
+  name: string;
+  /** What it does and prints, for the help (wrapped there). */
+  description: string;
+  /** One line shown as is below the description. */
+  example?: string;
+  flags: FlagSpecs;
+  /** Checked before anything is contacted: exactly one of these flags, at least one of those. */
+  oneOf?: string[];
+  anyOf?: string[];
+  /** Which emulators the command talks to, checked first so an absent one is named. */
+  uses: { firestore?: true; auth?: true };
+  /** false: only calls the Auth emulator's REST API (token), so no Admin SDK app. */
+  adminSdk?: false;
+  emulatorOnly?: true;
+  run: (flags: Flags, target: Target) => Promise<void>;
+}
+
+/** Bad command line: the reason and the usage on stderr, exit 2. */
+export class UsageError extends Error {}
+/** A failure to report in one line (or a short list): exit 1. */
+export class CliError extends Error {}
+
+const writeTo = (stream: NodeJS.WriteStream, text: string) =>
+  new Promise<void>((resolve) => stream.write(text.endsWith('\n') ? text : `${text}\n`, () => resolve()));
+/** Results, on stdout: what a script may read. */
+export const print = (text: string) => writeTo(process.stdout, text);
+export const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
+/** Notes and errors, on stderr. */
+export const note = (text: string) => writeTo(process.stderr, text);

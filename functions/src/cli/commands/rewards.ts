@@ -1,0 +1,89 @@
+/** rewards:set, rewards:show: config/rewards, checked by the same rules the service reads it with. */
+import { FieldValue } from 'firebase-admin/firestore';
+import { rewardsConfigRef } from '../../data/rewardsConfig';
+import { parseRewardsConfig, type RewardsConfig } from '../../domain/rewards';
+import { numberOrText } from '../args';
+import { CliError, note, printJson, type Command } from '../command';
+
+/** The stored config and what applies: the defaults when the document is absent or invalid. */
+export async function storedRewards(): Promise<{
+  raw: Record<string, unknown> | undefined;
+  config: RewardsConfig;
+  problems: string[];
+}> {
+  const raw = (await rewardsConfigRef().get()).data();
+  return { raw, ...parseRewardsConfig(raw) };
+}
+
+/** "Bronze:0,Silver:1000" as ranks; entries that are not NAME:POINTS are reported, not guessed. */
+function parseRanksFlag(text: string): { ranks: unknown[]; problems: string[] } {
+  const ranks: unknown[] = [];
+  const problems: string[] = [];
+  for (const entry of text.split(',').map((part) => part.trim())) {
+    const colon = entry.lastIndexOf(':');
+    if (colon <= 0) {
+      problems.push(`--ranks: "${entry}" is not NAME:MIN_TOTAL_POINTS`);
+      continue;
+    }
+    ranks.push({ name: entry.slice(0, colon).trim(), minTotalPoints: numberOrText(entry.slice(colon + 1)) });
+  }
+  return { ranks, problems };
+}
+
+const rewardsSet: Command = {
+  name: 'rewards:set',
+  description:
+    'Changes points per item, the most points a user earns per UTC day and the ranks in config/rewards; ' +
+    'omitted values stay as they are. An invalid config is refused.',
+  flags: {
+    plastic: { value: 'POINTS', description: 'points per plastic bottle' },
+    metal: { value: 'POINTS', description: 'points per metal can' },
+    'daily-cap': { value: 'POINTS', description: 'the most points a user earns per UTC day' },
+    ranks: { value: 'RANKS', description: 'every rank with its lowest total, e.g. "Bronze:0,Silver:1000,Gold:5000"' },
+  },
+  anyOf: ['plastic', 'metal', 'daily-cap', 'ranks'],
+  uses: { firestore: true },
+  run: async (flags) => {
+    const { raw } = await storedRewards();
+    // Every stored field is kept unless a flag changes it.
+    const candidate: Record<string, unknown> = { ...raw };
+    const syntaxProblems: string[] = [];
+    const plastic = flags.get('plastic');
+    const metal = flags.get('metal');
+    const dailyCap = flags.get('daily-cap');
+    const ranks = flags.get('ranks');
+    if (plastic !== undefined) candidate.pointsPerPlastic = numberOrText(plastic);
+    if (metal !== undefined) candidate.pointsPerMetal = numberOrText(metal);
+    if (dailyCap !== undefined) candidate.dailyPointsCap = numberOrText(dailyCap);
+    if (ranks !== undefined) {
+      const parsed = parseRanksFlag(ranks);
+      candidate.ranks = parsed.ranks;
+      syntaxProblems.push(...parsed.problems);
+    }
+    const { config, problems } = parseRewardsConfig(candidate);
+    const all = [...syntaxProblems, ...problems];
+    if (all.length > 0) {
+      throw new CliError(
+        `refused: the rewards config would be invalid, nothing was written:\n${all.map((p) => `  - ${p}`).join('\n')}`,
+      );
+    }
+    await rewardsConfigRef().set({ ...config, updatedAt: FieldValue.serverTimestamp() });
+    await note("Saved config/rewards. Transactions from now on use it; a user's rank follows at their next transaction.");
+    await printJson(config);
+  },
+};
+
+const rewardsShow: Command = {
+  name: 'rewards:show',
+  description: 'Prints the rewards config in effect.',
+  flags: {},
+  uses: { firestore: true },
+  run: async () => {
+    const { raw, config, problems } = await storedRewards();
+    if (!raw) await note('config/rewards does not exist: the defaults apply.');
+    else if (problems.length > 0) await note(`config/rewards is invalid (${problems.join('; ')}): the defaults apply.`);
+    await printJson(config);
+  },
+};
+
+export const rewardsCommands: readonly Command[] = [rewardsSet, rewardsShow];
