@@ -86,6 +86,11 @@ export function depositKioskFromSnapshot(
   return data && { status: statusOf(data), name: nameOf(data) };
 }
 
+/** 404 unless the kiosk exists; its fields are not read, so a kiosk broken by hand still gets keys. */
+export async function assertKioskExists(kioskId: string): Promise<void> {
+  if (!(await kiosksCollection().doc(kioskId).get()).exists) throw notFound(`Kiosk ${kioskId} not found`);
+}
+
 export async function getKiosk(kioskId: string): Promise<KioskRecord> {
   const data = (await kiosksCollection().doc(kioskId).get()).data();
   if (!data) throw notFound(`Kiosk ${kioskId} not found`);

@@ -277,4 +277,12 @@ describe('a kiosk document broken by hand', () => {
     expect(view.status).toBe(200);
     expect(view.body.kiosk).toMatchObject(expected);
   });
+
+  test('still gets API keys, so its firmware can report while an operator mends it', async () => {
+    const kioskId = await seedKiosk();
+    await breakKiosk(kioskId, { location: FieldValue.delete() });
+    const res = await call('POST', `/admin/kiosks/${kioskId}/keys`, { headers: await adminHeaders(), body: { label: 'spare' } });
+    expect(res.status).toBe(201);
+    expect(res.body.apiKey).toEqual(expect.any(String));
+  });
 });

@@ -1,5 +1,5 @@
 /** kiosk:upsert, key:create, key:revoke: the CLI side of the admin kiosk routes. */
-import { getKiosk, upsertKiosk } from '../../data/kiosks';
+import { assertKioskExists, upsertKiosk } from '../../data/kiosks';
 import { issueKey, revokeKey } from '../../data/kioskKeys';
 import { assertDocumentId } from '../../domain/ids';
 import {
@@ -75,7 +75,7 @@ const keyCreate: Command = {
   run: async (flags) => {
     const kioskId = assertDocumentId(flags.required('kiosk'), 'kiosk');
     const { label } = validateBody<KioskKeyBody>('kioskKeyBody', { label: flags.get('label') ?? '' });
-    await getKiosk(kioskId);
+    await assertKioskExists(kioskId);
     const { keyId, apiKey } = await issueKey(kioskId, label ?? '');
     await note(`Issued an API key for kiosk ${kioskId}. It is shown this once: store it in the kiosk's configuration.`);
     await printJson({ kioskId, keyId, apiKey });

@@ -68,7 +68,7 @@ const rewardsSet: Command = {
       );
     }
     await rewardsConfigRef().set({ ...config, updatedAt: FieldValue.serverTimestamp() });
-    await note("Saved config/rewards. Transactions from now on use it; a user's rank follows at their next transaction.");
+    await note('Saved config/rewards. Transactions from now on use it, and every user view shows ranks under it at once.');
     await printJson(config);
   },
 };

@@ -1,6 +1,6 @@
 import { logInfo } from '../../log';
 import type { VerifiedCaller } from '../../adapters/identity';
-import { getKiosk, upsertKiosk } from '../../data/kiosks';
+import { assertKioskExists, upsertKiosk } from '../../data/kiosks';
 import { issueKey, revokeKey } from '../../data/kioskKeys';
 import { assertKioskDefinition, toKioskView } from '../../domain/kiosk';
 import { notFound } from '../../errors';
@@ -30,7 +30,7 @@ export const createKioskKey: Route<KioskKeyBody, VerifiedCaller> = {
   authenticate: adminOnly,
   bodySchema: 'kioskKeyBody',
   handler: async ({ params, body, caller }) => {
-    await getKiosk(params.kioskId);
+    await assertKioskExists(params.kioskId);
     const { keyId, apiKey } = await issueKey(params.kioskId, body.label ?? '');
     logInfo('kiosk_key_issued', { kioskId: params.kioskId, keyId, by: caller.uid });
     return { status: 201, body: { success: true, keyId, apiKey } };
