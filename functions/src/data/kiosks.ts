@@ -15,6 +15,35 @@ import { notFound } from '../errors';
 
 export const kiosksCollection = () => db().collection('kiosks');
 
+/**
+ * A kiosks/{id} document as first stored: the operator's definition with its
+ * defaults (24/7, UTC, available), no items counted yet, and the geohash the map
+ * queries by. The one place a kiosk document is written out.
+ */
+export function newKiosk(definition: Omit<KioskDefinition, 'id'>, lastUpdated = Timestamp.now()): DocumentData {
+  return {
+    ...kioskDefinitionFields(definition, lastUpdated),
+    plasticCount: 0,
+    metalCount: 0,
+    createdAt: FieldValue.serverTimestamp(),
+  };
+}
+
+/** The fields an operator's definition sets, defaults filled in. */
+function kioskDefinitionFields(definition: Omit<KioskDefinition, 'id'>, lastUpdated: Timestamp): DocumentData {
+  const { latitude, longitude } = definition.location;
+  return {
+    name: definition.name,
+    address: definition.address,
+    status: definition.status ?? 'available',
+    lastUpdated,
+    location: new GeoPoint(latitude, longitude),
+    geohash: geohashForLocation([latitude, longitude]),
+    openingHours: definition.openingHours ?? DEFAULT_OPENING_HOURS,
+    timezone: definition.timezone ?? DEFAULT_TIMEZONE,
+  };
+}
+
 /** A kiosk's fields, each undefined when the document holds no usable value for it. */
 type KioskFields = { [Field in keyof Omit<KioskRecord, 'id'>]: KioskRecord[Field] | undefined };
 
@@ -149,23 +178,13 @@ export async function upsertKiosk(definition: KioskDefinition): Promise<{ kiosk:
       openingHours: definition.openingHours ?? existing?.openingHours ?? DEFAULT_OPENING_HOURS,
       timezone: definition.timezone ?? existing?.timezone ?? DEFAULT_TIMEZONE,
     };
-    const fields = {
-      name: kiosk.name,
-      address: kiosk.address,
-      status: kiosk.status,
-      lastUpdated,
-      location: new GeoPoint(latitude, longitude),
-      geohash: geohashForLocation([latitude, longitude]),
-      openingHours: kiosk.openingHours,
-      timezone: kiosk.timezone,
-    };
     if (existing) {
       const malformedCounts = {
         ...(existing.plasticCount === undefined && { plasticCount: 0 }),
         ...(existing.metalCount === undefined && { metalCount: 0 }),
       };
-      tx.update(ref, { ...fields, ...malformedCounts });
-    } else tx.create(ref, { ...fields, plasticCount: 0, metalCount: 0, createdAt: FieldValue.serverTimestamp() });
+      tx.update(ref, { ...kioskDefinitionFields(kiosk, lastUpdated), ...malformedCounts });
+    } else tx.create(ref, newKiosk(kiosk, lastUpdated));
     return { kiosk, created: !existing };
   });
 }

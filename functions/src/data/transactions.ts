@@ -1,4 +1,4 @@
-import type { DocumentSnapshot } from 'firebase-admin/firestore';
+import { FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 
 export const transactionsCollection = () => db().collection('transactions');
@@ -18,6 +18,29 @@ export interface TransactionResult {
   };
   pushNotification: boolean;
 }
+
+/** What an award records; the trigger adds `effects` later. */
+export interface RecordedTransaction {
+  userId: string;
+  kioskId: string;
+  plasticCount: number;
+  metalCount: number;
+  totalItems: number;
+  pointsEarned: number;
+  balanceBefore: number;
+  newBalance: number;
+  idempotencyKey: string | null;
+  /** The kiosk key that submitted it (its SHA-256), for tracing a leaked key. */
+  apiKeyId: string;
+  /** Whether the user had a push token when it was recorded (the response's `pushNotification`). */
+  pushQueued: boolean;
+}
+
+/** A transactions/{id} document as first stored; the one place one is written out. */
+export const newTransaction = (transaction: RecordedTransaction): DocumentData => ({
+  ...transaction,
+  createdAt: FieldValue.serverTimestamp(),
+});
 
 /**
  * The answer for a transaction as it was recorded, read from its document: a commit

@@ -1,9 +1,36 @@
-import { FieldValue, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { rankFor, type DailyEarnings, type RewardsConfig } from '../domain/rewards';
 import { notFound } from '../errors';
 
 export const usersCollection = () => db().collection('users');
+
+/** What a new profile may start with: an import or the demo data bring points, a sign-up none. */
+export interface NewProfile {
+  name: string;
+  currentPoints?: number;
+  totalPoints?: number;
+  recycledCount?: number;
+  pushToken?: string;
+}
+
+/**
+ * A users/{id} document as first stored; the one place a profile is written out. The
+ * stored `rank` is what `totalPoints` reaches under `rewards` now (views derive it
+ * again on every read).
+ */
+export function newProfile(profile: NewProfile, rewards: RewardsConfig): DocumentData {
+  const totalPoints = profile.totalPoints ?? 0;
+  return {
+    name: profile.name,
+    currentPoints: profile.currentPoints ?? 0,
+    totalPoints,
+    recycledCount: profile.recycledCount ?? 0,
+    rank: rankFor(rewards, totalPoints),
+    createdAt: FieldValue.serverTimestamp(),
+    ...(profile.pushToken && { pushToken: profile.pushToken, pushTokenUpdatedAt: FieldValue.serverTimestamp() }),
+  };
+}
 
 export interface UserRecord {
   id: string;

@@ -97,10 +97,6 @@ export function rankFor(config: RewardsConfig, totalPoints: number): string {
   return rank;
 }
 
-export function startingRank(config: RewardsConfig): string {
-  return config.ranks[0].name;
-}
-
 /** Points earned on one UTC day, kept on the user to enforce the daily cap. */
 export interface DailyEarnings {
   day: string;

@@ -3,7 +3,12 @@ import { logInfo } from '../log';
 import { commitOptimistically, db } from '../adapters/firestore';
 import { depositKioskFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
 import { loadRewardsConfig } from '../data/rewardsConfig';
-import { transactionResultFromSnapshot, transactionsCollection, type TransactionResult } from '../data/transactions';
+import {
+  newTransaction,
+  transactionResultFromSnapshot,
+  transactionsCollection,
+  type TransactionResult,
+} from '../data/transactions';
 import { userFromSnapshot, usersCollection } from '../data/users';
 import { IDEMPOTENCY_TTL_MS, idempotencyRecordId, requestFingerprint } from '../domain/idempotency';
 import { createKeyedQueue } from '../domain/keyedQueue';
@@ -120,14 +125,16 @@ export async function awardTransaction(
       pointsEarned: award.pointsEarned,
       newBalance: award.currentPoints,
     };
-    batch.create(transactionRef, {
-      ...recorded,
-      balanceBefore: award.balanceBefore,
-      createdAt: FieldValue.serverTimestamp(),
-      idempotencyKey: idempotencyKey ?? null,
-      apiKeyId: origin.apiKeyId,
-      pushQueued,
-    });
+    batch.create(
+      transactionRef,
+      newTransaction({
+        ...recorded,
+        balanceBefore: award.balanceBefore,
+        idempotencyKey: idempotencyKey ?? null,
+        apiKeyId: origin.apiKeyId,
+        pushQueued,
+      }),
+    );
     // The precondition is what makes concurrent awards safe: if anything changed
     // the user since the read, the whole commit fails and is recomputed.
     batch.update(

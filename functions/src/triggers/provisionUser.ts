@@ -1,16 +1,13 @@
-import { FieldValue } from 'firebase-admin/firestore';
 import { logInfo } from '../log';
-import { usersCollection } from '../data/users';
+import { isAlreadyExists } from '../adapters/firestore';
+import { newProfile, usersCollection } from '../data/users';
 import { loadRewardsConfig } from '../data/rewardsConfig';
-import { startingRank } from '../domain/rewards';
 
 export interface NewAccount {
   uid: string;
   displayName?: string;
   email?: string;
 }
-
-const ALREADY_EXISTS = 6;
 
 export function profileName(account: NewAccount): string {
   const displayName = account.displayName?.trim();
@@ -27,17 +24,10 @@ export function profileName(account: NewAccount): string {
 export async function provisionUser(account: NewAccount): Promise<void> {
   const config = await loadRewardsConfig();
   try {
-    await usersCollection().doc(account.uid).create({
-      name: profileName(account),
-      currentPoints: 0,
-      totalPoints: 0,
-      recycledCount: 0,
-      rank: startingRank(config),
-      createdAt: FieldValue.serverTimestamp(),
-    });
+    await usersCollection().doc(account.uid).create(newProfile({ name: profileName(account) }, config));
     logInfo('user_provisioned', { uid: account.uid });
   } catch (error) {
-    if ((error as { code?: unknown }).code !== ALREADY_EXISTS) throw error;
+    if (!isAlreadyExists(error)) throw error;
     logInfo('user_profile_exists', { uid: account.uid });
   }
 }

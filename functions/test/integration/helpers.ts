@@ -1,8 +1,11 @@
 import { getAuth } from 'firebase-admin/auth';
-import { FieldValue, GeoPoint, Timestamp } from 'firebase-admin/firestore';
-import { geohashForLocation } from 'geofire-common';
 import { adminApp, db } from '../../src/adapters/firestore';
 import { issueKey } from '../../src/data/kioskKeys';
+import { kiosksCollection, newKiosk } from '../../src/data/kiosks';
+import { newTransaction, transactionsCollection, type RecordedTransaction } from '../../src/data/transactions';
+import { newProfile, usersCollection } from '../../src/data/users';
+import type { KioskStatus } from '../../src/domain/kiosk';
+import { DEFAULT_REWARDS } from '../../src/domain/rewards';
 
 export const PROJECT_ID = process.env.GCLOUD_PROJECT!;
 export const API_URL = `http://127.0.0.1:5001/${PROJECT_ID}/us-central1/api`;
@@ -112,7 +115,7 @@ export async function seedKiosk(
   fields: Partial<{
     id: string;
     name: string;
-    status: string;
+    status: KioskStatus;
     openingHours: string;
     timezone: string;
     latitude: number;
@@ -120,23 +123,18 @@ export async function seedKiosk(
   }> = {},
 ): Promise<string> {
   const id = fields.id ?? uniqueId('kiosk');
-  const latitude = fields.latitude ?? 52.52;
-  const longitude = fields.longitude ?? 13.405;
-  await db()
-    .collection('kiosks')
+  await kiosksCollection()
     .doc(id)
-    .set({
-      name: fields.name ?? 'Test Kiosk',
-      address: 'Alexanderplatz 1, Berlin',
-      status: fields.status ?? 'available',
-      plasticCount: 0,
-      metalCount: 0,
-      lastUpdated: Timestamp.now(),
-      location: new GeoPoint(latitude, longitude),
-      geohash: geohashForLocation([latitude, longitude]),
-      openingHours: fields.openingHours ?? '24/7',
-      timezone: fields.timezone ?? 'Europe/Berlin',
-    });
+    .set(
+      newKiosk({
+        name: fields.name ?? 'Test Kiosk',
+        address: 'Alexanderplatz 1, Berlin',
+        status: fields.status,
+        location: { latitude: fields.latitude ?? 52.52, longitude: fields.longitude ?? 13.405 },
+        openingHours: fields.openingHours,
+        timezone: fields.timezone ?? 'Europe/Berlin',
+      }),
+    );
   return id;
 }
 
@@ -150,19 +148,33 @@ export async function seedUser(
   fields: Partial<{ id: string; name: string; currentPoints: number; totalPoints: number; pushToken: string }> = {},
 ): Promise<string> {
   const id = fields.id ?? uniqueId('user');
-  await db()
-    .collection('users')
+  await usersCollection()
     .doc(id)
-    .set({
-      name: fields.name ?? 'Test User',
-      currentPoints: fields.currentPoints ?? 0,
-      totalPoints: fields.totalPoints ?? 0,
-      recycledCount: 0,
-      rank: 'Bronze',
-      createdAt: FieldValue.serverTimestamp(),
-      ...(fields.pushToken ? { pushToken: fields.pushToken, pushTokenUpdatedAt: FieldValue.serverTimestamp() } : {}),
-    });
+    .set(newProfile({ ...fields, name: fields.name ?? 'Test User' }, DEFAULT_REWARDS));
   return id;
+}
+
+/**
+ * A recorded transaction of 2 plastic and 1 metal item (40 points) for a user who had
+ * none, stored as an award stores it; for tests that drive the trigger by hand.
+ */
+export async function seedTransaction(kioskId: string, userId: string) {
+  const transactionId = uniqueId('tx');
+  const recorded: RecordedTransaction = {
+    userId,
+    kioskId,
+    plasticCount: 2,
+    metalCount: 1,
+    totalItems: 3,
+    pointsEarned: 40,
+    balanceBefore: 0,
+    newBalance: 40,
+    idempotencyKey: null,
+    apiKeyId: 'test-key',
+    pushQueued: false,
+  };
+  await transactionsCollection().doc(transactionId).set(newTransaction(recorded));
+  return { transactionId, recorded };
 }
 
 /**

@@ -3,7 +3,7 @@ import { findActiveKey, issueKey } from '../../src/data/kioskKeys';
 import { reserve, type Bucket } from '../../src/data/rateLimits';
 import { awardTransaction } from '../../src/services/awardTransaction';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
-import { db, resetEmulators, seedKiosk, seedKioskWithKey, seedUser, setBackgroundTriggers, uniqueId } from './helpers';
+import { db, resetEmulators, seedKiosk, seedKioskWithKey, seedTransaction, seedUser, setBackgroundTriggers, uniqueId } from './helpers';
 import { loseCommitAnswers, writesTo } from './commit-faults';
 
 beforeEach(resetEmulators);
@@ -65,18 +65,7 @@ describe('the trigger claim whose commit answer is lost', () => {
   test('the push is still sent, once, and the counters applied once', async () => {
     const kioskId = await seedKiosk();
     const userId = await seedUser({ pushToken: 'phone-lost-claim' });
-    const transactionId = uniqueId('tx');
-    await db().collection('transactions').doc(transactionId).set({
-      userId,
-      kioskId,
-      plasticCount: 2,
-      metalCount: 1,
-      totalItems: 3,
-      pointsEarned: 40,
-      balanceBefore: 0,
-      newBalance: 40,
-      idempotencyKey: null,
-    });
+    const { transactionId } = await seedTransaction(kioskId, userId);
     const sent: unknown[] = [];
     const recording: PushTransport = { send: async (message) => (sent.push(message), 'message-1') };
     const fault = loseCommitAnswers(db(), (request) => request.transaction !== undefined && writesTo('transactions')(request));

@@ -194,7 +194,7 @@ describe('POST /kiosk/transaction', () => {
     expect(res.body.error).toBe('Kiosk gone not found');
   });
 
-  test.each([['maintenance'], ['offline']])('kiosk in %s: 409, nothing awarded', async (status) => {
+  test.each([['maintenance'], ['offline']] as const)('kiosk in %s: 409, nothing awarded', async (status) => {
     const { kioskId, apiKey } = await seedKioskWithKey({ status });
     const userId = await seedUser();
     const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 });

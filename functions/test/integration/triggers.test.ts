@@ -5,7 +5,7 @@ import type { PushTransport } from '../../src/adapters/push';
 import { transactionEffects } from '../../src/index';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import { provisionUser } from '../../src/triggers/provisionUser';
-import { db, resetEmulators, seedKiosk, seedUser, setBackgroundTriggers, uniqueId, waitFor } from './helpers';
+import { db, resetEmulators, seedKiosk, seedTransaction, seedUser, setBackgroundTriggers, waitFor } from './helpers';
 
 const testEnv = functionsTest({ projectId: process.env.GCLOUD_PROJECT });
 
@@ -16,27 +16,15 @@ describe('transaction trigger redelivered', () => {
   beforeEach(() => setBackgroundTriggers(false));
   afterEach(() => setBackgroundTriggers(true));
 
-  async function seedTransaction(pushToken?: string) {
+  async function seedUserTransaction(pushToken?: string) {
     const kioskId = await seedKiosk();
     const userId = await seedUser({ pushToken });
-    const transactionId = uniqueId('tx');
-    const data = {
-      userId,
-      kioskId,
-      plasticCount: 2,
-      metalCount: 1,
-      totalItems: 3,
-      pointsEarned: 40,
-      balanceBefore: 0,
-      newBalance: 40,
-      idempotencyKey: null,
-    };
-    await db().collection('transactions').doc(transactionId).set(data);
-    return { kioskId, userId, transactionId, data };
+    const { transactionId, recorded } = await seedTransaction(kioskId, userId);
+    return { kioskId, userId, transactionId, data: recorded };
   }
 
   test('the same event run twice (firebase-functions-test) changes nothing the second time', async () => {
-    const { kioskId, userId, transactionId, data } = await seedTransaction('phone-twice');
+    const { kioskId, userId, transactionId, data } = await seedUserTransaction('phone-twice');
     const wrapped = testEnv.wrap(transactionEffects);
     const event = {
       id: 'event-1',
@@ -58,7 +46,7 @@ describe('transaction trigger redelivered', () => {
   });
 
   test('a run that died between claiming the push and recording it is completed without pushing again', async () => {
-    const { kioskId, userId, transactionId } = await seedTransaction('phone-crash');
+    const { kioskId, userId, transactionId } = await seedUserTransaction('phone-crash');
     // What a run leaves behind when its instance dies right after the claim commit.
     await db().collection('transactions').doc(transactionId).update({
       effects: { kioskCounted: true, notificationId: transactionId, push: { status: 'sending' } },

@@ -4,7 +4,6 @@ import {
   parseRewardsConfig,
   pointsFor,
   rankFor,
-  startingRank,
 } from '../../src/domain/rewards';
 
 describe('points', () => {
@@ -35,7 +34,7 @@ describe('ranks', () => {
   });
 
   test('the starting rank is the lowest one', () => {
-    expect(startingRank(DEFAULT_REWARDS)).toBe('Bronze');
+    expect(rankFor(DEFAULT_REWARDS, 0)).toBe('Bronze');
   });
 
   test('operator ranks are sorted by threshold', () => {

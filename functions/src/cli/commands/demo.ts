@@ -1,11 +1,11 @@
 /** seed, token: demo data and ID tokens for trying the API on the local stack. */
-import { FieldValue, type DocumentReference } from 'firebase-admin/firestore';
-import { db } from '../../adapters/firestore';
+import type { DocumentData, DocumentReference } from 'firebase-admin/firestore';
+import { isAlreadyExists } from '../../adapters/firestore';
 import { upsertKiosk } from '../../data/kiosks';
-import { issueKey, revokeKey, type KioskKeyRecord } from '../../data/kioskKeys';
-import { usersCollection } from '../../data/users';
+import { issueKey, kioskKeysCollection, revokeKey, type KioskKeyRecord } from '../../data/kioskKeys';
+import { newProfile, usersCollection } from '../../data/users';
 import type { KioskRecord, KioskStatus } from '../../domain/kiosk';
-import { rankFor, type RewardsConfig } from '../../domain/rewards';
+import type { RewardsConfig } from '../../domain/rewards';
 import { profileName } from '../../triggers/provisionUser';
 import { auth, findAccountByEmail, setAdminClaim, type AuthUser } from '../accounts';
 import { CliError, print, printJson, type Command } from '../command';
@@ -13,13 +13,11 @@ import { DEMO_ACCOUNTS, DEMO_KEY_LABEL, DEMO_KIOSKS, DEMO_PASSWORD, type DemoAcc
 import { validatedKiosk } from './kiosks';
 import { storedRewards } from './rewards';
 
-const ALREADY_EXISTS = 6;
-
-async function createIfMissing(ref: DocumentReference, data: Record<string, unknown>): Promise<void> {
+async function createIfMissing(ref: DocumentReference, data: DocumentData): Promise<void> {
   try {
     await ref.create(data);
   } catch (error) {
-    if ((error as { code?: unknown }).code !== ALREADY_EXISTS) throw error;
+    if (!isAlreadyExists(error)) throw error;
   }
 }
 
@@ -38,18 +36,16 @@ interface SeededAccount {
 async function seedAccount(demo: DemoAccount, rewards: RewardsConfig): Promise<SeededAccount> {
   const existing = await findAccountByEmail(demo.email);
   const uid = existing?.uid ?? demo.uid;
-  const profile: Record<string, unknown> = {
-    name: profileName({ uid, displayName: demo.displayName, email: demo.email }),
-    currentPoints: demo.points,
-    totalPoints: demo.points,
-    recycledCount: demo.recycledCount,
-    rank: rankFor(rewards, demo.points),
-    createdAt: FieldValue.serverTimestamp(),
-  };
-  if (demo.pushToken) {
-    profile.pushToken = demo.pushToken;
-    profile.pushTokenUpdatedAt = FieldValue.serverTimestamp();
-  }
+  const profile = newProfile(
+    {
+      name: profileName({ uid, displayName: demo.displayName, email: demo.email }),
+      currentPoints: demo.points,
+      totalPoints: demo.points,
+      recycledCount: demo.recycledCount,
+      pushToken: demo.pushToken,
+    },
+    rewards,
+  );
   const profileRef = usersCollection().doc(uid);
   let account: AuthUser;
   if (existing) {
@@ -73,7 +69,7 @@ async function seedAccount(demo: DemoAccount, rewards: RewardsConfig): Promise<S
 /** The raw key cannot be recovered from its hash: every run issues a new demo key and revokes the earlier ones. */
 async function freshDemoKey(kioskId: string): Promise<{ keyId: string; apiKey: string; revoked: number }> {
   const issued = await issueKey(kioskId, DEMO_KEY_LABEL);
-  const keys = await db().collection('kioskKeys').where('kioskId', '==', kioskId).get();
+  const keys = await kioskKeysCollection().where('kioskId', '==', kioskId).get();
   let revoked = 0;
   for (const doc of keys.docs) {
     const record = doc.data() as KioskKeyRecord;
