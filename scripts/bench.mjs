@@ -1,36 +1,55 @@
+// @ts-check
 // `npm run bench`: builds the functions, starts the emulator suite for a project of
 // its own (demo-kiosk-rewards-bench) and runs scripts/bench/run.mjs inside it, which
 // hosts the functions with functions-framework, measures, and writes BENCHMARKS.md.
-// Ends with two lines: `cold-start ratio: <x.xx>` and `worst warm p50 ratio: <x.xx> (<endpoint>)`.
-//
-//   npm run bench                                        the repository's firebase.json
-//   BENCH_FIREBASE_CONFIG=/path/firebase.json npm run bench   other emulator ports (hosts are discovered)
-//   BENCH_QUICK=1 npm run bench                          fewer repetitions, for trying the bench itself
-// or directly: node scripts/bench.mjs [--config /path/firebase.json] [--quick]
+// Ends with the targets, met or missed, and two lines: `cold-start ratio: <x.xx>` and
+// `worst warm p50 ratio: <x.xx> (<endpoint>)`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { EMULATORS, buildFunctions, emulatorEnv, ensureLocalSecrets } from './lib/emulators.mjs';
 import { cacheDir, repoRoot } from './lib/paths.mjs';
 
+const USAGE = `Usage: npm run bench -- [--diagnose] [--quick] [--config <firebase.json>]
+  (no flags)       what the targets judge: cold start and warm latency against their
+                   floors, throughput by data size; and trigger lag, deploy size
+                   (with --diagnose about 10 minutes on 2 cores, less without; the
+                   default emulator ports must be free)
+  --diagnose       also the sections that explain the figures: module load and first
+                   use of the route-specific modules, where a warm request's CPU goes
+                   (CPU profile), FIRESTORE_PREFER_REST vs gRPC
+  --quick          every section shrunk to seconds, for trying the bench itself
+                   (its BENCHMARKS.md is not for comparison)
+  --config <file>  another firebase.json (other emulator ports; hosts are discovered)
+Environment: BENCH_FIREBASE_CONFIG=<file> is --config, BENCH_QUICK=1 is --quick.`;
+
 const BENCH_PROJECT_ID = 'demo-kiosk-rewards-bench';
 
-const args = process.argv.slice(2);
-const firebaseArgs = process.env.BENCH_FIREBASE_CONFIG ? ['--config', resolve(process.env.BENCH_FIREBASE_CONFIG)] : [];
-const forwarded = process.env.BENCH_QUICK ? ['--quick'] : [];
-for (let i = 0; i < args.length; i++) {
-  const arg = args[i];
-  if (arg === '--config') firebaseArgs.push('--config', resolve(args[++i]));
-  else if (arg.startsWith('--config=')) firebaseArgs.push('--config', resolve(arg.slice('--config='.length)));
-  else forwarded.push(arg);
+/** @type {{ config?: string, quick?: boolean, diagnose?: boolean, help?: boolean }} */
+let flags;
+try {
+  flags = parseArgs({
+    options: { config: { type: 'string' }, quick: { type: 'boolean' }, diagnose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  }).values;
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : error}\n\n${USAGE}`);
+  process.exit(2);
 }
+if (flags.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const config = flags.config ?? process.env.BENCH_FIREBASE_CONFIG;
+const firebaseArgs = config ? ['--config', resolve(config)] : [];
+const forwarded = [...(flags.quick || process.env.BENCH_QUICK ? ['--quick'] : []), ...(flags.diagnose ? ['--diagnose'] : [])];
 
 buildFunctions();
 ensureLocalSecrets();
 const resultsFile = join(cacheDir, 'bench', 'results.json');
 rmSync(resultsFile, { force: true });
 
-const inner = ['node', JSON.stringify(join(repoRoot, 'scripts', 'bench', 'run.mjs')), ...forwarded.map((a) => JSON.stringify(a))].join(' ');
+const inner = ['node', JSON.stringify(join(repoRoot, 'scripts', 'bench', 'run.mjs')), ...forwarded].join(' ');
 const run = spawnSync(
   'npx',
   ['firebase', ...firebaseArgs, 'emulators:exec', '--only', EMULATORS, '--project', BENCH_PROJECT_ID, inner],

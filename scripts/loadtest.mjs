@@ -1,15 +1,31 @@
+// @ts-check
 // `npm run loadtest`: builds the functions, starts the emulator suite for a project
 // of its own (demo-kiosk-rewards-load) and runs scripts/load/run.mjs inside it.
+// Flags (sizes of the phases) are those of scripts/load/options.mjs; `--help` lists them.
 import { spawnSync } from 'node:child_process';
 import { EMULATORS, buildFunctions, emulatorEnv, ensureLocalSecrets } from './lib/emulators.mjs';
 import { repoRoot } from './lib/paths.mjs';
+import { USAGE, loadOptions } from './load/options.mjs';
+
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+// Checked here too, so a wrong flag is told before the build and the emulators start.
+try {
+  loadOptions(args);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(2);
+}
 
 buildFunctions();
 ensureLocalSecrets();
-const forwarded = process.argv.slice(2).join(' ');
+const inner = ['node', 'scripts/load/run.mjs', ...args.map((arg) => JSON.stringify(arg))].join(' ');
 const run = spawnSync(
   'npx',
-  ['firebase', 'emulators:exec', '--only', EMULATORS, '--project', 'demo-kiosk-rewards-load', `node scripts/load/run.mjs ${forwarded}`],
+  ['firebase', 'emulators:exec', '--only', EMULATORS, '--project', 'demo-kiosk-rewards-load', inner],
   { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ...emulatorEnv() } },
 );
 process.exit(run.status ?? 1);

@@ -1,15 +1,15 @@
-// What the bench calls: the seeded data, and per endpoint the request plus its
-// Firestore floor, i.e. the same reads and writes done directly with the Admin SDK
-// from the bench process (what the endpoint cannot do with less).
+// @ts-check
+// What the bench calls: per endpoint the request plus its Firestore floor, i.e. the
+// same reads and writes done directly with the Admin SDK (what the endpoint cannot
+// do with less), on the data of seed.mjs.
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { functionsDir } from '../lib/paths.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
 const { db, adminApp } = requireFn('./lib/adapters/firestore.js');
-const { issueKey, keyIdOf, revokeKey } = requireFn('./lib/data/kioskKeys.js');
+const { keyIdOf } = requireFn('./lib/data/kioskKeys.js');
 const { sha256Hex } = requireFn('./lib/domain/hash.js');
 const { FieldValue, GeoPoint, Timestamp } = requireFn('firebase-admin/firestore');
 const { getAuth } = requireFn('firebase-admin/auth');
@@ -18,99 +18,39 @@ const { geohashForLocation } = requireFn('geofire-common');
 export { db, requireFn };
 
 /**
+ * @typedef {{ method: string, path: string, headers?: Record<string, string>, body?: unknown }} BenchRequest
+ * @typedef {{ name: string, request: (w: number, g: number) => BenchRequest, floorLabel: string, floor: (w: number, g: number) => Promise<unknown>, idToken?: (w: number) => string, emulatorLocks?: boolean }} EndpointSpec
+ * @typedef {Awaited<ReturnType<typeof import('./seed.mjs').seed>> & { runId: string, mailFloor: (mail: Record<string, string>) => Promise<unknown> }} BenchContext
+ */
+
+/**
  * The idempotency record id as the service builds it (idempotencyRecordId of
  * src/domain/idempotency.ts), written out rather than called: the transaction floor
- * is CPU-profiled in the same-host floor (run.mjs, section 2c), where a call into
+ * is CPU-profiled in the same-host floor (sections/cpu-profile.mjs), where a call into
  * functions/lib would be charged to the service's code.
  */
-const idempotencyRecordId = (kioskId, key) => createHash('sha256').update(`${kioskId}:${key}`).digest('hex');
+const idempotencyRecordId = (/** @type {string} */ kioskId, /** @type {string} */ key) => createHash('sha256').update(`${kioskId}:${key}`).digest('hex');
 
-const KIOSKS = 50;
-const USERS = 1000;
-const AUTH_USERS = 16;
-/** Kiosk i's opening hours: SCHEDULES[i % SCHEDULES.length]. */
-export const SCHEDULES = ['24/7', 'Mo-Fr 06:00-22:00; Sa 08:00-20:00', 'Mo-Su 07:00-23:00'];
-
-const kioskDoc = (i, fields = {}) =>
-  fleetKioskDoc(i, {
-    name: `Bench kiosk ${i}`,
-    address: `Bench street ${i}`,
-    openingHours: SCHEDULES[i % SCHEDULES.length],
-    ...fields,
-  });
-
-/** An ID token from the Auth emulator (custom token → signInWithCustomToken). */
-async function idTokenFor(uid, claims = {}) {
-  const customToken = await getAuth(adminApp()).createCustomToken(uid, claims);
-  const response = await fetch(
-    `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=bench`,
-    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: customToken, returnSecureToken: true }) },
-  );
-  const result = await response.json();
-  if (!result.idToken) throw new Error(`sign-in failed: ${JSON.stringify(result)}`);
-  return result.idToken;
-}
-
-/** The SMTP part of the OTP floor: the nodemailer settings the service uses (one transporter per instance). */
+/**
+ * The SMTP part of the OTP floor: the nodemailer settings the service uses (one transporter per instance).
+ * @param {number} port
+ * @returns {BenchContext['mailFloor']}
+ */
 export function mailFloorFor(port) {
   const { createTransport } = requireFn('nodemailer');
   const transport = createTransport({ host: '127.0.0.1', port, secure: false, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 10_000 });
   return (mail) => transport.sendMail({ from: 'Kiosk Rewards <no-reply@kiosk-rewards.example>', ...mail });
 }
 
-/** The whole Firestore (and Auth-emulator) work of one request of `spec`. */
+/**
+ * The whole Firestore (and Auth-emulator) work of one request of `spec`.
+ * @param {EndpointSpec} spec
+ * @param {number} w
+ * @param {number} g
+ */
 export async function floorOperation(spec, w, g) {
   if (spec.idToken) await getAuth(adminApp()).verifyIdToken(spec.idToken(w));
   await spec.floor(w, g);
-}
-
-/**
- * A project of its own in the same Firestore emulator holding `users` users (every
- * other one with a push token) and the bench's kiosks with keys: one data size of
- * the throughput section, which can then be measured in turn with the others.
- */
-export async function seedDataSize(projectId, users, runId) {
-  const { initializeApp } = requireFn('firebase-admin/app');
-  const { getFirestore } = requireFn('firebase-admin/firestore');
-  const firestore = getFirestore(initializeApp({ projectId }, projectId));
-  await firestore.doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
-  const kiosks = Array.from({ length: KIOSKS }, (_, i) => ({ id: `bench-kiosk-${i}`, apiKey: `${runId}-${projectId}-key-${i}` }));
-  await writeAll(
-    kiosks.flatMap(({ id, apiKey }, i) => [
-      [firestore.collection('kiosks').doc(id), kioskDoc(i)],
-      [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), { kioskId: id, label: 'bench throughput', createdAt: Timestamp.now(), revokedAt: null }],
-    ]),
-    firestore,
-  );
-  const userDocs = Array.from({ length: users }, (_, i) => [firestore.collection('users').doc(`tp-user-${i}`), fleetUserDoc(`Throughput user ${i}`, i % 2 ? undefined : `tp-device-${i}`)]);
-  await writeAll(userDocs, firestore);
-  return { projectId, users, kiosks };
-}
-
-/** Kiosks with keys, users (every other one with a push token), signed-in users and an admin. */
-export async function seed() {
-  // The daily cap would refuse a busy user's awards; this run measures speed, not the cap.
-  await db().doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
-  const kioskRefs = Array.from({ length: KIOSKS }, (_, i) => db().collection('kiosks').doc(`bench-kiosk-${i}`));
-  await writeAll(kioskRefs.map((ref, i) => [ref, kioskDoc(i)]));
-  const users = Array.from({ length: USERS }, (_, i) => `bench-user-${i}`);
-  await writeAll(users.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Bench user ${i}`, i % 2 === 0 ? `bench-device-${i}` : undefined)]));
-  const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
-  await writeAll(authUsers.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Signed-in user ${i}`)]));
-
-  const kiosks = [];
-  for (const ref of kioskRefs) kiosks.push({ id: ref.id, ...(await issueKey(ref.id, 'bench')) });
-  // A revoked key per kiosk: DELETE of an already revoked key answers 200 and writes nothing.
-  const revoked = [];
-  for (const { id } of kiosks.slice(0, AUTH_USERS)) {
-    const { keyId } = await issueKey(id, 'bench revoked');
-    await revokeKey(id, keyId);
-    revoked.push({ kioskId: id, keyId });
-  }
-  const tokens = [];
-  for (const uid of authUsers) tokens.push(await idTokenFor(uid));
-  const adminToken = await idTokenFor('bench-admin', { admin: true });
-  return { kiosks, users, authUsers, tokens, adminToken, revoked };
 }
 
 /**
@@ -121,15 +61,17 @@ export async function seed() {
  * includes an account lookup on every call; deployed, only a signature check).
  * Ids are spread so that concurrent requests touch different documents, for the
  * endpoint and its floor alike.
+ * @param {BenchContext} ctx
+ * @returns {EndpointSpec[]}
  */
 export function endpointSpecs(ctx) {
   const { kiosks, users, authUsers, tokens, adminToken, revoked, runId, mailFloor } = ctx;
   const admin = { authorization: `Bearer ${adminToken}` };
-  const kioskOf = (w) => kiosks[w % kiosks.length];
-  const signedIn = (w) => ({ uid: authUsers[w % authUsers.length], token: tokens[w % tokens.length], headers: { authorization: `Bearer ${tokens[w % tokens.length]}` } });
-  const userWithToken = (g) => users[(2 * g) % users.length];
+  const kioskOf = (/** @type {number} */ w) => kiosks[w % kiosks.length];
+  const signedIn = (/** @type {number} */ w) => ({ uid: authUsers[w % authUsers.length], token: tokens[w % tokens.length], headers: { authorization: `Bearer ${tokens[w % tokens.length]}` } });
+  const userWithToken = (/** @type {number} */ g) => users[(2 * g) % users.length];
 
-  const transactionBody = (kioskId, g) => ({ kioskId, userId: users[g % users.length], plasticCount: 1 + (g % 5), metalCount: g % 3 });
+  const transactionBody = (/** @type {string} */ kioskId, /** @type {number} */ g) => ({ kioskId, userId: users[g % users.length], plasticCount: 1 + (g % 5), metalCount: g % 3 });
 
   return [
     {
@@ -142,7 +84,7 @@ export function endpointSpecs(ctx) {
       name: 'GET /kiosks',
       request: () => ({ method: 'GET', path: '/kiosks' }),
       floorLabel: 'query all kiosks',
-      floor: async () => (await db().collection('kiosks').get()).docs.map((doc) => doc.data()),
+      floor: async () => (await db().collection('kiosks').get()).docs.map((/** @type {any} */ doc) => doc.data()),
     },
     {
       name: 'GET /user/{id}',
@@ -164,7 +106,7 @@ export function endpointSpecs(ctx) {
         const kiosk = kioskOf(w);
         (await db().collection('kioskKeys').doc(kiosk.keyId).get()).data();
         const ref = db().collection('kiosks').doc(kiosk.id);
-        await db().runTransaction(async (tx) => {
+        await db().runTransaction(async (/** @type {any} */ tx) => {
           (await tx.get(ref)).data();
           tx.update(ref, { status: 'available', lastUpdated: Timestamp.now() });
         });
@@ -183,7 +125,7 @@ export function endpointSpecs(ctx) {
         const kiosk = kioskOf(w);
         const body = transactionBody(kiosk.id, g);
         (await db().collection('kioskKeys').doc(kiosk.keyId).get()).data();
-        (await Promise.all([db().doc('config/rewards').get(), db().collection('kiosks').doc(kiosk.id).get()])).map((snap) => snap.data());
+        (await Promise.all([db().doc('config/rewards').get(), db().collection('kiosks').doc(kiosk.id).get()])).map((/** @type {any} */ snap) => snap.data());
         const userRef = db().collection('users').doc(body.userId);
         const idempotencyRef = db().collection('idempotency').doc(idempotencyRecordId(kiosk.id, `${runId}-floor-${g}`));
         const [userSnap, idempotencySnap] = await db().getAll(userRef, idempotencyRef);
@@ -213,9 +155,9 @@ export function endpointSpecs(ctx) {
       floor: async (w, g) => {
         const ref = db().collection('users').doc(signedIn(w).uid);
         const token = `bench-floor-token-${runId}-${g}`;
-        await db().runTransaction(async (tx) => {
+        await db().runTransaction(async (/** @type {any} */ tx) => {
           (await tx.get(ref)).data();
-          (await tx.get(db().collection('users').where('pushToken', '==', token))).docs.map((doc) => doc.data());
+          (await tx.get(db().collection('users').where('pushToken', '==', token))).docs.map((/** @type {any} */ doc) => doc.data());
           tx.update(ref, { pushToken: token, pushTokenUpdatedAt: FieldValue.serverTimestamp() });
         });
       },
@@ -227,7 +169,7 @@ export function endpointSpecs(ctx) {
       floorLabel: 'tx(get user, update user)',
       floor: async (w) => {
         const ref = db().collection('users').doc(signedIn(w).uid);
-        await db().runTransaction(async (tx) => {
+        await db().runTransaction(async (/** @type {any} */ tx) => {
           (await tx.get(ref)).data();
           tx.update(ref, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
         });
@@ -277,7 +219,7 @@ export function endpointSpecs(ctx) {
       floorLabel: 'tx(get kiosk, update kiosk)',
       floor: async (w) => {
         const ref = db().collection('kiosks').doc(`bench-floor-kiosk-${w}`);
-        await db().runTransaction(async (tx) => {
+        await db().runTransaction(async (/** @type {any} */ tx) => {
           const existing = await tx.get(ref);
           existing.data();
           const fields = { name: `Floor kiosk ${w}`, address: 'Hachmannplatz 16, Hamburg', status: 'available', lastUpdated: Timestamp.now(), location: new GeoPoint(53.553, 10.0067), geohash: geohashForLocation([53.553, 10.0067]), openingHours: 'Mo-Su 06:00-23:00', timezone: 'Europe/Berlin' };
@@ -303,7 +245,7 @@ export function endpointSpecs(ctx) {
       floorLabel: 'tx(get key) (already revoked: no write)',
       floor: async (w) => {
         const ref = db().collection('kioskKeys').doc(revoked[w % revoked.length].keyId);
-        await db().runTransaction(async (tx) => {
+        await db().runTransaction(async (/** @type {any} */ tx) => {
           (await tx.get(ref)).data();
         });
       },
@@ -321,8 +263,8 @@ export function endpointSpecs(ctx) {
       floor: async (w, g) => {
         // The rateLimits/{id} of each bucket, as src/data/rateLimits.ts names it: sha256Hex(`${scope}:${key}`).
         const refs = [sha256Hex(`otp-address:floor-${runId}-${g}@example.com`), sha256Hex(`otp-ip:11.${(g >> 16) & 255}.${(g >> 8) & 255}.${g & 255}`)].map((id) => db().collection('rateLimits').doc(id));
-        await db().runTransaction(async (tx) => {
-          (await tx.getAll(...refs)).map((snap) => snap.data());
+        await db().runTransaction(async (/** @type {any} */ tx) => {
+          (await tx.getAll(...refs)).map((/** @type {any} */ snap) => snap.data());
           const now = Date.now();
           for (const ref of refs) tx.set(ref, { scope: 'otp', hits: [{ id: `${g}`, at: now }], expireAt: Timestamp.fromMillis(now + 3_600_000) });
         });

@@ -1,9 +1,10 @@
+// @ts-check
 // The Firestore floors of section 2, in a process of their own: the endpoints' reads
 // and writes done directly with the Admin SDK, each operation in the execution
 // context functions-framework gives every request (an AsyncLocalStorage store and a
 // domain of its own). Both make each asynchronous step dearer, so a floor measured
 // without them would charge the host's cost to the endpoint. Driven over IPC by
-// run.mjs; the timing is done here.
+// stand-ins.mjs (startFloorRunner); the timing is done here.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import domain from 'node:domain';
 import { endpointSpecs, floorOperation, mailFloorFor } from './endpoints.mjs';
@@ -12,7 +13,10 @@ import { closedLoop } from './measure.mjs';
 const executionContext = new AsyncLocalStorage();
 let executions = 0;
 
-/** As functions-framework runs a request: asyncLocalStorage.run(...) → domain.run → nextTick. */
+/**
+ * As functions-framework runs a request: asyncLocalStorage.run(...) → domain.run → nextTick.
+ * @param {() => Promise<void>} operation
+ */
 const inRequestContext = (operation) =>
   new Promise((resolve, reject) => {
     executionContext.run({ executionId: `floor-${executions++}`, spanId: undefined }, () => {
@@ -22,13 +26,23 @@ const inRequestContext = (operation) =>
     });
   });
 
-let specs;
-process.on('message', async (message) => {
+/**
+ * @typedef {{ type: 'init', ctx: import('./stand-ins.mjs').FloorContext, mailPort: number }
+ *   | { type: 'run', id: number, name: string, concurrency: number, total: number, base: number }} Message
+ */
+
+if (!process.send) throw new Error('floor-runner.mjs is started by stand-ins.mjs (startFloorRunner), over an IPC channel');
+const send = process.send.bind(process);
+
+/** @type {Map<string, import('./endpoints.mjs').EndpointSpec>} */
+let specs = new Map();
+process.on('message', async (/** @type {Message} */ message) => {
   if (message.type === 'init') {
     specs = new Map(endpointSpecs({ ...message.ctx, mailFloor: mailFloorFor(message.mailPort) }).map((spec) => [spec.name, spec]));
-    process.send({ type: 'ready' });
+    send({ type: 'ready' });
   } else if (message.type === 'run') {
     const spec = specs.get(message.name);
+    if (!spec) throw new Error(`floor runner: no endpoint ${message.name}`);
     const result = await closedLoop({
       concurrency: message.concurrency,
       total: message.total,
@@ -37,8 +51,6 @@ process.on('message', async (message) => {
         return { ok: true };
       },
     });
-    process.send({ type: 'result', id: message.id, latencies: result.latencies, failed: result.failed, failures: result.failures });
-  } else if (message.type === 'stop') {
-    process.exit(0);
+    send({ type: 'result', id: message.id, latencies: result.latencies, failed: result.failed, failures: result.failures });
   }
 });

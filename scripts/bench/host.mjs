@@ -1,16 +1,16 @@
+// @ts-check
 // Hosting the functions the way Cloud Functions does: @google-cloud/functions-framework
 // serving one target of the built code, in a process of its own, against the
-// emulators. Also the floor function's temp directory and module-load timing.
+// emulators; what such a process uses (CPU, memory); module-load timing; and the
+// functions emulator's background triggers, which only the trigger-lag section wants.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, openSync, closeSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, closeSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { functionsDir } from '../lib/paths.mjs';
 import { freePort, request, sleep } from './measure.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const FRAMEWORK_MAIN = join(functionsDir, 'node_modules', '@google-cloud', 'functions-framework', 'build', 'src', 'main.js');
 export const API_SOURCE = functionsDir;
 
@@ -26,6 +26,7 @@ const HEAVY_MODULES = {
 
 /** functions/.env as the deploy would set it (functions-framework does not read .env files). */
 function dotenvParams() {
+  /** @type {Record<string, string>} */
   const params = {};
   for (const line of readFileSync(join(functionsDir, '.env'), 'utf8').split('\n')) {
     const match = line.match(/^\s*([A-Z0-9_]+)\s*=(.*)$/);
@@ -34,11 +35,15 @@ function dotenvParams() {
   return params;
 }
 
-/** dotenvParams(), read at the first functionEnv() call. */
+/** @type {Record<string, string> | undefined} dotenvParams(), read at the first functionEnv() call. */
 let dotenv;
 
+/** @type {Record<string, string>} */
 const platformEnv = {};
-/** What the platform gives every instance (here: the stand-in metadata server). */
+/**
+ * What the platform gives every instance (here: the stand-in metadata server).
+ * @param {Record<string, string>} env
+ */
 export function setPlatformEnv(env) {
   Object.assign(platformEnv, env);
 }
@@ -47,8 +52,11 @@ export function setPlatformEnv(env) {
  * The environment of a function instance: what Cloud Run functions sets for a 2nd
  * gen HTTP function named `api`, the params of functions/.env, a stand-in secret,
  * the emulator hosts, and nothing else of the bench's own environment.
+ * @param {Record<string, string>} [extra]
+ * @returns {Record<string, string>}
  */
 export function functionEnv(extra = {}) {
+  /** @type {Record<string, string | undefined>} */
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -67,19 +75,24 @@ export function functionEnv(extra = {}) {
     ...extra,
   };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-  return env;
+  return /** @type {Record<string, string>} */ (env);
 }
 
-/** A temp directory holding the floor function, resolving its packages from functions/node_modules. */
-export function prepareFloorSource() {
-  const dir = mkdtempSync(join(tmpdir(), 'kiosk-bench-floor-'));
-  copyFileSync(join(here, 'floor.js'), join(dir, 'index.js'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-floor', private: true, main: 'index.js' }));
-  symlinkSync(join(functionsDir, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  return dir;
+/**
+ * Turns the functions emulator's background triggers on or off. The emulator turns
+ * them on again whenever it reloads the functions, so sections turn them off anew.
+ * @param {string} hub the emulator hub's URL
+ * @param {boolean} enabled
+ */
+export async function setBackgroundTriggers(hub, enabled) {
+  const action = enabled ? 'enableBackgroundTriggers' : 'disableBackgroundTriggers';
+  const response = await fetch(`${hub}/functions/${action}`, { method: 'PUT' });
+  if (!response.ok) throw new Error(`${action}: ${response.status}`);
 }
 
+/** The directory of the functions-framework logs of this run (kept only when the run fails). */
 export const logDir = (() => {
+  /** @type {string | undefined} */
   let dir;
   return () => {
     dir ??= mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
@@ -89,7 +102,10 @@ export const logDir = (() => {
 
 let logCounter = 0;
 
-/** Spawns functions-framework for target `api` of `source`; its output goes to a log file. */
+/**
+ * Spawns functions-framework for target `api` of `source`; its output goes to a log file.
+ * @param {{ source: string, env: Record<string, string>, name: string, nodeArgs?: string[] }} options
+ */
 export async function startFunction({ source, env, name, nodeArgs = [] }) {
   const port = await freePort();
   const logFile = join(logDir(), `${name}-${++logCounter}.log`);
@@ -102,9 +118,12 @@ export async function startFunction({ source, env, name, nodeArgs = [] }) {
   });
   closeSync(fd);
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return { child, pid: child.pid, port, url: `http://127.0.0.1:${port}`, spawnedAt, logFile, exited };
+  return { child, pid: /** @type {number} */ (child.pid), port, url: `http://127.0.0.1:${port}`, spawnedAt, logFile, exited };
 }
 
+/** @typedef {Awaited<ReturnType<typeof startFunction>>} Instance */
+
+/** @param {Instance} instance */
 export async function stopFunction(instance) {
   if (instance.child.exitCode === null && instance.child.signalCode === null) {
     instance.child.kill('SIGTERM');
@@ -117,6 +136,7 @@ export async function stopFunction(instance) {
 /**
  * CPU time a live process has used so far, in ms: the sum over its threads of
  * /proc/<pid>/task/<tid>/schedstat (nanoseconds), else /proc/<pid>/stat (clock ticks).
+ * @param {number} pid
  */
 export function cpuTimeMs(pid) {
   try {
@@ -137,10 +157,13 @@ export function cpuTimeMs(pid) {
 }
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
-/** VmHWM (peak resident set) and VmRSS of a live process, in KiB. */
+/**
+ * VmHWM (peak resident set) and VmRSS of a live process, in KiB.
+ * @param {number} pid
+ */
 export function memoryOf(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm'))?.[1]);
+  const field = (/** @type {string} */ name) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm'))?.[1]);
   return { hwmKb: field('VmHWM'), rssKb: field('VmRSS') };
 }
 
@@ -148,6 +171,9 @@ export function memoryOf(pid) {
  * Polls `url` on fresh connections until it answers `expect`: returns the time the
  * first connection was accepted (the process listens: code loaded) and the time of
  * the first successful answer, both from spawn.
+ * @param {Instance} instance
+ * @param {string} path
+ * @param {{ expect?: number, timeoutMs?: number, headers?: Record<string, string> }} [options]
  */
 export async function waitForSuccess(instance, path, { expect = 200, timeoutMs = 60_000, headers = {} } = {}) {
   const deadline = performance.now() + timeoutMs;
@@ -162,14 +188,18 @@ export async function waitForSuccess(instance, path, { expect = 200, timeoutMs =
         return { listenMs: listeningAt - instance.spawnedAt, firstResponseMs: performance.now() - instance.spawnedAt, body: response.body };
       }
     } catch (error) {
-      if (error.code !== 'ECONNREFUSED' && error.code !== 'ECONNRESET') throw error;
+      const { code } = /** @type {NodeJS.ErrnoException} */ (error);
+      if (code !== 'ECONNREFUSED' && code !== 'ECONNRESET') throw error;
     }
     if (performance.now() > deadline) throw new Error(`${instance.url}${path} did not answer ${expect}; see ${instance.logFile}`);
     await sleep(3);
   }
 }
 
-/** One cold start: spawn → first successful response of `path`, and the peak memory just after. */
+/**
+ * One cold start: spawn → first successful response of `path`, and the peak memory just after.
+ * @param {{ source: string, env: Record<string, string>, path: string, headers?: Record<string, string>, name: string }} options
+ */
 export async function coldStart({ source, env, path, headers, name }) {
   const instance = await startFunction({ source, env, name });
   try {
@@ -183,6 +213,7 @@ export async function coldStart({ source, env, path, headers, name }) {
 /**
  * `require` of a module in a fresh Node process, timed inside it (excludes Node's
  * own start): milliseconds, modules loaded, which heavy modules came along, heap.
+ * @param {{ entries: string[], cwd: string, env: Record<string, string>, functionTarget?: string }} options
  */
 export function moduleLoad({ entries, cwd, env, functionTarget }) {
   const code = `

@@ -1,3 +1,4 @@
+// @ts-check
 // Where a warm instance's CPU goes: a V8 CPU profile's samples, each charged to the
 // innermost JavaScript frame that has a source file (a builtin such as JSON.stringify
 // or Intl counts for the code that called it), grouped by who wrote that code.
@@ -18,6 +19,10 @@ const HTTP = /node_modules\/(@google-cloud\/functions-framework|express|router|b
 const FIRESTORE = /node_modules\/(@google-cloud\/firestore|google-gax|@grpc\/|protobufjs|@protobufjs|google-auth-library|gcp-metadata|gtoken|@opentelemetry|long|lodash\.)|^node:internal\/http2/;
 const CONTEXT = /^node:(domain$|internal\/async_hooks|async_hooks$|internal\/async_local_storage|internal\/process\/execution|internal\/process\/report)/;
 
+/**
+ * @param {string} url
+ * @param {string} [floorDir]
+ */
 function categoryOf(url, floorDir) {
   if (url.includes('/functions/lib/')) return CPU_CATEGORIES[0];
   if (floorDir && url.includes(floorDir)) return CPU_CATEGORIES[1];
@@ -28,22 +33,39 @@ function categoryOf(url, floorDir) {
   return CPU_CATEGORIES[7];
 }
 
-/** CPU milliseconds per category (idle excluded) of one .cpuprofile file. */
+/**
+ * @typedef {{ id: number, callFrame: { functionName: string, url: string }, children?: number[] }} ProfileNode
+ * @typedef {{ nodes: ProfileNode[], samples: number[], timeDeltas: number[], error?: string }} Profile
+ */
+
+/**
+ * CPU milliseconds per category (idle excluded) of one .cpuprofile file.
+ * @param {string} file
+ * @param {string} [floorDir]
+ */
 export function cpuByCategory(file, floorDir) {
+  /** @type {Profile} */
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   if (profile.error) throw new Error(`CPU profile failed: ${profile.error}`);
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  /** @type {Map<number, number>} */
   const parent = new Map();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  /** @type {Map<number, string | null>} */
   const categoryOfNode = new Map();
+  /** @type {(id: number) => string | null} the category of a sample's node; null for idle */
   const resolve = (id) => {
-    if (categoryOfNode.has(id)) return categoryOfNode.get(id);
-    const { callFrame } = nodes.get(id);
+    const known = categoryOfNode.get(id);
+    if (known !== undefined) return known;
+    const node = nodes.get(id);
+    if (!node) throw new Error(`CPU profile: no node ${id}`);
+    const { callFrame } = node;
+    const parentId = parent.get(id);
     let category;
     if (callFrame.functionName === '(idle)') category = null;
     else if (callFrame.functionName === '(garbage collector)') category = CPU_CATEGORIES[6];
     else if (callFrame.url) category = categoryOf(callFrame.url, floorDir);
-    else category = parent.has(id) ? resolve(parent.get(id)) : CPU_CATEGORIES[7];
+    else category = parentId !== undefined ? resolve(parentId) : CPU_CATEGORIES[7];
     categoryOfNode.set(id, category);
     return category;
   };

@@ -1,32 +1,36 @@
-// BENCHMARKS.md, written from the measured results only (never edit it by hand).
+// @ts-check
+// BENCHMARKS.md, written from the measured results only (never edit it by hand): the
+// targets judged, and each section's figures; the diagnostic sections' parts come
+// from report-diagnostics.mjs when they ran.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../lib/paths.mjs';
-import { fmtMb, fmtMs, fmtRatio } from './measure.mjs';
-import { CPU_CATEGORIES } from './profile.mjs';
+import { fmtMb, fmtMs, fmtRatio, markdownTable as table } from './measure.mjs';
+import { DIAGNOSE_COMMAND, cpuBreakdownParts, moduleLoadParts, restParts, serviceCodeShares } from './report-diagnostics.mjs';
+
+/** @typedef {import('./run.mjs').Results} Results */
 
 const TARGETS = { coldStartRatio: 1.15, warmP50Ratio: 1.2, throughputSpread: 0.2 };
 
 /** Ratios are judged as printed (two decimals), so a printed 1.15 never reads "missed". */
-const within = (ratio, target) => Number.isFinite(ratio) && Math.round(ratio * 100) / 100 <= target;
+const within = (/** @type {number} */ ratio, /** @type {number} */ target) => Number.isFinite(ratio) && Math.round(ratio * 100) / 100 <= target;
 
-const table = (head, rows) =>
-  [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
-const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
-const mib = (bytes) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-const verdict = (ok) => (ok ? 'met' : '**MISSED**');
+const kib = (/** @type {number} */ bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
+const mib = (/** @type {number} */ bytes) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+const verdict = (/** @type {boolean} */ ok) => (ok ? 'met' : '**MISSED**');
 
 /**
  * Not judged: a row where more than 10% of the endpoint's requests failed (no
  * meaningful p50), and concurrent transactions with a query, which the emulator
  * deadlocks (the service retries them for up to 30 s, the floor's SDK gives up sooner).
+ * @param {Results['warm'][number]} row
  */
 const judged = (row) => row.failed.endpoint <= 0.1 * row.attempted && !(row.emulatorLocks && row.concurrency > 1);
 
-/** CPU ms per request of a CPU-breakdown row, summed over the categories of its profile. */
-const profileTotal = (row) => Object.values(row.perRequest).reduce((sum, ms) => sum + ms, 0);
-
-/** The targets, judged. Also the two summary lines the outer script prints last. */
+/**
+ * The targets, judged. Also the two summary lines the outer script prints last.
+ * @param {Results} results
+ */
 function summarize(results) {
   const headline = results.cold[0];
   const judgedRows = results.warm.filter(judged);
@@ -75,50 +79,64 @@ function summarize(results) {
   };
 }
 
-/** For warm rows above the target: what section 2 measured about them, and what would close the gap. */
+/**
+ * For warm rows above the target: what section 2 measured about them, and what would close the gap.
+ * @param {Results} results
+ * @param {ReturnType<typeof summarize>} summary
+ */
 function warmMissReason(results, summary) {
-  const missedRows = summary.warmMissed.map((m) => results.warm.find((row) => row.name === m.name && row.concurrency === m.concurrency));
+  const missedRows = results.warm.filter((row) => summary.warmMissed.some((m) => row.name === m.name && row.concurrency === m.concurrency));
   const worstSameHost = Math.max(...missedRows.map((row) => row.sameHostRatio));
-  const shares = results.cpuBreakdown
-    .filter((row) => row.variant === 'api')
-    .map((row) => row.perRequest[CPU_CATEGORIES[0]] / profileTotal(row));
+  const shares = serviceCodeShares(results);
   const atC16 = missedRows.every((row) => row.concurrency > 1);
   return [
-    `Measured reason: against the same-host floor (the same Firestore work inside a minimal \`onRequest\` function on the same host, sent the same requests) these rows are at most ${fmtRatio(worstSameHost)}×, and the service’s own code is ${(100 * Math.min(...shares)).toFixed(0)}–${(100 * Math.max(...shares)).toFixed(0)}% of a warm request’s CPU in the profiled endpoints (section 2, CPU breakdown).` +
+    `Measured reason: against the same-host floor (the same Firestore work inside a minimal \`onRequest\` function on the same host, sent the same requests) these rows are at most ${fmtRatio(worstSameHost)}×` +
+      (shares
+        ? `, and the service’s own code is ${(100 * shares[0]).toFixed(0)}–${(100 * shares[1]).toFixed(0)}% of a warm request’s CPU in the profiled endpoints (section 2, CPU breakdown).`
+        : `; how much of a warm request’s CPU is the service’s own code is measured by ${DIAGNOSE_COMMAND} (CPU breakdown), not run this time.`) +
       (atC16
-        ? ' Every miss is at c=16, where one process serving 16 requests is CPU-bound and a p50 is mostly queueing behind the others’ CPU: the HTTP floor and the Firestore floor measured in separate processes then add up to less than the same work costs in one process (the CPU breakdown shows where it goes: HTTP stack, Firestore client, per-request domains), so the ratio to their sum overstates what the endpoint adds.'
+        ? ' Every miss is at c=16, where one process serving 16 requests is CPU-bound and a p50 is mostly queueing behind the others’ CPU: the HTTP floor and the Firestore floor measured in separate processes then add up to less than the same work costs in one process (the CPU breakdown of a --diagnose run shows where it goes: HTTP stack, Firestore client, per-request domains), so the ratio to their sum overstates what the endpoint adds.'
         : ''),
     '',
-    `What would close it: not the service’s code, which is too small a part of each request to account for the gap. ` +
+    (shares ? 'What would close it: not the service’s code, which is too small a part of each request to account for the gap. Against' : 'What would close it: against') +
       (worstSameHost <= TARGETS.warmP50Ratio
-        ? `Against the same-host floor, which measures the HTTP and Firestore floors together in one process, every one of these rows is within the target. `
-        : `Against the same-host floor, which measures the HTTP and Firestore floors together in one process, ${missedRows.filter((row) => row.sameHostRatio > TARGETS.warmP50Ratio).map((row) => `${row.name} @ c=${row.concurrency} (${fmtRatio(row.sameHostRatio)}×)`).join(', ')} remain above the target; their rows in the CPU breakdown, where profiled, show which layer spends the difference. `) +
+        ? ` the same-host floor, which measures the HTTP and Firestore floors together in one process, every one of these rows is within the target. `
+        : ` the same-host floor, which measures the HTTP and Firestore floors together in one process, ${missedRows.filter((row) => row.sameHostRatio > TARGETS.warmP50Ratio).map((row) => `${row.name} @ c=${row.concurrency} (${fmtRatio(row.sameHostRatio)}×)`).join(', ')} remain above the target; their rows in the CPU breakdown, where profiled, show which layer spends the difference. `) +
       'A deployed instance has its vCPU to itself rather than sharing two cores with the emulator and the load generator, which shortens the queueing that dominates p50 at c=16.',
   ];
 }
 
-const signedMs = (ms) => `${ms >= 0 ? '+' : '−'}${fmtMs(Math.abs(ms))} ms`;
-const spanMs = (samples) => `${Math.min(...samples)}–${Math.max(...samples)} ms`;
+const signedMs = (/** @type {number} */ ms) => `${ms >= 0 ? '+' : '−'}${fmtMs(Math.abs(ms))} ms`;
+const spanMs = (/** @type {number[]} */ samples) => `${Math.min(...samples)}–${Math.max(...samples)} ms`;
 
-/** Where each cold start's difference to its floor goes, and for a miss, what would close it. */
+/**
+ * Where each cold start's difference to its floor goes, and for a miss, what would
+ * close it. The route's own first-use work is known only from a --diagnose run.
+ * @param {Results['cold']} cold
+ * @param {Results['firstUse']} firstUse
+ */
 function coldStartGaps(cold, firstUse) {
-  const openNowFirstUse = firstUse[0];
+  const openNowMs = firstUse?.[0].ms;
   return cold.flatMap((row) => {
+    const ownWork = row.request.startsWith('GET /kiosk/') ? openNowMs : 0;
     const listen = row.api.listenMs - row.floor.listenMs;
     const request = row.api.firstResponseMs - row.api.listenMs - (row.floor.firstResponseMs - row.floor.listenMs);
     const lines = [
       `- ${row.request}, api against floor (medians): ${signedMs(listen)} until listening (loading the code), ${signedMs(request)} in the first request, ${signedMs(row.api.cpuMs - row.floor.cpuMs)} of CPU. Single runs spread ${spanMs(row.api.samplesMs)} (api) and ${spanMs(row.floor.samplesMs)} (floor).` +
-        (row.request.startsWith('GET /kiosk/') ? ` The route’s own extra work, the first openNow, costs ${fmtMs(openNowFirstUse.ms)} ms (first-use table below).` : ''),
+        (row.request.startsWith('GET /kiosk/') && ownWork !== undefined ? ` The route’s own extra work, the first openNow, costs ${fmtMs(ownWork)} ms (first-use table below).` : ''),
     ];
     if (!within(row.ratio, TARGETS.coldStartRatio)) {
       const gap = row.api.firstResponseMs - row.floor.firstResponseMs;
-      const ownWork = row.request.startsWith('GET /kiosk/') ? openNowFirstUse.ms : 0;
       const spread = Math.max(...row.api.samplesMs) - Math.min(...row.api.samplesMs);
+      const noisy = `single runs of the same instance spread over ${fmtMs(spread)} ms on this machine, so a run on a quiet machine is the first thing to try.`;
+      const explained = `The route’s own first-use work explains ${fmtMs(ownWork)} ms of the ${fmtMs(gap)} ms gap; `;
       lines.push(
-        `  - **Missed (${fmtRatio(row.ratio)}×).** The route’s own first-use work explains ${fmtMs(ownWork)} ms of the ${fmtMs(gap)} ms gap; ` +
-          (ownWork >= gap / 2
-            ? 'closing it means taking that work out of the first request.'
-            : `the rest is not work of the route’s own, and single runs of the same instance spread over ${fmtMs(spread)} ms on this machine, so a run on a quiet machine is the first thing to try.`) +
+        `  - **Missed (${fmtRatio(row.ratio)}×).** ` +
+          (ownWork === undefined
+            ? `How much of the ${fmtMs(gap)} ms gap is the route’s own first-use work is measured by ${DIAGNOSE_COMMAND}; ${noisy}`
+            : ownWork >= gap / 2
+              ? `${explained}closing it means taking that work out of the first request.`
+              : `${explained}the rest is not work of the route’s own, and ${noisy}`) +
           ' Independently of the code, `minInstances: 1` on `api` keeps cold starts off user requests (at the price of one idle instance).',
       );
     }
@@ -126,20 +144,26 @@ function coldStartGaps(cold, firstUse) {
   });
 }
 
+/** @param {Results} results */
 export function writeReport(results) {
   const summary = summarize(results);
-  const { machine, plan, cold, coldRest } = results;
+  const { machine, plan, cold } = results;
+  const command = ['npm run bench', ...(results.quick || results.diagnose ? ['--'] : []), ...(results.quick ? ['--quick'] : []), ...(results.diagnose ? ['--diagnose'] : [])].join(' ');
+  /** @type {string[]} */
   const out = [];
-  const p = (...lines) => out.push(...lines);
+  const p = (/** @type {string[]} */ ...lines) => out.push(...lines);
 
   p('# Benchmarks', '');
   p(`Written by \`npm run bench\` (scripts/bench.mjs → scripts/bench/run.mjs) on ${results.started.replace('T', ' ').slice(0, 16)} UTC. Do not edit by hand: run the command again.`, '');
   p(
     `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb.toFixed(1)} GB RAM, ${machine.os}, Node ${machine.node}.`,
     `- 1-minute load average before / after: ${machine.loadBefore.toFixed(2)} / ${machine.loadAfter.toFixed(2)} (other work on the machine makes every figure noisier).`,
-    `- Command: \`npm run bench\` (took ${(results.durationS / 60).toFixed(1)} min${results.quick ? ', **--quick: reduced repetitions, not for comparison**' : ''}).`,
+    `- Command: \`${command}\` (took ${(results.durationS / 60).toFixed(1)} min${results.quick ? ', **--quick: reduced repetitions, not for comparison**' : ''}).`,
+    results.diagnose
+      ? '- Diagnostic sections included (--diagnose): module load and first use of the route-specific modules (under section 1), where a warm request’s CPU goes (under section 2), FIRESTORE_PREFER_REST vs gRPC.'
+      : `- Diagnostic sections not run: module load and first use of the route-specific modules, where a warm request’s CPU goes (CPU profile), FIRESTORE_PREFER_REST vs gRPC. They explain the figures and are judged by no target; ${DIAGNOSE_COMMAND} adds them.`,
     `- Hosting: every function instance is \`@google-cloud/functions-framework --target=api\` on the built code (functions/lib), a process of its own, NODE_ENV=production, the params of functions/.env, against the Firestore and Auth emulators (project ${process.env.GCLOUD_PROJECT}). The functions emulator only runs the Firestore trigger (section 3); background triggers are off in every other section so they do not share the 2 cores with what is timed.`,
-    `- Repetitions are modest so the whole run fits in ~10-15 minutes on 2 cores: ${plan.coldRuns} cold starts of each instance per request (api and floor alternating; ${plan.coldRestRuns} with FIRESTORE_PREFER_REST), ${plan.moduleLoadRuns} module loads each; per endpoint ${plan.warm[1].endpoint} requests at c=1 (endpoint and floor alternating request by request) and ${plan.warm[16].rounds} rounds of ${plan.warm[16].endpoint} at c=16 (batches interleaved with the floors); ${plan.throughput.repeats} run${plan.throughput.repeats > 1 ? 's' : ''} of ${plan.throughput.seconds} s per throughput point. Figures are medians (cold start, module load, throughput) or percentiles over all samples (latency).`,
+    `- Repetitions are modest so the whole run fits in ~10-15 minutes on 2 cores: ${plan.coldRuns} cold starts of each instance per request (api and floor alternating${results.diagnose ? `; ${plan.coldRestRuns} with FIRESTORE_PREFER_REST), ${plan.moduleLoadRuns} module loads each` : ')'}; per endpoint ${plan.warm[1].endpoint} requests at c=1 (endpoint and floor alternating request by request) and ${plan.warm[16].rounds} rounds of ${plan.warm[16].endpoint} at c=16 (batches interleaved with the floors); ${plan.throughput.repeats} run${plan.throughput.repeats > 1 ? 's' : ''} of ${plan.throughput.seconds} s per throughput point. Figures are medians (cold start, ${results.diagnose ? 'module load, ' : ''}throughput) or percentiles over all samples (latency).`,
     '',
   );
 
@@ -161,12 +185,12 @@ export function writeReport(results) {
     'A fresh functions-framework process, timed from spawn to the first 200 of the request, polled on fresh connections every few ms. The floor is a minimal `onRequest` function on the same host and libraries that does the same work (scripts/bench/floor.js): for `GET /kiosk/{id}` one document read, for `GET /user/{id}` the ID-token check and one document read. "Listening" is when the first connection was accepted (code loaded, server up); the rest is the first request (Firestore client start-up, first connection, route code). CPU is the process’s user+system time at the first response (less sensitive to other load than wall time). Peak memory is VmHWM just after the first response. The headline ratio is `GET /kiosk/{id}`: its answer includes `openNow`, so that route evaluates the kiosk’s opening hours (a plain weekly schedule, read without the opening_hours library) in its time zone (a time-zone formatter, ICU data); `GET /user/{id}` needs no route-specific work, so it shows what the rest of the service costs a cold instance.',
     '',
   );
-  const coldRows = (rows, label = '') =>
+  const coldRows = (/** @type {Results['cold']} */ rows) =>
     rows.flatMap((row) => [
-      [`${row.request}: api${label}`, fmtMs(row.api.firstResponseMs), fmtMs(row.api.listenMs), fmtMs(row.api.firstResponseMs - row.api.listenMs), fmtMs(row.api.cpuMs), fmtMb(row.api.hwmKb), row.api.samplesMs.join(', ')],
-      [`${row.request}: floor${label}`, fmtMs(row.floor.firstResponseMs), fmtMs(row.floor.listenMs), fmtMs(row.floor.firstResponseMs - row.floor.listenMs), fmtMs(row.floor.cpuMs), fmtMb(row.floor.hwmKb), row.floor.samplesMs.join(', ')],
+      [`${row.request}: api`, fmtMs(row.api.firstResponseMs), fmtMs(row.api.listenMs), fmtMs(row.api.firstResponseMs - row.api.listenMs), fmtMs(row.api.cpuMs), fmtMb(row.api.hwmKb), row.api.samplesMs.join(', ')],
+      [`${row.request}: floor`, fmtMs(row.floor.firstResponseMs), fmtMs(row.floor.listenMs), fmtMs(row.floor.firstResponseMs - row.floor.listenMs), fmtMs(row.floor.cpuMs), fmtMb(row.floor.hwmKb), row.floor.samplesMs.join(', ')],
       [
-        `**${row.request}: api ÷ floor${label}**`,
+        `**${row.request}: api ÷ floor**`,
         within(row.ratio, TARGETS.coldStartRatio) ? `**${fmtRatio(row.ratio)}**` : `**${fmtRatio(row.ratio)} (target ${TARGETS.coldStartRatio})**`,
         fmtRatio(row.api.listenMs / row.floor.listenMs),
         fmtRatio((row.api.firstResponseMs - row.api.listenMs) / (row.floor.firstResponseMs - row.floor.listenMs)),
@@ -179,20 +203,7 @@ export function writeReport(results) {
   p(`Target ≤ ${TARGETS.coldStartRatio}×: ${cold.map((row) => `${row.request} ${verdict(within(row.ratio, TARGETS.coldStartRatio))}`).join(', ')}.`, '');
   p(...coldStartGaps(cold, results.firstUse), '');
 
-  p('### Module load of each function', '');
-  p(
-    'A `require` of the entry point in a fresh Node process, timed inside it (Node’s own start excluded), median of the runs. Deployed, every function is a service of its own whose instances load `lib/index.js` with `FUNCTION_TARGET` set to the function’s name, and index.ts then defines (and loads) only that function. "Heavy" lists route-specific modules found in `require.cache` afterwards: firebase-admin/auth is loaded by firebase-functions’ own HTTPS and Auth providers, in the floor too; the service loads nodemailer, opening_hours, ajv and firebase-admin/messaging only when a route needs them. The two transport rows are what the Firestore client loads at its first call (gRPC, or the REST fallback with FIRESTORE_PREFER_REST).',
-    '',
-  );
-  p(table(['Module', 'ms', 'Modules loaded', 'RSS, MiB', 'Heavy modules loaded'], results.moduleLoad.map((m) => [m.name, fmtMs(m.ms), m.modules, fmtMb(m.rssKb), m.heavy.join(', ') || 'none'])), '');
-
-  p('### First use of the route-specific modules', '');
-  p(
-    'Loaded lazily, each is paid by the first request of a route that needs it, never at import. Timed in a fresh process that has loaded the entry point, median of the runs. The first row is what a cold `GET /kiosk/{id}` pays on top of its floor (the floor does not evaluate opening hours). Plain weekly schedules (days, `HH:MM-HH:MM` ranges within the day, `off`, `24/7`: every demo and bench kiosk) are read by src/domain/weeklySchedule.ts, checked against opening_hours by a property test; only a schedule outside that form loads opening_hours, and the instance that meets it pays the two opening_hours rows once.',
-    '',
-    table(['What', 'Paid by', 'ms'], results.firstUse.map((row) => [row.name, row.paidBy, fmtMs(row.ms)])),
-    '',
-  );
+  p(...moduleLoadParts(results));
 
   p('## 2. Warm latency', '');
   p(
@@ -239,32 +250,7 @@ export function writeReport(results) {
         '',
     );
   }
-  p('### Where a warm request’s CPU goes (c=16)', '');
-  p(
-    `The api and the same-host floor, each in an instance of its own with V8’s sampling profiler preloaded (scripts/bench/cpu-profiler.cjs), under the same load: ${plan.cpuBreakdown.requests} requests at c=${plan.cpuBreakdown.concurrency} per endpoint after ${plan.cpuBreakdown.warmup} of warm-up, the profile covering only the measured requests. Each sample is charged to the innermost JavaScript frame with a source file (a builtin such as JSON.stringify or Intl counts for the code that called it), grouped by who wrote that code (scripts/bench/profile.mjs); idle time is left out. CPU ms per request:`,
-    '',
-  );
-  const breakdown = results.cpuBreakdown;
-  const profiled = [...new Set(breakdown.map((row) => row.name))];
-  const cell = (name, variant) => breakdown.find((row) => row.name === name && row.variant === variant);
-  const cpuColumns = profiled.flatMap((name) => [`${name}: api`, 'floor']);
-  const cpuRows = [
-    ...CPU_CATEGORIES.map((category) => [category, ...profiled.flatMap((name) => ['api', 'floor'].map((variant) => cell(name, variant).perRequest[category].toFixed(2)))]),
-    ['**total (profile)**', ...profiled.flatMap((name) => ['api', 'floor'].map((variant) => `**${profileTotal(cell(name, variant)).toFixed(2)}**`))],
-    ['process CPU (/proc, same requests)', ...profiled.flatMap((name) => ['api', 'floor'].map((variant) => cell(name, variant).processCpuPerRequest.toFixed(2)))],
-  ];
-  p(table(['Category', ...cpuColumns], cpuRows), '');
-  p(
-    profiled
-      .map((name) => {
-        const api = cell(name, 'api');
-        const floor = cell(name, 'floor');
-        const own = api.perRequest[CPU_CATEGORIES[0]];
-        return `${name}: the service’s own code is ${own.toFixed(2)} ms of the api’s ${profileTotal(api).toFixed(2)} ms per request (${((100 * own) / profileTotal(api)).toFixed(0)}%); api ÷ floor CPU ${fmtRatio(profileTotal(api) / profileTotal(floor))}×`;
-      })
-      .join('. ') + '.',
-    '',
-  );
+  p(...cpuBreakdownParts(results));
 
   p('### Memory of the warm instance', '');
   p(
@@ -279,23 +265,7 @@ export function writeReport(results) {
     '',
   );
 
-  p('## FIRESTORE_PREFER_REST=true vs gRPC (default)', '');
-  p(
-    'Against the emulator the REST transport needs an access token, which a deployed function gets from the metadata server; the bench runs a stand-in metadata server (GCE_METADATA_HOST) that hands out the emulator’s admin token. Against the emulator the Firestore SDK still loads google-gax’s gRPC module even in REST mode (for its insecure-channel credentials); deployed, REST mode skips it, so the two transport rows of the module-load table (gRPC vs REST fallback) give the extra saving a deployed instance would see. The warm figures are REST against the emulator’s REST endpoint; deployed, each REST call also pays HTTP/1.1 to firestore.googleapis.com, which this bench cannot measure.',
-    '',
-  );
-  const grpcCold = cold.find((row) => row.request === coldRest[0].request);
-  p(table(['Cold start, ' + coldRest[0].request + ' (median)', 'gRPC, ms', 'REST, ms', 'REST ÷ gRPC', 'CPU gRPC / REST, ms', 'Peak memory gRPC / REST, MiB'], [
-    ['api', fmtMs(grpcCold.api.firstResponseMs), fmtMs(coldRest[0].api.firstResponseMs), fmtRatio(coldRest[0].api.firstResponseMs / grpcCold.api.firstResponseMs), `${fmtMs(grpcCold.api.cpuMs)} / ${fmtMs(coldRest[0].api.cpuMs)}`, `${fmtMb(grpcCold.api.hwmKb)} / ${fmtMb(coldRest[0].api.hwmKb)}`],
-    ['floor', fmtMs(grpcCold.floor.firstResponseMs), fmtMs(coldRest[0].floor.firstResponseMs), fmtRatio(coldRest[0].floor.firstResponseMs / grpcCold.floor.firstResponseMs), `${fmtMs(grpcCold.floor.cpuMs)} / ${fmtMs(coldRest[0].floor.cpuMs)}`, `${fmtMb(grpcCold.floor.hwmKb)} / ${fmtMb(coldRest[0].floor.hwmKb)}`],
-    ['api ÷ floor', fmtRatio(grpcCold.ratio), fmtRatio(coldRest[0].ratio), '', '', ''],
-  ]), '');
-  p(
-    'Warm, two instances side by side (same code, one with FIRESTORE_PREFER_REST=true), rounds alternating:',
-    '',
-    table(['Endpoint', 'c', 'gRPC p50', 'REST p50', 'gRPC p95', 'REST p95', 'REST ÷ gRPC (p50)'], results.restWarm.map((row) => [row.name, row.concurrency, fmtMs(row.grpc.p50), fmtMs(row.rest.p50), fmtMs(row.grpc.p95), fmtMs(row.rest.p95), fmtRatio(row.ratio)])),
-    '',
-  );
+  p(...restParts(results));
 
   p('## 3. Trigger lag', '');
   p(

@@ -1,3 +1,4 @@
+// @ts-check
 // Writes RELIABILITY.md from the figures of this load run and the per-file results
 // of the last `npm test` (.cache/test-results), so no figure in it is typed by hand.
 // Run on its own (`node scripts/load/report.mjs`) it rewrites the report from the
@@ -34,14 +35,15 @@ function lastTestRun() {
     when = new Date(results.startTime).toISOString();
     for (const suite of results.testResults) {
       counts.set(basename(suite.name), {
-        passed: suite.assertionResults.filter((a) => a.status === 'passed').length,
-        failed: suite.assertionResults.filter((a) => a.status === 'failed').length,
+        passed: suite.assertionResults.filter((/** @type {{ status: string }} */ a) => a.status === 'passed').length,
+        failed: suite.assertionResults.filter((/** @type {{ status: string }} */ a) => a.status === 'failed').length,
       });
     }
   }
   return { counts, when };
 }
 
+/** @param {any} figures what run.mjs measured (also saved, for a rewrite with newer suite results) */
 export function writeReliabilityReport(figures) {
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(FIGURES_FILE, JSON.stringify(figures, null, 2));
@@ -51,7 +53,7 @@ export function writeReliabilityReport(figures) {
     const result = count ? `${count.passed} passed, ${count.failed} failed` : 'not in the last run';
     return `| ${kind} | \`${file}\` | ${what} | ${result} |`;
   });
-  const ms = (value) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
+  const ms = (/** @type {number} */ value) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
   const text = `# Reliability
 
 Written by \`npm run loadtest\` (scripts/load/run.mjs) on ${figures.date}; the suite

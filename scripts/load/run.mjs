@@ -1,9 +1,11 @@
+// @ts-check
 // The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs.
 // Three phases against the real functions on the emulator suite, then the books:
 //   fleet:  50 kiosks, 200 users, 60 s of autocannon (transactions + status heartbeats)
 //   hot:    100 concurrent awards to one user
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently
-// Ends with `books: PASS` or `books: FAIL (...)` (exit 1) and writes RELIABILITY.md.
+// Sizes from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)`
+// (exit 1; the audit is books.mjs) and writes RELIABILITY.md.
 import autocannon from 'autocannon';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -11,67 +13,27 @@ import { performance } from 'node:perf_hooks';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { functionsDir } from '../lib/paths.mjs';
 import { summarize as summarizeValues } from '../lib/stats.mjs';
+import { Ledger, auditBooks } from './books.mjs';
+import { loadOptions } from './options.mjs';
 import { writeReliabilityReport } from './report.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
 const { db } = requireFn('./lib/adapters/firestore.js');
 const { issueKey } = requireFn('./lib/data/kioskKeys.js');
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=')).map(([k, v]) => [k, Number(v)]),
-);
-const KIOSKS = args.kiosks ?? 50;
-const USERS = args.users ?? 200;
-const DURATION_S = args.duration ?? 60;
-const HOT_REQUESTS = args.hot ?? 100;
-const RETRY_REQUESTS = args.retries ?? 100;
+const { kiosks: KIOSKS, users: USERS, duration: DURATION_S, hot: HOT_REQUESTS, retries: RETRY_REQUESTS } = loadOptions(process.argv.slice(2));
 const API = `http://127.0.0.1:5001/${process.env.GCLOUD_PROJECT}/us-central1/api`;
 
-/** p50, p95, p99 and n, in the key order the saved figures have always had. */
+/**
+ * p50, p95, p99 and n, in the key order the saved figures have always had.
+ * @param {number[]} values
+ */
 const summarize = (values) => {
   const { n, ...percentiles } = summarizeValues(values);
   return { ...percentiles, n };
 };
-const randomInt = (max) => Math.floor(Math.random() * max);
-const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'n/a');
-
-class Ledger {
-  constructor() {
-    this.counted = new Set();
-    this.points = 0;
-    this.byKiosk = new Map();
-    this.byUser = new Map();
-    this.statuses = new Map();
-    this.latencies = [];
-    /** 5xx written by the service itself ({ error } bodies): each one fails the books. */
-    this.serviceErrors = 0;
-    /** 5xx written by the functions emulator's proxy when a worker's socket broke (EPIPE, ECONNRESET). */
-    this.emulatorErrors = 0;
-  }
-  status(code, bodyText = '') {
-    this.statuses.set(code, (this.statuses.get(code) ?? 0) + 1);
-    if (code < 500) return;
-    let body;
-    try {
-      body = JSON.parse(bodyText);
-    } catch {
-      body = undefined;
-    }
-    if (typeof body?.error === 'string') this.serviceErrors += 1;
-    else this.emulatorErrors += 1;
-  }
-  /** Counts each transaction once, however often its answer was received. */
-  award(transaction) {
-    if (this.counted.has(transaction.id)) return;
-    this.counted.add(transaction.id);
-    this.points += transaction.pointsEarned;
-    const kiosk = this.byKiosk.get(transaction.kioskId) ?? { plastic: 0, metal: 0 };
-    kiosk.plastic += transaction.plasticCount;
-    kiosk.metal += transaction.metalCount;
-    this.byKiosk.set(transaction.kioskId, kiosk);
-    this.byUser.set(transaction.userId, (this.byUser.get(transaction.userId) ?? 0) + transaction.pointsEarned);
-  }
-}
+const randomInt = (/** @type {number} */ max) => Math.floor(Math.random() * max);
+const ms = (/** @type {number} */ value) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'n/a');
 
 async function seed() {
   const kioskIds = Array.from({ length: KIOSKS }, (_, i) => `load-kiosk-${i}`);
@@ -82,21 +44,39 @@ async function seed() {
   ]);
   // A cap high enough that the hot user's 100 awards stay under it: this run measures the books, not the cap.
   await db().doc('config/rewards').set({ dailyPointsCap: 10_000_000 });
+  /** @type {{ id: string, apiKey: string }[]} */
   const kiosks = [];
   for (const id of kioskIds) kiosks.push({ id, ...(await issueKey(id, 'load test')) });
   return { kiosks, users: users.slice(0, USERS), hotUser: 'load-hot-user' };
 }
 
+/**
+ * @typedef {Awaited<ReturnType<typeof seed>>} Seeded
+ * @typedef {ReturnType<typeof transactionBody>} TransactionBody
+ * @typedef {{ kind: 'transaction', startedAt: number, body: TransactionBody, idempotencyKey: string, apiKey: string }} SentTransaction
+ * @typedef {{ kind: 'status', startedAt: number } | SentTransaction} Sent
+ */
+
+/**
+ * @param {string} kioskId
+ * @param {string} userId
+ */
 function transactionBody(kioskId, userId) {
   const plasticCount = randomInt(6);
   const metalCount = plasticCount === 0 ? 1 + randomInt(5) : randomInt(6);
   return { kioskId, userId, plasticCount, metalCount };
 }
 
+/**
+ * @param {Seeded} seeded
+ * @param {Ledger} ledger
+ */
 async function fleetPhase({ kiosks, users }, ledger) {
   let nextKiosk = 0;
   let sequence = 0;
+  /** @type {{ kiosk: Seeded['kiosks'][number], inFlight: Sent[] }[]} autocannon's per-connection contexts */
   const connections = [];
+  /** @type {SentTransaction[]} */
   const toAskAgain = [];
   const basePath = new URL(API).pathname;
   const result = await autocannon({
@@ -106,7 +86,7 @@ async function fleetPhase({ kiosks, users }, ledger) {
     timeout: 60,
     requests: [
       {
-        setupRequest(request, context) {
+        setupRequest(/** @type {Record<string, unknown>} */ request, /** @type {any} */ context) {
           if (!context.kiosk) {
             context.kiosk = kiosks[nextKiosk++ % kiosks.length];
             // autocannon may prepare a connection's next request before it reports the
@@ -132,7 +112,8 @@ async function fleetPhase({ kiosks, users }, ledger) {
             body: JSON.stringify(body),
           };
         },
-        onResponse(status, body, context) {
+        onResponse(/** @type {number} */ status, /** @type {string} */ body, /** @type {any} */ context) {
+          /** @type {Sent} */
           const sent = context.inFlight.shift();
           ledger.latencies.push(performance.now() - sent.startedAt);
           ledger.status(status, body);
@@ -147,7 +128,7 @@ async function fleetPhase({ kiosks, users }, ledger) {
   // asks again with the same key, and gets the stored answer if the first one landed.
   const unanswered = [
     ...toAskAgain,
-    ...connections.flatMap((context) => context.inFlight.filter((sent) => sent.kind === 'transaction')),
+    ...connections.flatMap((context) => context.inFlight.filter(/** @returns {sent is SentTransaction} */ (sent) => sent.kind === 'transaction')),
   ];
   for (const sent of unanswered) {
     const response = await submitAsKiosk(ledger, sent.apiKey, sent.body, sent.idempotencyKey);
@@ -166,6 +147,11 @@ async function fleetPhase({ kiosks, users }, ledger) {
  * One transaction as a kiosk sends it: with an Idempotency-Key, and sent again with
  * the same key after a 5xx or a broken connection, until it gets an answer.
  * Every response is recorded; the final one is returned.
+ * @param {Ledger} ledger
+ * @param {string} apiKey
+ * @param {TransactionBody} body
+ * @param {string} idempotencyKey
+ * @returns {Promise<{ status: number, body: any }>}
  */
 async function submitAsKiosk(ledger, apiKey, body, idempotencyKey) {
   for (let attempt = 1; ; attempt++) {
@@ -189,6 +175,10 @@ async function submitAsKiosk(ledger, apiKey, body, idempotencyKey) {
   }
 }
 
+/**
+ * @param {Seeded} seeded
+ * @param {Ledger} ledger
+ */
 async function hotPhase({ kiosks, hotUser }, ledger) {
   const started = performance.now();
   const responses = await Promise.all(
@@ -207,13 +197,22 @@ async function hotPhase({ kiosks, hotUser }, ledger) {
   };
 }
 
+/**
+ * @param {Seeded} seeded
+ * @param {Ledger} ledger
+ */
 async function retriesPhase({ kiosks, users }, ledger) {
+  /** @type {Map<string, Set<string>>} */
   const transactionIdsByKey = new Map();
   let sent = 0;
   const logical = Array.from({ length: RETRY_REQUESTS }, (_, i) => {
     const kiosk = kiosks[i % kiosks.length];
     return { kiosk, key: `retry-${Date.now()}-${i}`, body: transactionBody(kiosk.id, users[randomInt(users.length)]), copies: 2 + randomInt(4) };
   });
+  /**
+   * @param {string} key
+   * @param {{ status: number, body: any }} response
+   */
   const record = (key, response) => {
     sent += 1;
     if (response.status !== 200) return;
@@ -236,63 +235,42 @@ async function retriesPhase({ kiosks, users }, ledger) {
   return { logical: RETRY_REQUESTS, sent, answered: transactionIdsByKey.size, doubled };
 }
 
+/** @param {number} timeoutMs */
 async function drainTriggers(timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const snapshot = await db().collection('transactions').get();
-    const pending = snapshot.docs.filter((doc) => !doc.get('effects.completedAt')).length;
+    const pending = snapshot.docs.filter((/** @type {any} */ doc) => !doc.get('effects.completedAt')).length;
     if (pending === 0) return snapshot;
     if (Date.now() > deadline) throw new Error(`${pending} transactions still without effects after ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }
 
-async function auditBooks(ledger, seeded, transactions, retries) {
-  const problems = [];
-  const storedPoints = transactions.docs.reduce((sum, doc) => sum + doc.get('pointsEarned'), 0);
-  const userDocs = await db().getAll(...[...seeded.users, seeded.hotUser].map((id) => db().collection('users').doc(id)));
-  const userPoints = userDocs.reduce((sum, doc) => sum + doc.get('totalPoints'), 0);
-  if (storedPoints !== ledger.points) problems.push(`transaction documents hold ${storedPoints} points, responses returned ${ledger.points}`);
-  if (userPoints !== ledger.points) problems.push(`users gained ${userPoints} points, responses returned ${ledger.points}`);
-  for (const doc of userDocs) {
-    const expected = ledger.byUser.get(doc.id) ?? 0;
-    if (doc.get('totalPoints') !== expected || doc.get('currentPoints') !== expected) {
-      problems.push(`user ${doc.id} holds ${doc.get('currentPoints')}/${doc.get('totalPoints')}, expected ${expected}`);
-    }
-  }
-  const kioskDocs = await db().getAll(...seeded.kiosks.map((k) => db().collection('kiosks').doc(k.id)));
-  for (const doc of kioskDocs) {
-    const expected = ledger.byKiosk.get(doc.id) ?? { plastic: 0, metal: 0 };
-    if (doc.get('plasticCount') !== expected.plastic || doc.get('metalCount') !== expected.metal) {
-      problems.push(`kiosk ${doc.id} counts ${doc.get('plasticCount')}/${doc.get('metalCount')}, expected ${expected.plastic}/${expected.metal}`);
-    }
-  }
-  const notifications = (await db().collectionGroup('notifications').count().get()).data().count;
-  if (notifications !== transactions.size) problems.push(`${notifications} notifications for ${transactions.size} transactions`);
-  if (ledger.serviceErrors > 0) problems.push(`the service answered ${ledger.serviceErrors} requests with 5xx`);
-  if (retries.doubled > 0) problems.push(`${retries.doubled} idempotency keys produced more than one transaction`);
-  if (retries.answered !== retries.logical) problems.push(`${retries.logical - retries.answered} retried requests were never awarded`);
-  return problems;
-}
-
 /**
  * The functions emulator starts one worker process per concurrent request; a cold
  * burst of 50 spends its first minute starting processes. Warm them first so the
- * fleet phase measures the service, not the emulator's process start-up.
+ * fleet phase measures the service, not the emulator's process start-up. A request
+ * that fails is asked again after a pause that doubles up to 1 s, so the waiting
+ * callers do not keep the emulator's 2 cores busy while its workers start.
  */
-async function warmUp() {
-  const deadline = Date.now() + 120_000;
-  await Promise.all(
+async function warmUp(timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  const answered = await Promise.all(
     Array.from({ length: KIOSKS }, async () => {
-      while (Date.now() < deadline) {
+      for (let pauseMs = 100; Date.now() < deadline; pauseMs = Math.min(2 * pauseMs, 1_000)) {
         try {
-          if ((await fetch(`${API}/`)).ok) return;
+          if ((await fetch(`${API}/`)).ok) return true;
         } catch {
           // not up yet
         }
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
       }
+      return false;
     }),
   );
+  const warm = answered.filter(Boolean).length;
+  if (warm < KIOSKS) console.log(`  only ${warm} of ${KIOSKS} requests answered within ${timeoutMs / 1000} s; the fleet phase starts anyway`);
 }
 
 const started = Date.now();
@@ -310,7 +288,7 @@ const retries = await retriesPhase(seeded, ledger);
 console.log('Waiting for the triggers to drain...');
 const transactions = await drainTriggers(600_000);
 const lag = summarize(
-  transactions.docs.map((doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis()),
+  transactions.docs.map((/** @type {any} */ doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis()),
 );
 const latency = summarize(ledger.latencies);
 const problems = await auditBooks(ledger, seeded, transactions, retries);

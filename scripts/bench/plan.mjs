@@ -1,0 +1,30 @@
+// @ts-check
+// How often each section repeats what it times. The full plan keeps the whole run,
+// --diagnose included, near 10 minutes on 2 cores; --quick shrinks every section to
+// seconds, for trying the bench itself (its figures are not for comparison).
+
+/** @param {boolean} quick */
+export function benchPlan(quick) {
+  /** @type {(full: number, small: number) => number} */
+  const scale = (full, small) => (quick ? small : full);
+  return {
+    moduleLoadRuns: scale(5, 2),
+    coldRuns: scale(15, 2),
+    coldRestRuns: scale(5, 1),
+    warm: {
+      // c=1: request by request, endpoint and floor alternating (GET / every other time).
+      1: { warmup: 10, endpoint: scale(100, 20) },
+      // c=16: rounds of small batches, interleaved.
+      16: { warmup: 48, rounds: scale(16, 2), http: 32, endpoint: 48, floor: 48 },
+    },
+    restEndpoints: ['GET /kiosk/{id}', 'GET /user/{id}', 'POST /kiosk/transaction'],
+    // gRPC and REST instances alternate round by round.
+    restWarm: { 1: { warmup: 10, rounds: scale(4, 2), requests: scale(25, 10) }, 16: { warmup: 48, rounds: scale(4, 2), requests: scale(64, 32) } },
+    // One instance each of api and the same-host floor, profiled under the same c=16 load.
+    cpuBreakdown: { concurrency: 16, warmup: scale(200, 48), requests: scale(800, 96) },
+    lag: { sequential: scale(15, 3), bursts: scale(3, 1), burstSize: 16 },
+    throughput: { users: [10, 1_000, 10_000], connections: [16, 64], seconds: scale(10, 3), repeats: scale(3, 1), warmupSeconds: scale(10, 2) },
+  };
+}
+
+/** @typedef {ReturnType<typeof benchPlan>} Plan */

@@ -1,0 +1,46 @@
+// @ts-check
+// The load test's size flags, read by scripts/loadtest.mjs (before it starts the
+// emulators) and by scripts/load/run.mjs. Each is `--name value` or `--name=value`.
+import { parseArgs } from 'node:util';
+
+/** @type {Record<'kiosks' | 'users' | 'duration' | 'hot' | 'retries', [number, number, string]>} Flag → [default, smallest allowed, what it sizes]. */
+const FLAGS = {
+  kiosks: [50, 1, 'kiosks in the fleet phase (one connection each)'],
+  users: [200, 1, 'users the fleet phase awards points to'],
+  duration: [60, 1, 'seconds of the fleet phase'],
+  hot: [100, 0, 'concurrent awards to one user in the hot phase'],
+  retries: [100, 0, 'requests of the retries phase, each sent 2-5 times'],
+};
+
+export const USAGE = [
+  'Usage: npm run loadtest -- [--kiosks N] [--users N] [--duration S] [--hot N] [--retries N]',
+  ...Object.entries(FLAGS).map(([name, [fallback, , what]]) => `  --${name.padEnd(9)} ${what} (default ${fallback})`),
+  'A quick run: npm run loadtest -- --kiosks 10 --users 20 --duration 10 --hot 20 --retries 10',
+].join('\n');
+
+/**
+ * The sizes given in `args`, defaults for the rest. Throws, with the usage, on an
+ * unknown flag, a missing value, or a value that is not a whole number in range.
+ * @param {string[]} args
+ */
+export function loadOptions(args) {
+  /** @type {Record<string, string | boolean | undefined>} */
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: Object.fromEntries(Object.keys(FLAGS).map((name) => [name, { type: 'string' }])) }));
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
+  }
+  /** @param {keyof typeof FLAGS} name */
+  const read = (name) => {
+    const [fallback, min] = FLAGS[name];
+    const given = values[name];
+    if (typeof given !== 'string') return fallback;
+    const value = Number(given);
+    if (given.trim() === '' || !Number.isInteger(value) || value < min) {
+      throw new Error(`--${name} must be a whole number of at least ${min}, not '${given}'\n${USAGE}`);
+    }
+    return value;
+  };
+  return { kiosks: read('kiosks'), users: read('users'), duration: read('duration'), hot: read('hot'), retries: read('retries') };
+}
