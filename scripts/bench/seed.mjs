@@ -7,8 +7,7 @@ import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { db, requireFn } from './endpoints.mjs';
 
 const { adminApp } = requireFn('./lib/adapters/firestore.js');
-const { issueKey, keyIdOf, revokeKey } = requireFn('./lib/data/kioskKeys.js');
-const { Timestamp } = requireFn('firebase-admin/firestore');
+const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFn('./lib/data/kioskKeys.js');
 const { getAuth } = requireFn('firebase-admin/auth');
 
 const KIOSKS = 50;
@@ -59,7 +58,7 @@ export async function seedDataSize(projectId, users, runId) {
   await writeAll(
     kiosks.flatMap(({ id, apiKey }, i) => [
       [firestore.collection('kiosks').doc(id), kioskDoc(i)],
-      [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), { kioskId: id, label: 'bench throughput', createdAt: Timestamp.now(), revokedAt: null }],
+      [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), newKioskKey(id, 'bench throughput')],
     ]),
     firestore,
   );

@@ -7,35 +7,21 @@ import { functionsDir } from './paths.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
 const { db } = requireFn('./lib/adapters/firestore.js');
-const { GeoPoint, Timestamp } = requireFn('firebase-admin/firestore');
-const { geohashForLocation } = requireFn('geofire-common');
+const { newKiosk } = requireFn('./lib/data/kiosks.js');
+const { newProfile } = requireFn('./lib/data/users.js');
+const { DEFAULT_REWARDS } = requireFn('./lib/domain/rewards.js');
 
-/** The kiosks/{id} document of kiosk number `i` of a seeded fleet, with `fields` on top. */
-export function fleetKioskDoc(i, fields) {
-  const latitude = 48 + (i % 10) * 0.5;
-  const longitude = 8 + Math.floor(i / 10) * 0.5;
-  return {
-    status: 'available',
-    plasticCount: 0,
-    metalCount: 0,
-    lastUpdated: Timestamp.now(),
-    location: new GeoPoint(latitude, longitude),
-    geohash: geohashForLocation([latitude, longitude]),
-    timezone: 'Europe/Berlin',
-    ...fields,
-  };
+/**
+ * The kiosks/{id} document of kiosk number `i` of a seeded fleet, built by the
+ * service's own builder from `definition` (name, address, openingHours, status).
+ */
+export function fleetKioskDoc(i, definition) {
+  const location = { latitude: 48 + (i % 10) * 0.5, longitude: 8 + Math.floor(i / 10) * 0.5 };
+  return newKiosk({ timezone: 'Europe/Berlin', ...definition, location });
 }
 
 /** The users/{id} document of a new user called `name`, with `pushToken` if given. */
-export const fleetUserDoc = (name, pushToken) => ({
-  name,
-  currentPoints: 0,
-  totalPoints: 0,
-  recycledCount: 0,
-  rank: 'Bronze',
-  createdAt: Timestamp.now(),
-  ...(pushToken ? { pushToken } : {}),
-});
+export const fleetUserDoc = (name, pushToken) => newProfile({ name, pushToken }, DEFAULT_REWARDS);
 
 /** Writes `docs` ([ref, data]) in batches of 400. */
 export async function writeAll(docs, firestore = db()) {

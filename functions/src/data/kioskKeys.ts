@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { FieldValue, Timestamp } from 'firebase-admin/firestore';
+import { FieldValue, Timestamp, type DocumentData } from 'firebase-admin/firestore';
 import { createUnderOwnId, db, runTransaction } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
 
@@ -23,10 +23,18 @@ export async function findActiveKey(apiKey: string): Promise<(KioskKeyRecord & {
   return { ...record, keyId };
 }
 
+/** A kioskKeys/{sha256 of the key} document as first stored: active until revoked. */
+export const newKioskKey = (kioskId: string, label: string): DocumentData => ({
+  kioskId,
+  label,
+  createdAt: FieldValue.serverTimestamp(),
+  revokedAt: null,
+});
+
 export async function issueKey(kioskId: string, label: string): Promise<{ keyId: string; apiKey: string }> {
   const apiKey = `kr_${randomBytes(32).toString('base64url')}`;
   const keyId = keyIdOf(apiKey);
-  await createUnderOwnId(kioskKeysCollection().doc(keyId), { kioskId, label, createdAt: FieldValue.serverTimestamp(), revokedAt: null });
+  await createUnderOwnId(kioskKeysCollection().doc(keyId), newKioskKey(kioskId, label));
   return { keyId, apiKey };
 }
 
