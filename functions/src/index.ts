@@ -7,7 +7,7 @@
  * function's name. Each function is therefore defined, and its modules loaded, only
  * where it runs: an `api` instance does not load the Firestore and 1st gen Auth
  * providers or the trigger code (~40 ms of each cold start). Without FUNCTION_TARGET
- * (deploy-time discovery, tests) every function is defined, as before.
+ * (deploy-time discovery, tests) every function is defined.
  */
 // From v2/options, not the v2 barrel: 'firebase-functions/v2' loads every v2 provider
 // (database, pubsub, storage, ...) and firebase-admin/database, ~40 ms of CPU at each

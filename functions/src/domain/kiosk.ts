@@ -8,7 +8,7 @@ export type KioskStatus = (typeof KIOSK_STATUSES)[number];
 export const isKioskStatus = (value: unknown): value is KioskStatus =>
   typeof value === 'string' && (KIOSK_STATUSES as readonly string[]).includes(value);
 
-export interface GeoPoint {
+export interface Coordinates {
   latitude: number;
   longitude: number;
 }
@@ -22,7 +22,7 @@ export interface KioskRecord {
   plasticCount: number;
   metalCount: number;
   lastUpdated: Date;
-  location: GeoPoint;
+  location: Coordinates;
   openingHours: string;
   timezone: string;
 }
@@ -60,7 +60,7 @@ export function toKioskView(kiosk: KioskRecord, now: Date): KioskView {
   };
 }
 
-export function assertLocation(location: GeoPoint): GeoPoint {
+export function assertLocation(location: Coordinates): Coordinates {
   const { latitude, longitude } = location;
   if (!Number.isFinite(latitude) || latitude < -90 || latitude > 90) {
     throw badRequest('location.latitude must be a number from -90 to 90');

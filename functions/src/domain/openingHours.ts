@@ -1,6 +1,6 @@
 import type OpeningHoursType from 'opening_hours';
 import { badRequest } from '../errors';
-import type { GeoPoint } from './kiosk';
+import type { Coordinates } from './kiosk';
 import { isOpenInWeek, parseWeeklySchedule, type WeeklySchedule } from './weeklySchedule';
 
 /*
@@ -15,7 +15,7 @@ let openingHoursClass: typeof OpeningHoursType | undefined;
 const parsedSchedules = new Map<string, Schedule>();
 const MAX_CACHED_SCHEDULES = 1000;
 
-function parse(openingHours: string, location: GeoPoint): Schedule {
+function parse(openingHours: string, location: Coordinates): Schedule {
   const cacheKey = `${location.latitude},${location.longitude}|${openingHours}`;
   const cached = parsedSchedules.get(cacheKey);
   if (cached) return cached;
@@ -26,7 +26,7 @@ function parse(openingHours: string, location: GeoPoint): Schedule {
   return schedule;
 }
 
-function parseWithLibrary(openingHours: string, location: GeoPoint): OpeningHoursType {
+function parseWithLibrary(openingHours: string, location: Coordinates): OpeningHoursType {
   openingHoursClass ??= require('opening_hours') as typeof OpeningHoursType;
   // Coordinates let the evaluator resolve sunrise/sunset; without a country,
   // public-holiday rules (PH) are rejected rather than silently guessed.
@@ -38,7 +38,7 @@ function parseWithLibrary(openingHours: string, location: GeoPoint): OpeningHour
 }
 
 /** Why the schedule cannot be evaluated at this location, or undefined when it can. */
-export function openingHoursProblem(openingHours: string, location: GeoPoint): string | undefined {
+export function openingHoursProblem(openingHours: string, location: Coordinates): string | undefined {
   try {
     parse(openingHours, location);
     return undefined;
@@ -47,7 +47,7 @@ export function openingHoursProblem(openingHours: string, location: GeoPoint): s
   }
 }
 
-export function assertOpeningHours(openingHours: string, location: GeoPoint): string {
+export function assertOpeningHours(openingHours: string, location: Coordinates): string {
   const problem = openingHoursProblem(openingHours, location);
   if (problem !== undefined) {
     throw badRequest(`openingHours is not valid OpenStreetMap opening_hours syntax: ${problem}`);
@@ -120,7 +120,7 @@ export function wallClockDate(instant: Date, timeZone: string): Date {
   return new Date(year, month - 1, day, hour, minute, second);
 }
 
-export function isOpenAt(openingHours: string, timeZone: string, location: GeoPoint, instant: Date): boolean {
+export function isOpenAt(openingHours: string, timeZone: string, location: Coordinates, instant: Date): boolean {
   const schedule = parse(openingHours, location);
   if ('library' in schedule) return schedule.library.getState(wallClockDate(instant, timeZone));
   const { year, month, day, hour, minute, second } = wallClockOf(instant, timeZone);

@@ -6,7 +6,7 @@
  * module reads only that plain form and answers `undefined` for anything else
  * (sunrise, holidays, months, week numbers, times past midnight, lowercase or
  * unpadded spellings...), which the caller hands to opening_hours. A property test
- * (test/unit/weeklySchedule.test.ts) checks that on every string this accepts,
+ * (test/unit/weekly-schedule.test.ts) checks that on every string this accepts,
  * opening_hours accepts it too and agrees at every instant.
  */
 

@@ -99,6 +99,8 @@ function toErrorResponse(error: unknown, req: Request): ApiResponse {
     path: req.path,
     errorName: error instanceof Error ? error.name : typeof error,
     errorMessage: error instanceof Error ? error.message : String(error),
+    // For whoever reads the logs; the caller gets a bare 500.
+    stack: error instanceof Error ? error.stack : undefined,
   });
   return { status: 500, body: { error: 'Internal server error', code: 'internal' } };
 }

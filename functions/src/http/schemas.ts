@@ -5,6 +5,7 @@
 import type { JSONSchemaType } from 'ajv';
 import { KIOSK_STATUSES, type KioskStatus } from '../domain/kiosk';
 import { MAX_ID_LENGTH } from '../domain/ids';
+import type { TransactionSubmission } from '../services/awardTransaction';
 
 export const MAX_ITEMS_PER_MATERIAL = 1000;
 
@@ -38,12 +39,8 @@ export const kioskStatusBody: JSONSchemaType<KioskStatusBody> = {
   additionalProperties: false,
 };
 
-export interface TransactionBody {
-  kioskId: string;
-  userId: string;
-  plasticCount: number;
-  metalCount: number;
-}
+/** The body is the submission the service awards, as it is. */
+export type TransactionBody = TransactionSubmission;
 export const transactionBody: JSONSchemaType<TransactionBody> = {
   type: 'object',
   properties: { kioskId: id, userId: id, plasticCount: itemCount, metalCount: itemCount },

@@ -34,7 +34,7 @@ interface IdempotencyRecord {
  * to one user would otherwise race: all but one lose the precondition, re-read and
  * try again, which `npm run bench` measured halving an instance's throughput when
  * ~6 awards per user are in flight (10 users, 64 connections). Across instances
- * the precondition still decides, as before; outcomes are the same either way.
+ * the precondition decides; outcomes are the same either way.
  */
 const oneAtATimePerUser = createKeyedQueue();
 const idempotencyCollection = () => db().collection('idempotency');

@@ -10,7 +10,7 @@ import {
   waitForEffects,
   type ApiResult,
 } from './helpers';
-import { captureLogs } from './fuzz-server';
+import { captureLogs, send, startFuzzServer } from './fuzz-server';
 import { issueKey, revokeKey } from '../../src/data/kioskKeys';
 import { listKiosks } from '../../src/data/kiosks';
 
@@ -192,6 +192,25 @@ describe('a kiosk document broken by hand', () => {
     expect(res.status).toBe(500);
     expect(res.body).toEqual(INTERNAL);
     expect((await call('GET', `/kiosk/${good}`)).status).toBe(200);
+  });
+
+  test('the 500 is logged as request_failed with the error and its stack, for the operator only', async () => {
+    const broken = await seedKiosk();
+    await breakKiosk(broken, { location: FieldValue.delete() });
+    const server = await startFuzzServer();
+    const logs = captureLogs();
+    try {
+      const res = await send(server.port, { method: 'GET', path: `/kiosk/${broken}`, headers: {} });
+      expect(res.status).toBe(500);
+      expect(res.text).not.toMatch(/location|\bat /);
+      const failure = logs.recent().map((line) => JSON.parse(line)).find((entry) => entry.message === 'request_failed');
+      expect(failure).toMatchObject({ severity: 'ERROR', method: 'GET', path: `/kiosk/${broken}` });
+      expect(failure.errorMessage).toContain('location');
+      expect(failure.stack).toMatch(/\n\s+at /);
+    } finally {
+      logs.restore();
+      await server.close();
+    }
   });
 
   test('with only display fields broken it still takes deposits, counted by the trigger; other kiosks are unaffected', async () => {

@@ -6,7 +6,7 @@
  * `npm run bench` measures the time; this only checks what is loaded.
  */
 
-import { loadIsolated } from './moduleRegistry';
+import { loadIsolated } from './module-registry';
 
 /** Where each module lives once loaded; matched against the module registry's keys. */
 const HEAVY = {

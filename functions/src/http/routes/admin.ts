@@ -24,7 +24,7 @@ export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {
 };
 
 /** POST /admin/kiosks/{kioskId}/keys: a new API key for the kiosk, shown only in this answer. */
-export const createKioskKey: Route<KioskKeyBody, VerifiedCaller> = {
+export const createKioskKeyRoute: Route<KioskKeyBody, VerifiedCaller> = {
   method: 'POST',
   path: '/admin/kiosks/:kioskId/keys',
   authenticate: adminOnly,
@@ -38,7 +38,7 @@ export const createKioskKey: Route<KioskKeyBody, VerifiedCaller> = {
 };
 
 /** DELETE /admin/kiosks/{kioskId}/keys/{keyId}: the key stops working at once. */
-export const revokeKioskKey: Route<undefined, VerifiedCaller> = {
+export const revokeKioskKeyRoute: Route<undefined, VerifiedCaller> = {
   method: 'DELETE',
   path: '/admin/kiosks/:kioskId/keys/:keyId',
   authenticate: adminOnly,

@@ -4,7 +4,7 @@ export const SERVICE_NAME = 'Kiosk Rewards API';
 export const SERVICE_VERSION = '1.0';
 
 /** GET / */
-export const health: Route = {
+export const healthRoute: Route = {
   method: 'GET',
   path: '/',
   handler: async () => ({ body: { status: 'ok', message: `${SERVICE_NAME} v${SERVICE_VERSION}` } }),

@@ -1,29 +1,29 @@
 import type { AnyRoute } from '../types';
-import { upsertKioskRoute, createKioskKey, revokeKioskKey } from './admin';
-import { getKiosk } from './getKiosk';
-import { getUser } from './getUser';
-import { health } from './health';
-import { listKiosks } from './listKiosks';
-import { notifyTopic, notifyUser } from './notify';
-import { deletePushToken, putPushToken } from './pushToken';
-import { sendOtpEmail } from './sendOtpEmail';
-import { submitTransaction } from './submitTransaction';
-import { updateKioskStatus } from './updateKioskStatus';
+import { upsertKioskRoute, createKioskKeyRoute, revokeKioskKeyRoute } from './admin';
+import { getKioskRoute } from './getKiosk';
+import { getUserRoute } from './getUser';
+import { healthRoute } from './health';
+import { listKiosksRoute } from './listKiosks';
+import { notifyTopicRoute, notifyUserRoute } from './notify';
+import { deletePushTokenRoute, putPushTokenRoute } from './pushToken';
+import { sendOtpEmailRoute } from './sendOtpEmail';
+import { submitTransactionRoute } from './submitTransaction';
+import { updateKioskStatusRoute } from './updateKioskStatus';
 
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
-  health,
-  submitTransaction,
-  updateKioskStatus,
-  getKiosk,
-  listKiosks,
-  getUser,
-  putPushToken,
-  deletePushToken,
-  notifyTopic,
-  notifyUser,
-  sendOtpEmail,
+  healthRoute,
+  submitTransactionRoute,
+  updateKioskStatusRoute,
+  getKioskRoute,
+  listKiosksRoute,
+  getUserRoute,
+  putPushTokenRoute,
+  deletePushTokenRoute,
+  notifyTopicRoute,
+  notifyUserRoute,
+  sendOtpEmailRoute,
   upsertKioskRoute,
-  createKioskKey,
-  revokeKioskKey,
+  createKioskKeyRoute,
+  revokeKioskKeyRoute,
 ];

@@ -1,10 +1,10 @@
-import { listKiosks as readKiosks } from '../../data/kiosks';
+import { listKiosks } from '../../data/kiosks';
 import { KIOSK_STATUSES, isKioskStatus, toKioskView } from '../../domain/kiosk';
 import { badRequest } from '../../errors';
 import type { Route } from '../types';
 
 /** GET /kiosks[?status=]: every kiosk for the map, optionally only those in one state. */
-export const listKiosks: Route = {
+export const listKiosksRoute: Route = {
   method: 'GET',
   path: '/kiosks',
   query: ['status'],
@@ -14,7 +14,7 @@ export const listKiosks: Route = {
       throw badRequest(`status must be one of ${KIOSK_STATUSES.join(', ')}`);
     }
     const now = new Date();
-    const kiosks = await readKiosks(status);
+    const kiosks = await listKiosks(status);
     return { body: { success: true, kiosks: kiosks.map((kiosk) => toKioskView(kiosk, now)) } };
   },
 };

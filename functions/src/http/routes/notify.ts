@@ -3,13 +3,13 @@ import { pushTransport } from '../../adapters/push';
 import { allowedTopics } from '../../config';
 import { assertDocumentId } from '../../domain/ids';
 import { badRequest } from '../../errors';
-import { notifyDevice, notifyTopic as sendToTopic, notifyUser as sendToUser } from '../../services/notifications';
+import { notifyDevice, notifyTopic, notifyUser } from '../../services/notifications';
 import { requireAdmin } from '../auth';
 import type { NotifyTopicBody, NotifyUserBody } from '../schemas';
 import type { Route } from '../types';
 
 /** POST /notify/topic: an operator campaign to every subscriber of a configured topic. */
-export const notifyTopic: Route<NotifyTopicBody, VerifiedCaller> = {
+export const notifyTopicRoute: Route<NotifyTopicBody, VerifiedCaller> = {
   method: 'POST',
   path: '/notify/topic',
   authenticate: ({ headers }) => requireAdmin(headers),
@@ -17,7 +17,7 @@ export const notifyTopic: Route<NotifyTopicBody, VerifiedCaller> = {
   handler: async ({ body }) => {
     const topics = allowedTopics();
     if (!topics.includes(body.topic)) throw badRequest(`topic must be one of ${topics.join(', ')}`);
-    const messageId = await sendToTopic(pushTransport(), body.topic, body);
+    const messageId = await notifyTopic(pushTransport(), body.topic, body);
     return {
       body: { success: true, message: `Notification sent to topic ${body.topic}`, pushResponse: { messageId } },
     };
@@ -25,7 +25,7 @@ export const notifyTopic: Route<NotifyTopicBody, VerifiedCaller> = {
 };
 
 /** POST /notify/user: a push to one user (also kept in-app) or to one device token. */
-export const notifyUser: Route<NotifyUserBody, VerifiedCaller> = {
+export const notifyUserRoute: Route<NotifyUserBody, VerifiedCaller> = {
   method: 'POST',
   path: '/notify/user',
   authenticate: ({ headers }) => requireAdmin(headers),
@@ -37,7 +37,7 @@ export const notifyUser: Route<NotifyUserBody, VerifiedCaller> = {
     }
     if (userId != null) {
       assertDocumentId(userId, 'userId');
-      const { messageId, notificationId } = await sendToUser(pushTransport(), userId, body);
+      const { messageId, notificationId } = await notifyUser(pushTransport(), userId, body);
       return {
         body: {
           success: true,

@@ -7,7 +7,7 @@ import type { PushTokenBody } from '../schemas';
 import type { Route } from '../types';
 
 /** PUT /user/{userId}/push-token: the app registers its FCM device token. */
-export const putPushToken: Route<PushTokenBody, VerifiedCaller> = {
+export const putPushTokenRoute: Route<PushTokenBody, VerifiedCaller> = {
   method: 'PUT',
   path: '/user/:userId/push-token',
   authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
@@ -20,7 +20,7 @@ export const putPushToken: Route<PushTokenBody, VerifiedCaller> = {
 };
 
 /** DELETE /user/{userId}/push-token: sign-out or notifications turned off. */
-export const deletePushToken: Route<undefined, VerifiedCaller> = {
+export const deletePushTokenRoute: Route<undefined, VerifiedCaller> = {
   method: 'DELETE',
   path: '/user/:userId/push-token',
   authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),

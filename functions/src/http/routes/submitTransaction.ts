@@ -7,7 +7,7 @@ import type { TransactionBody } from '../schemas';
 import type { Route } from '../types';
 
 /** POST /kiosk/transaction: items deposited by a user, turned into points. */
-export const submitTransaction: Route<TransactionBody, KioskCaller> = {
+export const submitTransactionRoute: Route<TransactionBody, KioskCaller> = {
   method: 'POST',
   path: '/kiosk/transaction',
   authenticate: ({ headers }) => requireKiosk(headers),
@@ -20,10 +20,7 @@ export const submitTransaction: Route<TransactionBody, KioskCaller> = {
       throw badRequest('plasticCount and metalCount: a transaction needs at least one item');
     }
     assertKioskMatches(caller, body.kioskId);
-    const { result, replayed } = await awardTransaction(
-      { kioskId: body.kioskId, userId: body.userId, plasticCount: body.plasticCount, metalCount: body.metalCount },
-      { apiKeyId: caller.keyId, idempotencyKey },
-    );
+    const { result, replayed } = await awardTransaction(body, { apiKeyId: caller.keyId, idempotencyKey });
     const responseHeaders: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
     return { headers: responseHeaders, body: { ...result } };
   },

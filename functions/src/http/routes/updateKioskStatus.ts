@@ -6,7 +6,7 @@ import type { KioskStatusBody } from '../schemas';
 import type { Route } from '../types';
 
 /** POST /kiosk/{kioskId}/status: the kiosk reports its own state, with its own key. */
-export const updateKioskStatus: Route<KioskStatusBody, KioskCaller> = {
+export const updateKioskStatusRoute: Route<KioskStatusBody, KioskCaller> = {
   method: 'POST',
   path: '/kiosk/:kioskId/status',
   authenticate: ({ headers, params }) => requireKiosk(headers, params.kioskId),

@@ -1,8 +1,8 @@
 import { assertOpeningHours, assertTimeZone, isOpenAt, wallClockDate } from '../../src/domain/openingHours';
-import type { GeoPoint } from '../../src/domain/kiosk';
+import type { Coordinates } from '../../src/domain/kiosk';
 import { apiErrorOf } from './api-error';
 
-const BERLIN: GeoPoint = { latitude: 52.52, longitude: 13.405 };
+const BERLIN: Coordinates = { latitude: 52.52, longitude: 13.405 };
 const WEEKDAYS = 'Mo-Fr 08:00-20:00';
 
 /** The local fields of a Date, which is what opening_hours reads. */
