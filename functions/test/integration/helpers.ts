@@ -201,3 +201,53 @@ export async function waitForEffects(transactionId: string, timeoutMs = 30_000) 
     timeoutMs,
   );
 }
+
+/** gRPC status codes a test injects. */
+export const GRPC = { DEADLINE_EXCEEDED: 4 } as const;
+
+interface CommitRequest {
+  /** Set on the commit of a Firestore transaction, absent on a plain write. */
+  transaction?: unknown;
+  writes?: { update?: { name?: string } }[];
+}
+type CommitCallback = (error: Error | null, response?: unknown) => void;
+interface FirestoreStub {
+  commit(request: CommitRequest, metadata: unknown, options: unknown, callback: CommitCallback): unknown;
+}
+/** @google-cloud/firestore 7 internals: the pool hands out GAPIC clients, each with its gRPC stub. */
+interface ClientPool {
+  acquire(requestTag: string): { firestoreStub?: Promise<FirestoreStub> };
+  release(requestTag: string, client: unknown): Promise<void>;
+}
+
+/** Whether a commit writes the document at `path` (e.g. `users/u1`). */
+export const commitUpdates = (request: CommitRequest, path: string): boolean =>
+  (request.writes ?? []).some((write) => write.update?.name?.endsWith(`/documents/${path}`) === true);
+
+/**
+ * A real Firestore fault for this process's Admin SDK (the one the service code uses
+ * when a test calls it directly): the next `times` commits that `matches` fail with
+ * gRPC status `code` before reaching the emulator, as a commit that timed out does.
+ * The gRPC stub's `commit` is wrapped (internal API; for fault injection only).
+ */
+export async function failCommits(matches: (request: CommitRequest) => boolean, times: number, code: number) {
+  const pool = (db() as unknown as { _clientPool: ClientPool })._clientPool;
+  const client = pool.acquire('fault-injection');
+  await pool.release('fault-injection', client);
+  if (!client.firestoreStub) throw new Error('failCommits: make a Firestore request first, so the client is connected');
+  const stub = await client.firestoreStub;
+  const commit = stub.commit;
+  const fault = {
+    failed: 0,
+    restore: () => {
+      stub.commit = commit;
+    },
+  };
+  stub.commit = (request, metadata, options, callback) => {
+    if (fault.failed >= times || !matches(request)) return commit.call(stub, request, metadata, options, callback);
+    fault.failed++;
+    setImmediate(() => callback(Object.assign(new Error(`${code} injected by the test`), { code, details: 'injected' })));
+    return { cancel: () => undefined };
+  };
+  return fault;
+}
