@@ -6,6 +6,14 @@ export interface VerifiedCaller {
   admin: boolean;
 }
 
+/** The token could not be checked at all (Google's keys or the Auth backend out of reach): no verdict on it. */
+export class IdentityUnavailableError extends Error {
+  constructor(readonly providerCode: string) {
+    super(`ID token check unavailable (${providerCode})`);
+    this.name = 'IdentityUnavailableError';
+  }
+}
+
 let auth: Auth | undefined;
 
 /** firebase-admin/auth is loaded on the first authenticated request only, then kept. */
@@ -15,14 +23,60 @@ function authClient(): Auth {
 }
 
 /**
- * Verifies a Firebase ID token (signature, expiry, audience; against the Auth
- * emulator when FIREBASE_AUTH_EMULATOR_HOST is set). Returns undefined for any bad token.
+ * What firebase-admin reports when the revocation lookup (Auth API `accounts:lookup`)
+ * got no usable answer. A bad token never produces these: its errors are
+ * `auth/argument-error`, `auth/id-token-expired`, plain TypeErrors and SyntaxErrors
+ * from decoding, and from the lookup `auth/id-token-revoked`, `auth/user-disabled`
+ * or `auth/user-not-found`.
  */
-export async function verifyIdToken(idToken: string): Promise<VerifiedCaller | undefined> {
+const LOOKUP_UNAVAILABLE_CODES = new Set([
+  'app/network-error',
+  'app/network-timeout',
+  // An answer that was not the Auth API's (a proxy's error page).
+  'app/unable-to-parse-response',
+  // No access token for the lookup (metadata server out of reach).
+  'app/invalid-credential',
+  // The Auth API answered with a server error firebase-admin has no name for.
+  'auth/internal-error',
+  'auth/quota-exceeded',
+]);
+
+/**
+ * firebase-admin reports a failed fetch of Google's public keys with the code of a
+ * bad token (`auth/argument-error`, token-verifier.js mapJwtErrorToAuthError) and the
+ * fetch's own message: from UrlKeyFetcher when Google answered with an error, from
+ * its HttpClient when no answer came. Pinned by test/unit/identity.test.ts.
+ */
+const KEY_FETCH_FAILED = /^(Error fetching public keys|Error while making request)/;
+
+function unavailableCode(error: unknown): string | undefined {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string') return undefined;
+  if (LOOKUP_UNAVAILABLE_CODES.has(code)) return code;
+  if (code === 'auth/argument-error' && typeof message === 'string' && KEY_FETCH_FAILED.test(message)) {
+    return 'public-keys-unavailable';
+  }
+  return undefined;
+}
+
+/**
+ * Verifies a Firebase ID token (signature, expiry, audience; against the Auth
+ * emulator when FIREBASE_AUTH_EMULATOR_HOST is set). With `checkRevoked`, also asks
+ * the Auth backend whether the account is disabled or its tokens were revoked after
+ * this one was issued (one Auth API call; the emulator makes it on every
+ * verification). Returns undefined for any bad, expired, revoked or disabled token;
+ * throws IdentityUnavailableError when the token could not be checked.
+ */
+export async function verifyIdToken(
+  idToken: string,
+  { checkRevoked }: { checkRevoked: boolean },
+): Promise<VerifiedCaller | undefined> {
   try {
-    const decoded = await authClient().verifyIdToken(idToken);
+    const decoded = await authClient().verifyIdToken(idToken, checkRevoked);
     return { uid: decoded.uid, admin: decoded.admin === true };
-  } catch {
+  } catch (error) {
+    const unavailable = unavailableCode(error);
+    if (unavailable) throw new IdentityUnavailableError(unavailable);
     return undefined;
   }
 }

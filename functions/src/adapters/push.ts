@@ -5,7 +5,7 @@ import { adminApp, createUnderOwnId, db } from './firestore';
 
 /** What went wrong with a push, in the terms the service acts on. */
 export type PushFailure =
-  /** The device token is gone for good: forget it. */
+  /** The device token is gone for good, or was never one: forget it. */
   | 'unregistered'
   /** The provider refused the message itself. */
   | 'invalid-message'
@@ -31,11 +31,25 @@ const UNREGISTERED_CODES = new Set([
   'messaging/registration-token-not-registered',
   'messaging/invalid-registration-token',
 ]);
-const INVALID_MESSAGE_CODES = new Set(['messaging/invalid-argument', 'messaging/invalid-payload']);
+const INVALID_ARGUMENT = 'messaging/invalid-argument';
+const INVALID_MESSAGE_CODES = new Set([INVALID_ARGUMENT, 'messaging/invalid-payload']);
 
-export function classifyFcmError(error: unknown): PushError {
+/** A send to one device, or to the subscribers of a topic (or condition). */
+type PushTarget = 'token' | 'topic';
+
+const targetOf = (message: Message): PushTarget => ('token' in message ? 'token' : 'topic');
+
+/**
+ * The FCM v1 API answers a malformed registration token with `invalid-argument`,
+ * the code it also gives a malformed message. The service validates what it sends
+ * (services/notifications.ts, domain/messages.ts), so on a send to a token the
+ * token is what FCM refused: it is forgotten like an unregistered one. A topic send
+ * has no token, so there it stays a refused message.
+ */
+export function classifyFcmError(error: unknown, target: PushTarget): PushError {
   const code = String((error as { code?: unknown })?.code ?? 'unknown');
   if (UNREGISTERED_CODES.has(code)) return new PushError('unregistered', code);
+  if (target === 'token' && code === INVALID_ARGUMENT) return new PushError('unregistered', code);
   if (INVALID_MESSAGE_CODES.has(code)) return new PushError('invalid-message', code);
   return new PushError('unavailable', code);
 }
@@ -49,7 +63,7 @@ export class FcmPushTransport implements PushTransport {
     try {
       return await this.messaging.send(message);
     } catch (error) {
-      throw classifyFcmError(error);
+      throw classifyFcmError(error, targetOf(message));
     }
   }
 }
@@ -57,20 +71,21 @@ export class FcmPushTransport implements PushTransport {
 /**
  * FCM has no emulator. On the emulator suite each message is written to
  * `pushOutbox` exactly as FCM would have received it. Device tokens with a
- * reserved prefix make the outbox answer the way FCM answers such a token, so the
- * failure paths run end to end locally; real FCM tokens never carry them.
+ * reserved prefix make the outbox answer with the error code FCM gives such a
+ * token, classified as FCM's own answers are, so the failure paths run end to end
+ * locally; real FCM tokens never carry them.
  */
-export const SIMULATED_TOKEN_PREFIXES: Readonly<Record<string, PushFailure>> = {
-  'unregistered-': 'unregistered',
-  'invalid-': 'invalid-message',
-  'unavailable-': 'unavailable',
+export const SIMULATED_TOKEN_PREFIXES: Readonly<Record<string, string>> = {
+  'unregistered-': 'messaging/registration-token-not-registered',
+  'invalid-': INVALID_ARGUMENT,
+  'unavailable-': 'messaging/server-unavailable',
 };
 
 export class OutboxPushTransport implements PushTransport {
   async send(message: Message): Promise<string> {
     if ('token' in message) {
-      for (const [prefix, failure] of Object.entries(SIMULATED_TOKEN_PREFIXES)) {
-        if (message.token.startsWith(prefix)) throw new PushError(failure, `simulated/${failure}`);
+      for (const [prefix, code] of Object.entries(SIMULATED_TOKEN_PREFIXES)) {
+        if (message.token.startsWith(prefix)) throw classifyFcmError({ code }, targetOf(message));
       }
     }
     const ref = db().collection('pushOutbox').doc();

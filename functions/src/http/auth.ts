@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { verifyIdToken, type VerifiedCaller } from '../adapters/identity';
+import { IdentityUnavailableError, verifyIdToken, type VerifiedCaller } from '../adapters/identity';
 import { findActiveKey } from '../data/kioskKeys';
-import { forbidden, unauthorized } from '../errors';
+import { ApiError, forbidden, unauthorized } from '../errors';
+import { logWarn } from '../log';
 
 export interface KioskCaller {
   kioskId: string;
@@ -29,25 +30,50 @@ export function assertKioskMatches(caller: KioskCaller, kioskId: string): void {
   if (caller.kioskId !== kioskId) throw forbidden(`This API key is not valid for kiosk ${kioskId}`);
 }
 
-/** 401 without a valid Firebase ID token. */
-export async function requireUser(headers: IncomingHttpHeaders): Promise<VerifiedCaller> {
-  const authorization = singleHeader(headers, 'authorization');
-  const match = authorization?.match(/^Bearer\s+(\S+)$/i);
-  if (!match) throw unauthorized('Authorization: Bearer <Firebase ID token> is required');
-  const caller = await verifyIdToken(match[1]);
+const AUTH_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * 401 without a valid Firebase ID token; 503 when it could not be checked (Google's
+ * keys or the Auth backend out of reach), which says nothing about the token.
+ */
+async function verifiedCaller(idToken: string, checkRevoked: boolean): Promise<VerifiedCaller> {
+  let caller: VerifiedCaller | undefined;
+  try {
+    caller = await verifyIdToken(idToken, { checkRevoked });
+  } catch (error) {
+    if (!(error instanceof IdentityUnavailableError)) throw error;
+    logWarn('auth_unavailable', { code: error.providerCode, checkRevoked });
+    throw new ApiError(503, 'auth-unavailable', 'Sign-in could not be checked right now; try again shortly', {
+      'Retry-After': String(AUTH_RETRY_AFTER_SECONDS),
+    });
+  }
   if (!caller) throw unauthorized('Invalid or expired ID token');
   return caller;
 }
 
-/** Users reach their own data only; admins reach everyone's. */
-export async function requireUserOrAdmin(headers: IncomingHttpHeaders, userId: string): Promise<VerifiedCaller> {
-  const caller = await requireUser(headers);
-  if (!caller.admin && caller.uid !== userId) throw forbidden('You may only access your own user');
-  return caller;
+function bearerToken(headers: IncomingHttpHeaders): string {
+  const match = singleHeader(headers, 'authorization')?.match(/^Bearer\s+(\S+)$/i);
+  if (!match) throw unauthorized('Authorization: Bearer <Firebase ID token> is required');
+  return match[1];
 }
 
+/**
+ * Users reach their own data only; admins reach everyone's. A user's own data needs
+ * the signature and expiry only, no Auth backend call: a revoked or disabled account
+ * keeps it until its token expires (at most 1 h). Where the admin claim is what grants
+ * access, the token is checked for revocation as on /admin/*.
+ */
+export async function requireUserOrAdmin(headers: IncomingHttpHeaders, userId: string): Promise<VerifiedCaller> {
+  const idToken = bearerToken(headers);
+  const caller = await verifiedCaller(idToken, false);
+  if (caller.uid === userId) return caller;
+  if (!caller.admin) throw forbidden('You may only access your own user');
+  return verifiedCaller(idToken, true);
+}
+
+/** Admin rights end at once: a revoked token or a disabled account is 401 here. */
 export async function requireAdmin(headers: IncomingHttpHeaders): Promise<VerifiedCaller> {
-  const caller = await requireUser(headers);
+  const caller = await verifiedCaller(bearerToken(headers), true);
   if (!caller.admin) throw forbidden('This endpoint requires an admin account');
   return caller;
 }

@@ -13,17 +13,33 @@ export interface OutgoingNotification {
   data?: Record<string, string> | null;
 }
 
-function assertDataPayload(data: OutgoingNotification['data']): Record<string, string> {
+/** FCM's limit on a message's notification and data together. */
+export const MAX_PUSH_PAYLOAD_BYTES = 4096;
+
+/**
+ * Everything FCM would refuse about a message, refused here first (400): so a send to
+ * a token that FCM answers with invalid-argument is about the token (adapters/push.ts).
+ * The size counts the JSON of title, body and data, an upper bound of FCM's count.
+ */
+function assertSendable({ title, body, data }: OutgoingNotification): Record<string, string> {
   const reserved = reservedDataKeys(data);
   if (reserved.length > 0) throw badRequest(`data.${reserved[0]} is a key reserved by the push provider`);
-  return data ?? {};
+  const payload = { notification: { title, body }, data: data ?? {} };
+  if (Buffer.byteLength(JSON.stringify(payload)) > MAX_PUSH_PAYLOAD_BYTES) {
+    throw badRequest(`title, body and data together must be at most ${MAX_PUSH_PAYLOAD_BYTES} bytes`);
+  }
+  return payload.data;
 }
 
 /** Maps a failed push to what the operator who asked for it is told. */
 function toApiError(failure: PushError): ApiError {
   switch (failure.failure) {
     case 'unregistered':
-      return new ApiError(410, 'push-token-unregistered', 'The device token is no longer registered; it was removed');
+      return new ApiError(
+        410,
+        'push-token-unregistered',
+        'The push provider does not accept the device token (unregistered or malformed); it was removed',
+      );
     case 'invalid-message':
       return new ApiError(400, 'push-message-rejected', 'The push provider rejected the message');
     case 'unavailable':
@@ -49,7 +65,7 @@ export async function notifyTopic(
   topic: string,
   notification: OutgoingNotification,
 ): Promise<string> {
-  const data = assertDataPayload(notification.data);
+  const data = assertSendable(notification);
   const messageId = await sendOrExplain(push, {
     topic,
     notification: { title: notification.title, body: notification.body },
@@ -64,7 +80,7 @@ export async function notifyDevice(
   token: string,
   notification: OutgoingNotification,
 ): Promise<string> {
-  const data = assertDataPayload(notification.data);
+  const data = assertSendable(notification);
   return sendOrExplain(
     push,
     { token, notification: { title: notification.title, body: notification.body }, data },
@@ -81,7 +97,7 @@ export async function notifyUser(
   userId: string,
   notification: OutgoingNotification,
 ): Promise<{ messageId: string; notificationId: string }> {
-  const data = assertDataPayload(notification.data);
+  const data = assertSendable(notification);
   const user = await getUser(userId);
   if (!user.pushToken) throw conflict(`User ${userId} has no registered push token`, 'no-push-token');
   const messageId = await notifyDevice(push, user.pushToken, notification);

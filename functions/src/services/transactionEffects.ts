@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message } from 'firebase-admin/messaging';
 import { FieldValue, type DocumentData } from 'firebase-admin/firestore';
 import { logError, logInfo, logWarn } from '../log';
@@ -112,7 +113,9 @@ export async function applyTransactionEffects(
   if (claim.state !== 'push-claimed') return claim.state;
 
   const outcome = await deliver(claim.message, claim.token, push, transactionId);
-  await transactionRef.update({ 'effects.push': outcome, 'effects.completedAt': FieldValue.serverTimestamp() });
+  await persistently('transaction_outcome_write', transactionId, () =>
+    transactionRef.update({ 'effects.push': outcome, 'effects.completedAt': FieldValue.serverTimestamp() }),
+  );
   return 'completed-now';
 }
 
@@ -124,7 +127,36 @@ async function deliver(message: Message, token: string, push: PushTransport, tra
   } catch (error) {
     const failure = error instanceof PushError ? error : new PushError('unavailable', 'unknown');
     logWarn('transaction_push_failed', { transactionId, failure: failure.failure, code: failure.providerCode });
-    if (failure.failure === 'unregistered') await forgetPushToken(token);
+    if (failure.failure === 'unregistered') {
+      // Given up on (logged) rather than failing the run: the next push to the token finds it dead again.
+      await persistently('push_token_forget', transactionId, () => forgetPushToken(token)).catch(() => undefined);
+    }
     return { status: 'failed', error: failure.failure };
+  }
+}
+
+/** How long a write after the push is retried before the run gives up on it. */
+const PERSIST_DEADLINE_MS = 20_000;
+
+/**
+ * Retries `write` with jittered backoff until it succeeds or the deadline passes.
+ * What a run learnt from the push (the message id, a dead token) exists only in its
+ * memory until written: a redelivery would find the claim still "sending" and could
+ * only record the push as interrupted.
+ */
+async function persistently<T>(what: string, transactionId: string, write: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + PERSIST_DEADLINE_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      const code = (error as { code?: unknown })?.code;
+      if (Date.now() > deadline) {
+        logError(`${what}_failed`, { transactionId, attempts: attempt, code });
+        throw error;
+      }
+      logWarn(`${what}_retried`, { transactionId, attempt, code });
+      await sleep(Math.random() * Math.min(2000, 100 * 2 ** attempt));
+    }
   }
 }

@@ -1,37 +1,43 @@
 import type { Firestore } from 'firebase-admin/firestore';
 
 /**
- * Fault injection around the real Firestore: commits matching `affects` reach the
- * emulator and are applied, but their answer is replaced by UNAVAILABLE, as when a
- * connection drops after the server wrote. The SDK then sends the commit again by
- * itself, exactly as it does in production.
+ * Real Firestore faults for this process's Admin SDK (the one the service code uses
+ * when a test calls it directly), injected at the gRPC stub's `commit`:
+ * - `'lose-answer'`: the commit reaches the emulator and is applied, but its answer
+ *   is replaced by UNAVAILABLE, as when a connection drops after the server wrote;
+ *   the SDK then sends the commit again by itself, exactly as in production;
+ * - a gRPC status code: the commit fails with it before reaching the emulator, as
+ *   one that timed out does.
+ * The next `times` commits that `matches` get the fault; the others pass untouched.
  *
  * This reaches into the SDK's internals (its client pool and gRPC stub): fine for a
  * test that must fail the way the network does, never for the service.
  */
-export function loseCommitAnswers(firestore: Firestore, affects: (request: CommitRequest) => boolean, times = 1) {
-  let remaining = times;
+export function injectCommitFaults(
+  firestore: Firestore,
+  matches: (request: CommitRequest) => boolean,
+  times: number,
+  fault: 'lose-answer' | number,
+) {
+  let injected = 0;
   const originals = new Map<GrpcStub, GrpcStub['commit']>();
   const wrapStub = (stub: GrpcStub) => {
     if (originals.has(stub)) return;
     const commit = stub.commit;
     originals.set(stub, commit);
     stub.commit = function (request, metadata, options, callback) {
-      if (remaining <= 0 || !affects(request)) return commit.call(stub, request, metadata, options, callback);
-      remaining -= 1;
-      return commit.call(stub, request, metadata, options, (error: unknown, response: unknown) => {
-        if (error) return callback(error, response);
-        const lost = Object.assign(new Error('14 UNAVAILABLE: connection lost after the commit was applied (injected)'), {
-          code: 14,
-          details: 'connection lost after the commit was applied (injected)',
-        });
-        return callback(lost);
-      });
+      if (injected >= times || !matches(request)) return commit.call(stub, request, metadata, options, callback);
+      injected += 1;
+      if (fault !== 'lose-answer') {
+        setImmediate(() => callback(grpcError(fault, 'injected by the test')));
+        return { cancel: () => undefined };
+      }
+      return commit.call(stub, request, metadata, options, (error: unknown, response: unknown) =>
+        error ? callback(error, response) : callback(grpcError(UNAVAILABLE, 'connection lost after the commit was applied')),
+      );
     };
   };
-  const wrapClient = (client: GapicClient) => {
-    void client.initialize().then(wrapStub);
-  };
+  const wrapClient = (client: GapicClient) => void client.initialize().then(wrapStub);
 
   const pool = (firestore as unknown as { _clientPool: ClientPool })._clientPool;
   for (const client of pool.activeClients.keys()) wrapClient(client);
@@ -42,29 +48,41 @@ export function loseCommitAnswers(firestore: Firestore, affects: (request: Commi
     return client;
   };
   return {
-    /** How many answers are still to be lost; 0 once every planned fault happened. */
-    remaining: () => remaining,
+    /** How many commits got the fault so far. */
+    injected: () => injected,
     restore: () => {
-      remaining = 0;
       pool.clientFactory = factory;
       for (const [stub, commit] of originals) stub.commit = commit;
     },
   };
 }
 
+/** gRPC status codes a test injects. */
+export const GRPC = { DEADLINE_EXCEEDED: 4 } as const;
+const UNAVAILABLE = 14;
+
+const grpcError = (code: number, details: string) => Object.assign(new Error(`${code} ${details} (injected)`), { code, details });
+
 export interface CommitRequest {
-  writes?: { update?: { name?: string }; delete?: string; currentDocument?: unknown }[];
+  /** Set on the commit of a Firestore transaction, absent on a plain write. */
   transaction?: unknown;
+  writes?: { update?: { name?: string }; delete?: string }[];
 }
+
+const writtenNames = (request: CommitRequest): string[] =>
+  (request.writes ?? []).map((write) => write.update?.name ?? write.delete ?? '');
 
 /** True when the commit writes a document of `collection` (a top-level collection id). */
 export const writesTo =
   (collection: string) =>
   (request: CommitRequest): boolean =>
-    (request.writes ?? []).some((write) => {
-      const name = write.update?.name ?? write.delete ?? '';
-      return name.includes(`/documents/${collection}/`);
-    });
+    writtenNames(request).some((name) => name.includes(`/documents/${collection}/`));
+
+/** True when the commit writes the document at `path` (e.g. `users/u1`). */
+export const writesDocument =
+  (path: string) =>
+  (request: CommitRequest): boolean =>
+    writtenNames(request).some((name) => name.endsWith(`/documents/${path}`));
 
 type Callback = (error: unknown, response?: unknown) => void;
 interface GrpcStub {

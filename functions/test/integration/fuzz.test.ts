@@ -19,6 +19,7 @@
  * stopping at the first and shrinking it.
  */
 import fc from 'fast-check';
+import { SIMULATED_TOKEN_PREFIXES, classifyFcmError } from '../../src/adapters/push';
 import { issueKey, revokeKey } from '../../src/data/kioskKeys';
 import { routes } from '../../src/http/routes';
 import {
@@ -228,12 +229,18 @@ function recipientToken(request: FuzzRequest, before: DbSnapshot): string | unde
   return stored === undefined ? undefined : (JSON.parse(stored) as string);
 }
 
-/** The contract's one write on a 4xx: a push token reported unregistered is removed (410). */
+/** Device tokens the outbox answers the way FCM answers a token it does not accept (410, removed). */
+const FORGOTTEN_PREFIXES = Object.entries(SIMULATED_TOKEN_PREFIXES)
+  .filter(([, code]) => classifyFcmError({ code }, 'token').failure === 'unregistered')
+  .map(([prefix]) => prefix);
+
+/** The contract's one write on a 4xx: a push token the provider does not accept is removed (410). */
 function isTokenRemoval(response: RawResponse, change: DocChange): boolean {
   if (response.status !== 410 || change.kind !== 'changed' || !/^users\/[^/]+$/.test(change.path)) return false;
   const before = change.before!.fields;
   const after = change.after!.fields;
-  if (!before.pushToken?.startsWith('"unregistered-') || after.pushToken !== undefined) return false;
+  const forgotten = FORGOTTEN_PREFIXES.some((prefix) => before.pushToken?.startsWith(`"${prefix}`));
+  if (!forgotten || after.pushToken !== undefined) return false;
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
   names.delete('pushToken');
   names.delete('pushTokenUpdatedAt');

@@ -4,7 +4,7 @@ import { reserve, type Bucket } from '../../src/data/rateLimits';
 import { awardTransaction } from '../../src/services/awardTransaction';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import { db, resetEmulators, seedKiosk, seedKioskWithKey, seedTransaction, seedUser, setBackgroundTriggers, uniqueId } from './helpers';
-import { loseCommitAnswers, writesTo } from './commit-faults';
+import { injectCommitFaults, writesTo } from './commit-faults';
 
 beforeEach(resetEmulators);
 
@@ -17,13 +17,13 @@ describe('an award whose commit answer is lost', () => {
   const submit = async (idempotencyKey?: string) => {
     const { kioskId, keyId } = await seedKioskWithKey();
     const userId = await seedUser({ currentPoints: 100, totalPoints: 100 });
-    const fault = loseCommitAnswers(db(), writesTo('transactions'));
+    const fault = injectCommitFaults(db(), writesTo('transactions'), 1, 'lose-answer');
     try {
       const outcome = await awardTransaction(
         { kioskId, userId, plasticCount: 2, metalCount: 1 },
         { apiKeyId: keyId, idempotencyKey },
       );
-      expect(fault.remaining()).toBe(0);
+      expect(fault.injected()).toBe(1);
       return { kioskId, userId, outcome };
     } finally {
       fault.restore();
@@ -68,10 +68,10 @@ describe('the trigger claim whose commit answer is lost', () => {
     const { transactionId } = await seedTransaction(kioskId, userId);
     const sent: unknown[] = [];
     const recording: PushTransport = { send: async (message) => (sent.push(message), 'message-1') };
-    const fault = loseCommitAnswers(db(), (request) => request.transaction !== undefined && writesTo('transactions')(request));
+    const fault = injectCommitFaults(db(), (request) => request.transaction !== undefined && writesTo('transactions')(request), 1, 'lose-answer');
     try {
       await applyTransactionEffects(transactionId, recording);
-      expect(fault.remaining()).toBe(0);
+      expect(fault.injected()).toBe(1);
     } finally {
       fault.restore();
     }
@@ -87,10 +87,10 @@ describe('the trigger claim whose commit answer is lost', () => {
 describe('a rate-limit reservation whose commit answer is lost', () => {
   test('takes one slot, not two', async () => {
     const bucket: Bucket = { scope: 'lost-answer-test', key: uniqueId('client'), limit: 5, windowMs: 60_000 };
-    const fault = loseCommitAnswers(db(), writesTo('rateLimits'));
+    const fault = injectCommitFaults(db(), writesTo('rateLimits'), 1, 'lose-answer');
     try {
       expect(await reserve([bucket])).toMatchObject({ reserved: true });
-      expect(fault.remaining()).toBe(0);
+      expect(fault.injected()).toBe(1);
     } finally {
       fault.restore();
     }
@@ -102,10 +102,10 @@ describe('a rate-limit reservation whose commit answer is lost', () => {
 describe('a document created under its own random id whose answer is lost', () => {
   test('issuing a kiosk key succeeds and stores the key once', async () => {
     const kioskId = await seedKiosk();
-    const fault = loseCommitAnswers(db(), writesTo('kioskKeys'));
+    const fault = injectCommitFaults(db(), writesTo('kioskKeys'), 1, 'lose-answer');
     try {
       const { apiKey, keyId } = await issueKey(kioskId, 'front panel');
-      expect(fault.remaining()).toBe(0);
+      expect(fault.injected()).toBe(1);
       expect(await findActiveKey(apiKey)).toMatchObject({ kioskId, keyId });
     } finally {
       fault.restore();

@@ -1,3 +1,4 @@
+import { MAX_PUSH_PAYLOAD_BYTES } from '../../src/services/notifications';
 import { adminHeaders, bearer, call, db, idTokenFor, resetEmulators, seedUser, uniqueId } from './helpers';
 
 beforeEach(resetEmulators);
@@ -106,13 +107,45 @@ describe('POST /notify/user', () => {
     expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(0);
   });
 
-  test('the provider refusing the message (invalid payload): 400, token kept, nothing stored', async () => {
-    const userId = await seedUser({ pushToken: 'invalid-payload-phone' });
+  test('a token the provider calls malformed (invalid-argument): 410, removed from every holder, nothing stored', async () => {
+    const userId = await seedUser({ pushToken: 'invalid-garbled-phone' });
+    const sameDevice = await seedUser({ pushToken: 'invalid-garbled-phone' });
     const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body: { userId, title: 't', body: 'b' } });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'The push provider rejected the message', code: 'push-message-rejected' });
-    expect((await db().collection('users').doc(userId).get()).get('pushToken')).toBe('invalid-payload-phone');
+    expect(res.status).toBe(410);
+    expect(res.body.code).toBe('push-token-unregistered');
+    for (const holder of [userId, sameDevice]) {
+      expect((await db().collection('users').doc(holder).get()).get('pushToken')).toBeUndefined();
+    }
     expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(0);
+  });
+
+  test('by pushToken, a malformed token: 410 and removed from the user holding it', async () => {
+    const holder = await seedUser({ pushToken: 'invalid-raw-device' });
+    const res = await call('POST', '/notify/user', {
+      headers: await adminHeaders(),
+      body: { pushToken: 'invalid-raw-device', title: 't', body: 'b' },
+    });
+    expect(res.status).toBe(410);
+    expect((await db().collection('users').doc(holder).get()).get('pushToken')).toBeUndefined();
+  });
+
+  test.each([
+    ['a reserved data key', { data: { from: 'x' } }, 'data.from is a key reserved by the push provider'],
+    [
+      'more than FCM takes',
+      { body: 'b'.repeat(2000), data: { a: 'x'.repeat(1000), b: 'x'.repeat(1000), c: 'x'.repeat(1000) } },
+      `title, body and data together must be at most ${MAX_PUSH_PAYLOAD_BYTES} bytes`,
+    ],
+  ])('a message the service refuses itself (%s): 400 before sending, token kept', async (_what, content, message) => {
+    const userId = await seedUser({ pushToken: 'phone-kept' });
+    const res = await call('POST', '/notify/user', {
+      headers: await adminHeaders(),
+      body: { userId, title: 't', body: 'b', ...content },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(message);
+    expect((await db().collection('users').doc(userId).get()).get('pushToken')).toBe('phone-kept');
+    expect(await outboxMessages()).toEqual([]);
   });
 
   test('the provider unavailable: 502, token kept', async () => {

@@ -1,4 +1,6 @@
-import { call, idTokenFor, PROJECT_ID, resetEmulators, seedUser } from './helpers';
+import { getAuth } from 'firebase-admin/auth';
+import { adminApp } from '../../src/adapters/firestore';
+import { bearer, call, db, idTokenFor, PROJECT_ID, resetEmulators, seedUser, uniqueId, waitFor } from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -49,5 +51,57 @@ describe('ID tokens', () => {
     const userId = await seedUser();
     const res = await call('GET', `/user/${userId}`, { headers: { authorization: `Bearer ${'a'.repeat(9000)}` } });
     expect(res.status).toBe(401);
+  });
+});
+
+/**
+ * End to end on the emulator. There firebase-admin makes the revocation lookup on
+ * every verification (auth/base-auth.js verifyIdToken), so user routes refuse a
+ * revoked token too; test/unit/identity.test.ts runs the checks as deployed.
+ */
+describe('admin rights end at once', () => {
+  const newKiosk = () => ({
+    id: uniqueId('kiosk'),
+    name: 'Revocation test',
+    address: 'Somewhere 1',
+    location: { latitude: 52.5, longitude: 13.4 },
+  });
+
+  /** Revocation has a resolution of one second: tokens issued in the second it happens stay valid. */
+  async function revokeAfterIssue(uid: string, token: string): Promise<void> {
+    const { auth_time: issuedAt } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { auth_time: number };
+    await waitFor(`the clock to leave second ${issuedAt}, when the token was issued`, async () =>
+      Math.floor(Date.now() / 1000) > issuedAt ? true : undefined,
+    );
+    await getAuth(adminApp()).revokeRefreshTokens(uid);
+  }
+
+  test('an admin token issued before the revocation: 401 on /admin/*, nothing written; a fresh one works', async () => {
+    const uid = uniqueId('admin');
+    const token = await idTokenFor(uid, { admin: true });
+    const before = await call('POST', '/admin/kiosks', { headers: bearer(token), body: newKiosk() });
+    expect(before.status).toBe(201);
+
+    await revokeAfterIssue(uid, token);
+    const kiosk = newKiosk();
+    const after = await call('POST', '/admin/kiosks', { headers: bearer(token), body: kiosk });
+    expect(after.status).toBe(401);
+    expect(after.body).toEqual({ error: 'Invalid or expired ID token', code: 'unauthenticated' });
+    expect((await db().collection('kiosks').doc(kiosk.id).get()).exists).toBe(false);
+
+    const fresh = await call('POST', '/admin/kiosks', { headers: bearer(await idTokenFor(uid, { admin: true })), body: kiosk });
+    expect(fresh.status).toBe(201);
+  });
+
+  test('a disabled admin account: 401 on /notify/*, nothing sent', async () => {
+    const uid = uniqueId('admin');
+    const token = await idTokenFor(uid, { admin: true });
+    await getAuth(adminApp()).updateUser(uid, { disabled: true });
+    const res = await call('POST', '/notify/topic', {
+      headers: bearer(token),
+      body: { topic: 'all_users', title: 'Still admin?', body: 'No' },
+    });
+    expect(res.status).toBe(401);
+    expect((await db().collection('pushOutbox').get()).size).toBe(0);
   });
 });

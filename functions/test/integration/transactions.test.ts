@@ -102,14 +102,14 @@ describe('POST /kiosk/transaction', () => {
     expect(transaction.effects.kioskCounted).toBe(true);
   });
 
-  test('a push the provider refuses as invalid is recorded; the award and the token stay', async () => {
+  test('a token the push provider calls malformed (invalid-argument) is removed; the award stays', async () => {
     const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser({ pushToken: 'invalid-rejects-payload' });
+    const userId = await seedUser({ pushToken: 'invalid-garbled-token' });
     const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 });
     const transaction = await waitForEffects(res.body.transaction.id);
-    expect(transaction.effects.push).toEqual({ status: 'failed', error: 'invalid-message' });
+    expect(transaction.effects.push).toEqual({ status: 'failed', error: 'unregistered' });
     const user = (await db().collection('users').doc(userId).get()).data()!;
-    expect(user.pushToken).toBe('invalid-rejects-payload');
+    expect(user.pushToken).toBeUndefined();
     expect(user.currentPoints).toBe(10);
   });
 

@@ -1,11 +1,21 @@
 import functionsTest from 'firebase-functions-test';
 import { getAuth } from 'firebase-admin/auth';
+import type { Message } from 'firebase-admin/messaging';
 import { adminApp } from '../../src/adapters/firestore';
-import type { PushTransport } from '../../src/adapters/push';
+import { OutboxPushTransport, type PushTransport } from '../../src/adapters/push';
 import { transactionEffects } from '../../src/index';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import { provisionUser } from '../../src/triggers/provisionUser';
-import { db, resetEmulators, seedKiosk, seedTransaction, seedUser, setBackgroundTriggers, waitFor } from './helpers';
+import { GRPC, injectCommitFaults, writesDocument } from './commit-faults';
+import {
+  db,
+  resetEmulators,
+  seedKiosk,
+  seedTransaction,
+  seedUser,
+  setBackgroundTriggers,
+  waitFor,
+} from './helpers';
 
 const testEnv = functionsTest({ projectId: process.env.GCLOUD_PROJECT });
 
@@ -62,6 +72,57 @@ describe('transaction trigger redelivered', () => {
     expect(done.effects.completedAt).toBeDefined();
     expect((await db().collection('kiosks').doc(kioskId).get()).get('plasticCount')).toBe(0);
     expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(0);
+  });
+
+  /** What the platform does with `retry: true`: a run that fails is delivered again. */
+  async function runAsDeployed(transactionId: string, push: PushTransport): Promise<number> {
+    for (let run = 1; run <= 3; run++) {
+      try {
+        await applyTransactionEffects(transactionId, push);
+        return run;
+      } catch {
+        // Redelivered.
+      }
+    }
+    throw new Error(`three runs of the effects of ${transactionId} failed`);
+  }
+
+  test('the outcome write times out after the push: the message id is still recorded, nothing pushed twice', async () => {
+    const { transactionId } = await seedUserTransaction('phone-outcome');
+    const sent: Message[] = [];
+    const recording: PushTransport = { send: async (message) => (sent.push(message), 'projects/p/messages/m-1') };
+    const fault = injectCommitFaults(
+      db(),
+      (request) => !request.transaction && writesDocument(`transactions/${transactionId}`)(request),
+      1,
+      GRPC.DEADLINE_EXCEEDED,
+    );
+    const runs = await runAsDeployed(transactionId, recording).finally(fault.restore);
+    const effects = (await db().collection('transactions').doc(transactionId).get()).get('effects');
+    expect(effects.push).toEqual({ status: 'sent', messageId: 'projects/p/messages/m-1' });
+    expect(effects.completedAt).toBeDefined();
+    expect({ runs, failedCommits: fault.injected() }).toEqual({ runs: 1, failedCommits: 1 });
+
+    await applyTransactionEffects(transactionId, recording);
+    expect(sent).toHaveLength(1);
+    expect((await db().collection('transactions').doc(transactionId).get()).get('effects')).toEqual(effects);
+  });
+
+  test('removing the dead token times out on every attempt of its transaction: retried, removed, the outcome recorded', async () => {
+    const { userId, transactionId } = await seedUserTransaction('unregistered-dead-phone');
+    const fault = injectCommitFaults(
+      db(),
+      writesDocument(`users/${userId}`),
+      // The Admin SDK's own attempts at one transaction: it gives up after these.
+      5,
+      GRPC.DEADLINE_EXCEEDED,
+    );
+    const runs = await runAsDeployed(transactionId, new OutboxPushTransport()).finally(fault.restore);
+    expect((await db().collection('users').doc(userId).get()).get('pushToken')).toBeUndefined();
+    const effects = (await db().collection('transactions').doc(transactionId).get()).get('effects');
+    expect(effects.push).toEqual({ status: 'failed', error: 'unregistered' });
+    expect(effects.completedAt).toBeDefined();
+    expect({ runs, failedCommits: fault.injected() }).toEqual({ runs: 1, failedCommits: 5 });
   });
 });
 

@@ -1,18 +1,22 @@
-import { PushError, SIMULATED_TOKEN_PREFIXES, classifyFcmError } from '../../src/adapters/push';
+import { OutboxPushTransport, PushError, SIMULATED_TOKEN_PREFIXES, classifyFcmError } from '../../src/adapters/push';
 
 describe('classifyFcmError', () => {
   test.each([
-    ['messaging/registration-token-not-registered', 'unregistered'],
-    ['messaging/invalid-registration-token', 'unregistered'],
-    ['messaging/invalid-argument', 'invalid-message'],
-    ['messaging/invalid-payload', 'invalid-message'],
-    ['messaging/internal-error', 'unavailable'],
-    ['messaging/server-unavailable', 'unavailable'],
-    ['messaging/quota-exceeded', 'unavailable'],
-    ['messaging/third-party-auth-error', 'unavailable'],
-    ['app/network-error', 'unavailable'],
-  ])('%s is %s', (code, failure) => {
-    const error = classifyFcmError(Object.assign(new Error('provider says no'), { code }));
+    ['messaging/registration-token-not-registered', 'topic', 'unregistered'],
+    ['messaging/registration-token-not-registered', 'token', 'unregistered'],
+    ['messaging/invalid-registration-token', 'token', 'unregistered'],
+    // FCM v1's answer to a malformed token: the service validated the message itself.
+    ['messaging/invalid-argument', 'token', 'unregistered'],
+    ['messaging/invalid-argument', 'topic', 'invalid-message'],
+    ['messaging/invalid-payload', 'token', 'invalid-message'],
+    ['messaging/invalid-payload', 'topic', 'invalid-message'],
+    ['messaging/internal-error', 'token', 'unavailable'],
+    ['messaging/server-unavailable', 'token', 'unavailable'],
+    ['messaging/quota-exceeded', 'topic', 'unavailable'],
+    ['messaging/third-party-auth-error', 'token', 'unavailable'],
+    ['app/network-error', 'topic', 'unavailable'],
+  ] as const)('%s on a %s send is %s', (code, target, failure) => {
+    const error = classifyFcmError(Object.assign(new Error('provider says no'), { code }), target);
     expect(error).toBeInstanceOf(PushError);
     expect(error).toBeInstanceOf(Error);
     expect(error.failure).toBe(failure);
@@ -22,7 +26,7 @@ describe('classifyFcmError', () => {
   });
 
   test('a plain object with a code is classified too', () => {
-    expect(classifyFcmError({ code: 'messaging/invalid-registration-token' }).failure).toBe('unregistered');
+    expect(classifyFcmError({ code: 'messaging/invalid-registration-token' }, 'token').failure).toBe('unregistered');
   });
 
   test.each([
@@ -31,19 +35,33 @@ describe('classifyFcmError', () => {
     ['null', null],
     ['a string', 'messaging/invalid-argument'],
   ])('%s is unavailable with code "unknown"', (_what, thrown) => {
-    const error = classifyFcmError(thrown);
+    const error = classifyFcmError(thrown, 'token');
     expect(error.failure).toBe('unavailable');
     expect(error.providerCode).toBe('unknown');
   });
 
   test('codes are matched exactly', () => {
-    expect(classifyFcmError({ code: 'MESSAGING/INVALID-ARGUMENT' }).failure).toBe('unavailable');
-    expect(classifyFcmError({ code: 'invalid-argument' }).failure).toBe('unavailable');
+    expect(classifyFcmError({ code: 'MESSAGING/INVALID-ARGUMENT' }, 'token').failure).toBe('unavailable');
+    expect(classifyFcmError({ code: 'invalid-argument' }, 'token').failure).toBe('unavailable');
   });
 });
 
-describe('simulated token prefixes', () => {
-  test('cover each failure once', () => {
-    expect(Object.values(SIMULATED_TOKEN_PREFIXES).sort()).toEqual(['invalid-message', 'unavailable', 'unregistered']);
+describe('the outbox simulates FCM by token prefix, through the same classification', () => {
+  const outbox = new OutboxPushTransport();
+  const failureOf = (token: string) =>
+    outbox.send({ token, notification: { title: 't', body: 'b' } }).then(
+      () => 'sent',
+      (error: unknown) => error,
+    );
+
+  test.each([
+    ['unregistered-phone', 'messaging/registration-token-not-registered', 'unregistered'],
+    ['invalid-phone', 'messaging/invalid-argument', 'unregistered'],
+    ['unavailable-phone', 'messaging/server-unavailable', 'unavailable'],
+  ])('%s: FCM code %s, failure %s', async (token, providerCode, failure) => {
+    expect(SIMULATED_TOKEN_PREFIXES[`${token.split('-')[0]}-`]).toBe(providerCode);
+    const error = await failureOf(token);
+    expect(error).toBeInstanceOf(PushError);
+    expect(error).toMatchObject({ failure, providerCode });
   });
 });
