@@ -1,9 +1,9 @@
 import type { Message } from 'firebase-admin/messaging';
-import { FieldValue } from 'firebase-admin/firestore';
 import { logInfo, logWarn } from '../log';
 import { createUnderOwnId } from '../adapters/firestore';
 import { PushError, type PushTransport } from '../adapters/push';
-import { forgetPushToken, getUser, usersCollection } from '../data/users';
+import { newNotification, notificationsOf } from '../data/notifications';
+import { forgetPushToken, getUser } from '../data/users';
 import { ApiError, badRequest, conflict } from '../errors';
 import { reservedDataKeys } from '../domain/messages';
 
@@ -101,15 +101,11 @@ export async function notifyUser(
   const user = await getUser(userId);
   if (!user.pushToken) throw conflict(`User ${userId} has no registered push token`, 'no-push-token');
   const messageId = await notifyDevice(push, user.pushToken, notification);
-  const notificationRef = usersCollection().doc(userId).collection('notifications').doc();
-  await createUnderOwnId(notificationRef, {
-    type: 'message',
-    title: notification.title,
-    body: notification.body,
-    data,
-    read: false,
-    createdAt: FieldValue.serverTimestamp(),
-  });
+  const notificationRef = notificationsOf(userId).doc();
+  await createUnderOwnId(
+    notificationRef,
+    newNotification({ type: 'message', title: notification.title, body: notification.body, data }),
+  );
   logInfo('user_notification_sent', { userId, messageId, notificationId: notificationRef.id });
   return { messageId, notificationId: notificationRef.id };
 }

@@ -6,6 +6,7 @@ import { logError, logInfo, logWarn } from '../log';
 import { db, runTransaction } from '../adapters/firestore';
 import { PushError, type PushTransport } from '../adapters/push';
 import { depositKioskFromSnapshot, kiosksCollection } from '../data/kiosks';
+import { newNotification, notificationsOf } from '../data/notifications';
 import { forgetPushToken, userFromSnapshot, usersCollection } from '../data/users';
 import { transactionNotification } from '../domain/messages';
 import { transactionsCollection } from '../data/transactions';
@@ -80,12 +81,7 @@ export async function applyTransactionEffects(
     }
 
     if (effects.notificationId === undefined) {
-      tx.set(userRef.collection('notifications').doc(transactionId), {
-        type: 'transaction',
-        ...content,
-        read: false,
-        createdAt: FieldValue.serverTimestamp(),
-      });
+      tx.set(notificationsOf(transaction.userId).doc(transactionId), newNotification({ type: 'transaction', ...content }));
       marks['effects.notificationId'] = transactionId;
     }
 
