@@ -1,0 +1,26 @@
+// Lint for the whole project: the functions (TypeScript) and the scripts (ESM
+// JavaScript). `npm test` runs it before the tests. Formatting is prettier's job,
+// so no stylistic rules here.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', 'functions/lib/**', '.cache/**', 'functions/coverage/**'] },
+  js.configs.recommended,
+  {
+    files: ['functions/**/*.ts'],
+    extends: [tseslint.configs.recommended],
+    languageOptions: { globals: globals.node },
+    rules: {
+      // Unused arguments named with a leading underscore are part of a signature.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
+    languageOptions: { globals: globals.node, sourceType: 'module' },
+    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }] },
+  },
+  { files: ['**/*.cjs', 'functions/jest.config.js'], languageOptions: { sourceType: 'commonjs' } },
+);
