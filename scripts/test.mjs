@@ -1,4 +1,4 @@
-// `npm test`: type-checks, builds, runs the unit tests, then the integration tests
+// `npm test`: lints, type-checks, builds, runs the unit tests, then the integration tests
 // inside `firebase emulators:exec` (which fails the run if the emulators do not
 // start), and ends with one summary line.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -15,7 +15,7 @@ import { cacheDir, functionsDir, repoRoot } from './lib/paths.mjs';
  * WARNING/ERROR log events. The output scrolls past by the thousands of lines; these
  * are repeated at the end so that a CI failure shows its cause next to the summary.
  */
-const PROBLEM = /Your function (was killed|timed out)|Failed to (start|handle|load)|Request to function failed|^⚠  functions:|"severity":"(ERROR|WARNING)"/;
+const PROBLEM = /Your function (was killed|timed out)|Failed to (start|handle|load)|Request to function failed|^⚠ {2}functions:|"severity":"(ERROR|WARNING)"/;
 const KEPT_PROBLEMS = 40;
 
 /** Runs a command with its output passed through, keeping the last problem lines. */
@@ -60,6 +60,7 @@ rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 
 console.log(`Node ${process.version}`);
+execFileSync('npx', ['eslint', '.'], { cwd: repoRoot, stdio: 'inherit' });
 execFileSync('npm', ['run', '--silent', 'typecheck'], { cwd: functionsDir, stdio: 'inherit' });
 buildFunctions();
 ensureLocalSecrets();

@@ -29,7 +29,7 @@ export function loadOptions(args) {
   try {
     ({ values } = parseArgs({ args, options: Object.fromEntries(Object.keys(FLAGS).map((name) => [name, { type: 'string' }])) }));
   } catch (error) {
-    throw new Error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
+    throw new Error(`${error instanceof Error ? error.message : error}\n${USAGE}`, { cause: error });
   }
   /** @param {keyof typeof FLAGS} name */
   const read = (name) => {

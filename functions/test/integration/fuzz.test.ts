@@ -957,7 +957,7 @@ async function check(spec: RouteSpec, request: FuzzRequest): Promise<void> {
   } catch (error) {
     const body = request.body === undefined ? '' : ` ${clip(encodeBody(request.body).toString('utf8'), 200)}`;
     hungIn = { route: spec.route, request: `${request.method} ${clip(request.path, 200)}${body}` };
-    throw new Error(`no answer: ${String(error)}\n${describeRequest(request)}`);
+    throw new Error(`no answer: ${String(error)}\n${describeRequest(request)}`, { cause: error });
   }
   const tally = (statusCounts[spec.route] ??= {});
   tally[response.status] = (tally[response.status] ?? 0) + 1;
