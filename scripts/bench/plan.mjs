@@ -23,6 +23,7 @@ export function benchPlan(quick) {
     // One instance each of api and the same-host floor, profiled under the same c=16 load.
     cpuBreakdown: { concurrency: 16, warmup: scale(200, 48), requests: scale(800, 96) },
     lag: { sequential: scale(15, 3), bursts: scale(3, 1), burstSize: 16 },
+    tokenCheck: { runs: scale(500, 50) },
     throughput: { users: [10, 1_000, 10_000], connections: [16, 64], seconds: scale(10, 3), repeats: scale(3, 1), warmupSeconds: scale(10, 2) },
   };
 }

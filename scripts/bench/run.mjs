@@ -17,6 +17,7 @@
 //    3  trigger lag                       sections/trigger-lag.mjs
 //    4  throughput by data size           sections/throughput.mjs
 //    5  deploy size                       sections/deploy-size.mjs
+//    6  admin token check (checkRevoked)  sections/admin-token-check.mjs
 // --quick shrinks every section to seconds (plan.mjs), for trying the bench itself.
 // Writes BENCHMARKS.md (report.mjs) and .cache/bench/results.json (the outer script
 // prints the targets and the two summary lines from it, after the emulators stop).
@@ -29,6 +30,7 @@ import { cacheDir, repoRoot } from '../lib/paths.mjs';
 import { API_SOURCE, logDir, memoryOf, startFunction, stopFunction, waitForSuccess } from './host.mjs';
 import { writeReport } from './report.mjs';
 import { describeMachine, discoverEmulators, setUpBench, warmApiEnv } from './setup.mjs';
+import { measureAdminTokenCheck } from './sections/admin-token-check.mjs';
 import { measureColdStart } from './sections/cold-start.mjs';
 import { measureCpuProfile } from './sections/cpu-profile.mjs';
 import { measureDeploySize } from './sections/deploy-size.mjs';
@@ -111,7 +113,8 @@ async function measureSections(bench) {
   });
   const throughput = await section('4. Throughput of POST /kiosk/transaction', () => measureThroughput(bench));
   const size = section('5. Deploy size', () => measureDeploySize());
-  return { ...moduleLoad, cold, ...onWarmApi, throughput, size };
+  const tokenCheck = await section('6. Admin token check: verifyIdToken with and without checkRevoked', () => measureAdminTokenCheck(plan.tokenCheck));
+  return { ...moduleLoad, cold, ...onWarmApi, throughput, size, ...tokenCheck };
 }
 
 /**
