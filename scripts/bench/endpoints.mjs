@@ -90,8 +90,9 @@ export function endpointSpecs(ctx) {
       name: 'GET /user/{id}',
       request: (w) => ({ method: 'GET', path: `/user/${signedIn(w).uid}`, headers: signedIn(w).headers }),
       idToken: (w) => signedIn(w).token,
-      floorLabel: 'get user',
-      floor: async (w) => (await db().collection('users').doc(signedIn(w).uid).get()).data(),
+      // The rank is derived under the thresholds configured now: the view reads them too.
+      floorLabel: 'getAll(user, config/rewards)',
+      floor: async (w) => (await db().getAll(db().collection('users').doc(signedIn(w).uid), db().doc('config/rewards'))).map((/** @type {any} */ snap) => snap.data()),
     },
     {
       name: 'POST /kiosk/{id}/status',
@@ -151,12 +152,12 @@ export function endpointSpecs(ctx) {
       // A query inside a transaction: concurrent ones time out on the emulator's locks.
       emulatorLocks: true,
       idToken: (w) => signedIn(w).token,
-      floorLabel: 'tx(get user, query token holders, update user)',
+      floorLabel: 'tx(getAll(user, config/rewards), query token holders, update user)',
       floor: async (w, g) => {
         const ref = db().collection('users').doc(signedIn(w).uid);
         const token = `bench-floor-token-${runId}-${g}`;
         await db().runTransaction(async (/** @type {any} */ tx) => {
-          (await tx.get(ref)).data();
+          (await tx.getAll(ref, db().doc('config/rewards'))).map((/** @type {any} */ snap) => snap.data());
           (await tx.get(db().collection('users').where('pushToken', '==', token))).docs.map((/** @type {any} */ doc) => doc.data());
           tx.update(ref, { pushToken: token, pushTokenUpdatedAt: FieldValue.serverTimestamp() });
         });
@@ -166,11 +167,11 @@ export function endpointSpecs(ctx) {
       name: 'DELETE /user/{id}/push-token',
       request: (w) => ({ method: 'DELETE', path: `/user/${signedIn(w).uid}/push-token`, headers: signedIn(w).headers }),
       idToken: (w) => signedIn(w).token,
-      floorLabel: 'tx(get user, update user)',
+      floorLabel: 'tx(getAll(user, config/rewards), update user)',
       floor: async (w) => {
         const ref = db().collection('users').doc(signedIn(w).uid);
         await db().runTransaction(async (/** @type {any} */ tx) => {
-          (await tx.get(ref)).data();
+          (await tx.getAll(ref, db().doc('config/rewards'))).map((/** @type {any} */ snap) => snap.data());
           tx.update(ref, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
         });
       },
