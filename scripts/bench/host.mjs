@@ -1,28 +1,18 @@
 // @ts-check
 // Hosting the functions the way Cloud Functions does: @google-cloud/functions-framework
 // serving one target of the built code, in a process of its own, against the
-// emulators; what such a process uses (CPU, memory); module-load timing; and the
-// functions emulator's background triggers, which only the trigger-lag section wants.
+// emulators; what such a process uses (CPU, memory); and module-load timing.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { heavyModulesIn } from '../../functions/test/harness/heavy-modules.ts';
 import { functionsDir } from '../lib/paths.mjs';
 import { freePort, request, sleep } from './measure.mjs';
 
 const FRAMEWORK_MAIN = join(functionsDir, 'node_modules', '@google-cloud', 'functions-framework', 'build', 'src', 'main.js');
 export const API_SOURCE = functionsDir;
-
-/** Modules that only some routes need; none of them may be loaded by importing the entry point. */
-const HEAVY_MODULES = {
-  nodemailer: '/node_modules/nodemailer/',
-  opening_hours: '/node_modules/opening_hours/',
-  ajv: '/node_modules/ajv/',
-  'firebase-admin/auth': '/node_modules/firebase-admin/lib/auth/',
-  'firebase-admin/messaging': '/node_modules/firebase-admin/lib/messaging/',
-  '@grpc/grpc-js (Firestore gRPC)': '/node_modules/@grpc/grpc-js/',
-};
 
 /** functions/.env as the deploy would set it (functions-framework does not read .env files). */
 function dotenvParams() {
@@ -76,18 +66,6 @@ export function functionEnv(extra = {}) {
   };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   return /** @type {Record<string, string>} */ (env);
-}
-
-/**
- * Turns the functions emulator's background triggers on or off. The emulator turns
- * them on again whenever it reloads the functions, so sections turn them off anew.
- * @param {string} hub the emulator hub's URL
- * @param {boolean} enabled
- */
-export async function setBackgroundTriggers(hub, enabled) {
-  const action = enabled ? 'enableBackgroundTriggers' : 'disableBackgroundTriggers';
-  const response = await fetch(`${hub}/functions/${action}`, { method: 'PUT' });
-  if (!response.ok) throw new Error(`${action}: ${response.status}`);
 }
 
 /** The directory of the functions-framework logs of this run (kept only when the run fails). */
@@ -220,15 +198,14 @@ export function moduleLoad({ entries, cwd, env, functionTarget }) {
     const t0 = performance.now();
     for (const entry of ${JSON.stringify(entries)}) require(entry);
     const ms = performance.now() - t0;
-    const keys = Object.keys(require.cache);
-    const heavy = Object.entries(${JSON.stringify(HEAVY_MODULES)})
-      .filter(([, marker]) => keys.some((key) => key.includes(marker))).map(([name]) => name);
-    process.stdout.write(JSON.stringify({ ms, modules: keys.length, heavy, rssKb: process.memoryUsage().rss / 1024 }));
+    const paths = Object.keys(require.cache);
+    process.stdout.write(JSON.stringify({ ms, paths, rssKb: process.memoryUsage().rss / 1024 }));
   `;
   const withTarget = { ...env };
   if (functionTarget === undefined) delete withTarget.FUNCTION_TARGET;
   else withTarget.FUNCTION_TARGET = functionTarget;
   const run = spawnSync(process.execPath, ['-e', code], { cwd, env: withTarget, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`module load of ${entries.join(', ')} failed: ${run.stderr}`);
-  return JSON.parse(run.stdout);
+  const { ms, paths, rssKb } = JSON.parse(run.stdout);
+  return { ms, modules: paths.length, heavy: heavyModulesIn(paths), rssKb };
 }

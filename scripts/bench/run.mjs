@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { cacheDir, repoRoot } from '../lib/paths.mjs';
 import { API_SOURCE, logDir, memoryOf, startFunction, stopFunction, waitForSuccess } from './host.mjs';
 import { writeReport } from './report.mjs';
-import { describeMachine, discoverEmulators, setUpBench, warmApiEnv } from './setup.mjs';
+import { describeMachine, emulatorsForBench, setUpBench, warmApiEnv } from './setup.mjs';
 import { measureAdminTokenCheck } from './sections/admin-token-check.mjs';
 import { measureColdStart } from './sections/cold-start.mjs';
 import { measureCpuProfile } from './sections/cpu-profile.mjs';
@@ -66,7 +66,7 @@ function section(heading, measure) {
 
 async function main() {
   const started = new Date();
-  const emulators = await discoverEmulators();
+  const emulators = await emulatorsForBench();
   const machine = describeMachine();
   console.log(`Benchmark: project ${process.env.GCLOUD_PROJECT}, Firestore ${emulators.firestore}, Auth ${emulators.auth}, functions emulator ${emulators.functions}${quick ? ' (quick)' : ''}${diagnose ? ' (diagnose)' : ''}`);
   console.log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb.toFixed(1)} GB, Node ${machine.node}, load ${machine.loadBefore.toFixed(2)}`);

@@ -3,12 +3,11 @@
 // with a push token), users signed in to the Auth emulator and an admin; and, for
 // the throughput section, the same kiosks with more or fewer users in a project of
 // their own per data size.
+import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { db, requireFn } from './endpoints.mjs';
 
-const { adminApp } = requireFn('./lib/adapters/firestore.js');
 const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFn('./lib/data/kioskKeys.js');
-const { getAuth } = requireFn('firebase-admin/auth');
 
 const KIOSKS = 50;
 const USERS = 1000;
@@ -23,23 +22,6 @@ const kioskDoc = (/** @type {number} */ i, /** @type {Record<string, unknown>} *
     openingHours: SCHEDULES[i % SCHEDULES.length],
     ...fields,
   });
-
-/**
- * An ID token from the Auth emulator (custom token → signInWithCustomToken).
- * @param {string} uid
- * @param {Record<string, unknown>} [claims]
- * @returns {Promise<string>}
- */
-async function idTokenFor(uid, claims = {}) {
-  const customToken = await getAuth(adminApp()).createCustomToken(uid, claims);
-  const response = await fetch(
-    `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=bench`,
-    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: customToken, returnSecureToken: true }) },
-  );
-  const result = await response.json();
-  if (!result.idToken) throw new Error(`sign-in failed: ${JSON.stringify(result)}`);
-  return result.idToken;
-}
 
 /**
  * A project of its own in the same Firestore emulator holding `users` users (every

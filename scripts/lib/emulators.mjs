@@ -1,19 +1,21 @@
 // What the Firebase emulator suite needs on these machines, shared by `npm start`,
-// `npm test` and the operator CLI.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// `npm test`, `npm run bench`, `npm run loadtest` and the operator CLI; and the one
+// launcher of a command inside `firebase emulators:exec`.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir, functionsDir } from './paths.mjs';
+import { createInterface } from 'node:readline';
+import { cacheDir, functionsDir, repoRoot } from './paths.mjs';
 
 export const LOCAL_PROJECT_ID = 'demo-kiosk-rewards';
 export const TEST_PROJECT_ID = 'demo-kiosk-rewards-test';
 export const EMULATORS = 'functions,firestore,auth';
-export const HOSTS = {
-  functions: '127.0.0.1:5001',
-  firestore: '127.0.0.1:8080',
-  auth: '127.0.0.1:9099',
-  hub: '127.0.0.1:4400',
-};
+
+/** Where `firebase emulators:start` puts each emulator: firebase.json's `emulators` section. */
+const configured = JSON.parse(readFileSync(join(repoRoot, 'firebase.json'), 'utf8')).emulators;
+export const HOSTS = Object.fromEntries(
+  ['functions', 'firestore', 'auth', 'hub'].map((name) => [name, `${configured[name].host}:${configured[name].port}`]),
+);
 export const apiUrl = (projectId) => `http://${HOSTS.functions}/${projectId}/us-central1/api`;
 
 const SDK_JAR_NAME = 'cloud-firestore-emulator.jar';
@@ -96,4 +98,38 @@ export async function waitForHttp(url, timeoutMs) {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
+}
+
+/** `arg` as one word of a POSIX shell command line. */
+const shellQuote = (arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`);
+
+/**
+ * Runs `command` (its words; run by a shell from `cwd`, default the repository root)
+ * inside `firebase emulators:exec` with the functions, Firestore and Auth emulators for
+ * `projectId`. emulators:exec fails the run if they do not start, and gives the command
+ * their hosts in its environment (what test/harness/emulators.ts reads). `config` is
+ * another firebase.json (other ports). The output passes through; `onLine` also sees
+ * each of its lines. Resolves to the exit status.
+ * @param {{ projectId: string, command: string[], cwd?: string, config?: string, onLine?: (line: string) => void }} options
+ * @returns {Promise<number>}
+ */
+export function runInEmulators({ projectId, command, cwd, config, onLine }) {
+  ensureLocalSecrets();
+  const inner = `${cwd ? `cd ${shellQuote(cwd)} && ` : ''}${command.map(shellQuote).join(' ')}`;
+  const args = ['firebase', ...(config ? ['--config', config] : []), 'emulators:exec', '--only', EMULATORS, '--project', projectId, inner];
+  const child = spawn('npx', args, {
+    cwd: repoRoot,
+    env: { ...process.env, ...emulatorEnv() },
+    stdio: onLine ? ['inherit', 'pipe', 'pipe'] : 'inherit',
+  });
+  if (onLine) {
+    for (const [stream, sink] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      stream.pipe(sink, { end: false });
+      createInterface({ input: stream }).on('line', onLine);
+    }
+  }
+  return new Promise((resolve) => child.on('close', (status) => resolve(status ?? 1)));
 }

@@ -22,6 +22,7 @@ import fc from 'fast-check';
 import { SIMULATED_TOKEN_PREFIXES, classifyFcmError } from '../../src/adapters/push';
 import { issueKey, revokeKey } from '../../src/data/kioskKeys';
 import { routes } from '../../src/http/routes';
+import { emulatorsFromEnv } from '../harness/emulators';
 import {
   anyValue,
   bodies,
@@ -58,7 +59,7 @@ import {
   type FuzzServer,
   type RawResponse,
 } from './fuzz-server';
-import { db, idTokenFor, resetEmulators, seedKiosk, seedKioskWithKey, seedUser, uniqueId } from './helpers';
+import { idTokenFor, resetEmulators, seedKiosk, seedKioskWithKey, seedUser, setBackgroundTriggers, uniqueId } from './helpers';
 
 // Params are read from process.env at call time; nothing else sets them in this process.
 Object.assign(process.env, {
@@ -120,32 +121,16 @@ let logs: ReturnType<typeof captureLogs>;
 /** The database as it was after the last request (or the fixtures). */
 let current: DbSnapshot;
 let triggersDisabled = false;
-const hub = process.env.FIREBASE_EMULATOR_HUB;
-
-async function hubCall(method: string, path: string): Promise<Response | undefined> {
-  if (!hub) return undefined;
-  try {
-    return await fetch(`http://${hub}${path}`, { method });
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether a functions emulator (and so the provisioning trigger) may be running. */
-async function functionsEmulatorMayRun(): Promise<boolean> {
-  const response = await hubCall('GET', '/emulators');
-  if (!response?.ok) return true;
-  const emulators = (await response.json()) as Record<string, unknown>;
-  return 'functions' in emulators;
-}
 
 beforeAll(async () => {
   logs = captureLogs();
   await resetEmulators();
   // With the functions emulator running (the full suite), stop background triggers so
   // that nothing but the fuzzed requests writes to Firestore; the hub flushes queued runs.
-  const disabled = await hubCall('PUT', '/functions/disableBackgroundTriggers');
-  triggersDisabled = disabled?.ok ?? false;
+  if (emulatorsFromEnv().functions) {
+    await setBackgroundTriggers(false);
+    triggersDisabled = true;
+  }
 
   const user = uniqueId('fuzz-user');
   const stranger = uniqueId('fuzz-stranger');
@@ -155,15 +140,6 @@ beforeAll(async () => {
     idTokenFor(stranger),
     idTokenFor(admin, { admin: true }),
   ]);
-  if (!triggersDisabled && (await functionsEmulatorMayRun())) {
-    // Let the provisioning trigger create the profiles before the baseline (at most 5 s).
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      const docs = await db().getAll(...[user, stranger, admin].map((uid) => db().collection('users').doc(uid)));
-      if (docs.every((doc) => doc.exists) || Date.now() > deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
 
   const a = await seedKioskWithKey();
   const t = await seedKioskWithKey();
@@ -217,7 +193,7 @@ afterAll(async () => {
   await server?.close();
   closeClient();
   logs?.restore();
-  if (triggersDisabled) await hubCall('PUT', '/functions/enableBackgroundTriggers');
+  if (triggersDisabled) await setBackgroundTriggers(true);
 }, 240_000);
 
 /** The device token a /notify/user request pushes to: the given one, or the user's stored one. */

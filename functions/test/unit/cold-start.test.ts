@@ -6,31 +6,18 @@
  * `npm run bench` measures the time; this only checks what is loaded.
  */
 
+import { heavyModulesIn, type HeavyModule } from '../harness/heavy-modules';
 import { loadIsolated } from './module-registry';
 
-/** Where each module lives once loaded; matched against the module registry's keys. */
-const HEAVY = {
-  nodemailer: '/node_modules/nodemailer/',
-  opening_hours: '/node_modules/opening_hours/',
-  ajv: '/node_modules/ajv/',
-  'firebase-admin/auth': '/node_modules/firebase-admin/lib/auth/',
-  'firebase-admin/messaging': '/node_modules/firebase-admin/lib/messaging/',
-  // The v2 barrel loads every v2 provider and firebase-admin/database (~40 ms).
-  'firebase-functions/v2 (barrel)': '/node_modules/firebase-functions/lib/v2/index.js',
-  'firebase-admin/database': '/node_modules/firebase-admin/lib/database/',
-} as const;
-
-type Heavy = keyof typeof HEAVY;
-
-/** Which HEAVY modules are in a fresh module registry after running `load`. */
-function heavyLoadedBy(load: () => unknown): { heavy: Heavy[]; exported: unknown } {
+/** Which heavy modules are in a fresh module registry after running `load`. */
+function heavyLoadedBy(load: () => unknown): { heavy: HeavyModule[]; exported: unknown } {
   const { exported, modules } = loadIsolated(load);
-  return { heavy: (Object.keys(HEAVY) as Heavy[]).filter((name) => modules.some((key) => key.includes(HEAVY[name]))), exported };
+  return { heavy: heavyModulesIn(modules), exported };
 }
 
 describe('cold start: importing src/index.ts', () => {
-  let fromIndex: Heavy[];
-  let fromFramework: Heavy[];
+  let fromIndex: HeavyModule[];
+  let fromFramework: HeavyModule[];
   let exported: unknown;
 
   beforeAll(() => {

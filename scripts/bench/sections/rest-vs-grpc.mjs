@@ -4,7 +4,8 @@
 // warm (a REST instance beside the warm gRPC one, rounds alternating). REST needs an
 // access token, which the stand-in metadata server hands out. Judged by no target.
 import { summarize } from '../../lib/stats.mjs';
-import { API_SOURCE, setBackgroundTriggers, startFunction, stopFunction, waitForSuccess } from '../host.mjs';
+import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
+import { API_SOURCE, startFunction, stopFunction, waitForSuccess } from '../host.mjs';
 import { fmtMs, httpSender, keepAliveAgent, loop } from '../measure.mjs';
 import { warmApiEnv } from '../setup.mjs';
 import { measureColdStart } from './cold-start.mjs';
@@ -43,7 +44,7 @@ async function measureWarm(bench, grpcApi, restApi) {
     const agents = [keepAliveAgent(concurrency), keepAliveAgent(concurrency)];
     const senders = { grpc: httpSender(grpcApi.url, agents[0]), rest: httpSender(restApi.url, agents[1]) };
     for (const spec of chosen) {
-      await setBackgroundTriggers(bench.emulators.hub, false);
+      await setBackgroundTriggers(false);
       /** @type {{ grpc: number[], rest: number[] }} */
       const samples = { grpc: [], rest: [] };
       /** @type {('grpc' | 'rest')[]} */

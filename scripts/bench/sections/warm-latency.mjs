@@ -5,7 +5,8 @@
 // same-host floor (the floor function, warm).
 import { performance } from 'node:perf_hooks';
 import { summarize } from '../../lib/stats.mjs';
-import { cpuTimeMs, memoryOf, setBackgroundTriggers, startFunction, stopFunction, waitForSuccess } from '../host.mjs';
+import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
+import { cpuTimeMs, memoryOf, startFunction, stopFunction, waitForSuccess } from '../host.mjs';
 import { fmtMs, httpSender, keepAliveAgent, loop, takeIds } from '../measure.mjs';
 import { floorPath, floorReadyPath, startFloorRunner } from '../stand-ins.mjs';
 
@@ -60,7 +61,7 @@ async function measureEndpoints(bench, api, sameHost, floorRunner) {
     };
     for (const spec of bench.specs) {
       // The functions emulator re-enables triggers whenever it reloads the functions.
-      await setBackgroundTriggers(bench.emulators.hub, false);
+      await setBackgroundTriggers(false);
       // Requests that time out on the emulator's locks take 30 s each: one short round.
       const batches = spec.emulatorLocks ? { warmup: 0, rounds: 1, http: concurrency, endpoint: concurrency, floor: concurrency } : bench.plan.warm[16];
       const warmup = concurrency === 1 ? bench.plan.warm[1].warmup : batches.warmup;
