@@ -1,3 +1,4 @@
+// @ts-check
 // `npm test`: lints, type-checks, builds, runs the unit tests, then the integration tests
 // inside `firebase emulators:exec` (which fails the run if the emulators do not
 // start), and ends with one summary line.
@@ -17,6 +18,7 @@ import { cacheDir, functionsDir, repoRoot } from './lib/paths.mjs';
 const PROBLEM = /Your function (was killed|timed out)|Failed to (start|handle|load)|Request to function failed|^⚠ {2}functions:|"severity":"(ERROR|WARNING)"/;
 const KEPT_PROBLEMS = 40;
 
+/** @param {string[]} problems */
 function reportEmulatorProblems(problems) {
   console.log(`\nEmulator output that may explain the failure (last ${KEPT_PROBLEMS} matching lines):`);
   for (const line of problems.length ? problems : ['(none)']) console.log(`  ${line}`);
@@ -28,7 +30,10 @@ function reportEmulatorProblems(problems) {
   }
 }
 
-/** The first line of a Jest failure message, colours stripped, passing over Jest's heading "● Test suite failed to run". */
+/**
+ * The first line of a Jest failure message, colours stripped, passing over Jest's heading "● Test suite failed to run".
+ * @param {string | undefined} message
+ */
 const firstLine = (message) =>
   stripVTControlCharacters(message ?? '')
     .split('\n')
@@ -46,7 +51,7 @@ buildFunctions();
 
 // `npm test -- <pattern...>` runs only the test files matching the patterns (both tiers).
 const patterns = process.argv.slice(2);
-const jestArgs = (tier) => [
+const jestArgs = (/** @type {'unit' | 'integration'} */ tier) => [
   '--selectProjects',
   tier,
   '--json',
@@ -56,6 +61,7 @@ const jestArgs = (tier) => [
 const unit = spawnSync('npx', ['jest', ...jestArgs('unit')], { cwd: functionsDir, stdio: 'inherit' });
 
 // The integration tier's output, passed through, keeping the last problem lines.
+/** @type {string[]} */
 const problems = [];
 const integrationStatus = await runInEmulators({
   projectId: TEST_PROJECT_ID,
@@ -70,9 +76,11 @@ const integrationStatus = await runInEmulators({
 
 let passed = 0;
 let failed = 0;
+/** @type {string[]} */
 const failures = [];
-for (const tier of ['unit', 'integration']) {
+for (const tier of /** @type {const} */ (['unit', 'integration'])) {
   try {
+    /** @type {JestResults} */
     const results = JSON.parse(readFileSync(join(resultsDir, `${tier}.json`), 'utf8'));
     passed += results.numPassedTests;
     failed += results.numFailedTests + results.numRuntimeErrorTestSuites;
@@ -95,5 +103,11 @@ if (failed > 0 || integrationStatus !== 0) {
   if (failures.length) console.log(`\nFailed:\n${failures.map((line) => `  ${line}`).join('\n')}`);
 }
 console.log(`${passed} passed, ${failed} failed`);
+/**
+ * What jest --json writes, as far as the summary reads it.
+ * @typedef {{ numPassedTests: number, numFailedTests: number, numRuntimeErrorTestSuites: number,
+ *   testResults: { name: string, status: string, message?: string,
+ *     assertionResults: { status: string, fullName: string, failureMessages: string[] }[] }[] }} JestResults
+ */
 process.exit(unit.status === 0 && integrationStatus === 0 && failed === 0 ? 0 : 1);
 

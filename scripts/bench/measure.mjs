@@ -133,8 +133,8 @@ export function httpSender(baseUrl, agent) {
   };
 }
 
-/** @param {number} value */
-export const fmtMs = (value) => (Number.isFinite(value) ? (value >= 100 ? value.toFixed(0) : value.toFixed(1)) : 'n/a');
+/** @param {number | undefined} value */
+export const fmtMs = (value) => (value !== undefined && Number.isFinite(value) ? (value >= 100 ? value.toFixed(0) : value.toFixed(1)) : 'n/a');
 /** @param {number} value */
 export const fmtRatio = (value) => (Number.isFinite(value) ? value.toFixed(2) : 'n/a');
 /** @param {number} kb */
