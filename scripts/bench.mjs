@@ -29,7 +29,12 @@ const BENCH_PROJECT_ID = 'demo-kiosk-rewards-bench';
 let flags;
 try {
   flags = parseArgs({
-    options: { config: { type: 'string' }, quick: { type: 'boolean' }, diagnose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      config: { type: 'string' },
+      quick: { type: 'boolean' },
+      diagnose: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   }).values;
 } catch (error) {
   console.error(`${error instanceof Error ? error.message : error}\n\n${USAGE}`);
@@ -40,7 +45,10 @@ if (flags.help) {
   process.exit(0);
 }
 const config = flags.config ?? process.env.BENCH_FIREBASE_CONFIG;
-const forwarded = [...(flags.quick || process.env.BENCH_QUICK ? ['--quick'] : []), ...(flags.diagnose ? ['--diagnose'] : [])];
+const forwarded = [
+  ...(flags.quick || process.env.BENCH_QUICK ? ['--quick'] : []),
+  ...(flags.diagnose ? ['--diagnose'] : []),
+];
 
 buildFunctions();
 const resultsFile = join(cacheDir, 'bench', 'results.json');
@@ -59,6 +67,7 @@ if (status !== 0 || !existsSync(resultsFile)) {
 // Printed after the emulators have shut down, so these are the last lines.
 const { summary } = JSON.parse(readFileSync(resultsFile, 'utf8'));
 console.log('');
-for (const target of summary.targets) console.log(`${target.met ? 'met   ' : 'MISSED'}  ${target.name}: ${target.measured}`);
+for (const target of summary.targets)
+  console.log(`${target.met ? 'met   ' : 'MISSED'}  ${target.name}: ${target.measured}`);
 console.log(`See ${join(repoRoot, 'BENCHMARKS.md')}.`);
 for (const line of summary.lines) console.log(line);

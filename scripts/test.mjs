@@ -1,7 +1,8 @@
 // @ts-check
-// `npm test`: lints, type-checks, builds, runs the unit tests, then the integration tests
-// inside `firebase emulators:exec` (which fails the run if the emulators do not
-// start), and ends with one summary line.
+// `npm test`: lints, checks the formatting, type-checks (scripts and functions),
+// builds, runs the unit tests, then the integration tests inside
+// `firebase emulators:exec` (which fails the run if the emulators do not start), and
+// ends with one summary line.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -15,7 +16,8 @@ import { cacheDir, functionsDir, repoRoot } from './lib/paths.mjs';
  * WARNING/ERROR log events. The output scrolls past by the thousands of lines; these
  * are repeated at the end so that a CI failure shows its cause next to the summary.
  */
-const PROBLEM = /Your function (was killed|timed out)|Failed to (start|handle|load)|Request to function failed|^⚠ {2}functions:|"severity":"(ERROR|WARNING)"/;
+const PROBLEM =
+  /Your function (was killed|timed out)|Failed to (start|handle|load)|Request to function failed|^⚠ {2}functions:|"severity":"(ERROR|WARNING)"/;
 const KEPT_PROBLEMS = 40;
 
 /** @param {string[]} problems */
@@ -25,7 +27,8 @@ function reportEmulatorProblems(problems) {
   // The Firestore emulator writes lock timeouts only to its own log.
   const firestoreLog = join(repoRoot, 'firestore-debug.log');
   if (existsSync(firestoreLog)) {
-    const lockTimeouts = readFileSync(firestoreLog, 'utf8').split('WARNING: Operation failed: Transaction lock timeout').length - 1;
+    const lockTimeouts =
+      readFileSync(firestoreLog, 'utf8').split('WARNING: Operation failed: Transaction lock timeout').length - 1;
     console.log(`Firestore emulator transaction lock timeouts: ${lockTimeouts}`);
   }
 }
@@ -45,7 +48,10 @@ rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 
 console.log(`Node ${process.version}`);
+// Lint, format and types first: the cheapest failures, before any emulator starts.
 execFileSync('npx', ['eslint', '.'], { cwd: repoRoot, stdio: 'inherit' });
+execFileSync('npx', ['prettier', '--check', '--log-level=warn', '.'], { cwd: repoRoot, stdio: 'inherit' });
+execFileSync('npx', ['tsc', '-p', 'tsconfig.scripts.json'], { cwd: repoRoot, stdio: 'inherit' });
 execFileSync('npm', ['run', '--silent', 'typecheck'], { cwd: functionsDir, stdio: 'inherit' });
 buildFunctions();
 
@@ -110,4 +116,3 @@ console.log(`${passed} passed, ${failed} failed`);
  *     assertionResults: { status: string, fullName: string, failureMessages: string[] }[] }[] }} JestResults
  */
 process.exit(unit.status === 0 && integrationStatus === 0 && failed === 0 ? 0 : 1);
-

@@ -14,10 +14,8 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, code = 'invalid-argument'): ApiError =>
-  new ApiError(400, code, message);
+export const badRequest = (message: string, code = 'invalid-argument'): ApiError => new ApiError(400, code, message);
 export const unauthorized = (message: string): ApiError => new ApiError(401, 'unauthenticated', message);
 export const forbidden = (message: string): ApiError => new ApiError(403, 'permission-denied', message);
 export const notFound = (message: string): ApiError => new ApiError(404, 'not-found', message);
-export const conflict = (message: string, code = 'failed-precondition'): ApiError =>
-  new ApiError(409, code, message);
+export const conflict = (message: string, code = 'failed-precondition'): ApiError => new ApiError(409, code, message);

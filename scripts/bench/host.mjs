@@ -11,7 +11,15 @@ import { heavyModulesIn } from '../../functions/test/harness/heavy-modules.ts';
 import { functionsDir } from '../lib/paths.mjs';
 import { freePort, request, sleep } from './measure.mjs';
 
-const FRAMEWORK_MAIN = join(functionsDir, 'node_modules', '@google-cloud', 'functions-framework', 'build', 'src', 'main.js');
+const FRAMEWORK_MAIN = join(
+  functionsDir,
+  'node_modules',
+  '@google-cloud',
+  'functions-framework',
+  'build',
+  'src',
+  'main.js',
+);
 export const API_SOURCE = functionsDir;
 
 /** functions/.env as the deploy would set it (functions-framework does not read .env files). */
@@ -89,14 +97,26 @@ export async function startFunction({ source, env, name, nodeArgs = [] }) {
   const logFile = join(logDir(), `${name}-${++logCounter}.log`);
   const fd = openSync(logFile, 'w');
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, FRAMEWORK_MAIN, '--target=api', `--source=${source}`, `--port=${port}`], {
-    cwd: source,
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', fd, fd],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, FRAMEWORK_MAIN, '--target=api', `--source=${source}`, `--port=${port}`],
+    {
+      cwd: source,
+      env: { ...env, PORT: String(port) },
+      stdio: ['ignore', fd, fd],
+    },
+  );
   closeSync(fd);
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return { child, pid: /** @type {number} */ (child.pid), port, url: `http://127.0.0.1:${port}`, spawnedAt, logFile, exited };
+  return {
+    child,
+    pid: /** @type {number} */ (child.pid),
+    port,
+    url: `http://127.0.0.1:${port}`,
+    spawnedAt,
+    logFile,
+    exited,
+  };
 }
 
 /** @typedef {Awaited<ReturnType<typeof startFunction>>} Instance */
@@ -157,19 +177,25 @@ export async function waitForSuccess(instance, path, { expect = 200, timeoutMs =
   const deadline = performance.now() + timeoutMs;
   let listeningAt;
   for (;;) {
-    if (instance.child.exitCode !== null || instance.child.signalCode !== null) throw new Error(`functions-framework exited early; see ${instance.logFile}`);
+    if (instance.child.exitCode !== null || instance.child.signalCode !== null)
+      throw new Error(`functions-framework exited early; see ${instance.logFile}`);
     const attemptAt = performance.now();
     try {
       const response = await request({ url: `${instance.url}${path}`, headers, agent: false });
       listeningAt ??= attemptAt;
       if (response.status === expect) {
-        return { listenMs: listeningAt - instance.spawnedAt, firstResponseMs: performance.now() - instance.spawnedAt, body: response.body };
+        return {
+          listenMs: listeningAt - instance.spawnedAt,
+          firstResponseMs: performance.now() - instance.spawnedAt,
+          body: response.body,
+        };
       }
     } catch (error) {
       const { code } = /** @type {NodeJS.ErrnoException} */ (error);
       if (code !== 'ECONNREFUSED' && code !== 'ECONNRESET') throw error;
     }
-    if (performance.now() > deadline) throw new Error(`${instance.url}${path} did not answer ${expect}; see ${instance.logFile}`);
+    if (performance.now() > deadline)
+      throw new Error(`${instance.url}${path} did not answer ${expect}; see ${instance.logFile}`);
     await sleep(3);
   }
 }

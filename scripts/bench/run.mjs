@@ -40,7 +40,9 @@ import { measureThroughput } from './sections/throughput.mjs';
 import { measureTriggerLag } from './sections/trigger-lag.mjs';
 import { measureWarmLatency } from './sections/warm-latency.mjs';
 
-const { quick, diagnose } = parseArgs({ options: { quick: { type: 'boolean', default: false }, diagnose: { type: 'boolean', default: false } } }).values;
+const { quick, diagnose } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, diagnose: { type: 'boolean', default: false } },
+}).values;
 const startedAt = performance.now();
 const elapsed = () => `${((performance.now() - startedAt) / 1000).toFixed(0)} s`;
 
@@ -68,8 +70,12 @@ async function main() {
   const started = new Date();
   const emulators = await emulatorsForBench();
   const machine = describeMachine();
-  console.log(`Benchmark: project ${process.env.GCLOUD_PROJECT}, Firestore ${emulators.firestore}, Auth ${emulators.auth}, functions emulator ${emulators.functions}${quick ? ' (quick)' : ''}${diagnose ? ' (diagnose)' : ''}`);
-  console.log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb.toFixed(1)} GB, Node ${machine.node}, load ${machine.loadBefore.toFixed(2)}`);
+  console.log(
+    `Benchmark: project ${process.env.GCLOUD_PROJECT}, Firestore ${emulators.firestore}, Auth ${emulators.auth}, functions emulator ${emulators.functions}${quick ? ' (quick)' : ''}${diagnose ? ' (diagnose)' : ''}`,
+  );
+  console.log(
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb.toFixed(1)} GB, Node ${machine.node}, load ${machine.loadBefore.toFixed(2)}`,
+  );
   console.log(`functions-framework logs: ${logDir()}`);
   console.log(`Seeding... (${elapsed()})`);
   const bench = await setUpBench(emulators, { quick });
@@ -100,20 +106,37 @@ async function main() {
  */
 async function measureSections(bench) {
   const { plan } = bench;
-  const moduleLoad = diagnose ? section(`0. Module load (require of the entry point, fresh process, median of ${plan.moduleLoadRuns})`, () => measureModuleLoad(bench)) : undefined;
-  const cold = await section(`1. Cold start (spawn → first 200, median of ${plan.coldRuns}, api and floor alternating)`, () => measureColdStart(bench));
+  const moduleLoad = diagnose
+    ? section(`0. Module load (require of the entry point, fresh process, median of ${plan.moduleLoadRuns})`, () =>
+        measureModuleLoad(bench),
+      )
+    : undefined;
+  const cold = await section(
+    `1. Cold start (spawn → first 200, median of ${plan.coldRuns}, api and floor alternating)`,
+    () => measureColdStart(bench),
+  );
   const onWarmApi = await withWarmApi(bench, async (api) => {
     const before = { stage: 'warm instance before section 2', ...memoryOf(api.pid) };
     const warm = await section('2. Warm latency per endpoint', () => measureWarmLatency(bench, api));
-    const cpuBreakdown = diagnose ? await section('2b. Where a warm request’s CPU goes, c=16, api vs same-host floor', () => measureCpuProfile(bench)) : undefined;
-    const rest = diagnose ? await section('2c. FIRESTORE_PREFER_REST=true vs gRPC', () => measureRestVsGrpc(bench, api)) : undefined;
-    const lag = await section('3. Trigger lag: transaction accepted → effects.completedAt', () => measureTriggerLag(bench, api));
+    const cpuBreakdown = diagnose
+      ? await section('2b. Where a warm request’s CPU goes, c=16, api vs same-host floor', () =>
+          measureCpuProfile(bench),
+        )
+      : undefined;
+    const rest = diagnose
+      ? await section('2c. FIRESTORE_PREFER_REST=true vs gRPC', () => measureRestVsGrpc(bench, api))
+      : undefined;
+    const lag = await section('3. Trigger lag: transaction accepted → effects.completedAt', () =>
+      measureTriggerLag(bench, api),
+    );
     const memory = [before, ...warm.memory, { stage: 'after trigger lag (section 3)', ...memoryOf(api.pid) }];
     return { warm: warm.rows, cpuBreakdown, ...rest, lag, memory };
   });
   const throughput = await section('4. Throughput of POST /kiosk/transaction', () => measureThroughput(bench));
   const size = section('5. Deploy size', () => measureDeploySize());
-  const tokenCheck = await section('6. Admin token check: verifyIdToken with and without checkRevoked', () => measureAdminTokenCheck(plan.tokenCheck));
+  const tokenCheck = await section('6. Admin token check: verifyIdToken with and without checkRevoked', () =>
+    measureAdminTokenCheck(plan.tokenCheck),
+  );
   return { ...moduleLoad, cold, ...onWarmApi, throughput, size, ...tokenCheck };
 }
 

@@ -36,7 +36,10 @@ export async function seedDataSize(projectId, users, runId) {
   const { getFirestore } = requireFn('firebase-admin/firestore');
   const firestore = getFirestore(initializeApp({ projectId }, projectId));
   await firestore.doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
-  const kiosks = Array.from({ length: KIOSKS }, (_, i) => ({ id: `bench-kiosk-${i}`, apiKey: `${runId}-${projectId}-key-${i}` }));
+  const kiosks = Array.from({ length: KIOSKS }, (_, i) => ({
+    id: `bench-kiosk-${i}`,
+    apiKey: `${runId}-${projectId}-key-${i}`,
+  }));
   await writeAll(
     kiosks.flatMap(({ id, apiKey }, i) => [
       [firestore.collection('kiosks').doc(id), kioskDoc(i)],
@@ -44,7 +47,10 @@ export async function seedDataSize(projectId, users, runId) {
     ]),
     firestore,
   );
-  const userDocs = Array.from({ length: users }, (_, i) => [firestore.collection('users').doc(`tp-user-${i}`), fleetUserDoc(`Throughput user ${i}`, i % 2 ? undefined : `tp-device-${i}`)]);
+  const userDocs = Array.from({ length: users }, (_, i) => [
+    firestore.collection('users').doc(`tp-user-${i}`),
+    fleetUserDoc(`Throughput user ${i}`, i % 2 ? undefined : `tp-device-${i}`),
+  ]);
   await writeAll(userDocs, firestore);
   return { projectId, users, kiosks };
 }
@@ -56,7 +62,12 @@ export async function seed() {
   const kioskRefs = Array.from({ length: KIOSKS }, (_, i) => db().collection('kiosks').doc(`bench-kiosk-${i}`));
   await writeAll(kioskRefs.map((ref, i) => [ref, kioskDoc(i)]));
   const users = Array.from({ length: USERS }, (_, i) => `bench-user-${i}`);
-  await writeAll(users.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Bench user ${i}`, i % 2 === 0 ? `bench-device-${i}` : undefined)]));
+  await writeAll(
+    users.map((id, i) => [
+      db().collection('users').doc(id),
+      fleetUserDoc(`Bench user ${i}`, i % 2 === 0 ? `bench-device-${i}` : undefined),
+    ]),
+  );
   const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
   await writeAll(authUsers.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Signed-in user ${i}`)]));
 

@@ -53,7 +53,12 @@ export async function setUpBench(emulators, { quick }) {
   const seeded = await seed();
   const standIns = await startStandIns({ ...seeded, runId });
   // The bench process only sends the endpoints' requests; their floors run in the stand-ins.
-  const ctx = { ...seeded, runId, emulators, mailFloor: () => Promise.reject(new Error('floors run in floor-runner.mjs')) };
+  const ctx = {
+    ...seeded,
+    runId,
+    emulators,
+    mailFloor: () => Promise.reject(new Error('floors run in floor-runner.mjs')),
+  };
   const warmEnv = {
     PUSH_TRANSPORT: 'outbox',
     SMTP_HOST: '127.0.0.1',

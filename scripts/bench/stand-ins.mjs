@@ -48,7 +48,10 @@ export async function startStandIns(ctx) {
   // What the same-host floor needs to build each endpoint's floor operation.
   const contextFile = join(floorDir, 'context.json');
   writeFileSync(contextFile, JSON.stringify({ ctx: floorContext(ctx), mailPort }));
-  const sameHostEnv = functionEnv({ BENCH_FLOOR_CONTEXT: contextFile, BENCH_ENDPOINTS_MODULE: pathToFileURL(join(here, 'endpoints.mjs')).href });
+  const sameHostEnv = functionEnv({
+    BENCH_FLOOR_CONTEXT: contextFile,
+    BENCH_ENDPOINTS_MODULE: pathToFileURL(join(here, 'endpoints.mjs')).href,
+  });
   return {
     mailPort,
     floorDir,
@@ -66,7 +69,15 @@ export async function startStandIns(ctx) {
  * @param {FloorContext} ctx
  * @returns {FloorContext}
  */
-const floorContext = ({ kiosks, users, authUsers, tokens, adminToken, revoked, runId }) => ({ kiosks, users, authUsers, tokens, adminToken, revoked, runId });
+const floorContext = ({ kiosks, users, authUsers, tokens, adminToken, revoked, runId }) => ({
+  kiosks,
+  users,
+  authUsers,
+  tokens,
+  adminToken,
+  revoked,
+  runId,
+});
 
 /**
  * A stand-in for the platform's metadata server, which hands a deployed function its
@@ -83,7 +94,8 @@ async function startMetadataServer() {
       res.end(JSON.stringify({ access_token: 'owner', expires_in: 3600, token_type: 'Bearer' }));
     } else if (path.endsWith('/project/project-id')) res.end(process.env.GCLOUD_PROJECT);
     else if (path.endsWith('/universe/universe-domain')) res.end('googleapis.com');
-    else if (path.endsWith('/service-accounts/default/email')) res.end(`bench@${process.env.GCLOUD_PROJECT}.iam.gserviceaccount.com`);
+    else if (path.endsWith('/service-accounts/default/email'))
+      res.end(`bench@${process.env.GCLOUD_PROJECT}.iam.gserviceaccount.com`);
     else if (path === '/computeMetadata/v1/instance' || path === '/computeMetadata/v1/instance/') res.end('{}');
     else {
       res.statusCode = 404;
@@ -141,7 +153,8 @@ export async function startFloorRunner(ctx, mailPort) {
     }
   });
   child.on('exit', (code) => {
-    for (const resolve of pending.values()) resolve({ latencies: [], failed: 1, failures: [`floor runner exited (${code})`] });
+    for (const resolve of pending.values())
+      resolve({ latencies: [], failed: 1, failures: [`floor runner exited (${code})`] });
   });
   child.send({ type: 'init', ctx: floorContext(ctx), mailPort });
   await isReady;

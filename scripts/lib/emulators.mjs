@@ -116,7 +116,16 @@ const shellQuote = (arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replac
 export function runInEmulators({ projectId, command, cwd, config, onLine }) {
   ensureLocalSecrets();
   const inner = `${cwd ? `cd ${shellQuote(cwd)} && ` : ''}${command.map(shellQuote).join(' ')}`;
-  const args = ['firebase', ...(config ? ['--config', config] : []), 'emulators:exec', '--only', EMULATORS, '--project', projectId, inner];
+  const args = [
+    'firebase',
+    ...(config ? ['--config', config] : []),
+    'emulators:exec',
+    '--only',
+    EMULATORS,
+    '--project',
+    projectId,
+    inner,
+  ];
   const child = spawn('npx', args, {
     cwd: repoRoot,
     env: { ...process.env, ...emulatorEnv() },

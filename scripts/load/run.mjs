@@ -25,7 +25,13 @@ const { db } = requireFn('./lib/adapters/firestore.js');
 const { issueKey } = requireFn('./lib/data/kioskKeys.js');
 const { transactionsCollection } = requireFn('./lib/data/transactions.js');
 
-const { kiosks: KIOSKS, users: USERS, duration: DURATION_S, hot: HOT_REQUESTS, retries: RETRY_REQUESTS } = loadOptions(process.argv.slice(2));
+const {
+  kiosks: KIOSKS,
+  users: USERS,
+  duration: DURATION_S,
+  hot: HOT_REQUESTS,
+  retries: RETRY_REQUESTS,
+} = loadOptions(process.argv.slice(2));
 const API = apiUrl(await discoverEmulators());
 
 /**
@@ -43,8 +49,14 @@ async function seed() {
   const kioskIds = Array.from({ length: KIOSKS }, (_, i) => `load-kiosk-${i}`);
   const users = Array.from({ length: USERS + 1 }, (_, i) => (i === USERS ? 'load-hot-user' : `load-user-${i}`));
   await writeAll([
-    ...kioskIds.map((id, i) => [db().collection('kiosks').doc(id), fleetKioskDoc(i, { name: `Load kiosk ${i}`, address: `Test street ${i}`, openingHours: '24/7' })]),
-    ...users.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Load user ${i}`, i % 2 === 0 ? `load-device-${i}` : undefined)]),
+    ...kioskIds.map((id, i) => [
+      db().collection('kiosks').doc(id),
+      fleetKioskDoc(i, { name: `Load kiosk ${i}`, address: `Test street ${i}`, openingHours: '24/7' }),
+    ]),
+    ...users.map((id, i) => [
+      db().collection('users').doc(id),
+      fleetUserDoc(`Load user ${i}`, i % 2 === 0 ? `load-device-${i}` : undefined),
+    ]),
   ]);
   // A cap high enough that the hot user's 100 awards stay under it: this run measures the books, not the cap.
   await db().doc('config/rewards').set({ dailyPointsCap: 10_000_000 });
@@ -101,13 +113,25 @@ async function fleetPhase({ kiosks, users }, ledger) {
           const headers = { 'content-type': 'application/json', 'x-api-key': context.kiosk.apiKey };
           if (Math.random() < 0.1) {
             context.inFlight.push({ kind: 'status', startedAt: performance.now() });
-            return { ...request, method: 'POST', path: `${basePath}/kiosk/${context.kiosk.id}/status`, headers, body: JSON.stringify({ status: 'available' }) };
+            return {
+              ...request,
+              method: 'POST',
+              path: `${basePath}/kiosk/${context.kiosk.id}/status`,
+              headers,
+              body: JSON.stringify({ status: 'available' }),
+            };
           }
           // Like a real kiosk, every transaction carries an Idempotency-Key, so one whose
           // answer was lost (still in flight when the run stopped) can be asked again.
           const body = transactionBody(context.kiosk.id, users[randomInt(users.length)]);
           const idempotencyKey = `fleet-${process.pid}-${sequence++}`;
-          context.inFlight.push({ kind: 'transaction', startedAt: performance.now(), body, idempotencyKey, apiKey: context.kiosk.apiKey });
+          context.inFlight.push({
+            kind: 'transaction',
+            startedAt: performance.now(),
+            body,
+            idempotencyKey,
+            apiKey: context.kiosk.apiKey,
+          });
           return {
             ...request,
             method: 'POST',
@@ -132,7 +156,9 @@ async function fleetPhase({ kiosks, users }, ledger) {
   // asks again with the same key, and gets the stored answer if the first one landed.
   const unanswered = [
     ...toAskAgain,
-    ...connections.flatMap((context) => context.inFlight.filter(/** @returns {sent is SentTransaction} */ (sent) => sent.kind === 'transaction')),
+    ...connections.flatMap((context) =>
+      context.inFlight.filter(/** @returns {sent is SentTransaction} */ (sent) => sent.kind === 'transaction'),
+    ),
   ];
   for (const sent of unanswered) {
     const response = await submitRecorded(ledger, sent.apiKey, sent.body, sent.idempotencyKey);
@@ -174,7 +200,9 @@ async function hotPhase({ kiosks, hotUser }, ledger) {
     }),
   );
   for (const response of responses) if (response.status === 200) ledger.award(response.body.transaction);
-  const awarded = responses.filter((r) => r.status === 200).reduce((sum, r) => sum + r.body.transaction.pointsEarned, 0);
+  const awarded = responses
+    .filter((r) => r.status === 200)
+    .reduce((sum, r) => sum + r.body.transaction.pointsEarned, 0);
   return {
     requests: HOT_REQUESTS,
     seconds: (performance.now() - started) / 1000,
@@ -193,7 +221,12 @@ async function retriesPhase({ kiosks, users }, ledger) {
   let sent = 0;
   const logical = Array.from({ length: RETRY_REQUESTS }, (_, i) => {
     const kiosk = kiosks[i % kiosks.length];
-    return { kiosk, key: `retry-${Date.now()}-${i}`, body: transactionBody(kiosk.id, users[randomInt(users.length)]), copies: 2 + randomInt(4) };
+    return {
+      kiosk,
+      key: `retry-${Date.now()}-${i}`,
+      body: transactionBody(kiosk.id, users[randomInt(users.length)]),
+      copies: 2 + randomInt(4),
+    };
   });
   /**
    * @param {string} key
@@ -244,7 +277,10 @@ async function warmUp(timeoutMs = 120_000) {
     }),
   );
   const warm = answered.filter(Boolean).length;
-  if (warm < KIOSKS) console.log(`  only ${warm} of ${KIOSKS} requests answered within ${timeoutMs / 1000} s; the fleet phase starts anyway`);
+  if (warm < KIOSKS)
+    console.log(
+      `  only ${warm} of ${KIOSKS} requests answered within ${timeoutMs / 1000} s; the fleet phase starts anyway`,
+    );
 }
 
 const started = Date.now();
@@ -263,7 +299,9 @@ console.log('Waiting for the triggers to drain...');
 const drained = await waitForEffects(transactionsCollection(), 'all', { timeoutMs: 600_000, intervalMs: 1000 });
 const transactions = { size: drained.length, docs: drained };
 const lag = summarize(
-  transactions.docs.map((/** @type {any} */ doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis()),
+  transactions.docs.map(
+    (/** @type {any} */ doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis(),
+  ),
 );
 const latency = summarize(ledger.latencies);
 const problems = await auditBooks(ledger, seeded, transactions, retries);

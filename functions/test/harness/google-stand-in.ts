@@ -61,7 +61,10 @@ export async function startGoogleStandIn(projectId: string) {
       if (state.keys === 'fails') return json(500, { error: 'backend_error' });
       return json(200, { [KEY_ID]: signingKey.publicKey.export({ type: 'spki', format: 'pem' }) });
     }
-    if (req.headers.host === 'identitytoolkit.googleapis.com' && req.url === `/v1/projects/${projectId}/accounts:lookup`) {
+    if (
+      req.headers.host === 'identitytoolkit.googleapis.com' &&
+      req.url === `/v1/projects/${projectId}/accounts:lookup`
+    ) {
       state.lookups++;
       if (state.lookup === 'fails') return json(500, { error: { code: 500, message: 'INTERNAL_ERROR' } });
       const [uid] = (JSON.parse(body) as { localId: string[] }).localId;
@@ -87,7 +90,10 @@ export async function startGoogleStandIn(projectId: string) {
   }
 
   /** An ID token as Google signs it, issued `ageSeconds` ago. */
-  function idToken(uid: string, { admin = false, ageSeconds = 60, key = signingKey.privateKey, expired = false }: TokenOptions = {}) {
+  function idToken(
+    uid: string,
+    { admin = false, ageSeconds = 60, key = signingKey.privateKey, expired = false }: TokenOptions = {},
+  ) {
     const issuedAt = nowSeconds() - ageSeconds;
     const header = base64url({ alg: 'RS256', kid: KEY_ID, typ: 'JWT' });
     const payload = base64url({

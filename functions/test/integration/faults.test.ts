@@ -40,8 +40,12 @@ test('the functions reloading mid-burst while kiosks retry with their keys: no a
   expect(user.currentPoints).toBe(expectedPoints);
   const transactions = await db().collection('transactions').get();
   expect(transactions.size).toBe(requests.length);
-  expect(new Set(transactions.docs.map((doc) => doc.get('idempotencyKey')))).toEqual(new Set(requests.map((r) => r.key)));
-  expect(new Set(answers.map((answer) => answer.body.transaction.id))).toEqual(new Set(transactions.docs.map((doc) => doc.id)));
+  expect(new Set(transactions.docs.map((doc) => doc.get('idempotencyKey')))).toEqual(
+    new Set(requests.map((r) => r.key)),
+  );
+  expect(new Set(answers.map((answer) => answer.body.transaction.id))).toEqual(
+    new Set(transactions.docs.map((doc) => doc.id)),
+  );
 
   // Every trigger completes once the functions are back.
   await waitForEffects(transactionsCollection(), 'all', { timeoutMs: 90_000 });

@@ -59,7 +59,15 @@ import {
   type FuzzServer,
   type RawResponse,
 } from './fuzz-server';
-import { idTokenFor, resetEmulators, seedKiosk, seedKioskWithKey, seedUser, setBackgroundTriggers, uniqueId } from './helpers';
+import {
+  idTokenFor,
+  resetEmulators,
+  seedKiosk,
+  seedKioskWithKey,
+  seedUser,
+  setBackgroundTriggers,
+  uniqueId,
+} from './helpers';
 
 // Params are read from process.env at call time; nothing else sets them in this process.
 Object.assign(process.env, {
@@ -249,10 +257,13 @@ function each<T>(variants: T[], shape: (variant: T) => Shape): fc.Arbitrary<Fuzz
 
 const STATUSES = ['available', 'maintenance', 'offline'];
 /** Mostly small, so that users stay under the daily points cap and awards keep succeeding. */
-const counts = weighted([8, fc.integer({ min: 0, max: 5 })], [1, fc.integer({ min: 0, max: 1000 })], [1, fc.constantFrom(0, 1000)]);
+const counts = weighted(
+  [8, fc.integer({ min: 0, max: 5 })],
+  [1, fc.integer({ min: 0, max: 1000 })],
+  [1, fc.constantFrom(0, 1000)],
+);
 const hostileCount = fc.constantFrom<unknown>(-1, 1001, 1.5, '1', 1e308, -0, 2 ** 53, null, true, []);
-const text = (maxLength: number) =>
-  fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.min(maxLength, 60) });
+const text = (maxLength: number) => fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.min(maxLength, 60) });
 const DATA_KEYS = [
   'from',
   'google.x',
@@ -435,7 +446,10 @@ const specs: RouteSpec[] = [
               fc.record({
                 token: weighted(
                   [4, fc.constantFrom('fuzz-device-1', 'fuzz-device-2', 'fuzz-device-3')],
-                  [1, fc.constantFrom('unregistered-fuzz-1', 'unregistered-fuzz-2', 'invalid-fuzz', 'unavailable-fuzz')],
+                  [
+                    1,
+                    fc.constantFrom('unregistered-fuzz-1', 'unregistered-fuzz-2', 'invalid-fuzz', 'unavailable-fuzz'),
+                  ],
                   [2, fc.string({ minLength: 1, maxLength: 200 })],
                 ),
               }),
@@ -482,7 +496,10 @@ const specs: RouteSpec[] = [
               { requiredKeys: ['topic', 'title', 'body'] },
             ),
             {
-              topic: weighted([1, hostileText(900)], [1, fc.constantFrom('ALL_USERS', 'all_users ', '/topics/all_users')]),
+              topic: weighted(
+                [1, hostileText(900)],
+                [1, fc.constantFrom('ALL_USERS', 'all_users ', '/topics/all_users')],
+              ),
               ...notification,
             },
             fuzzed,
@@ -524,7 +541,10 @@ const specs: RouteSpec[] = [
                   [1, fc.constant({})],
                   [1, fc.constant({ userId: null, pushToken: 'fuzz-device-9' })],
                 ),
-                fc.record({ title: text(200), body: text(2000), data: dataPayloads }, { requiredKeys: ['title', 'body'] }),
+                fc.record(
+                  { title: text(200), body: text(2000), data: dataPayloads },
+                  { requiredKeys: ['title', 'body'] },
+                ),
               )
               .map(([recipient, content]) => ({ ...recipient, ...content })),
             {
@@ -559,7 +579,13 @@ const specs: RouteSpec[] = [
                 [5, fc.emailAddress()],
                 [
                   1,
-                  fc.constantFrom('a@b.co', 'A@EXAMPLE.COM', 'user+tag@example.com', '"quoted"@example.com', 'a@[127.0.0.1]'),
+                  fc.constantFrom(
+                    'a@b.co',
+                    'A@EXAMPLE.COM',
+                    'user+tag@example.com',
+                    '"quoted"@example.com',
+                    'a@[127.0.0.1]',
+                  ),
                 ],
               ),
               otp: fc.stringMatching(/^[0-9]{4,10}$/),
@@ -675,7 +701,16 @@ const specs: RouteSpec[] = [
                     longitude: fc.constantFrom<unknown>(180.0000001, -181, -1e308, '1', null),
                   }),
                 ],
-                [1, fc.constantFrom<unknown>({}, { latitude: 1 }, { latitude: 1, longitude: 2, altitude: 3 }, [1, 2], 'x')],
+                [
+                  1,
+                  fc.constantFrom<unknown>(
+                    {},
+                    { latitude: 1 },
+                    { latitude: 1, longitude: 2, altitude: 3 },
+                    [1, 2],
+                    'x',
+                  ),
+                ],
               ),
               openingHours: weighted<unknown>(
                 [2, fc.constantFrom('PH off', 'SH off', 'Feb 30', 'Mo-', '25:00-26:00', '', 'x'.repeat(1001))],
@@ -755,7 +790,9 @@ const anyRoute: RouteSpec = {
           [
             2,
             fc
-              .array(segments(['kiosk', 'kiosks', 'user', 'admin', 'notify', 'keys', 'push-token'], true), { maxLength: 5 })
+              .array(segments(['kiosk', 'kiosks', 'user', 'admin', 'notify', 'keys', 'push-token'], true), {
+                maxLength: 5,
+              })
               .map((parts) => `/${parts.join('/')}`),
           ],
           [
@@ -951,12 +988,16 @@ async function check(spec: RouteSpec, request: FuzzRequest): Promise<void> {
       problems.join('\n'),
       describeRequest(request),
       `answer: ${response.status} ${clip(response.text)}`,
-      `logs: ${logs.recent().map((line) => clip(line, 300)).join('\n      ')}`,
+      `logs: ${logs
+        .recent()
+        .map((line) => clip(line, 300))
+        .join('\n      ')}`,
     ].join('\n');
     if (!COLLECT) throw new Error(message);
     const failure = /"errorMessage":"((?:[^"\\]|\\.)*)"/.exec(logs.recent().join('\n'))?.[1] ?? '';
-    const signature = [spec.route, ...problems.map((p) => p.slice(0, 40)), failure.replace(/\\".*?\\"|\d+/g, '…')]
-      .join(' | ');
+    const signature = [spec.route, ...problems.map((p) => p.slice(0, 40)), failure.replace(/\\".*?\\"|\d+/g, '…')].join(
+      ' | ',
+    );
     const known = collected.get(signature);
     if (!known || message.length < known.length) collected.set(signature, message);
   }
@@ -987,7 +1028,9 @@ async function fuzz(spec: RouteSpec): Promise<void> {
 
 describe('fuzz: every endpoint', () => {
   test('every route has a fuzz property', () => {
-    expect(specs.map((spec) => spec.route).sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
+    expect(specs.map((spec) => spec.route).sort()).toEqual(
+      routes.map((route) => `${route.method} ${route.path}`).sort(),
+    );
   });
 
   for (const spec of specs) {

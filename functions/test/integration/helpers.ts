@@ -53,7 +53,8 @@ export async function call(method: string, path: string, options: ApiCall = {}):
 }
 
 /** Where the transaction trigger stands for every stored transaction (for a timeout's explanation). */
-export const describeTransactionEffects = (): Promise<string> => wait.describeTransactionEffects(transactionsCollection());
+export const describeTransactionEffects = (): Promise<string> =>
+  wait.describeTransactionEffects(transactionsCollection());
 
 let counter = 0;
 /** Ids unique across the run, so a late trigger of an earlier test never lands on a later test's data. */

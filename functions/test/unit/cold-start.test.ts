@@ -85,7 +85,10 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
   }
 
   it('api: the HTTP layer only', () => {
-    expect(loadAs('api')).toEqual({ defined: ['api'], loaded: ['firebase-functions HTTPS provider', 'the HTTP layer'] });
+    expect(loadAs('api')).toEqual({
+      defined: ['api'],
+      loaded: ['firebase-functions HTTPS provider', 'the HTTP layer'],
+    });
   });
 
   it('transactionEffects: the Firestore trigger only', () => {

@@ -58,7 +58,9 @@ describe('admin routes check revocation (requireAdmin)', () => {
 
   test('a token issued after the revocation passes', async () => {
     google.state.accounts.set('boss', { localId: 'boss', validSince: String(nowSeconds() - 30) });
-    await expect(requireAdmin(bearer(idToken('boss', { admin: true, ageSeconds: 10 })))).resolves.toMatchObject({ uid: 'boss' });
+    await expect(requireAdmin(bearer(idToken('boss', { admin: true, ageSeconds: 10 })))).resolves.toMatchObject({
+      uid: 'boss',
+    });
   });
 
   test('a disabled account: 401', async () => {
@@ -72,9 +74,12 @@ describe('admin routes check revocation (requireAdmin)', () => {
 });
 
 describe("user routes: the caller's own data needs no Auth lookup", () => {
-  test("a revoked user still reads their own data until the token expires; no lookup is made", async () => {
+  test('a revoked user still reads their own data until the token expires; no lookup is made', async () => {
     google.state.accounts.set('alice', { localId: 'alice', validSince: String(nowSeconds() - 30) });
-    await expect(requireUserOrAdmin(bearer(idToken('alice')), 'alice')).resolves.toEqual({ uid: 'alice', admin: false });
+    await expect(requireUserOrAdmin(bearer(idToken('alice')), 'alice')).resolves.toEqual({
+      uid: 'alice',
+      admin: false,
+    });
     expect(google.state.lookups).toBe(0);
   });
 
@@ -86,7 +91,9 @@ describe("user routes: the caller's own data needs no Auth lookup", () => {
 
   test("a good admin reaches someone else's data", async () => {
     google.state.accounts.set('boss', { localId: 'boss' });
-    await expect(requireUserOrAdmin(bearer(idToken('boss', { admin: true })), 'alice')).resolves.toMatchObject({ uid: 'boss' });
+    await expect(requireUserOrAdmin(bearer(idToken('boss', { admin: true })), 'alice')).resolves.toMatchObject({
+      uid: 'boss',
+    });
   });
 });
 

@@ -21,7 +21,10 @@ export async function measureAdminTokenCheck({ runs }) {
   // firebase-admin reads it at every verification: without it, tokens are checked as deployed.
   delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
   const google = await startGoogleStandIn(PROJECT_ID);
-  const app = initializeApp({ projectId: PROJECT_ID, httpAgent: google.agent, credential: google.credential }, PROJECT_ID);
+  const app = initializeApp(
+    { projectId: PROJECT_ID, httpAgent: google.agent, credential: google.credential },
+    PROJECT_ID,
+  );
   try {
     const auth = getAuth(app);
     google.state.accounts.set('bench-admin', { localId: 'bench-admin' });
@@ -40,7 +43,9 @@ export async function measureAdminTokenCheck({ runs }) {
     }
     const signature = summarize(ms.signature);
     const revocation = summarize(ms.revocation);
-    console.log(`  verifyIdToken: p50 ${signature.p50.toFixed(3)} ms; with checkRevoked: p50 ${revocation.p50.toFixed(3)} ms (${runs} each, alternating)`);
+    console.log(
+      `  verifyIdToken: p50 ${signature.p50.toFixed(3)} ms; with checkRevoked: p50 ${revocation.p50.toFixed(3)} ms (${runs} each, alternating)`,
+    );
     return { tokenCheck: { runs, signature, revocation, addedP50Ms: revocation.p50 - signature.p50 } };
   } finally {
     await deleteApp(app);

@@ -18,7 +18,12 @@ const { transactionsCollection } = requireFn('./lib/data/transactions.js');
 export async function measureTriggerLag(bench, api) {
   const { ctx, plan } = bench;
   const LAG_USERS = plan.lag.burstSize;
-  await writeAll(Array.from({ length: LAG_USERS }, (_, i) => [db().collection('users').doc(`lag-user-${i}`), fleetUserDoc(`Lag user ${i}`, `lag-device-${i}`)]));
+  await writeAll(
+    Array.from({ length: LAG_USERS }, (_, i) => [
+      db().collection('users').doc(`lag-user-${i}`),
+      fleetUserDoc(`Lag user ${i}`, `lag-device-${i}`),
+    ]),
+  );
   const agent = keepAliveAgent(LAG_USERS);
   /**
    * @param {number} i
@@ -52,7 +57,9 @@ export async function measureTriggerLag(bench, api) {
       if (b > 0) burst.push(...lags); // the first burst starts the emulator's workers
     }
     const lag = { c1: summarize(sequential), c16: summarize(burst) };
-    console.log(`  c=1 p50 ${fmtMs(lag.c1.p50)} ms p95 ${fmtMs(lag.c1.p95)} ms; c=16 p50 ${fmtMs(lag.c16.p50)} ms p95 ${fmtMs(lag.c16.p95)} ms`);
+    console.log(
+      `  c=1 p50 ${fmtMs(lag.c1.p50)} ms p95 ${fmtMs(lag.c1.p95)} ms; c=16 p50 ${fmtMs(lag.c16.p50)} ms p95 ${fmtMs(lag.c16.p95)} ms`,
+    );
     return lag;
   } finally {
     agent.destroy();
