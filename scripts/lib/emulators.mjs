@@ -16,7 +16,7 @@ const configured = JSON.parse(readFileSync(join(repoRoot, 'firebase.json'), 'utf
 export const HOSTS = Object.fromEntries(
   ['functions', 'firestore', 'auth', 'hub'].map((name) => [name, `${configured[name].host}:${configured[name].port}`]),
 );
-export const apiUrl = (projectId) => `http://${HOSTS.functions}/${projectId}/us-central1/api`;
+export const apiUrl = (/** @type {string} */ projectId) => `http://${HOSTS.functions}/${projectId}/us-central1/api`;
 
 const SDK_JAR_NAME = 'cloud-firestore-emulator.jar';
 const KNOWN_SDK_JAR = `/usr/lib/google-cloud-sdk/platform/cloud-firestore-emulator/${SDK_JAR_NAME}`;
@@ -29,7 +29,11 @@ function findSdkFirestoreJar() {
   return existsSync(KNOWN_SDK_JAR) ? KNOWN_SDK_JAR : undefined;
 }
 
-/** Manifest lines stop at 72 bytes; longer values continue on lines that start with a space. */
+/**
+ * Manifest lines stop at 72 bytes; longer values continue on lines that start with a space.
+ * @param {string} name
+ * @param {string} value
+ */
 function manifestLine(name, value) {
   const text = `${name}: ${value}`;
   const lines = [text.slice(0, 70)];
@@ -86,7 +90,11 @@ export function buildFunctions({ quiet = false } = {}) {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: functionsDir, stdio: quiet ? ['ignore', 2, 2] : 'inherit' });
 }
 
-/** Resolves once `url` answers at all, or rejects after `timeoutMs`. */
+/**
+ * Resolves once `url` answers at all, or rejects after `timeoutMs`.
+ * @param {string} url
+ * @param {number} timeoutMs
+ */
 export async function waitForHttp(url, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -101,7 +109,8 @@ export async function waitForHttp(url, timeoutMs) {
 }
 
 /** `arg` as one word of a POSIX shell command line. */
-const shellQuote = (arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`);
+const shellQuote = (/** @type {string} */ arg) =>
+  /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 
 /**
  * Runs `command` (its words; run by a shell from `cwd`, default the repository root)
@@ -132,13 +141,17 @@ export function runInEmulators({ projectId, command, cwd, config, onLine }) {
     stdio: onLine ? ['inherit', 'pipe', 'pipe'] : 'inherit',
   });
   if (onLine) {
-    for (const [stream, sink] of [
-      [child.stdout, process.stdout],
-      [child.stderr, process.stderr],
-    ]) {
+    /**
+     * @param {import('node:stream').Readable | null} stream
+     * @param {NodeJS.WritableStream} sink
+     */
+    const tee = (stream, sink) => {
+      if (!stream) return;
       stream.pipe(sink, { end: false });
       createInterface({ input: stream }).on('line', onLine);
-    }
+    };
+    tee(child.stdout, process.stdout);
+    tee(child.stderr, process.stderr);
   }
   return new Promise((resolve) => child.on('close', (status) => resolve(status ?? 1)));
 }
