@@ -3,22 +3,6 @@ import { db } from '../adapters/firestore';
 
 export const transactionsCollection = () => db().collection('transactions');
 
-/** What a kiosk is told about a recorded transaction (the body of POST /kiosk/transaction). */
-export interface TransactionResult {
-  success: true;
-  transaction: {
-    id: string;
-    userId: string;
-    kioskId: string;
-    plasticCount: number;
-    metalCount: number;
-    totalItems: number;
-    pointsEarned: number;
-    newBalance: number;
-  };
-  pushNotification: boolean;
-}
-
 /** What an award records; the trigger adds `effects` later. */
 export interface RecordedTransaction {
   userId: string;
@@ -34,6 +18,16 @@ export interface RecordedTransaction {
   apiKeyId: string;
   /** Whether the user had a push token when it was recorded (the response's `pushNotification`). */
   pushQueued: boolean;
+}
+
+/** What a kiosk is told about a recorded transaction (the body of POST /kiosk/transaction). */
+export interface TransactionResult {
+  success: true;
+  transaction: { id: string } & Pick<
+    RecordedTransaction,
+    'userId' | 'kioskId' | 'plasticCount' | 'metalCount' | 'totalItems' | 'pointsEarned' | 'newBalance'
+  >;
+  pushNotification: boolean;
 }
 
 /** A transactions/{id} document as first stored; the one place one is written out. */
