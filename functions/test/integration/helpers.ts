@@ -6,6 +6,7 @@ import { newTransaction, transactionsCollection, type RecordedTransaction } from
 import { newProfile, usersCollection } from '../../src/data/users';
 import type { KioskStatus } from '../../src/domain/kiosk';
 import { DEFAULT_REWARDS } from '../../src/domain/rewards';
+import { assertDescribed } from './response-check';
 
 export const PROJECT_ID = process.env.GCLOUD_PROJECT!;
 export const API_URL = `http://127.0.0.1:5001/${PROJECT_ID}/us-central1/api`;
@@ -45,7 +46,9 @@ export async function call(method: string, path: string, options: ApiCall = {}):
   } catch {
     body = undefined;
   }
-  return { status: response.status, headers: response.headers, body, text };
+  const result = { status: response.status, headers: response.headers, body, text };
+  assertDescribed(method, path, result);
+  return result;
 }
 
 /**

@@ -2,7 +2,8 @@
  * Cold-start guard (no timing): importing the entry point must not load what only
  * some routes need. Every instance of every function loads src/index.ts at cold
  * start; nodemailer (mail), opening_hours (kiosk views) and ajv (request bodies) are
- * loaded by their routes on first use, firebase-admin/messaging by the push adapter.
+ * loaded by their routes on first use, firebase-admin/messaging by the push adapter,
+ * and the OpenAPI builder by GET /openapi.json alone.
  * `npm run bench` measures the time; this only checks what is loaded.
  */
 
@@ -18,6 +19,7 @@ const HEAVY = {
   // The v2 barrel loads every v2 provider and firebase-admin/database (~40 ms).
   'firebase-functions/v2 (barrel)': '/node_modules/firebase-functions/lib/v2/index.js',
   'firebase-admin/database': '/node_modules/firebase-admin/lib/database/',
+  'the OpenAPI builder': '/src/http/openapi.ts',
 } as const;
 
 type Heavy = keyof typeof HEAVY;
@@ -50,7 +52,7 @@ describe('cold start: importing src/index.ts', () => {
     expect(Object.keys(exported as object).sort()).toEqual(['api', 'provisionUserProfile', 'transactionEffects']);
   });
 
-  it.each(['nodemailer', 'opening_hours', 'ajv'] as const)('does not load %s', (name) => {
+  it.each(['nodemailer', 'opening_hours', 'ajv', 'the OpenAPI builder'] as const)('does not load %s', (name) => {
     expect(fromIndex).not.toContain(name);
   });
 
@@ -68,6 +70,25 @@ describe('cold start: importing src/index.ts', () => {
   // firebase-admin/auth may be loaded only because the framework loads it.
   it('adds no heavy module beyond what the framework loads', () => {
     expect(fromIndex.filter((name) => !fromFramework.includes(name))).toEqual([]);
+  });
+});
+
+describe('cold start: the OpenAPI builder', () => {
+  const builderLoaded = () => Object.keys(require.cache).some((key) => key.includes(HEAVY['the OpenAPI builder']));
+
+  it('is loaded by the first GET /openapi.json, and by no other route', async () => {
+    await jest.isolateModulesAsync(async () => {
+      const { healthRoute } = require('../../src/http/routes/health') as typeof import('../../src/http/routes/health');
+      const { openApiRoute } = require('../../src/http/routes/openApi') as typeof import('../../src/http/routes/openApi');
+      const request = { params: {}, query: {}, headers: {}, body: undefined, caller: undefined } as never;
+      await healthRoute.handler(request);
+      expect(builderLoaded()).toBe(false);
+      const { body } = await openApiRoute.handler(request);
+      expect(builderLoaded()).toBe(true);
+      expect(body.openapi).toBe('3.1.0');
+      // Built once per instance.
+      expect((await openApiRoute.handler(request)).body).toBe(body);
+    });
   });
 });
 
