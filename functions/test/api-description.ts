@@ -161,12 +161,18 @@ function problemsAgainst(at: string, response: ObservedResponse, head: boolean):
 /**
  * Everything in which a response of the API disagrees with its description; empty
  * when it matches. The operation must exist for the method and concrete path, the
- * status be described, the headers and the body match. A request that is no
+ * status be described, the headers and the body match; and a request the service
+ * accepted (2xx) must be one the document allows (`request`, when given). A request that is no
  * operation must be answered as the document's NoSuchEndpoint (unknown path) or
  * MethodNotAllowed (with `Allow` naming exactly the path's methods) says; OPTIONS
  * answers 204 with the path's methods.
  */
-export function responseProblems(method: string, url: string, response: ObservedResponse): string[] {
+export function responseProblems(
+  method: string,
+  url: string,
+  response: ObservedResponse,
+  request?: SentRequest,
+): string[] {
   const path = url.split('?')[0];
   const templates = templatesMatching(path);
   const head = method === 'HEAD';
@@ -202,7 +208,42 @@ export function responseProblems(method: string, url: string, response: Observed
       `${operation.operationId} (${wanted.toUpperCase()} ${template}) does not describe the status ${response.status}`,
     ];
   }
-  return problemsAgainst(at, response, head).map(
-    (problem) => `${operation.operationId} ${response.status}: ${problem}`,
-  );
+  const problems = problemsAgainst(at, response, head);
+  if (response.status < 300 && request) problems.push(...acceptedRequestProblems(template, wanted, url, request));
+  return problems.map((problem) => `${operation.operationId} ${response.status}: ${problem}`);
+}
+
+export interface SentRequest {
+  /** The JSON body, when one was sent. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * What the service accepted must be a request the document allows: its query
+ * parameters and headers declared and within their schemas, its body valid against
+ * the request body schema. Otherwise the document is stricter than the service.
+ */
+function acceptedRequestProblems(template: string, method: string, url: string, request: SentRequest): string[] {
+  const at = pointer('paths', template, method);
+  const operation = apiDocument.paths[template][method];
+  const parameters = ((operation.parameters ?? []) as Json[]).map((_, i) => resolved(`${at}/parameters/${i}`));
+  const problems: string[] = [];
+  const check = (where: 'query' | 'header', name: string, value: string) => {
+    const declared = parameters.find(({ node }) => node.in === where && node.name.toLowerCase() === name.toLowerCase());
+    if (!declared) problems.push(`the accepted request has the ${where} parameter ${name}, which is not described`);
+    else problems.push(...schemaErrors(`${declared.at}/schema`, value).map((error) => `${where} ${name}: ${error}`));
+  };
+  for (const [name, value] of new URLSearchParams(url.split('?')[1] ?? '')) check('query', name, value);
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    if (name.toLowerCase() === 'idempotency-key') check('header', name, value);
+  }
+  if (request.body !== undefined) {
+    if (!operation.requestBody) problems.push('the accepted request has a body, and the operation describes none');
+    else {
+      const schemaAt = `${resolved(`${at}/requestBody`).at}${pointer('content', 'application/json', 'schema')}`;
+      problems.push(...schemaErrors(schemaAt, request.body).map((error) => `accepted request body: ${error}`));
+    }
+  }
+  return problems;
 }

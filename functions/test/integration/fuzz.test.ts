@@ -325,6 +325,11 @@ const specs: RouteSpec[] = [
     requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/') }),
   },
   {
+    route: 'GET /openapi.json',
+    runs: 20,
+    requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/openapi.json') }),
+  },
+  {
     route: 'POST /kiosk/transaction',
     runs: 200,
     requests: () =>

@@ -47,7 +47,7 @@ export async function call(method: string, path: string, options: ApiCall = {}):
     body = undefined;
   }
   const result = { status: response.status, headers: response.headers, body, text };
-  assertDescribed(method, path, result);
+  assertDescribed(method, path, result, { body: options.rawBody === undefined ? options.body : undefined, headers });
   return result;
 }
 

@@ -309,6 +309,42 @@ describe('the response check', () => {
     ]);
   });
 
+  it('flags a request the service accepted but the document refuses', () => {
+    const transaction = {
+      id: 't1',
+      userId: 'u1',
+      kioskId: 'k1',
+      plasticCount: 1,
+      metalCount: 0,
+      totalItems: 1,
+      pointsEarned: 10,
+      newBalance: 10,
+    };
+    const answer = json(200, { success: true, transaction, pushNotification: false });
+    const body = { kioskId: 'k1', userId: 'u1', plasticCount: 1, metalCount: 0 };
+    expect(
+      responseProblems('POST', '/kiosk/transaction', answer, { body, headers: { 'idempotency-key': 'r-1' } }),
+    ).toEqual([]);
+    expect(
+      responseProblems('POST', '/kiosk/transaction', answer, { body: { ...body, plasticCount: 1001 } }).join(),
+    ).toMatch(/accepted request body: \/plasticCount must be <= 1000/);
+    expect(
+      responseProblems('POST', '/kiosk/transaction', answer, {
+        body,
+        headers: { 'Idempotency-Key': 'k'.repeat(256) },
+      }).join(),
+    ).toMatch(/header Idempotency-Key: .* must NOT have more than 255 characters/);
+    expect(responseProblems('GET', '/kiosks?status=available', json(200, { success: true, kiosks: [] }), {})).toEqual(
+      [],
+    );
+    expect(responseProblems('GET', '/kiosks?near=1,2', json(200, { success: true, kiosks: [] }), {})).toEqual([
+      'listKiosks 200: the accepted request has the query parameter near, which is not described',
+    ]);
+    expect(responseProblems('GET', '/kiosks', json(200, { success: true, kiosks: [] }), { body: {} })).toEqual([
+      'listKiosks 200: the accepted request has a body, and the operation describes none',
+    ]);
+  });
+
   it('flags a body that is not JSON where JSON is described, and accepts the runtime’s HTML 400', () => {
     const html = {
       status: 400,
