@@ -15,6 +15,7 @@ module.exports = {
       testEnvironment: 'node',
       roots: ['<rootDir>/test/integration'],
       transform: { '^.+\\.ts$': tsJest },
+      globalSetup: '<rootDir>/test/integration/global-setup.ts',
       setupFiles: ['<rootDir>/test/integration/setup-env.ts'],
       testTimeout: 120000,
     },

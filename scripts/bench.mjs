@@ -4,11 +4,10 @@
 // hosts the functions with functions-framework, measures, and writes BENCHMARKS.md.
 // Ends with the targets, met or missed, and two lines: `cold-start ratio: <x.xx>` and
 // `worst warm p50 ratio: <x.xx> (<endpoint>)`.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EMULATORS, buildFunctions, emulatorEnv, ensureLocalSecrets } from './lib/emulators.mjs';
+import { buildFunctions, runInEmulators } from './lib/emulators.mjs';
 import { cacheDir, repoRoot } from './lib/paths.mjs';
 
 const USAGE = `Usage: npm run bench -- [--diagnose] [--quick] [--config <firebase.json>]
@@ -30,7 +29,12 @@ const BENCH_PROJECT_ID = 'demo-kiosk-rewards-bench';
 let flags;
 try {
   flags = parseArgs({
-    options: { config: { type: 'string' }, quick: { type: 'boolean' }, diagnose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      config: { type: 'string' },
+      quick: { type: 'boolean' },
+      diagnose: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   }).values;
 } catch (error) {
   console.error(`${error instanceof Error ? error.message : error}\n\n${USAGE}`);
@@ -41,28 +45,29 @@ if (flags.help) {
   process.exit(0);
 }
 const config = flags.config ?? process.env.BENCH_FIREBASE_CONFIG;
-const firebaseArgs = config ? ['--config', resolve(config)] : [];
-const forwarded = [...(flags.quick || process.env.BENCH_QUICK ? ['--quick'] : []), ...(flags.diagnose ? ['--diagnose'] : [])];
+const forwarded = [
+  ...(flags.quick || process.env.BENCH_QUICK ? ['--quick'] : []),
+  ...(flags.diagnose ? ['--diagnose'] : []),
+];
 
 buildFunctions();
-ensureLocalSecrets();
 const resultsFile = join(cacheDir, 'bench', 'results.json');
 rmSync(resultsFile, { force: true });
 
-const inner = ['node', JSON.stringify(join(repoRoot, 'scripts', 'bench', 'run.mjs')), ...forwarded].join(' ');
-const run = spawnSync(
-  'npx',
-  ['firebase', ...firebaseArgs, 'emulators:exec', '--only', EMULATORS, '--project', BENCH_PROJECT_ID, inner],
-  { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ...emulatorEnv() } },
-);
+const status = await runInEmulators({
+  projectId: BENCH_PROJECT_ID,
+  config: config ? resolve(config) : undefined,
+  command: ['node', join(repoRoot, 'scripts', 'bench', 'run.mjs'), ...forwarded],
+});
 
-if (run.status !== 0 || !existsSync(resultsFile)) {
+if (status !== 0 || !existsSync(resultsFile)) {
   console.error('The benchmark did not complete; see the output above.');
-  process.exit(run.status || 1);
+  process.exit(status || 1);
 }
 // Printed after the emulators have shut down, so these are the last lines.
 const { summary } = JSON.parse(readFileSync(resultsFile, 'utf8'));
 console.log('');
-for (const target of summary.targets) console.log(`${target.met ? 'met   ' : 'MISSED'}  ${target.name}: ${target.measured}`);
+for (const target of summary.targets)
+  console.log(`${target.met ? 'met   ' : 'MISSED'}  ${target.name}: ${target.measured}`);
 console.log(`See ${join(repoRoot, 'BENCHMARKS.md')}.`);
 for (const line of summary.lines) console.log(line);

@@ -2,8 +2,8 @@
 // `npm run loadtest`: builds the functions, starts the emulator suite for a project
 // of its own (demo-kiosk-rewards-load) and runs scripts/load/run.mjs inside it.
 // Flags (sizes of the phases) are those of scripts/load/options.mjs; `--help` lists them.
-import { spawnSync } from 'node:child_process';
-import { EMULATORS, buildFunctions, emulatorEnv, ensureLocalSecrets } from './lib/emulators.mjs';
+import { join } from 'node:path';
+import { buildFunctions, runInEmulators } from './lib/emulators.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { USAGE, loadOptions } from './load/options.mjs';
 
@@ -21,11 +21,8 @@ try {
 }
 
 buildFunctions();
-ensureLocalSecrets();
-const inner = ['node', 'scripts/load/run.mjs', ...args.map((arg) => JSON.stringify(arg))].join(' ');
-const run = spawnSync(
-  'npx',
-  ['firebase', 'emulators:exec', '--only', EMULATORS, '--project', 'demo-kiosk-rewards-load', inner],
-  { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ...emulatorEnv() } },
-);
-process.exit(run.status ?? 1);
+const status = await runInEmulators({
+  projectId: 'demo-kiosk-rewards-load',
+  command: ['node', join(repoRoot, 'scripts', 'load', 'run.mjs'), ...args],
+});
+process.exit(status);

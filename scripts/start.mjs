@@ -195,10 +195,14 @@ try {
 const env = { ...process.env, ...emulatorEnv() };
 
 startChild('maildev', bin(repoRoot, 'maildev'), [
-  '--smtp', MAIL.smtpPort,
-  '--ip', '127.0.0.1',
-  '--web', MAIL.webPort,
-  '--web-ip', '127.0.0.1',
+  '--smtp',
+  MAIL.smtpPort,
+  '--ip',
+  '127.0.0.1',
+  '--web',
+  MAIL.webPort,
+  '--web-ip',
+  '127.0.0.1',
 ]);
 
 // The watcher compiles everything once when it starts; the emulators start after

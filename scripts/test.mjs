@@ -1,12 +1,13 @@
-// `npm test`: lints, type-checks, builds, runs the unit tests, then the integration tests
-// inside `firebase emulators:exec` (which fails the run if the emulators do not
-// start), and ends with one summary line.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+// @ts-check
+// `npm test`: lints, checks the formatting, type-checks (scripts and functions),
+// builds, runs the unit tests, then the integration tests inside
+// `firebase emulators:exec` (which fails the run if the emulators do not start), and
+// ends with one summary line.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { EMULATORS, TEST_PROJECT_ID, buildFunctions, emulatorEnv, ensureLocalSecrets } from './lib/emulators.mjs';
+import { TEST_PROJECT_ID, buildFunctions, runInEmulators } from './lib/emulators.mjs';
 import { cacheDir, functionsDir, repoRoot } from './lib/paths.mjs';
 
 /**
@@ -15,40 +16,27 @@ import { cacheDir, functionsDir, repoRoot } from './lib/paths.mjs';
  * WARNING/ERROR log events. The output scrolls past by the thousands of lines; these
  * are repeated at the end so that a CI failure shows its cause next to the summary.
  */
-const PROBLEM = /Your function (was killed|timed out)|Failed to (start|handle|load)|Request to function failed|^⚠ {2}functions:|"severity":"(ERROR|WARNING)"/;
+const PROBLEM =
+  /Your function (was killed|timed out)|Failed to (start|handle|load)|Request to function failed|^⚠ {2}functions:|"severity":"(ERROR|WARNING)"/;
 const KEPT_PROBLEMS = 40;
 
-/** Runs a command with its output passed through, keeping the last problem lines. */
-function runTeed(command, args, options) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { ...options, stdio: ['inherit', 'pipe', 'pipe'] });
-    const problems = [];
-    const watch = (stream, sink) => {
-      stream.pipe(sink, { end: false });
-      createInterface({ input: stream }).on('line', (line) => {
-        if (!PROBLEM.test(line)) return;
-        problems.push(line.length > 400 ? `${line.slice(0, 400)}…` : line);
-        if (problems.length > KEPT_PROBLEMS) problems.shift();
-      });
-    };
-    watch(child.stdout, process.stdout);
-    watch(child.stderr, process.stderr);
-    child.on('close', (status) => resolve({ status, problems }));
-  });
-}
-
+/** @param {string[]} problems */
 function reportEmulatorProblems(problems) {
   console.log(`\nEmulator output that may explain the failure (last ${KEPT_PROBLEMS} matching lines):`);
   for (const line of problems.length ? problems : ['(none)']) console.log(`  ${line}`);
   // The Firestore emulator writes lock timeouts only to its own log.
   const firestoreLog = join(repoRoot, 'firestore-debug.log');
   if (existsSync(firestoreLog)) {
-    const lockTimeouts = readFileSync(firestoreLog, 'utf8').split('WARNING: Operation failed: Transaction lock timeout').length - 1;
+    const lockTimeouts =
+      readFileSync(firestoreLog, 'utf8').split('WARNING: Operation failed: Transaction lock timeout').length - 1;
     console.log(`Firestore emulator transaction lock timeouts: ${lockTimeouts}`);
   }
 }
 
-/** The first line of a Jest failure message, colours stripped, passing over Jest's heading "● Test suite failed to run". */
+/**
+ * The first line of a Jest failure message, colours stripped, passing over Jest's heading "● Test suite failed to run".
+ * @param {string | undefined} message
+ */
 const firstLine = (message) =>
   stripVTControlCharacters(message ?? '')
     .split('\n')
@@ -60,36 +48,45 @@ rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 
 console.log(`Node ${process.version}`);
+// Lint, format and types first: the cheapest failures, before any emulator starts.
 execFileSync('npx', ['eslint', '.'], { cwd: repoRoot, stdio: 'inherit' });
+execFileSync('npx', ['prettier', '--check', '--log-level=warn', '.'], { cwd: repoRoot, stdio: 'inherit' });
+execFileSync('npx', ['tsc', '-p', 'tsconfig.scripts.json'], { cwd: repoRoot, stdio: 'inherit' });
 execFileSync('npm', ['run', '--silent', 'typecheck'], { cwd: functionsDir, stdio: 'inherit' });
 buildFunctions();
-ensureLocalSecrets();
 
 // `npm test -- <pattern...>` runs only the test files matching the patterns (both tiers).
 const patterns = process.argv.slice(2);
-const jestArgs = (tier) =>
-  [`--selectProjects ${tier} --json --outputFile=${join(resultsDir, `${tier}.json`)}`, ...(patterns.length ? ['--passWithNoTests', ...patterns] : [])].join(' ');
-const unit = spawnSync('npx', ['jest', ...jestArgs('unit').split(' ')], { cwd: functionsDir, stdio: 'inherit' });
+const jestArgs = (/** @type {'unit' | 'integration'} */ tier) => [
+  '--selectProjects',
+  tier,
+  '--json',
+  `--outputFile=${join(resultsDir, `${tier}.json`)}`,
+  ...(patterns.length ? ['--passWithNoTests', ...patterns] : []),
+];
+const unit = spawnSync('npx', ['jest', ...jestArgs('unit')], { cwd: functionsDir, stdio: 'inherit' });
 
-const integration = await runTeed(
-  'npx',
-  [
-    'firebase',
-    'emulators:exec',
-    '--only',
-    EMULATORS,
-    '--project',
-    TEST_PROJECT_ID,
-    `cd functions && npx jest --runInBand ${jestArgs("integration")}`,
-  ],
-  { cwd: repoRoot, env: { ...process.env, ...emulatorEnv() } },
-);
+// The integration tier's output, passed through, keeping the last problem lines.
+/** @type {string[]} */
+const problems = [];
+const integrationStatus = await runInEmulators({
+  projectId: TEST_PROJECT_ID,
+  cwd: functionsDir,
+  command: ['npx', 'jest', '--runInBand', ...jestArgs('integration')],
+  onLine(line) {
+    if (!PROBLEM.test(line)) return;
+    problems.push(line.length > 400 ? `${line.slice(0, 400)}…` : line);
+    if (problems.length > KEPT_PROBLEMS) problems.shift();
+  },
+});
 
 let passed = 0;
 let failed = 0;
+/** @type {string[]} */
 const failures = [];
-for (const tier of ['unit', 'integration']) {
+for (const tier of /** @type {const} */ (['unit', 'integration'])) {
   try {
+    /** @type {JestResults} */
     const results = JSON.parse(readFileSync(join(resultsDir, `${tier}.json`), 'utf8'));
     passed += results.numPassedTests;
     failed += results.numFailedTests + results.numRuntimeErrorTestSuites;
@@ -107,10 +104,15 @@ for (const tier of ['unit', 'integration']) {
     failed += 1;
   }
 }
-if (failed > 0 || integration.status !== 0) {
-  reportEmulatorProblems(integration.problems);
+if (failed > 0 || integrationStatus !== 0) {
+  reportEmulatorProblems(problems);
   if (failures.length) console.log(`\nFailed:\n${failures.map((line) => `  ${line}`).join('\n')}`);
 }
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(unit.status === 0 && integration.status === 0 && failed === 0 ? 0 : 1);
-
+/**
+ * What jest --json writes, as far as the summary reads it.
+ * @typedef {{ numPassedTests: number, numFailedTests: number, numRuntimeErrorTestSuites: number,
+ *   testResults: { name: string, status: string, message?: string,
+ *     assertionResults: { status: string, fullName: string, failureMessages: string[] }[] }[] }} JestResults
+ */
+process.exit(unit.status === 0 && integrationStatus === 0 && failed === 0 ? 0 : 1);

@@ -49,8 +49,10 @@ export const api = defineWhereServed('api', () => {
 
 /** retry: a failed run is redelivered; applyTransactionEffects makes that safe. */
 export const transactionEffects = defineWhereServed('transactionEffects', () => {
-  const { onDocumentCreated } = require('firebase-functions/v2/firestore') as typeof import('firebase-functions/v2/firestore');
-  const { onTransactionCreated } = require('./triggers/transactionCreated') as typeof import('./triggers/transactionCreated');
+  const { onDocumentCreated } =
+    require('firebase-functions/v2/firestore') as typeof import('firebase-functions/v2/firestore');
+  const { onTransactionCreated } =
+    require('./triggers/transactionCreated') as typeof import('./triggers/transactionCreated');
   return onDocumentCreated(
     { document: 'transactions/{transactionId}', retry: true, memory: '256MiB', maxInstances: 20 },
     onTransactionCreated,

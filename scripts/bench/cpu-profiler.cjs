@@ -20,7 +20,10 @@ process.on('SIGUSR2', () => {
   }
   session.post('Profiler.stop', (error, result) => {
     profiling = false;
-    const file = join(process.env.BENCH_CPU_PROFILE_DIR, `${process.env.BENCH_CPU_PROFILE_NAME}-${++written}.cpuprofile`);
+    const file = join(
+      process.env.BENCH_CPU_PROFILE_DIR ?? '.',
+      `${process.env.BENCH_CPU_PROFILE_NAME}-${++written}.cpuprofile`,
+    );
     // Written aside and renamed, so the bench never reads half a file.
     writeFileSync(`${file}.partial`, JSON.stringify(error ? { error: String(error) } : result.profile));
     renameSync(`${file}.partial`, file);

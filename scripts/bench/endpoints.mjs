@@ -29,7 +29,8 @@ export { db, requireFn };
  * is CPU-profiled in the same-host floor (sections/cpu-profile.mjs), where a call into
  * functions/lib would be charged to the service's code.
  */
-const idempotencyRecordId = (/** @type {string} */ kioskId, /** @type {string} */ key) => createHash('sha256').update(`${kioskId}:${key}`).digest('hex');
+const idempotencyRecordId = (/** @type {string} */ kioskId, /** @type {string} */ key) =>
+  createHash('sha256').update(`${kioskId}:${key}`).digest('hex');
 
 /**
  * The SMTP part of the OTP floor: the nodemailer settings the service uses (one transporter per instance).
@@ -38,7 +39,14 @@ const idempotencyRecordId = (/** @type {string} */ kioskId, /** @type {string} *
  */
 export function mailFloorFor(port) {
   const { createTransport } = requireFn('nodemailer');
-  const transport = createTransport({ host: '127.0.0.1', port, secure: false, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 10_000 });
+  const transport = createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 10_000,
+  });
   return (mail) => transport.sendMail({ from: 'Kiosk Rewards <no-reply@kiosk-rewards.example>', ...mail });
 }
 
@@ -68,17 +76,32 @@ export function endpointSpecs(ctx) {
   const { kiosks, users, authUsers, tokens, adminToken, revoked, runId, mailFloor } = ctx;
   const admin = { authorization: `Bearer ${adminToken}` };
   const kioskOf = (/** @type {number} */ w) => kiosks[w % kiosks.length];
-  const signedIn = (/** @type {number} */ w) => ({ uid: authUsers[w % authUsers.length], token: tokens[w % tokens.length], headers: { authorization: `Bearer ${tokens[w % tokens.length]}` } });
+  const signedIn = (/** @type {number} */ w) => ({
+    uid: authUsers[w % authUsers.length],
+    token: tokens[w % tokens.length],
+    headers: { authorization: `Bearer ${tokens[w % tokens.length]}` },
+  });
   const userWithToken = (/** @type {number} */ g) => users[(2 * g) % users.length];
 
-  const transactionBody = (/** @type {string} */ kioskId, /** @type {number} */ g) => ({ kioskId, userId: users[g % users.length], plasticCount: 1 + (g % 5), metalCount: g % 3 });
+  const transactionBody = (/** @type {string} */ kioskId, /** @type {number} */ g) => ({
+    kioskId,
+    userId: users[g % users.length],
+    plasticCount: 1 + (g % 5),
+    metalCount: g % 3,
+  });
 
   return [
     {
       name: 'GET /kiosk/{id}',
       request: (w, g) => ({ method: 'GET', path: `/kiosk/${kiosks[g % kiosks.length].id}` }),
       floorLabel: 'get kiosk',
-      floor: async (w, g) => (await db().collection('kiosks').doc(kiosks[g % kiosks.length].id).get()).data(),
+      floor: async (w, g) =>
+        (
+          await db()
+            .collection('kiosks')
+            .doc(kiosks[g % kiosks.length].id)
+            .get()
+        ).data(),
     },
     {
       name: 'GET /kiosks',
@@ -90,8 +113,12 @@ export function endpointSpecs(ctx) {
       name: 'GET /user/{id}',
       request: (w) => ({ method: 'GET', path: `/user/${signedIn(w).uid}`, headers: signedIn(w).headers }),
       idToken: (w) => signedIn(w).token,
-      floorLabel: 'get user',
-      floor: async (w) => (await db().collection('users').doc(signedIn(w).uid).get()).data(),
+      // The rank is derived under the thresholds configured now: the view reads them too.
+      floorLabel: 'getAll(user, config/rewards)',
+      floor: async (w) =>
+        (await db().getAll(db().collection('users').doc(signedIn(w).uid), db().doc('config/rewards'))).map(
+          (/** @type {any} */ snap) => snap.data(),
+        ),
     },
     {
       name: 'POST /kiosk/{id}/status',
@@ -125,39 +152,73 @@ export function endpointSpecs(ctx) {
         const kiosk = kioskOf(w);
         const body = transactionBody(kiosk.id, g);
         (await db().collection('kioskKeys').doc(kiosk.keyId).get()).data();
-        (await Promise.all([db().doc('config/rewards').get(), db().collection('kiosks').doc(kiosk.id).get()])).map((/** @type {any} */ snap) => snap.data());
+        (await Promise.all([db().doc('config/rewards').get(), db().collection('kiosks').doc(kiosk.id).get()])).map(
+          (/** @type {any} */ snap) => snap.data(),
+        );
         const userRef = db().collection('users').doc(body.userId);
-        const idempotencyRef = db().collection('idempotency').doc(idempotencyRecordId(kiosk.id, `${runId}-floor-${g}`));
+        const idempotencyRef = db()
+          .collection('idempotency')
+          .doc(idempotencyRecordId(kiosk.id, `${runId}-floor-${g}`));
         const [userSnap, idempotencySnap] = await db().getAll(userRef, idempotencyRef);
         idempotencySnap.data();
         const points = body.plasticCount * 10 + body.metalCount * 20;
         const current = userSnap.get('currentPoints') ?? 0;
         const batch = db().batch();
         const transactionRef = db().collection('transactions').doc();
-        const recorded = { ...body, totalItems: body.plasticCount + body.metalCount, pointsEarned: points, newBalance: current + points };
-        batch.create(transactionRef, { ...recorded, balanceBefore: current, createdAt: FieldValue.serverTimestamp(), idempotencyKey: `${runId}-floor-${g}`, apiKeyId: kiosk.keyId });
+        const recorded = {
+          ...body,
+          totalItems: body.plasticCount + body.metalCount,
+          pointsEarned: points,
+          newBalance: current + points,
+        };
+        batch.create(transactionRef, {
+          ...recorded,
+          balanceBefore: current,
+          createdAt: FieldValue.serverTimestamp(),
+          idempotencyKey: `${runId}-floor-${g}`,
+          apiKeyId: kiosk.keyId,
+        });
         batch.update(
           userRef,
-          { currentPoints: current + points, totalPoints: (userSnap.get('totalPoints') ?? 0) + points, recycledCount: (userSnap.get('recycledCount') ?? 0) + recorded.totalItems, rank: 'Bronze', earnedToday: { day: '2000-01-01', points } },
+          {
+            currentPoints: current + points,
+            totalPoints: (userSnap.get('totalPoints') ?? 0) + points,
+            recycledCount: (userSnap.get('recycledCount') ?? 0) + recorded.totalItems,
+            rank: 'Bronze',
+            earnedToday: { day: '2000-01-01', points },
+          },
           { lastUpdateTime: userSnap.updateTime },
         );
-        batch.create(idempotencyRef, { kioskId: kiosk.id, fingerprint: 'x', response: { success: true, transaction: { id: transactionRef.id, ...recorded } }, createdAt: FieldValue.serverTimestamp(), expireAt: Timestamp.fromMillis(Date.now() + 86_400_000) });
+        batch.create(idempotencyRef, {
+          kioskId: kiosk.id,
+          fingerprint: 'x',
+          response: { success: true, transaction: { id: transactionRef.id, ...recorded } },
+          createdAt: FieldValue.serverTimestamp(),
+          expireAt: Timestamp.fromMillis(Date.now() + 86_400_000),
+        });
         await batch.commit();
       },
     },
     {
       name: 'PUT /user/{id}/push-token',
-      request: (w, g) => ({ method: 'PUT', path: `/user/${signedIn(w).uid}/push-token`, headers: signedIn(w).headers, body: { token: `bench-token-${runId}-${g}` } }),
+      request: (w, g) => ({
+        method: 'PUT',
+        path: `/user/${signedIn(w).uid}/push-token`,
+        headers: signedIn(w).headers,
+        body: { token: `bench-token-${runId}-${g}` },
+      }),
       // A query inside a transaction: concurrent ones time out on the emulator's locks.
       emulatorLocks: true,
       idToken: (w) => signedIn(w).token,
-      floorLabel: 'tx(get user, query token holders, update user)',
+      floorLabel: 'tx(getAll(user, config/rewards), query token holders, update user)',
       floor: async (w, g) => {
         const ref = db().collection('users').doc(signedIn(w).uid);
         const token = `bench-floor-token-${runId}-${g}`;
         await db().runTransaction(async (/** @type {any} */ tx) => {
-          (await tx.get(ref)).data();
-          (await tx.get(db().collection('users').where('pushToken', '==', token))).docs.map((/** @type {any} */ doc) => doc.data());
+          (await tx.getAll(ref, db().doc('config/rewards'))).map((/** @type {any} */ snap) => snap.data());
+          (await tx.get(db().collection('users').where('pushToken', '==', token))).docs.map((/** @type {any} */ doc) =>
+            doc.data(),
+          );
           tx.update(ref, { pushToken: token, pushTokenUpdatedAt: FieldValue.serverTimestamp() });
         });
       },
@@ -166,11 +227,11 @@ export function endpointSpecs(ctx) {
       name: 'DELETE /user/{id}/push-token',
       request: (w) => ({ method: 'DELETE', path: `/user/${signedIn(w).uid}/push-token`, headers: signedIn(w).headers }),
       idToken: (w) => signedIn(w).token,
-      floorLabel: 'tx(get user, update user)',
+      floorLabel: 'tx(getAll(user, config/rewards), update user)',
       floor: async (w) => {
         const ref = db().collection('users').doc(signedIn(w).uid);
         await db().runTransaction(async (/** @type {any} */ tx) => {
-          (await tx.get(ref)).data();
+          (await tx.getAll(ref, db().doc('config/rewards'))).map((/** @type {any} */ snap) => snap.data());
           tx.update(ref, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
         });
       },
@@ -186,25 +247,51 @@ export function endpointSpecs(ctx) {
       }),
       floorLabel: 'create pushOutbox doc',
       floor: () =>
-        db().collection('pushOutbox').doc().create({
-          message: { topic: 'offers_updates', notification: { title: 'Double points', body: 'All weekend' }, data: { type: 'offer' } },
-          createdAt: FieldValue.serverTimestamp(),
-        }),
+        db()
+          .collection('pushOutbox')
+          .doc()
+          .create({
+            message: {
+              topic: 'offers_updates',
+              notification: { title: 'Double points', body: 'All weekend' },
+              data: { type: 'offer' },
+            },
+            createdAt: FieldValue.serverTimestamp(),
+          }),
     },
     {
       name: 'POST /notify/user',
       idToken: () => adminToken,
-      request: (w, g) => ({ method: 'POST', path: '/notify/user', headers: admin, body: { userId: userWithToken(g), title: 'Hi', body: 'Thanks for recycling' } }),
+      request: (w, g) => ({
+        method: 'POST',
+        path: '/notify/user',
+        headers: admin,
+        body: { userId: userWithToken(g), title: 'Hi', body: 'Thanks for recycling' },
+      }),
       floorLabel: 'get user; create pushOutbox doc; create notification',
       floor: async (w, g) => {
         const userRef = db().collection('users').doc(userWithToken(g));
         const user = await userRef.get();
         user.data();
-        await db().collection('pushOutbox').doc().create({
-          message: { token: user.get('pushToken'), notification: { title: 'Hi', body: 'Thanks for recycling' }, data: {} },
+        await db()
+          .collection('pushOutbox')
+          .doc()
+          .create({
+            message: {
+              token: user.get('pushToken'),
+              notification: { title: 'Hi', body: 'Thanks for recycling' },
+              data: {},
+            },
+            createdAt: FieldValue.serverTimestamp(),
+          });
+        await userRef.collection('notifications').doc().create({
+          type: 'message',
+          title: 'Hi',
+          body: 'Thanks for recycling',
+          data: {},
+          read: false,
           createdAt: FieldValue.serverTimestamp(),
         });
-        await userRef.collection('notifications').doc().create({ type: 'message', title: 'Hi', body: 'Thanks for recycling', data: {}, read: false, createdAt: FieldValue.serverTimestamp() });
       },
     },
     {
@@ -214,7 +301,14 @@ export function endpointSpecs(ctx) {
         method: 'POST',
         path: '/admin/kiosks',
         headers: admin,
-        body: { id: `bench-admin-kiosk-${w}`, name: `Admin kiosk ${w}`, address: 'Hachmannplatz 16, Hamburg', location: { latitude: 53.553, longitude: 10.0067 }, openingHours: 'Mo-Su 06:00-23:00', timezone: 'Europe/Berlin' },
+        body: {
+          id: `bench-admin-kiosk-${w}`,
+          name: `Admin kiosk ${w}`,
+          address: 'Hachmannplatz 16, Hamburg',
+          location: { latitude: 53.553, longitude: 10.0067 },
+          openingHours: 'Mo-Su 06:00-23:00',
+          timezone: 'Europe/Berlin',
+        },
       }),
       floorLabel: 'tx(get kiosk, update kiosk)',
       floor: async (w) => {
@@ -222,7 +316,16 @@ export function endpointSpecs(ctx) {
         await db().runTransaction(async (/** @type {any} */ tx) => {
           const existing = await tx.get(ref);
           existing.data();
-          const fields = { name: `Floor kiosk ${w}`, address: 'Hachmannplatz 16, Hamburg', status: 'available', lastUpdated: Timestamp.now(), location: new GeoPoint(53.553, 10.0067), geohash: geohashForLocation([53.553, 10.0067]), openingHours: 'Mo-Su 06:00-23:00', timezone: 'Europe/Berlin' };
+          const fields = {
+            name: `Floor kiosk ${w}`,
+            address: 'Hachmannplatz 16, Hamburg',
+            status: 'available',
+            lastUpdated: Timestamp.now(),
+            location: new GeoPoint(53.553, 10.0067),
+            geohash: geohashForLocation([53.553, 10.0067]),
+            openingHours: 'Mo-Su 06:00-23:00',
+            timezone: 'Europe/Berlin',
+          };
           if (existing.exists) tx.update(ref, fields);
           else tx.create(ref, { ...fields, plasticCount: 0, metalCount: 0, createdAt: FieldValue.serverTimestamp() });
         });
@@ -231,20 +334,34 @@ export function endpointSpecs(ctx) {
     {
       name: 'POST /admin/kiosks/{id}/keys',
       idToken: () => adminToken,
-      request: (w) => ({ method: 'POST', path: `/admin/kiosks/${kioskOf(w).id}/keys`, headers: admin, body: { label: 'bench' } }),
+      request: (w) => ({
+        method: 'POST',
+        path: `/admin/kiosks/${kioskOf(w).id}/keys`,
+        headers: admin,
+        body: { label: 'bench' },
+      }),
       floorLabel: 'get kiosk; create key',
       floor: async (w, g) => {
         (await db().collection('kiosks').doc(kioskOf(w).id).get()).data();
-        await db().collection('kioskKeys').doc(keyIdOf(`${runId}-floor-key-${g}`)).create({ kioskId: kioskOf(w).id, label: 'bench', createdAt: FieldValue.serverTimestamp(), revokedAt: null });
+        await db()
+          .collection('kioskKeys')
+          .doc(keyIdOf(`${runId}-floor-key-${g}`))
+          .create({ kioskId: kioskOf(w).id, label: 'bench', createdAt: FieldValue.serverTimestamp(), revokedAt: null });
       },
     },
     {
       name: 'DELETE /admin/kiosks/{id}/keys/{keyId}',
       idToken: () => adminToken,
-      request: (w) => ({ method: 'DELETE', path: `/admin/kiosks/${revoked[w % revoked.length].kioskId}/keys/${revoked[w % revoked.length].keyId}`, headers: admin }),
+      request: (w) => ({
+        method: 'DELETE',
+        path: `/admin/kiosks/${revoked[w % revoked.length].kioskId}/keys/${revoked[w % revoked.length].keyId}`,
+        headers: admin,
+      }),
       floorLabel: 'tx(get key) (already revoked: no write)',
       floor: async (w) => {
-        const ref = db().collection('kioskKeys').doc(revoked[w % revoked.length].keyId);
+        const ref = db()
+          .collection('kioskKeys')
+          .doc(revoked[w % revoked.length].keyId);
         await db().runTransaction(async (/** @type {any} */ tx) => {
           (await tx.get(ref)).data();
         });
@@ -262,13 +379,26 @@ export function endpointSpecs(ctx) {
       floorLabel: 'tx(getAll 2 limiter docs, set 2) + SMTP send',
       floor: async (w, g) => {
         // The rateLimits/{id} of each bucket, as src/data/rateLimits.ts names it: sha256Hex(`${scope}:${key}`).
-        const refs = [sha256Hex(`otp-address:floor-${runId}-${g}@example.com`), sha256Hex(`otp-ip:11.${(g >> 16) & 255}.${(g >> 8) & 255}.${g & 255}`)].map((id) => db().collection('rateLimits').doc(id));
+        const refs = [
+          sha256Hex(`otp-address:floor-${runId}-${g}@example.com`),
+          sha256Hex(`otp-ip:11.${(g >> 16) & 255}.${(g >> 8) & 255}.${g & 255}`),
+        ].map((id) => db().collection('rateLimits').doc(id));
         await db().runTransaction(async (/** @type {any} */ tx) => {
           (await tx.getAll(...refs)).map((/** @type {any} */ snap) => snap.data());
           const now = Date.now();
-          for (const ref of refs) tx.set(ref, { scope: 'otp', hits: [{ id: `${g}`, at: now }], expireAt: Timestamp.fromMillis(now + 3_600_000) });
+          for (const ref of refs)
+            tx.set(ref, {
+              scope: 'otp',
+              hits: [{ id: `${g}`, at: now }],
+              expireAt: Timestamp.fromMillis(now + 3_600_000),
+            });
         });
-        await mailFloor({ to: `floor-${runId}-${g}@example.com`, subject: 'Your code', text: 'Your code is 482913', html: '<p>Your code is <b>482913</b></p>' });
+        await mailFloor({
+          to: `floor-${runId}-${g}@example.com`,
+          subject: 'Your code',
+          text: 'Your code is 482913',
+          html: '<p>Your code is <b>482913</b></p>',
+        });
       },
     },
   ];

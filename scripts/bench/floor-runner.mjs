@@ -31,14 +31,17 @@ const inRequestContext = (operation) =>
  *   | { type: 'run', id: number, name: string, concurrency: number, total: number, base: number }} Message
  */
 
-if (!process.send) throw new Error('floor-runner.mjs is started by stand-ins.mjs (startFloorRunner), over an IPC channel');
+if (!process.send)
+  throw new Error('floor-runner.mjs is started by stand-ins.mjs (startFloorRunner), over an IPC channel');
 const send = process.send.bind(process);
 
 /** @type {Map<string, import('./endpoints.mjs').EndpointSpec>} */
 let specs = new Map();
 process.on('message', async (/** @type {Message} */ message) => {
   if (message.type === 'init') {
-    specs = new Map(endpointSpecs({ ...message.ctx, mailFloor: mailFloorFor(message.mailPort) }).map((spec) => [spec.name, spec]));
+    specs = new Map(
+      endpointSpecs({ ...message.ctx, mailFloor: mailFloorFor(message.mailPort) }).map((spec) => [spec.name, spec]),
+    );
     send({ type: 'ready' });
   } else if (message.type === 'run') {
     const spec = specs.get(message.name);
@@ -51,6 +54,12 @@ process.on('message', async (/** @type {Message} */ message) => {
         return { ok: true };
       },
     });
-    send({ type: 'result', id: message.id, latencies: result.latencies, failed: result.failed, failures: result.failures });
+    send({
+      type: 'result',
+      id: message.id,
+      latencies: result.latencies,
+      failed: result.failed,
+      failures: result.failures,
+    });
   }
 });

@@ -18,7 +18,9 @@ const floors = process.env.BENCH_FLOOR_CONTEXT
   ? (async () => {
       const { endpointSpecs, floorOperation, mailFloorFor } = await import(process.env.BENCH_ENDPOINTS_MODULE);
       const { ctx, mailPort } = JSON.parse(readFileSync(process.env.BENCH_FLOOR_CONTEXT, 'utf8'));
-      const specs = new Map(endpointSpecs({ ...ctx, mailFloor: mailFloorFor(mailPort) }).map((spec) => [spec.name, spec]));
+      const specs = new Map(
+        endpointSpecs({ ...ctx, mailFloor: mailFloorFor(mailPort) }).map((spec) => [spec.name, spec]),
+      );
       return { specs, floorOperation };
     })()
   : undefined;
@@ -39,7 +41,9 @@ exports.api = onRequest(async (req, res) => {
   if (collection === 'user') {
     const token = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
     const { getAuth } = require('firebase-admin/auth');
-    const decoded = await getAuth(app).verifyIdToken(token).catch(() => undefined);
+    const decoded = await getAuth(app)
+      .verifyIdToken(token)
+      .catch(() => undefined);
     if (!decoded || decoded.uid !== id) {
       res.status(401).json({ error: 'unauthorized' });
       return;

@@ -1,28 +1,26 @@
 // @ts-check
 // Hosting the functions the way Cloud Functions does: @google-cloud/functions-framework
 // serving one target of the built code, in a process of its own, against the
-// emulators; what such a process uses (CPU, memory); module-load timing; and the
-// functions emulator's background triggers, which only the trigger-lag section wants.
+// emulators; what such a process uses (CPU, memory); and module-load timing.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { heavyModulesIn } from '../../functions/test/harness/heavy-modules.ts';
 import { functionsDir } from '../lib/paths.mjs';
 import { freePort, request, sleep } from './measure.mjs';
 
-const FRAMEWORK_MAIN = join(functionsDir, 'node_modules', '@google-cloud', 'functions-framework', 'build', 'src', 'main.js');
+const FRAMEWORK_MAIN = join(
+  functionsDir,
+  'node_modules',
+  '@google-cloud',
+  'functions-framework',
+  'build',
+  'src',
+  'main.js',
+);
 export const API_SOURCE = functionsDir;
-
-/** Modules that only some routes need; none of them may be loaded by importing the entry point. */
-const HEAVY_MODULES = {
-  nodemailer: '/node_modules/nodemailer/',
-  opening_hours: '/node_modules/opening_hours/',
-  ajv: '/node_modules/ajv/',
-  'firebase-admin/auth': '/node_modules/firebase-admin/lib/auth/',
-  'firebase-admin/messaging': '/node_modules/firebase-admin/lib/messaging/',
-  '@grpc/grpc-js (Firestore gRPC)': '/node_modules/@grpc/grpc-js/',
-};
 
 /** functions/.env as the deploy would set it (functions-framework does not read .env files). */
 function dotenvParams() {
@@ -78,18 +76,6 @@ export function functionEnv(extra = {}) {
   return /** @type {Record<string, string>} */ (env);
 }
 
-/**
- * Turns the functions emulator's background triggers on or off. The emulator turns
- * them on again whenever it reloads the functions, so sections turn them off anew.
- * @param {string} hub the emulator hub's URL
- * @param {boolean} enabled
- */
-export async function setBackgroundTriggers(hub, enabled) {
-  const action = enabled ? 'enableBackgroundTriggers' : 'disableBackgroundTriggers';
-  const response = await fetch(`${hub}/functions/${action}`, { method: 'PUT' });
-  if (!response.ok) throw new Error(`${action}: ${response.status}`);
-}
-
 /** The directory of the functions-framework logs of this run (kept only when the run fails). */
 export const logDir = (() => {
   /** @type {string | undefined} */
@@ -111,14 +97,26 @@ export async function startFunction({ source, env, name, nodeArgs = [] }) {
   const logFile = join(logDir(), `${name}-${++logCounter}.log`);
   const fd = openSync(logFile, 'w');
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, FRAMEWORK_MAIN, '--target=api', `--source=${source}`, `--port=${port}`], {
-    cwd: source,
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', fd, fd],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, FRAMEWORK_MAIN, '--target=api', `--source=${source}`, `--port=${port}`],
+    {
+      cwd: source,
+      env: { ...env, PORT: String(port) },
+      stdio: ['ignore', fd, fd],
+    },
+  );
   closeSync(fd);
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return { child, pid: /** @type {number} */ (child.pid), port, url: `http://127.0.0.1:${port}`, spawnedAt, logFile, exited };
+  return {
+    child,
+    pid: /** @type {number} */ (child.pid),
+    port,
+    url: `http://127.0.0.1:${port}`,
+    spawnedAt,
+    logFile,
+    exited,
+  };
 }
 
 /** @typedef {Awaited<ReturnType<typeof startFunction>>} Instance */
@@ -179,19 +177,25 @@ export async function waitForSuccess(instance, path, { expect = 200, timeoutMs =
   const deadline = performance.now() + timeoutMs;
   let listeningAt;
   for (;;) {
-    if (instance.child.exitCode !== null || instance.child.signalCode !== null) throw new Error(`functions-framework exited early; see ${instance.logFile}`);
+    if (instance.child.exitCode !== null || instance.child.signalCode !== null)
+      throw new Error(`functions-framework exited early; see ${instance.logFile}`);
     const attemptAt = performance.now();
     try {
       const response = await request({ url: `${instance.url}${path}`, headers, agent: false });
       listeningAt ??= attemptAt;
       if (response.status === expect) {
-        return { listenMs: listeningAt - instance.spawnedAt, firstResponseMs: performance.now() - instance.spawnedAt, body: response.body };
+        return {
+          listenMs: listeningAt - instance.spawnedAt,
+          firstResponseMs: performance.now() - instance.spawnedAt,
+          body: response.body,
+        };
       }
     } catch (error) {
       const { code } = /** @type {NodeJS.ErrnoException} */ (error);
       if (code !== 'ECONNREFUSED' && code !== 'ECONNRESET') throw error;
     }
-    if (performance.now() > deadline) throw new Error(`${instance.url}${path} did not answer ${expect}; see ${instance.logFile}`);
+    if (performance.now() > deadline)
+      throw new Error(`${instance.url}${path} did not answer ${expect}; see ${instance.logFile}`);
     await sleep(3);
   }
 }
@@ -220,15 +224,14 @@ export function moduleLoad({ entries, cwd, env, functionTarget }) {
     const t0 = performance.now();
     for (const entry of ${JSON.stringify(entries)}) require(entry);
     const ms = performance.now() - t0;
-    const keys = Object.keys(require.cache);
-    const heavy = Object.entries(${JSON.stringify(HEAVY_MODULES)})
-      .filter(([, marker]) => keys.some((key) => key.includes(marker))).map(([name]) => name);
-    process.stdout.write(JSON.stringify({ ms, modules: keys.length, heavy, rssKb: process.memoryUsage().rss / 1024 }));
+    const paths = Object.keys(require.cache);
+    process.stdout.write(JSON.stringify({ ms, paths, rssKb: process.memoryUsage().rss / 1024 }));
   `;
   const withTarget = { ...env };
   if (functionTarget === undefined) delete withTarget.FUNCTION_TARGET;
   else withTarget.FUNCTION_TARGET = functionTarget;
   const run = spawnSync(process.execPath, ['-e', code], { cwd, env: withTarget, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`module load of ${entries.join(', ')} failed: ${run.stderr}`);
-  return JSON.parse(run.stdout);
+  const { ms, paths, rssKb } = JSON.parse(run.stdout);
+  return { ms, modules: paths.length, heavy: heavyModulesIn(paths), rssKb };
 }

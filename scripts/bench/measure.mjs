@@ -39,13 +39,24 @@ export function request({ url, method = 'GET', headers = {}, body, agent }) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = http.request(
-      { host: target.hostname, port: target.port, path: target.pathname + target.search, method, headers: allHeaders, agent },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method,
+        headers: allHeaders,
+        agent,
+      },
       (res) => {
         /** @type {Buffer[]} */
         const chunks = [];
         res.on('data', (chunk) => chunks.push(chunk));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }),
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            ms: performance.now() - started,
+          }),
         );
         res.on('error', reject);
       },
@@ -56,7 +67,8 @@ export function request({ url, method = 'GET', headers = {}, body, agent }) {
   });
 }
 
-export const keepAliveAgent = (/** @type {number} */ connections) => new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
+export const keepAliveAgent = (/** @type {number} */ connections) =>
+  new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
 
 /**
  * Closed loop: `concurrency` workers share `total` operations. `operation(worker, index)`
@@ -127,14 +139,21 @@ export async function loop(concurrency, total, operation) {
 export function httpSender(baseUrl, agent) {
   /** @param {import('./endpoints.mjs').BenchRequest} req */
   return async (req) => {
-    const response = await request({ url: `${baseUrl}${req.path}`, method: req.method, headers: req.headers, body: req.body, agent });
+    const response = await request({
+      url: `${baseUrl}${req.path}`,
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      agent,
+    });
     const ok = response.status === 200 || response.status === 201;
     return { ok, detail: `${req.method} ${req.path} → ${response.status} ${response.body.slice(0, 160)}` };
   };
 }
 
-/** @param {number} value */
-export const fmtMs = (value) => (Number.isFinite(value) ? (value >= 100 ? value.toFixed(0) : value.toFixed(1)) : 'n/a');
+/** @param {number | undefined} value */
+export const fmtMs = (value) =>
+  value !== undefined && Number.isFinite(value) ? (value >= 100 ? value.toFixed(0) : value.toFixed(1)) : 'n/a';
 /** @param {number} value */
 export const fmtRatio = (value) => (Number.isFinite(value) ? value.toFixed(2) : 'n/a');
 /** @param {number} kb */
@@ -146,4 +165,8 @@ export const fmtMb = (kb) => (Number.isFinite(kb) ? (kb / 1024).toFixed(0) : 'n/
  * @param {unknown[][]} rows
  */
 export const markdownTable = (head, rows) =>
-  [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+  [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');

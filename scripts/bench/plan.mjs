@@ -19,11 +19,21 @@ export function benchPlan(quick) {
     },
     restEndpoints: ['GET /kiosk/{id}', 'GET /user/{id}', 'POST /kiosk/transaction'],
     // gRPC and REST instances alternate round by round.
-    restWarm: { 1: { warmup: 10, rounds: scale(4, 2), requests: scale(25, 10) }, 16: { warmup: 48, rounds: scale(4, 2), requests: scale(64, 32) } },
+    restWarm: {
+      1: { warmup: 10, rounds: scale(4, 2), requests: scale(25, 10) },
+      16: { warmup: 48, rounds: scale(4, 2), requests: scale(64, 32) },
+    },
     // One instance each of api and the same-host floor, profiled under the same c=16 load.
     cpuBreakdown: { concurrency: 16, warmup: scale(200, 48), requests: scale(800, 96) },
     lag: { sequential: scale(15, 3), bursts: scale(3, 1), burstSize: 16 },
-    throughput: { users: [10, 1_000, 10_000], connections: [16, 64], seconds: scale(10, 3), repeats: scale(3, 1), warmupSeconds: scale(10, 2) },
+    tokenCheck: { runs: scale(500, 50) },
+    throughput: {
+      users: [10, 1_000, 10_000],
+      connections: [16, 64],
+      seconds: scale(10, 3),
+      repeats: scale(3, 1),
+      warmupSeconds: scale(10, 2),
+    },
   };
 }
 

@@ -15,9 +15,12 @@ export const CPU_CATEGORIES = [
   'other (Node internals, timers, microtasks, V8)',
 ];
 
-const HTTP = /node_modules\/(@google-cloud\/functions-framework|express|router|body-parser|raw-body|on-finished|finalhandler|send|type-is|content-type|accepts|qs|iconv-lite|cookie|depd|negotiator|mime|etag|fresh|range-parser|encodeurl|escape-html|parseurl|proxy-addr|statuses|vary|serve-static|media-typer|forwarded|ipaddr\.js|http-errors|destroy|unpipe|ee-first|merge-descriptors|utils-merge|methods|path-to-regexp|readable-stream|cors)\/|^node:(_http_|http$|https$|net$|internal\/(http|stream_base|streams|js_stream|net|dns))/;
-const FIRESTORE = /node_modules\/(@google-cloud\/firestore|google-gax|@grpc\/|protobufjs|@protobufjs|google-auth-library|gcp-metadata|gtoken|@opentelemetry|long|lodash\.)|^node:internal\/http2/;
-const CONTEXT = /^node:(domain$|internal\/async_hooks|async_hooks$|internal\/async_local_storage|internal\/process\/execution|internal\/process\/report)/;
+const HTTP =
+  /node_modules\/(@google-cloud\/functions-framework|express|router|body-parser|raw-body|on-finished|finalhandler|send|type-is|content-type|accepts|qs|iconv-lite|cookie|depd|negotiator|mime|etag|fresh|range-parser|encodeurl|escape-html|parseurl|proxy-addr|statuses|vary|serve-static|media-typer|forwarded|ipaddr\.js|http-errors|destroy|unpipe|ee-first|merge-descriptors|utils-merge|methods|path-to-regexp|readable-stream|cors)\/|^node:(_http_|http$|https$|net$|internal\/(http|stream_base|streams|js_stream|net|dns))/;
+const FIRESTORE =
+  /node_modules\/(@google-cloud\/firestore|google-gax|@grpc\/|protobufjs|@protobufjs|google-auth-library|gcp-metadata|gtoken|@opentelemetry|long|lodash\.)|^node:internal\/http2/;
+const CONTEXT =
+  /^node:(domain$|internal\/async_hooks|async_hooks$|internal\/async_local_storage|internal\/process\/execution|internal\/process\/report)/;
 
 /**
  * @param {string} url

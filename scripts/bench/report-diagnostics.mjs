@@ -23,7 +23,9 @@ const profileTotal = (/** @type {CpuRow} */ row) => Object.values(row.perRequest
  */
 export function serviceCodeShares(results) {
   if (!results.cpuBreakdown) return undefined;
-  const shares = results.cpuBreakdown.filter((row) => row.variant === 'api').map((row) => row.perRequest[CPU_CATEGORIES[0]] / profileTotal(row));
+  const shares = results.cpuBreakdown
+    .filter((row) => row.variant === 'api')
+    .map((row) => row.perRequest[CPU_CATEGORIES[0]] / profileTotal(row));
   return [Math.min(...shares), Math.max(...shares)];
 }
 
@@ -38,13 +40,19 @@ export function moduleLoadParts(results) {
     '',
     'A `require` of the entry point in a fresh Node process, timed inside it (Node’s own start excluded), median of the runs. Deployed, every function is a service of its own whose instances load `lib/index.js` with `FUNCTION_TARGET` set to the function’s name, and index.ts then defines (and loads) only that function. "Heavy" lists route-specific modules found in `require.cache` afterwards: firebase-admin/auth is loaded by firebase-functions’ own HTTPS and Auth providers, in the floor too; the service loads nodemailer, opening_hours, ajv and firebase-admin/messaging only when a route needs them. The two transport rows are what the Firestore client loads at its first call (gRPC, or the REST fallback with FIRESTORE_PREFER_REST).',
     '',
-    table(['Module', 'ms', 'Modules loaded', 'RSS, MiB', 'Heavy modules loaded'], results.moduleLoad.map((m) => [m.name, fmtMs(m.ms), m.modules, fmtMb(m.rssKb), m.heavy.join(', ') || 'none'])),
+    table(
+      ['Module', 'ms', 'Modules loaded', 'RSS, MiB', 'Heavy modules loaded'],
+      results.moduleLoad.map((m) => [m.name, fmtMs(m.ms), m.modules, fmtMb(m.rssKb), m.heavy.join(', ') || 'none']),
+    ),
     '',
     '### First use of the route-specific modules',
     '',
     'Loaded lazily, each is paid by the first request of a route that needs it, never at import. Timed in a fresh process that has loaded the entry point, median of the runs. The first row is what a cold `GET /kiosk/{id}` pays on top of its floor (the floor does not evaluate opening hours). Plain weekly schedules (days, `HH:MM-HH:MM` ranges within the day, `off`, `24/7`: every demo and bench kiosk) are read by src/domain/weeklySchedule.ts, checked against opening_hours by a property test; only a schedule outside that form loads opening_hours, and the instance that meets it pays the two opening_hours rows once.',
     '',
-    table(['What', 'Paid by', 'ms'], results.firstUse.map((row) => [row.name, row.paidBy, fmtMs(row.ms)])),
+    table(
+      ['What', 'Paid by', 'ms'],
+      results.firstUse.map((row) => [row.name, row.paidBy, fmtMs(row.ms)]),
+    ),
     '',
   ];
 }
@@ -66,9 +74,24 @@ export function cpuBreakdownParts(results) {
   };
   const cpuColumns = profiled.flatMap((name) => [`${name}: api`, 'floor']);
   const cpuRows = [
-    ...CPU_CATEGORIES.map((category) => [category, ...profiled.flatMap((name) => ['api', 'floor'].map((variant) => cell(name, variant).perRequest[category].toFixed(2)))]),
-    ['**total (profile)**', ...profiled.flatMap((name) => ['api', 'floor'].map((variant) => `**${profileTotal(cell(name, variant)).toFixed(2)}**`))],
-    ['process CPU (/proc, same requests)', ...profiled.flatMap((name) => ['api', 'floor'].map((variant) => cell(name, variant).processCpuPerRequest.toFixed(2)))],
+    ...CPU_CATEGORIES.map((category) => [
+      category,
+      ...profiled.flatMap((name) =>
+        ['api', 'floor'].map((variant) => cell(name, variant).perRequest[category].toFixed(2)),
+      ),
+    ]),
+    [
+      '**total (profile)**',
+      ...profiled.flatMap((name) =>
+        ['api', 'floor'].map((variant) => `**${profileTotal(cell(name, variant)).toFixed(2)}**`),
+      ),
+    ],
+    [
+      'process CPU (/proc, same requests)',
+      ...profiled.flatMap((name) =>
+        ['api', 'floor'].map((variant) => cell(name, variant).processCpuPerRequest.toFixed(2)),
+      ),
+    ],
   ];
   return [
     '### Where a warm request’s CPU goes (c=16)',
@@ -103,15 +126,50 @@ export function restParts(results) {
     '',
     'Against the emulator the REST transport needs an access token, which a deployed function gets from the metadata server; the bench runs a stand-in metadata server (GCE_METADATA_HOST) that hands out the emulator’s admin token. Against the emulator the Firestore SDK still loads google-gax’s gRPC module even in REST mode (for its insecure-channel credentials); deployed, REST mode skips it, so the two transport rows of the module-load table (gRPC vs REST fallback) give the extra saving a deployed instance would see. The warm figures are REST against the emulator’s REST endpoint; deployed, each REST call also pays HTTP/1.1 to firestore.googleapis.com, which this bench cannot measure.',
     '',
-    table(['Cold start, ' + coldRest[0].request + ' (median)', 'gRPC, ms', 'REST, ms', 'REST ÷ gRPC', 'CPU gRPC / REST, ms', 'Peak memory gRPC / REST, MiB'], [
-      ['api', fmtMs(grpcCold.api.firstResponseMs), fmtMs(coldRest[0].api.firstResponseMs), fmtRatio(coldRest[0].api.firstResponseMs / grpcCold.api.firstResponseMs), `${fmtMs(grpcCold.api.cpuMs)} / ${fmtMs(coldRest[0].api.cpuMs)}`, `${fmtMb(grpcCold.api.hwmKb)} / ${fmtMb(coldRest[0].api.hwmKb)}`],
-      ['floor', fmtMs(grpcCold.floor.firstResponseMs), fmtMs(coldRest[0].floor.firstResponseMs), fmtRatio(coldRest[0].floor.firstResponseMs / grpcCold.floor.firstResponseMs), `${fmtMs(grpcCold.floor.cpuMs)} / ${fmtMs(coldRest[0].floor.cpuMs)}`, `${fmtMb(grpcCold.floor.hwmKb)} / ${fmtMb(coldRest[0].floor.hwmKb)}`],
-      ['api ÷ floor', fmtRatio(grpcCold.ratio), fmtRatio(coldRest[0].ratio), '', '', ''],
-    ]),
+    table(
+      [
+        'Cold start, ' + coldRest[0].request + ' (median)',
+        'gRPC, ms',
+        'REST, ms',
+        'REST ÷ gRPC',
+        'CPU gRPC / REST, ms',
+        'Peak memory gRPC / REST, MiB',
+      ],
+      [
+        [
+          'api',
+          fmtMs(grpcCold.api.firstResponseMs),
+          fmtMs(coldRest[0].api.firstResponseMs),
+          fmtRatio(coldRest[0].api.firstResponseMs / grpcCold.api.firstResponseMs),
+          `${fmtMs(grpcCold.api.cpuMs)} / ${fmtMs(coldRest[0].api.cpuMs)}`,
+          `${fmtMb(grpcCold.api.hwmKb)} / ${fmtMb(coldRest[0].api.hwmKb)}`,
+        ],
+        [
+          'floor',
+          fmtMs(grpcCold.floor.firstResponseMs),
+          fmtMs(coldRest[0].floor.firstResponseMs),
+          fmtRatio(coldRest[0].floor.firstResponseMs / grpcCold.floor.firstResponseMs),
+          `${fmtMs(grpcCold.floor.cpuMs)} / ${fmtMs(coldRest[0].floor.cpuMs)}`,
+          `${fmtMb(grpcCold.floor.hwmKb)} / ${fmtMb(coldRest[0].floor.hwmKb)}`,
+        ],
+        ['api ÷ floor', fmtRatio(grpcCold.ratio), fmtRatio(coldRest[0].ratio), '', '', ''],
+      ],
+    ),
     '',
     'Warm, two instances side by side (same code, one with FIRESTORE_PREFER_REST=true), rounds alternating:',
     '',
-    table(['Endpoint', 'c', 'gRPC p50', 'REST p50', 'gRPC p95', 'REST p95', 'REST ÷ gRPC (p50)'], restWarm.map((row) => [row.name, row.concurrency, fmtMs(row.grpc.p50), fmtMs(row.rest.p50), fmtMs(row.grpc.p95), fmtMs(row.rest.p95), fmtRatio(row.ratio)])),
+    table(
+      ['Endpoint', 'c', 'gRPC p50', 'REST p50', 'gRPC p95', 'REST p95', 'REST ÷ gRPC (p50)'],
+      restWarm.map((row) => [
+        row.name,
+        row.concurrency,
+        fmtMs(row.grpc.p50),
+        fmtMs(row.rest.p50),
+        fmtMs(row.grpc.p95),
+        fmtMs(row.rest.p95),
+        fmtRatio(row.ratio),
+      ]),
+    ),
     '',
   ];
 }

@@ -17,6 +17,7 @@
 //    3  trigger lag                       sections/trigger-lag.mjs
 //    4  throughput by data size           sections/throughput.mjs
 //    5  deploy size                       sections/deploy-size.mjs
+//    6  admin token check (checkRevoked)  sections/admin-token-check.mjs
 // --quick shrinks every section to seconds (plan.mjs), for trying the bench itself.
 // Writes BENCHMARKS.md (report.mjs) and .cache/bench/results.json (the outer script
 // prints the targets and the two summary lines from it, after the emulators stop).
@@ -28,7 +29,8 @@ import { parseArgs } from 'node:util';
 import { cacheDir, repoRoot } from '../lib/paths.mjs';
 import { API_SOURCE, logDir, memoryOf, startFunction, stopFunction, waitForSuccess } from './host.mjs';
 import { writeReport } from './report.mjs';
-import { describeMachine, discoverEmulators, setUpBench, warmApiEnv } from './setup.mjs';
+import { describeMachine, emulatorsForBench, setUpBench, warmApiEnv } from './setup.mjs';
+import { measureAdminTokenCheck } from './sections/admin-token-check.mjs';
 import { measureColdStart } from './sections/cold-start.mjs';
 import { measureCpuProfile } from './sections/cpu-profile.mjs';
 import { measureDeploySize } from './sections/deploy-size.mjs';
@@ -38,7 +40,9 @@ import { measureThroughput } from './sections/throughput.mjs';
 import { measureTriggerLag } from './sections/trigger-lag.mjs';
 import { measureWarmLatency } from './sections/warm-latency.mjs';
 
-const { quick, diagnose } = parseArgs({ options: { quick: { type: 'boolean', default: false }, diagnose: { type: 'boolean', default: false } } }).values;
+const { quick, diagnose } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, diagnose: { type: 'boolean', default: false } },
+}).values;
 const startedAt = performance.now();
 const elapsed = () => `${((performance.now() - startedAt) / 1000).toFixed(0)} s`;
 
@@ -64,10 +68,14 @@ function section(heading, measure) {
 
 async function main() {
   const started = new Date();
-  const emulators = await discoverEmulators();
+  const emulators = await emulatorsForBench();
   const machine = describeMachine();
-  console.log(`Benchmark: project ${process.env.GCLOUD_PROJECT}, Firestore ${emulators.firestore}, Auth ${emulators.auth}, functions emulator ${emulators.functions}${quick ? ' (quick)' : ''}${diagnose ? ' (diagnose)' : ''}`);
-  console.log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb.toFixed(1)} GB, Node ${machine.node}, load ${machine.loadBefore.toFixed(2)}`);
+  console.log(
+    `Benchmark: project ${process.env.GCLOUD_PROJECT}, Firestore ${emulators.firestore}, Auth ${emulators.auth}, functions emulator ${emulators.functions}${quick ? ' (quick)' : ''}${diagnose ? ' (diagnose)' : ''}`,
+  );
+  console.log(
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb.toFixed(1)} GB, Node ${machine.node}, load ${machine.loadBefore.toFixed(2)}`,
+  );
   console.log(`functions-framework logs: ${logDir()}`);
   console.log(`Seeding... (${elapsed()})`);
   const bench = await setUpBench(emulators, { quick });
@@ -98,20 +106,38 @@ async function main() {
  */
 async function measureSections(bench) {
   const { plan } = bench;
-  const moduleLoad = diagnose ? section(`0. Module load (require of the entry point, fresh process, median of ${plan.moduleLoadRuns})`, () => measureModuleLoad(bench)) : undefined;
-  const cold = await section(`1. Cold start (spawn → first 200, median of ${plan.coldRuns}, api and floor alternating)`, () => measureColdStart(bench));
+  const moduleLoad = diagnose
+    ? section(`0. Module load (require of the entry point, fresh process, median of ${plan.moduleLoadRuns})`, () =>
+        measureModuleLoad(bench),
+      )
+    : undefined;
+  const cold = await section(
+    `1. Cold start (spawn → first 200, median of ${plan.coldRuns}, api and floor alternating)`,
+    () => measureColdStart(bench),
+  );
   const onWarmApi = await withWarmApi(bench, async (api) => {
     const before = { stage: 'warm instance before section 2', ...memoryOf(api.pid) };
     const warm = await section('2. Warm latency per endpoint', () => measureWarmLatency(bench, api));
-    const cpuBreakdown = diagnose ? await section('2b. Where a warm request’s CPU goes, c=16, api vs same-host floor', () => measureCpuProfile(bench)) : undefined;
-    const rest = diagnose ? await section('2c. FIRESTORE_PREFER_REST=true vs gRPC', () => measureRestVsGrpc(bench, api)) : undefined;
-    const lag = await section('3. Trigger lag: transaction accepted → effects.completedAt', () => measureTriggerLag(bench, api));
+    const cpuBreakdown = diagnose
+      ? await section('2b. Where a warm request’s CPU goes, c=16, api vs same-host floor', () =>
+          measureCpuProfile(bench),
+        )
+      : undefined;
+    const rest = diagnose
+      ? await section('2c. FIRESTORE_PREFER_REST=true vs gRPC', () => measureRestVsGrpc(bench, api))
+      : undefined;
+    const lag = await section('3. Trigger lag: transaction accepted → effects.completedAt', () =>
+      measureTriggerLag(bench, api),
+    );
     const memory = [before, ...warm.memory, { stage: 'after trigger lag (section 3)', ...memoryOf(api.pid) }];
     return { warm: warm.rows, cpuBreakdown, ...rest, lag, memory };
   });
   const throughput = await section('4. Throughput of POST /kiosk/transaction', () => measureThroughput(bench));
   const size = section('5. Deploy size', () => measureDeploySize());
-  return { ...moduleLoad, cold, ...onWarmApi, throughput, size };
+  const tokenCheck = await section('6. Admin token check: verifyIdToken with and without checkRevoked', () =>
+    measureAdminTokenCheck(plan.tokenCheck),
+  );
+  return { ...moduleLoad, cold, ...onWarmApi, throughput, size, ...tokenCheck };
 }
 
 /**

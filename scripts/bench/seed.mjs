@@ -3,12 +3,11 @@
 // with a push token), users signed in to the Auth emulator and an admin; and, for
 // the throughput section, the same kiosks with more or fewer users in a project of
 // their own per data size.
+import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { db, requireFn } from './endpoints.mjs';
 
-const { adminApp } = requireFn('./lib/adapters/firestore.js');
 const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFn('./lib/data/kioskKeys.js');
-const { getAuth } = requireFn('firebase-admin/auth');
 
 const KIOSKS = 50;
 const USERS = 1000;
@@ -25,23 +24,6 @@ const kioskDoc = (/** @type {number} */ i, /** @type {Record<string, unknown>} *
   });
 
 /**
- * An ID token from the Auth emulator (custom token → signInWithCustomToken).
- * @param {string} uid
- * @param {Record<string, unknown>} [claims]
- * @returns {Promise<string>}
- */
-async function idTokenFor(uid, claims = {}) {
-  const customToken = await getAuth(adminApp()).createCustomToken(uid, claims);
-  const response = await fetch(
-    `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=bench`,
-    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: customToken, returnSecureToken: true }) },
-  );
-  const result = await response.json();
-  if (!result.idToken) throw new Error(`sign-in failed: ${JSON.stringify(result)}`);
-  return result.idToken;
-}
-
-/**
  * A project of its own in the same Firestore emulator holding `users` users (every
  * other one with a push token) and the bench's kiosks with keys: one data size of
  * the throughput section, which can then be measured in turn with the others.
@@ -54,7 +36,10 @@ export async function seedDataSize(projectId, users, runId) {
   const { getFirestore } = requireFn('firebase-admin/firestore');
   const firestore = getFirestore(initializeApp({ projectId }, projectId));
   await firestore.doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
-  const kiosks = Array.from({ length: KIOSKS }, (_, i) => ({ id: `bench-kiosk-${i}`, apiKey: `${runId}-${projectId}-key-${i}` }));
+  const kiosks = Array.from({ length: KIOSKS }, (_, i) => ({
+    id: `bench-kiosk-${i}`,
+    apiKey: `${runId}-${projectId}-key-${i}`,
+  }));
   await writeAll(
     kiosks.flatMap(({ id, apiKey }, i) => [
       [firestore.collection('kiosks').doc(id), kioskDoc(i)],
@@ -62,7 +47,10 @@ export async function seedDataSize(projectId, users, runId) {
     ]),
     firestore,
   );
-  const userDocs = Array.from({ length: users }, (_, i) => [firestore.collection('users').doc(`tp-user-${i}`), fleetUserDoc(`Throughput user ${i}`, i % 2 ? undefined : `tp-device-${i}`)]);
+  const userDocs = Array.from({ length: users }, (_, i) => [
+    firestore.collection('users').doc(`tp-user-${i}`),
+    fleetUserDoc(`Throughput user ${i}`, i % 2 ? undefined : `tp-device-${i}`),
+  ]);
   await writeAll(userDocs, firestore);
   return { projectId, users, kiosks };
 }
@@ -74,7 +62,12 @@ export async function seed() {
   const kioskRefs = Array.from({ length: KIOSKS }, (_, i) => db().collection('kiosks').doc(`bench-kiosk-${i}`));
   await writeAll(kioskRefs.map((ref, i) => [ref, kioskDoc(i)]));
   const users = Array.from({ length: USERS }, (_, i) => `bench-user-${i}`);
-  await writeAll(users.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Bench user ${i}`, i % 2 === 0 ? `bench-device-${i}` : undefined)]));
+  await writeAll(
+    users.map((id, i) => [
+      db().collection('users').doc(id),
+      fleetUserDoc(`Bench user ${i}`, i % 2 === 0 ? `bench-device-${i}` : undefined),
+    ]),
+  );
   const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
   await writeAll(authUsers.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Signed-in user ${i}`)]));
 

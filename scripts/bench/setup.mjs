@@ -2,9 +2,10 @@
 // What every section of the bench is given: the plan, the emulators found, the seeded
 // data with each endpoint's request and floor, and the stand-in servers.
 import { cpus, loadavg, release, totalmem } from 'node:os';
+import { discoverEmulators, setBackgroundTriggers } from '../../functions/test/harness/emulators.ts';
 import { endpointSpecs } from './endpoints.mjs';
 import { seed } from './seed.mjs';
-import { functionEnv, setBackgroundTriggers } from './host.mjs';
+import { functionEnv } from './host.mjs';
 import { benchPlan } from './plan.mjs';
 import { startStandIns } from './stand-ins.mjs';
 
@@ -17,23 +18,13 @@ import { startStandIns } from './stand-ins.mjs';
  * @property {import('./stand-ins.mjs').StandIns} standIns
  * @property {Record<string, string>} warmEnv the environment of a warm api instance
  */
-/** @typedef {{ hub: string, functions: string, firestore: string, auth: string }} Emulators */
+/** @typedef {import('../../functions/test/harness/emulators.ts').Emulators & { functions: string }} Emulators */
 
-/** The emulators `firebase emulators:exec` started, from the environment it sets. */
-export async function discoverEmulators() {
-  const missing = ['GCLOUD_PROJECT', 'FIRESTORE_EMULATOR_HOST', 'FIREBASE_AUTH_EMULATOR_HOST', 'FIREBASE_EMULATOR_HUB'].filter(
-    (name) => !process.env[name],
-  );
-  if (missing.length) throw new Error(`run inside firebase emulators:exec (missing ${missing.join(', ')})`);
-  const hub = `http://${process.env.FIREBASE_EMULATOR_HUB}`;
-  const emulators = await (await fetch(`${hub}/emulators`)).json();
+/** The emulators `firebase emulators:exec` started (test/harness/emulators.ts); the functions emulator runs the trigger. */
+export async function emulatorsForBench() {
+  const emulators = await discoverEmulators();
   if (!emulators.functions) throw new Error('the functions emulator is not running (needed for the Firestore trigger)');
-  return /** @type {Emulators} */ ({
-    hub,
-    functions: `${emulators.functions.host}:${emulators.functions.port}`,
-    firestore: process.env.FIRESTORE_EMULATOR_HOST,
-    auth: process.env.FIREBASE_AUTH_EMULATOR_HOST,
-  });
+  return /** @type {Emulators} */ (emulators);
 }
 
 /** This machine, and its load average now. */
@@ -57,12 +48,17 @@ export function describeMachine() {
  * @returns {Promise<Bench>}
  */
 export async function setUpBench(emulators, { quick }) {
-  await setBackgroundTriggers(emulators.hub, false);
+  await setBackgroundTriggers(false);
   const runId = Date.now().toString(36);
   const seeded = await seed();
   const standIns = await startStandIns({ ...seeded, runId });
   // The bench process only sends the endpoints' requests; their floors run in the stand-ins.
-  const ctx = { ...seeded, runId, emulators, mailFloor: () => Promise.reject(new Error('floors run in floor-runner.mjs')) };
+  const ctx = {
+    ...seeded,
+    runId,
+    emulators,
+    mailFloor: () => Promise.reject(new Error('floors run in floor-runner.mjs')),
+  };
   const warmEnv = {
     PUSH_TRANSPORT: 'outbox',
     SMTP_HOST: '127.0.0.1',

@@ -12,8 +12,8 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MailCatcher } from '../../functions/test/harness/mail-catcher.ts';
 import { functionsDir } from '../lib/paths.mjs';
-import { requireFn } from './endpoints.mjs';
 import { functionEnv, setPlatformEnv } from './host.mjs';
 import { takeIds } from './measure.mjs';
 
@@ -40,20 +40,24 @@ const here = dirname(fileURLToPath(import.meta.url));
  * @returns {Promise<StandIns>}
  */
 export async function startStandIns(ctx) {
-  const mail = await startMailServer();
+  const mail = new MailCatcher({ keep: false });
+  const mailPort = await mail.start();
   const metadata = await startMetadataServer();
   setPlatformEnv({ GCE_METADATA_HOST: metadata.host });
   const floorDir = prepareFloorSource();
   // What the same-host floor needs to build each endpoint's floor operation.
   const contextFile = join(floorDir, 'context.json');
-  writeFileSync(contextFile, JSON.stringify({ ctx: floorContext(ctx), mailPort: mail.port }));
-  const sameHostEnv = functionEnv({ BENCH_FLOOR_CONTEXT: contextFile, BENCH_ENDPOINTS_MODULE: pathToFileURL(join(here, 'endpoints.mjs')).href });
+  writeFileSync(contextFile, JSON.stringify({ ctx: floorContext(ctx), mailPort }));
+  const sameHostEnv = functionEnv({
+    BENCH_FLOOR_CONTEXT: contextFile,
+    BENCH_ENDPOINTS_MODULE: pathToFileURL(join(here, 'endpoints.mjs')).href,
+  });
   return {
-    mailPort: mail.port,
+    mailPort,
     floorDir,
     sameHostEnv,
     async close() {
-      await mail.close();
+      await mail.stop();
       await metadata.close();
       rmSync(floorDir, { recursive: true, force: true });
     },
@@ -65,28 +69,15 @@ export async function startStandIns(ctx) {
  * @param {FloorContext} ctx
  * @returns {FloorContext}
  */
-const floorContext = ({ kiosks, users, authUsers, tokens, adminToken, revoked, runId }) => ({ kiosks, users, authUsers, tokens, adminToken, revoked, runId });
-
-/** An SMTP server in this process that accepts every mail. */
-async function startMailServer() {
-  const { SMTPServer } = requireFn('smtp-server');
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(/** @type {NodeJS.ReadableStream} */ stream, /** @type {unknown} */ _session, /** @type {() => void} */ callback) {
-      stream.on('data', () => {});
-      stream.on('end', () => callback());
-    },
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  /** @type {number} */
-  const port = server.server.address().port;
-  return { port, close: () => new Promise((resolve) => server.close(resolve)) };
-}
+const floorContext = ({ kiosks, users, authUsers, tokens, adminToken, revoked, runId }) => ({
+  kiosks,
+  users,
+  authUsers,
+  tokens,
+  adminToken,
+  revoked,
+  runId,
+});
 
 /**
  * A stand-in for the platform's metadata server, which hands a deployed function its
@@ -103,7 +94,8 @@ async function startMetadataServer() {
       res.end(JSON.stringify({ access_token: 'owner', expires_in: 3600, token_type: 'Bearer' }));
     } else if (path.endsWith('/project/project-id')) res.end(process.env.GCLOUD_PROJECT);
     else if (path.endsWith('/universe/universe-domain')) res.end('googleapis.com');
-    else if (path.endsWith('/service-accounts/default/email')) res.end(`bench@${process.env.GCLOUD_PROJECT}.iam.gserviceaccount.com`);
+    else if (path.endsWith('/service-accounts/default/email'))
+      res.end(`bench@${process.env.GCLOUD_PROJECT}.iam.gserviceaccount.com`);
     else if (path === '/computeMetadata/v1/instance' || path === '/computeMetadata/v1/instance/') res.end('{}');
     else {
       res.statusCode = 404;
@@ -161,7 +153,8 @@ export async function startFloorRunner(ctx, mailPort) {
     }
   });
   child.on('exit', (code) => {
-    for (const resolve of pending.values()) resolve({ latencies: [], failed: 1, failures: [`floor runner exited (${code})`] });
+    for (const resolve of pending.values())
+      resolve({ latencies: [], failed: 1, failures: [`floor runner exited (${code})`] });
   });
   child.send({ type: 'init', ctx: floorContext(ctx), mailPort });
   await isReady;

@@ -1,20 +1,22 @@
 // What the Firebase emulator suite needs on these machines, shared by `npm start`,
-// `npm test` and the operator CLI.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// `npm test`, `npm run bench`, `npm run loadtest` and the operator CLI; and the one
+// launcher of a command inside `firebase emulators:exec`.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir, functionsDir } from './paths.mjs';
+import { createInterface } from 'node:readline';
+import { cacheDir, functionsDir, repoRoot } from './paths.mjs';
 
 export const LOCAL_PROJECT_ID = 'demo-kiosk-rewards';
 export const TEST_PROJECT_ID = 'demo-kiosk-rewards-test';
 export const EMULATORS = 'functions,firestore,auth';
-export const HOSTS = {
-  functions: '127.0.0.1:5001',
-  firestore: '127.0.0.1:8080',
-  auth: '127.0.0.1:9099',
-  hub: '127.0.0.1:4400',
-};
-export const apiUrl = (projectId) => `http://${HOSTS.functions}/${projectId}/us-central1/api`;
+
+/** Where `firebase emulators:start` puts each emulator: firebase.json's `emulators` section. */
+const configured = JSON.parse(readFileSync(join(repoRoot, 'firebase.json'), 'utf8')).emulators;
+export const HOSTS = Object.fromEntries(
+  ['functions', 'firestore', 'auth', 'hub'].map((name) => [name, `${configured[name].host}:${configured[name].port}`]),
+);
+export const apiUrl = (/** @type {string} */ projectId) => `http://${HOSTS.functions}/${projectId}/us-central1/api`;
 
 const SDK_JAR_NAME = 'cloud-firestore-emulator.jar';
 const KNOWN_SDK_JAR = `/usr/lib/google-cloud-sdk/platform/cloud-firestore-emulator/${SDK_JAR_NAME}`;
@@ -27,7 +29,11 @@ function findSdkFirestoreJar() {
   return existsSync(KNOWN_SDK_JAR) ? KNOWN_SDK_JAR : undefined;
 }
 
-/** Manifest lines stop at 72 bytes; longer values continue on lines that start with a space. */
+/**
+ * Manifest lines stop at 72 bytes; longer values continue on lines that start with a space.
+ * @param {string} name
+ * @param {string} value
+ */
 function manifestLine(name, value) {
   const text = `${name}: ${value}`;
   const lines = [text.slice(0, 70)];
@@ -84,7 +90,11 @@ export function buildFunctions({ quiet = false } = {}) {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: functionsDir, stdio: quiet ? ['ignore', 2, 2] : 'inherit' });
 }
 
-/** Resolves once `url` answers at all, or rejects after `timeoutMs`. */
+/**
+ * Resolves once `url` answers at all, or rejects after `timeoutMs`.
+ * @param {string} url
+ * @param {number} timeoutMs
+ */
 export async function waitForHttp(url, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -96,4 +106,52 @@ export async function waitForHttp(url, timeoutMs) {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
+}
+
+/** `arg` as one word of a POSIX shell command line. */
+const shellQuote = (/** @type {string} */ arg) =>
+  /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Runs `command` (its words; run by a shell from `cwd`, default the repository root)
+ * inside `firebase emulators:exec` with the functions, Firestore and Auth emulators for
+ * `projectId`. emulators:exec fails the run if they do not start, and gives the command
+ * their hosts in its environment (what test/harness/emulators.ts reads). `config` is
+ * another firebase.json (other ports). The output passes through; `onLine` also sees
+ * each of its lines. Resolves to the exit status.
+ * @param {{ projectId: string, command: string[], cwd?: string, config?: string, onLine?: (line: string) => void }} options
+ * @returns {Promise<number>}
+ */
+export function runInEmulators({ projectId, command, cwd, config, onLine }) {
+  ensureLocalSecrets();
+  const inner = `${cwd ? `cd ${shellQuote(cwd)} && ` : ''}${command.map(shellQuote).join(' ')}`;
+  const args = [
+    'firebase',
+    ...(config ? ['--config', config] : []),
+    'emulators:exec',
+    '--only',
+    EMULATORS,
+    '--project',
+    projectId,
+    inner,
+  ];
+  const child = spawn('npx', args, {
+    cwd: repoRoot,
+    env: { ...process.env, ...emulatorEnv() },
+    stdio: onLine ? ['inherit', 'pipe', 'pipe'] : 'inherit',
+  });
+  if (onLine) {
+    /**
+     * @param {import('node:stream').Readable | null} stream
+     * @param {NodeJS.WritableStream} sink
+     */
+    const tee = (stream, sink) => {
+      if (!stream) return;
+      stream.pipe(sink, { end: false });
+      createInterface({ input: stream }).on('line', onLine);
+    };
+    tee(child.stdout, process.stdout);
+    tee(child.stderr, process.stderr);
+  }
+  return new Promise((resolve) => child.on('close', (status) => resolve(status ?? 1)));
 }

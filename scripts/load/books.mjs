@@ -73,10 +73,17 @@ export class Ledger {
 export async function auditBooks(ledger, seeded, transactions, retries) {
   const problems = [];
   const storedPoints = transactions.docs.reduce((/** @type {number} */ sum, doc) => sum + doc.get('pointsEarned'), 0);
-  const userDocs = await db().getAll(...[...seeded.users, seeded.hotUser].map((id) => db().collection('users').doc(id)));
-  const userPoints = userDocs.reduce((/** @type {number} */ sum, /** @type {any} */ doc) => sum + doc.get('totalPoints'), 0);
-  if (storedPoints !== ledger.points) problems.push(`transaction documents hold ${storedPoints} points, responses returned ${ledger.points}`);
-  if (userPoints !== ledger.points) problems.push(`users gained ${userPoints} points, responses returned ${ledger.points}`);
+  const userDocs = await db().getAll(
+    ...[...seeded.users, seeded.hotUser].map((id) => db().collection('users').doc(id)),
+  );
+  const userPoints = userDocs.reduce(
+    (/** @type {number} */ sum, /** @type {any} */ doc) => sum + doc.get('totalPoints'),
+    0,
+  );
+  if (storedPoints !== ledger.points)
+    problems.push(`transaction documents hold ${storedPoints} points, responses returned ${ledger.points}`);
+  if (userPoints !== ledger.points)
+    problems.push(`users gained ${userPoints} points, responses returned ${ledger.points}`);
   for (const doc of userDocs) {
     const expected = ledger.byUser.get(doc.id) ?? 0;
     if (doc.get('totalPoints') !== expected || doc.get('currentPoints') !== expected) {
@@ -87,13 +94,17 @@ export async function auditBooks(ledger, seeded, transactions, retries) {
   for (const doc of kioskDocs) {
     const expected = ledger.byKiosk.get(doc.id) ?? { plastic: 0, metal: 0 };
     if (doc.get('plasticCount') !== expected.plastic || doc.get('metalCount') !== expected.metal) {
-      problems.push(`kiosk ${doc.id} counts ${doc.get('plasticCount')}/${doc.get('metalCount')}, expected ${expected.plastic}/${expected.metal}`);
+      problems.push(
+        `kiosk ${doc.id} counts ${doc.get('plasticCount')}/${doc.get('metalCount')}, expected ${expected.plastic}/${expected.metal}`,
+      );
     }
   }
   const notifications = (await db().collectionGroup('notifications').count().get()).data().count;
-  if (notifications !== transactions.size) problems.push(`${notifications} notifications for ${transactions.size} transactions`);
+  if (notifications !== transactions.size)
+    problems.push(`${notifications} notifications for ${transactions.size} transactions`);
   if (ledger.serviceErrors > 0) problems.push(`the service answered ${ledger.serviceErrors} requests with 5xx`);
   if (retries.doubled > 0) problems.push(`${retries.doubled} idempotency keys produced more than one transaction`);
-  if (retries.answered !== retries.logical) problems.push(`${retries.logical - retries.answered} retried requests were never awarded`);
+  if (retries.answered !== retries.logical)
+    problems.push(`${retries.logical - retries.answered} retried requests were never awarded`);
   return problems;
 }

@@ -27,7 +27,10 @@ export function loadOptions(args) {
   /** @type {Record<string, string | boolean | undefined>} */
   let values;
   try {
-    ({ values } = parseArgs({ args, options: Object.fromEntries(Object.keys(FLAGS).map((name) => [name, { type: 'string' }])) }));
+    ({ values } = parseArgs({
+      args,
+      options: Object.fromEntries(Object.keys(FLAGS).map((name) => [name, { type: 'string' }])),
+    }));
   } catch (error) {
     throw new Error(`${error instanceof Error ? error.message : error}\n${USAGE}`, { cause: error });
   }
@@ -42,5 +45,11 @@ export function loadOptions(args) {
     }
     return value;
   };
-  return { kiosks: read('kiosks'), users: read('users'), duration: read('duration'), hot: read('hot'), retries: read('retries') };
+  return {
+    kiosks: read('kiosks'),
+    users: read('users'),
+    duration: read('duration'),
+    hot: read('hot'),
+    retries: read('retries'),
+  };
 }

@@ -11,17 +11,41 @@ import { cacheDir, repoRoot } from '../lib/paths.mjs';
 const FIGURES_FILE = join(cacheDir, 'loadtest-figures.json');
 
 const SUITES = [
-  ['Faults', 'transactions.test.ts', 'push provider unregistered / unavailable, kiosk not available, daily cap, concurrent and repeated Idempotency-Keys, 50 concurrent awards'],
-  ['Faults', 'triggers.test.ts', 'trigger redelivered (firebase-functions-test, twice), a run that died after claiming the push'],
-  ['Faults', 'otp.test.ts', 'mail server refusing and down: 502, quota not burned; per-address and per-IP flooding: 429 + Retry-After'],
+  [
+    'Faults',
+    'transactions.test.ts',
+    'push provider unregistered / unavailable, kiosk not available, daily cap, concurrent and repeated Idempotency-Keys, 50 concurrent awards',
+  ],
+  [
+    'Faults',
+    'triggers.test.ts',
+    'trigger redelivered (firebase-functions-test, twice), a run that died after claiming the push',
+  ],
+  [
+    'Faults',
+    'otp.test.ts',
+    'mail server refusing and down: 502, quota not burned; per-address and per-IP flooding: 429 + Retry-After',
+  ],
   ['Faults', 'notify.test.ts', 'unregistered token 410 and removed, provider down 502, nothing half-written'],
-  ['Hostile input', 'fuzz.test.ts', 'property-based: random bodies, types, sizes, unicode, path ids, headers on every endpoint'],
+  [
+    'Hostile input',
+    'fuzz.test.ts',
+    'property-based: random bodies, types, sizes, unicode, path ids, headers on every endpoint',
+  ],
   ['Hostile input', 'security.test.ts', 'expired, foreign-project and malformed ID tokens'],
-  ['Hostile input', 'protocol.test.ts', 'unknown routes, methods, malformed JSON, content types, oversized bodies, path ids, CORS'],
+  [
+    'Hostile input',
+    'protocol.test.ts',
+    'unknown routes, methods, malformed JSON, content types, oversized bodies, path ids, CORS',
+  ],
   ['Hostile input', 'kiosks.test.ts', 'missing, wrong and revoked kiosk keys; kiosk A key on kiosk B'],
   ['Hostile input', 'users.test.ts', 'user A token on user B on every user endpoint (BOLA)'],
   ['Hostile input', 'admin.test.ts', 'non-admin on every admin endpoint'],
-  ['Hostile input', 'firestore-rules.test.ts', 'security rules: every client write denied but a notification read flag'],
+  [
+    'Hostile input',
+    'firestore-rules.test.ts',
+    'security rules: every client write denied but a notification read flag',
+  ],
   ['Hostile input', 'log.test.ts', 'log events carry no stack traces'],
 ];
 
@@ -75,7 +99,9 @@ one machine of 2 cores; figures are the emulator's, not production's.
 | points awarded (= sum returned = users' gain = transaction documents) | ${figures.pointsAwarded} |
 | latency, all phases | p50 ${ms(figures.latency.p50)}, p95 ${ms(figures.latency.p95)}, p99 ${ms(figures.latency.p99)} over ${figures.latency.n} requests |
 | trigger lag (created -> effects.completedAt) | p50 ${ms(figures.triggerLag.p50)}, p95 ${ms(figures.triggerLag.p95)} |
-| status codes | ${Object.entries(figures.statuses).map(([code, n]) => `${code}: ${n}`).join(', ')} |
+| status codes | ${Object.entries(figures.statuses)
+    .map(([code, n]) => `${code}: ${n}`)
+    .join(', ')} |
 | 5xx from the service | ${figures.serviceErrors} |
 | 5xx from the emulator's proxy (its worker socket broke: EPIPE/ECONNRESET; the kiosk sent the same request again with its Idempotency-Key) | ${figures.emulatorErrors} |
 | **books** | **${figures.books}** |

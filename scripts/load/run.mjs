@@ -10,6 +10,9 @@ import autocannon from 'autocannon';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulators.ts';
+import { submitAsKiosk } from '../../functions/test/harness/kiosk-client.ts';
+import { waitForEffects } from '../../functions/test/harness/wait.ts';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { functionsDir } from '../lib/paths.mjs';
 import { summarize as summarizeValues } from '../lib/stats.mjs';
@@ -20,9 +23,16 @@ import { writeReliabilityReport } from './report.mjs';
 const requireFn = createRequire(join(functionsDir, 'package.json'));
 const { db } = requireFn('./lib/adapters/firestore.js');
 const { issueKey } = requireFn('./lib/data/kioskKeys.js');
+const { transactionsCollection } = requireFn('./lib/data/transactions.js');
 
-const { kiosks: KIOSKS, users: USERS, duration: DURATION_S, hot: HOT_REQUESTS, retries: RETRY_REQUESTS } = loadOptions(process.argv.slice(2));
-const API = `http://127.0.0.1:5001/${process.env.GCLOUD_PROJECT}/us-central1/api`;
+const {
+  kiosks: KIOSKS,
+  users: USERS,
+  duration: DURATION_S,
+  hot: HOT_REQUESTS,
+  retries: RETRY_REQUESTS,
+} = loadOptions(process.argv.slice(2));
+const API = apiUrl(await discoverEmulators());
 
 /**
  * p50, p95, p99 and n, in the key order the saved figures have always had.
@@ -39,8 +49,14 @@ async function seed() {
   const kioskIds = Array.from({ length: KIOSKS }, (_, i) => `load-kiosk-${i}`);
   const users = Array.from({ length: USERS + 1 }, (_, i) => (i === USERS ? 'load-hot-user' : `load-user-${i}`));
   await writeAll([
-    ...kioskIds.map((id, i) => [db().collection('kiosks').doc(id), fleetKioskDoc(i, { name: `Load kiosk ${i}`, address: `Test street ${i}`, openingHours: '24/7' })]),
-    ...users.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Load user ${i}`, i % 2 === 0 ? `load-device-${i}` : undefined)]),
+    ...kioskIds.map((id, i) => [
+      db().collection('kiosks').doc(id),
+      fleetKioskDoc(i, { name: `Load kiosk ${i}`, address: `Test street ${i}`, openingHours: '24/7' }),
+    ]),
+    ...users.map((id, i) => [
+      db().collection('users').doc(id),
+      fleetUserDoc(`Load user ${i}`, i % 2 === 0 ? `load-device-${i}` : undefined),
+    ]),
   ]);
   // A cap high enough that the hot user's 100 awards stay under it: this run measures the books, not the cap.
   await db().doc('config/rewards').set({ dailyPointsCap: 10_000_000 });
@@ -97,13 +113,25 @@ async function fleetPhase({ kiosks, users }, ledger) {
           const headers = { 'content-type': 'application/json', 'x-api-key': context.kiosk.apiKey };
           if (Math.random() < 0.1) {
             context.inFlight.push({ kind: 'status', startedAt: performance.now() });
-            return { ...request, method: 'POST', path: `${basePath}/kiosk/${context.kiosk.id}/status`, headers, body: JSON.stringify({ status: 'available' }) };
+            return {
+              ...request,
+              method: 'POST',
+              path: `${basePath}/kiosk/${context.kiosk.id}/status`,
+              headers,
+              body: JSON.stringify({ status: 'available' }),
+            };
           }
           // Like a real kiosk, every transaction carries an Idempotency-Key, so one whose
           // answer was lost (still in flight when the run stopped) can be asked again.
           const body = transactionBody(context.kiosk.id, users[randomInt(users.length)]);
           const idempotencyKey = `fleet-${process.pid}-${sequence++}`;
-          context.inFlight.push({ kind: 'transaction', startedAt: performance.now(), body, idempotencyKey, apiKey: context.kiosk.apiKey });
+          context.inFlight.push({
+            kind: 'transaction',
+            startedAt: performance.now(),
+            body,
+            idempotencyKey,
+            apiKey: context.kiosk.apiKey,
+          });
           return {
             ...request,
             method: 'POST',
@@ -128,10 +156,12 @@ async function fleetPhase({ kiosks, users }, ledger) {
   // asks again with the same key, and gets the stored answer if the first one landed.
   const unanswered = [
     ...toAskAgain,
-    ...connections.flatMap((context) => context.inFlight.filter(/** @returns {sent is SentTransaction} */ (sent) => sent.kind === 'transaction')),
+    ...connections.flatMap((context) =>
+      context.inFlight.filter(/** @returns {sent is SentTransaction} */ (sent) => sent.kind === 'transaction'),
+    ),
   ];
   for (const sent of unanswered) {
-    const response = await submitAsKiosk(ledger, sent.apiKey, sent.body, sent.idempotencyKey);
+    const response = await submitRecorded(ledger, sent.apiKey, sent.body, sent.idempotencyKey);
     if (response.status === 200) ledger.award(response.body.transaction);
   }
   return {
@@ -144,36 +174,18 @@ async function fleetPhase({ kiosks, users }, ledger) {
 }
 
 /**
- * One transaction as a kiosk sends it: with an Idempotency-Key, and sent again with
- * the same key after a 5xx or a broken connection, until it gets an answer.
- * Every response is recorded; the final one is returned.
+ * One transaction as a kiosk sends it (test/harness/kiosk-client.ts), every response
+ * recorded in `ledger`; the final one is returned.
  * @param {Ledger} ledger
  * @param {string} apiKey
  * @param {TransactionBody} body
  * @param {string} idempotencyKey
- * @returns {Promise<{ status: number, body: any }>}
  */
-async function submitAsKiosk(ledger, apiKey, body, idempotencyKey) {
-  for (let attempt = 1; ; attempt++) {
-    const started = performance.now();
-    try {
-      const response = await fetch(`${API}/kiosk/transaction`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'idempotency-key': idempotencyKey },
-        body: JSON.stringify(body),
-      });
-      const text = await response.text();
-      ledger.status(response.status, text);
-      ledger.latencies.push(performance.now() - started);
-      if (response.status < 500 || attempt === 10) {
-        return { status: response.status, body: text ? JSON.parse(text) : undefined };
-      }
-    } catch (error) {
-      if (attempt === 10) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
-  }
-}
+const submitRecorded = (ledger, apiKey, body, idempotencyKey) =>
+  submitAsKiosk(API, { apiKey, body, idempotencyKey }, undefined, (status, text, ms) => {
+    ledger.status(status, text);
+    ledger.latencies.push(ms);
+  });
 
 /**
  * @param {Seeded} seeded
@@ -184,11 +196,13 @@ async function hotPhase({ kiosks, hotUser }, ledger) {
   const responses = await Promise.all(
     Array.from({ length: HOT_REQUESTS }, (_, i) => {
       const kiosk = kiosks[i % kiosks.length];
-      return submitAsKiosk(ledger, kiosk.apiKey, transactionBody(kiosk.id, hotUser), `hot-${process.pid}-${i}`);
+      return submitRecorded(ledger, kiosk.apiKey, transactionBody(kiosk.id, hotUser), `hot-${process.pid}-${i}`);
     }),
   );
   for (const response of responses) if (response.status === 200) ledger.award(response.body.transaction);
-  const awarded = responses.filter((r) => r.status === 200).reduce((sum, r) => sum + r.body.transaction.pointsEarned, 0);
+  const awarded = responses
+    .filter((r) => r.status === 200)
+    .reduce((sum, r) => sum + r.body.transaction.pointsEarned, 0);
   return {
     requests: HOT_REQUESTS,
     seconds: (performance.now() - started) / 1000,
@@ -207,7 +221,12 @@ async function retriesPhase({ kiosks, users }, ledger) {
   let sent = 0;
   const logical = Array.from({ length: RETRY_REQUESTS }, (_, i) => {
     const kiosk = kiosks[i % kiosks.length];
-    return { kiosk, key: `retry-${Date.now()}-${i}`, body: transactionBody(kiosk.id, users[randomInt(users.length)]), copies: 2 + randomInt(4) };
+    return {
+      kiosk,
+      key: `retry-${Date.now()}-${i}`,
+      body: transactionBody(kiosk.id, users[randomInt(users.length)]),
+      copies: 2 + randomInt(4),
+    };
   });
   /**
    * @param {string} key
@@ -225,26 +244,14 @@ async function retriesPhase({ kiosks, users }, ledger) {
     logical.map(async ({ kiosk, key, body, copies }) => {
       const concurrent = 1 + randomInt(copies);
       const first = await Promise.all(
-        Array.from({ length: concurrent }, () => submitAsKiosk(ledger, kiosk.apiKey, body, key)),
+        Array.from({ length: concurrent }, () => submitRecorded(ledger, kiosk.apiKey, body, key)),
       );
       first.forEach((response) => record(key, response));
-      for (let i = concurrent; i < copies; i++) record(key, await submitAsKiosk(ledger, kiosk.apiKey, body, key));
+      for (let i = concurrent; i < copies; i++) record(key, await submitRecorded(ledger, kiosk.apiKey, body, key));
     }),
   );
   const doubled = [...transactionIdsByKey.values()].filter((ids) => ids.size > 1).length;
   return { logical: RETRY_REQUESTS, sent, answered: transactionIdsByKey.size, doubled };
-}
-
-/** @param {number} timeoutMs */
-async function drainTriggers(timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const snapshot = await db().collection('transactions').get();
-    const pending = snapshot.docs.filter((/** @type {any} */ doc) => !doc.get('effects.completedAt')).length;
-    if (pending === 0) return snapshot;
-    if (Date.now() > deadline) throw new Error(`${pending} transactions still without effects after ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
 }
 
 /**
@@ -270,7 +277,10 @@ async function warmUp(timeoutMs = 120_000) {
     }),
   );
   const warm = answered.filter(Boolean).length;
-  if (warm < KIOSKS) console.log(`  only ${warm} of ${KIOSKS} requests answered within ${timeoutMs / 1000} s; the fleet phase starts anyway`);
+  if (warm < KIOSKS)
+    console.log(
+      `  only ${warm} of ${KIOSKS} requests answered within ${timeoutMs / 1000} s; the fleet phase starts anyway`,
+    );
 }
 
 const started = Date.now();
@@ -286,9 +296,12 @@ const hot = await hotPhase(seeded, ledger);
 console.log(`retries: ${RETRY_REQUESTS} requests, each sent 2-5 times...`);
 const retries = await retriesPhase(seeded, ledger);
 console.log('Waiting for the triggers to drain...');
-const transactions = await drainTriggers(600_000);
+const drained = await waitForEffects(transactionsCollection(), 'all', { timeoutMs: 600_000, intervalMs: 1000 });
+const transactions = { size: drained.length, docs: drained };
 const lag = summarize(
-  transactions.docs.map((/** @type {any} */ doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis()),
+  transactions.docs.map(
+    (/** @type {any} */ doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis(),
+  ),
 );
 const latency = summarize(ledger.latencies);
 const problems = await auditBooks(ledger, seeded, transactions, retries);

@@ -43,7 +43,8 @@ export const isAlreadyExists = (error: unknown): boolean => codeOf(error) === AL
 
 const isRetryableTransactionFailure = (error: unknown): boolean =>
   codeOf(error) === ABORTED ||
-  (codeOf(error) === INVALID_ARGUMENT && /transaction is invalid or closed|transaction has expired/i.test(String((error as Error).message)));
+  (codeOf(error) === INVALID_ARGUMENT &&
+    /transaction is invalid or closed|transaction has expired/i.test(String((error as Error).message)));
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -34,8 +34,10 @@ export class SmtpMailer implements Mailer {
       const info = await this.transporter.sendMail({ from: this.settings.from, ...mail });
       return info.messageId;
     } catch (error) {
-      const code = (error as { code?: unknown; responseCode?: unknown }).responseCode ??
-        (error as { code?: unknown }).code ?? 'unknown';
+      const code =
+        (error as { code?: unknown; responseCode?: unknown }).responseCode ??
+        (error as { code?: unknown }).code ??
+        'unknown';
       throw new MailDeliveryError(String(code));
     }
   }

@@ -59,7 +59,9 @@ export class FcmPushTransport implements PushTransport {
 
   async send(message: Message): Promise<string> {
     // Loaded on the first push only: most api requests never send one.
-    this.messaging ??= (require('firebase-admin/messaging') as typeof import('firebase-admin/messaging')).getMessaging(adminApp());
+    this.messaging ??= (require('firebase-admin/messaging') as typeof import('firebase-admin/messaging')).getMessaging(
+      adminApp(),
+    );
     try {
       return await this.messaging.send(message);
     } catch (error) {

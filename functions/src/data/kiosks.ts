@@ -48,7 +48,8 @@ function kioskDefinitionFields(definition: Omit<KioskDefinition, 'id'>, lastUpda
 type KioskFields = { [Field in keyof Omit<KioskRecord, 'id'>]: KioskRecord[Field] | undefined };
 
 const nameOf = (data: DocumentData): string | undefined => (typeof data.name === 'string' ? data.name : undefined);
-const statusOf = (data: DocumentData): KioskStatus | undefined => (isKioskStatus(data.status) ? data.status : undefined);
+const statusOf = (data: DocumentData): KioskStatus | undefined =>
+  isKioskStatus(data.status) ? data.status : undefined;
 const countOf = (value: unknown): number | undefined =>
   value === undefined ? 0 : Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;
 
@@ -60,7 +61,9 @@ const countOf = (value: unknown): number | undefined =>
  */
 function readKioskFields(data: DocumentData): KioskFields {
   const location =
-    data.location instanceof GeoPoint ? { latitude: data.location.latitude, longitude: data.location.longitude } : undefined;
+    data.location instanceof GeoPoint
+      ? { latitude: data.location.latitude, longitude: data.location.longitude }
+      : undefined;
   const openingHours: unknown = data.openingHours ?? DEFAULT_OPENING_HOURS;
   const timezone: unknown = data.timezone ?? DEFAULT_TIMEZONE;
   return {

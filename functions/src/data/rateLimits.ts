@@ -13,9 +13,13 @@ export interface Bucket {
   windowMs: number;
 }
 
-const bucketRef = (bucket: Bucket) => db().collection('rateLimits').doc(sha256Hex(`${bucket.scope}:${bucket.key}`));
+const bucketRef = (bucket: Bucket) =>
+  db()
+    .collection('rateLimits')
+    .doc(sha256Hex(`${bucket.scope}:${bucket.key}`));
 
-export type Reservation = { reserved: true; id: string } | { reserved: false; bucket: Bucket; retryAfterSeconds: number };
+export type Reservation =
+  { reserved: true; id: string } | { reserved: false; bucket: Bucket; retryAfterSeconds: number };
 
 /**
  * Takes one slot in every bucket, or none: a refused request costs nothing.

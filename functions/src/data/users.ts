@@ -2,6 +2,7 @@ import { FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-a
 import { db, runTransaction } from '../adapters/firestore';
 import { rankFor, type DailyEarnings, type RewardsConfig } from '../domain/rewards';
 import { notFound } from '../errors';
+import { rewardsConfigFromSnapshot, rewardsConfigRef } from './rewardsConfig';
 
 export const usersCollection = () => db().collection('users');
 
@@ -73,6 +74,17 @@ export const toUserView = (user: UserRecord, rewards: RewardsConfig): UserView =
   hasPushToken: user.pushToken !== undefined,
 });
 
+/**
+ * A user's view reads the user and the rank thresholds in one batched read: the rank
+ * shown is derived under the thresholds configured now, at no added round trip.
+ */
+export async function getUserView(userId: string): Promise<UserView> {
+  const [userSnap, rewardsSnap] = await db().getAll(usersCollection().doc(userId), rewardsConfigRef());
+  const user = userFromSnapshot(userSnap);
+  if (!user) throw notFound(`User ${userId} not found`);
+  return toUserView(user, rewardsConfigFromSnapshot(rewardsSnap));
+}
+
 export async function getUser(userId: string): Promise<UserRecord> {
   const user = userFromSnapshot(await usersCollection().doc(userId).get());
   if (!user) throw notFound(`User ${userId} not found`);
@@ -83,10 +95,11 @@ export async function getUser(userId: string): Promise<UserRecord> {
  * A device token belongs to one account at a time: registering it here removes it
  * from whoever had it before (a shared phone that changed accounts).
  */
-export async function registerPushToken(userId: string, token: string): Promise<UserRecord> {
+export async function registerPushToken(userId: string, token: string): Promise<UserView> {
   const ref = usersCollection().doc(userId);
   return runTransaction(async (tx) => {
-    const user = userFromSnapshot(await tx.get(ref));
+    const [userSnap, rewardsSnap] = await tx.getAll(ref, rewardsConfigRef());
+    const user = userFromSnapshot(userSnap);
     if (!user) throw notFound(`User ${userId} not found`);
     const previousHolders = await tx.get(usersCollection().where('pushToken', '==', token));
     for (const holder of previousHolders.docs) {
@@ -95,17 +108,18 @@ export async function registerPushToken(userId: string, token: string): Promise<
       }
     }
     tx.update(ref, { pushToken: token, pushTokenUpdatedAt: FieldValue.serverTimestamp() });
-    return { ...user, pushToken: token };
+    return toUserView({ ...user, pushToken: token }, rewardsConfigFromSnapshot(rewardsSnap));
   });
 }
 
-export async function removePushToken(userId: string): Promise<UserRecord> {
+export async function removePushToken(userId: string): Promise<UserView> {
   const ref = usersCollection().doc(userId);
   return runTransaction(async (tx) => {
-    const user = userFromSnapshot(await tx.get(ref));
+    const [userSnap, rewardsSnap] = await tx.getAll(ref, rewardsConfigRef());
+    const user = userFromSnapshot(userSnap);
     if (!user) throw notFound(`User ${userId} not found`);
     tx.update(ref, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
-    return { ...user, pushToken: undefined };
+    return toUserView({ ...user, pushToken: undefined }, rewardsConfigFromSnapshot(rewardsSnap));
   });
 }
 

@@ -16,9 +16,7 @@ export function isValidDocumentId(id: string): boolean {
 
 export function assertDocumentId(id: string, field: string): string {
   if (!isValidDocumentId(id)) {
-    throw badRequest(
-      `${field} must be 1-${MAX_ID_LENGTH} characters, without "/", and not "." , ".." or "__...__"`,
-    );
+    throw badRequest(`${field} must be 1-${MAX_ID_LENGTH} characters, without "/", and not "." , ".." or "__...__"`);
   }
   return id;
 }

@@ -34,9 +34,10 @@ const isNonNegativeInt = (v: unknown): v is number => Number.isSafeInteger(v) &&
  * Reads an operator-written config document. Returns the problems instead of
  * throwing so the caller can log them and keep awarding with the defaults.
  */
-export function parseRewardsConfig(
-  raw: Record<string, unknown> | undefined,
-): { config: RewardsConfig; problems: string[] } {
+export function parseRewardsConfig(raw: Record<string, unknown> | undefined): {
+  config: RewardsConfig;
+  problems: string[];
+} {
   if (!raw) return { config: DEFAULT_REWARDS, problems: [] };
   const problems: string[] = [];
   const pointsPerPlastic = raw.pointsPerPlastic ?? DEFAULT_REWARDS.pointsPerPlastic;

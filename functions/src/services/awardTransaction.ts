@@ -73,101 +73,107 @@ export async function awardTransaction(
     kiosksCollection().doc(kioskId).get().then(depositKioskFromSnapshot),
   ]);
 
-  const outcome = await oneAtATimePerUser(userId, () => commitOptimistically(transactionRef, async (batch) => {
-    const [userSnap, idempotencySnap] = await db().getAll(userRef, ...(idempotencyRef ? [idempotencyRef] : []));
-    const previous = idempotencySnap?.data() as IdempotencyRecord | undefined;
-    if (previous !== undefined && previous.expireAt.toMillis() > Date.now()) {
-      if (previous.fingerprint !== fingerprint) {
-        throw new ApiError(
-          422,
-          'idempotency-key-reused',
-          'This Idempotency-Key was already used with a different request body',
-        );
-      }
-      return { result: { result: previous.response, replayed: true }, commit: false };
-    }
-
-    if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
-    const user = userFromSnapshot(userSnap);
-    if (!user) throw notFound(`User ${userId} not found`);
-    if (kiosk.status === undefined) {
-      // A kiosk with a status broken by hand may or may not be meant to take deposits
-      // (its other fields do not matter to an award). Refused whole, and retryable: the
-      // kiosk keeps the deposit and sends it again once an operator has mended it.
-      reportInvalidKiosk(kioskId, ['status']);
-      throw new ApiError(
-        503,
-        'kiosk-misconfigured',
-        `Kiosk ${kioskId} cannot accept transactions until an operator repairs its record; nothing was awarded`,
-        { 'Retry-After': String(KIOSK_REPAIR_RETRY_SECONDS) },
-      );
-    }
-    if (kiosk.status !== 'available') {
-      throw conflict(`Kiosk ${kioskId} is ${kiosk.status} and cannot accept transactions`, 'kiosk-unavailable');
-    }
-
-    const award = computeAward(config, user, { plasticCount, metalCount }, new Date());
-    if (!award.withinDailyCap) {
-      throw new ApiError(
-        409,
-        'daily-cap-reached',
-        `This transaction would take user ${userId} past the daily limit of ${config.dailyPointsCap} points; ` +
-          'nothing was awarded. The limit resets at midnight UTC',
-      );
-    }
-    const pushQueued = user.pushToken !== undefined;
-    const recorded = {
-      userId,
-      kioskId,
-      plasticCount,
-      metalCount,
-      totalItems: award.totalItems,
-      pointsEarned: award.pointsEarned,
-      newBalance: award.currentPoints,
-    };
-    batch.create(
+  const outcome = await oneAtATimePerUser(userId, () =>
+    commitOptimistically(
       transactionRef,
-      newTransaction({
-        ...recorded,
-        balanceBefore: award.balanceBefore,
-        idempotencyKey: idempotencyKey ?? null,
-        apiKeyId: origin.apiKeyId,
-        pushQueued,
-      }),
-    );
-    // The precondition is what makes concurrent awards safe: if anything changed
-    // the user since the read, the whole commit fails and is recomputed.
-    batch.update(
-      userRef,
-      {
-        currentPoints: award.currentPoints,
-        totalPoints: award.totalPoints,
-        recycledCount: award.recycledCount,
-        rank: award.rank,
-        earnedToday: award.earnedToday,
+      async (batch) => {
+        const [userSnap, idempotencySnap] = await db().getAll(userRef, ...(idempotencyRef ? [idempotencyRef] : []));
+        const previous = idempotencySnap?.data() as IdempotencyRecord | undefined;
+        if (previous !== undefined && previous.expireAt.toMillis() > Date.now()) {
+          if (previous.fingerprint !== fingerprint) {
+            throw new ApiError(
+              422,
+              'idempotency-key-reused',
+              'This Idempotency-Key was already used with a different request body',
+            );
+          }
+          return { result: { result: previous.response, replayed: true }, commit: false };
+        }
+
+        if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
+        const user = userFromSnapshot(userSnap);
+        if (!user) throw notFound(`User ${userId} not found`);
+        if (kiosk.status === undefined) {
+          // A kiosk with a status broken by hand may or may not be meant to take deposits
+          // (its other fields do not matter to an award). Refused whole, and retryable: the
+          // kiosk keeps the deposit and sends it again once an operator has mended it.
+          reportInvalidKiosk(kioskId, ['status']);
+          throw new ApiError(
+            503,
+            'kiosk-misconfigured',
+            `Kiosk ${kioskId} cannot accept transactions until an operator repairs its record; nothing was awarded`,
+            { 'Retry-After': String(KIOSK_REPAIR_RETRY_SECONDS) },
+          );
+        }
+        if (kiosk.status !== 'available') {
+          throw conflict(`Kiosk ${kioskId} is ${kiosk.status} and cannot accept transactions`, 'kiosk-unavailable');
+        }
+
+        const award = computeAward(config, user, { plasticCount, metalCount }, new Date());
+        if (!award.withinDailyCap) {
+          throw new ApiError(
+            409,
+            'daily-cap-reached',
+            `This transaction would take user ${userId} past the daily limit of ${config.dailyPointsCap} points; ` +
+              'nothing was awarded. The limit resets at midnight UTC',
+          );
+        }
+        const pushQueued = user.pushToken !== undefined;
+        const recorded = {
+          userId,
+          kioskId,
+          plasticCount,
+          metalCount,
+          totalItems: award.totalItems,
+          pointsEarned: award.pointsEarned,
+          newBalance: award.currentPoints,
+        };
+        batch.create(
+          transactionRef,
+          newTransaction({
+            ...recorded,
+            balanceBefore: award.balanceBefore,
+            idempotencyKey: idempotencyKey ?? null,
+            apiKeyId: origin.apiKeyId,
+            pushQueued,
+          }),
+        );
+        // The precondition is what makes concurrent awards safe: if anything changed
+        // the user since the read, the whole commit fails and is recomputed.
+        batch.update(
+          userRef,
+          {
+            currentPoints: award.currentPoints,
+            totalPoints: award.totalPoints,
+            recycledCount: award.recycledCount,
+            rank: award.rank,
+            earnedToday: award.earnedToday,
+          },
+          { lastUpdateTime: userSnap.updateTime! },
+        );
+        const result: TransactionResult = {
+          success: true,
+          transaction: { id: transactionRef.id, ...recorded },
+          pushNotification: pushQueued,
+        };
+        if (idempotencyRef) {
+          const record = {
+            kioskId,
+            fingerprint,
+            response: result,
+            createdAt: FieldValue.serverTimestamp(),
+            expireAt: Timestamp.fromMillis(Date.now() + IDEMPOTENCY_TTL_MS),
+          };
+          // create() makes a concurrent twin lose the race (and then replay this
+          // record); an expired record still awaiting TTL deletion is replaced.
+          if (previous) batch.set(idempotencyRef, record);
+          else batch.create(idempotencyRef, record);
+        }
+        return { result: { result, replayed: false }, commit: true };
       },
-      { lastUpdateTime: userSnap.updateTime! },
-    );
-    const result: TransactionResult = {
-      success: true,
-      transaction: { id: transactionRef.id, ...recorded },
-      pushNotification: pushQueued,
-    };
-    if (idempotencyRef) {
-      const record = {
-        kioskId,
-        fingerprint,
-        response: result,
-        createdAt: FieldValue.serverTimestamp(),
-        expireAt: Timestamp.fromMillis(Date.now() + IDEMPOTENCY_TTL_MS),
-      };
-      // create() makes a concurrent twin lose the race (and then replay this
-      // record); an expired record still awaiting TTL deletion is replaced.
-      if (previous) batch.set(idempotencyRef, record);
-      else batch.create(idempotencyRef, record);
-    }
-    return { result: { result, replayed: false }, commit: true };
-  }, (landed) => ({ result: transactionResultFromSnapshot(landed), replayed: false })));
+      (landed) => ({ result: transactionResultFromSnapshot(landed), replayed: false }),
+    ),
+  );
 
   logInfo(outcome.replayed ? 'transaction_replayed' : 'transaction_awarded', {
     transactionId: outcome.result.transaction.id,

@@ -12,13 +12,10 @@ import { transactionNotification } from '../domain/messages';
 import { transactionsCollection } from '../data/transactions';
 
 export type PushOutcome =
-  | { status: 'sent'; messageId: string }
-  | { status: 'skipped' }
-  | { status: 'failed'; error: string };
+  { status: 'sent'; messageId: string } | { status: 'skipped' } | { status: 'failed'; error: string };
 
 type Claim =
-  | { state: 'missing' | 'complete' | 'completed-now' }
-  | { state: 'push-claimed'; message: Message; token: string };
+  { state: 'missing' | 'complete' | 'completed-now' } | { state: 'push-claimed'; message: Message; token: string };
 
 /**
  * The side effects of a recorded transaction (kiosk counters, in-app
@@ -36,10 +33,7 @@ type Claim =
  * claim it made itself and goes on to push, instead of taking its own claim for one
  * left by a dead run.
  */
-export async function applyTransactionEffects(
-  transactionId: string,
-  push: PushTransport,
-): Promise<Claim['state']> {
+export async function applyTransactionEffects(transactionId: string, push: PushTransport): Promise<Claim['state']> {
   const transactionRef = transactionsCollection().doc(transactionId);
   const claimId = randomUUID();
 
@@ -81,7 +75,10 @@ export async function applyTransactionEffects(
     }
 
     if (effects.notificationId === undefined) {
-      tx.set(notificationsOf(transaction.userId).doc(transactionId), newNotification({ type: 'transaction', ...content }));
+      tx.set(
+        notificationsOf(transaction.userId).doc(transactionId),
+        newNotification({ type: 'transaction', ...content }),
+      );
       marks['effects.notificationId'] = transactionId;
     }
 
@@ -115,7 +112,12 @@ export async function applyTransactionEffects(
   return 'completed-now';
 }
 
-async function deliver(message: Message, token: string, push: PushTransport, transactionId: string): Promise<PushOutcome> {
+async function deliver(
+  message: Message,
+  token: string,
+  push: PushTransport,
+  transactionId: string,
+): Promise<PushOutcome> {
   try {
     const messageId = await push.send(message);
     logInfo('transaction_push_sent', { transactionId, messageId });

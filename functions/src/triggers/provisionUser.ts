@@ -24,7 +24,9 @@ export function profileName(account: NewAccount): string {
 export async function provisionUser(account: NewAccount): Promise<void> {
   const config = await loadRewardsConfig();
   try {
-    await usersCollection().doc(account.uid).create(newProfile({ name: profileName(account) }, config));
+    await usersCollection()
+      .doc(account.uid)
+      .create(newProfile({ name: profileName(account) }, config));
     logInfo('user_provisioned', { uid: account.uid });
   } catch (error) {
     if (!isAlreadyExists(error)) throw error;

@@ -64,7 +64,9 @@ describe('POST /admin/kiosks', () => {
   test('a non-admin: 403; no token: 401', async () => {
     const body = { id: 'k', name: 'n', address: 'a', location: berlin };
     expect((await call('POST', '/admin/kiosks', { body })).status).toBe(401);
-    expect((await call('POST', '/admin/kiosks', { headers: bearer(await idTokenFor(uniqueId('u'))), body })).status).toBe(403);
+    expect(
+      (await call('POST', '/admin/kiosks', { headers: bearer(await idTokenFor(uniqueId('u'))), body })).status,
+    ).toBe(403);
   });
 });
 
@@ -80,7 +82,8 @@ describe('kiosk API keys', () => {
     expect(stored).toMatchObject({ kioskId, label: 'front panel', revokedAt: null });
     expect(JSON.stringify(stored)).not.toContain(apiKey);
 
-    const status = () => call('POST', `/kiosk/${kioskId}/status`, { headers: { 'x-api-key': apiKey }, body: { status: 'offline' } });
+    const status = () =>
+      call('POST', `/kiosk/${kioskId}/status`, { headers: { 'x-api-key': apiKey }, body: { status: 'offline' } });
     expect((await status()).status).toBe(200);
 
     const revoked = await call('DELETE', `/admin/kiosks/${kioskId}/keys/${keyId}`, { headers });

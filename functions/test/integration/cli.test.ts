@@ -158,18 +158,21 @@ describe('kiosk:upsert', () => {
     ['91', '0', { latitude: 91, longitude: 0 }],
     ['0', '-181', { latitude: 0, longitude: -181 }],
     ['north', '0', { latitude: 'north', longitude: 0 }],
-  ])('refuses --lat %s --lng %s with the message of POST /admin/kiosks, exit 1, nothing written', async (lat, lng, location) => {
-    const api = await call('POST', '/admin/kiosks', {
-      headers: await adminHeaders(),
-      body: { id: 'k-bad', name: 'n', address: 'a', location },
-    });
-    expect(api.status).toBe(400);
+  ])(
+    'refuses --lat %s --lng %s with the message of POST /admin/kiosks, exit 1, nothing written',
+    async (lat, lng, location) => {
+      const api = await call('POST', '/admin/kiosks', {
+        headers: await adminHeaders(),
+        body: { id: 'k-bad', name: 'n', address: 'a', location },
+      });
+      expect(api.status).toBe(400);
 
-    const run = await runCli(['--project', PROJECT_ID, '--emulator', ...kiosk(lat, lng)]);
+      const run = await runCli(['--project', PROJECT_ID, '--emulator', ...kiosk(lat, lng)]);
 
-    expect(run).toMatchObject({ code: 1, stdout: '', stderr: `error: ${api.body.error}\n` });
-    expect((await db().doc('kiosks/k-bad').get()).exists).toBe(false);
-  });
+      expect(run).toMatchObject({ code: 1, stdout: '', stderr: `error: ${api.body.error}\n` });
+      expect((await db().doc('kiosks/k-bad').get()).exists).toBe(false);
+    },
+  );
 
   test('refuses a time zone and opening hours the API refuses, with its messages', async () => {
     for (const [flag, value, field] of [
@@ -251,15 +254,17 @@ describe('seed', () => {
 
 describe('rewards:set', () => {
   test('keeps every value it was not given', async () => {
-    await db().doc('config/rewards').set({
-      pointsPerPlastic: 12,
-      pointsPerMetal: 25,
-      dailyPointsCap: 1234,
-      ranks: [
-        { name: 'Seed', minTotalPoints: 0 },
-        { name: 'Tree', minTotalPoints: 500 },
-      ],
-    });
+    await db()
+      .doc('config/rewards')
+      .set({
+        pointsPerPlastic: 12,
+        pointsPerMetal: 25,
+        dailyPointsCap: 1234,
+        ranks: [
+          { name: 'Seed', minTotalPoints: 0 },
+          { name: 'Tree', minTotalPoints: 500 },
+        ],
+      });
 
     await admin('rewards:set', '--plastic', '15');
 
@@ -282,7 +287,9 @@ describe('rewards:set', () => {
   test('refuses an invalid config with every problem, writes nothing, exit 1', async () => {
     const run = await runCli(['--project', PROJECT_ID, '--emulator', 'rewards:set', '--metal=lots', '--ranks', 'Gold']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^error: refused: the rewards config would be invalid, nothing was written:\n {2}- --ranks: "Gold" is not NAME:MIN_TOTAL_POINTS\n {2}- .*pointsPerMetal/);
+    expect(run.stderr).toMatch(
+      /^error: refused: the rewards config would be invalid, nothing was written:\n {2}- --ranks: "Gold" is not NAME:MIN_TOTAL_POINTS\n {2}- .*pointsPerMetal/,
+    );
     expect((await db().doc('config/rewards').get()).exists).toBe(false);
   });
 });

@@ -33,7 +33,9 @@ export function injectCommitFaults(
         return { cancel: () => undefined };
       }
       return commit.call(stub, request, metadata, options, (error: unknown, response: unknown) =>
-        error ? callback(error, response) : callback(grpcError(UNAVAILABLE, 'connection lost after the commit was applied')),
+        error
+          ? callback(error, response)
+          : callback(grpcError(UNAVAILABLE, 'connection lost after the commit was applied')),
       );
     };
   };
@@ -61,7 +63,8 @@ export function injectCommitFaults(
 export const GRPC = { DEADLINE_EXCEEDED: 4 } as const;
 const UNAVAILABLE = 14;
 
-const grpcError = (code: number, details: string) => Object.assign(new Error(`${code} ${details} (injected)`), { code, details });
+const grpcError = (code: number, details: string) =>
+  Object.assign(new Error(`${code} ${details} (injected)`), { code, details });
 
 export interface CommitRequest {
   /** Set on the commit of a Firestore transaction, absent on a plain write. */

@@ -1,27 +1,21 @@
 import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import { call, db, describeTransactionEffects, resetEmulators, seedKioskWithKey, seedUser, waitFor } from './helpers';
+import { transactionsCollection } from '../../src/data/transactions';
+import { submitAsKiosk, type RetryPolicy } from '../harness/kiosk-client';
+import { waitForEffects } from '../harness/wait';
+import { API_URL, db, resetEmulators, seedKioskWithKey, seedUser } from './helpers';
 
 beforeEach(resetEmulators);
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** What a kiosk does: send, and on anything but a definite answer send the same request again. */
-async function submitUntilAnswered(apiKey: string, body: Record<string, unknown>, idempotencyKey: string) {
-  for (let attempt = 1; attempt <= 40; attempt++) {
-    try {
-      const res = await call('POST', '/kiosk/transaction', {
-        body,
-        headers: { 'x-api-key': apiKey, 'idempotency-key': idempotencyKey },
-      });
-      if (res.status === 200) return { attempts: attempt, body: res.body };
-    } catch {
-      // Connection reset while the functions reload: the kiosk retries.
-    }
-    await pause(250);
-  }
-  throw new Error(`request ${idempotencyKey} never answered`);
-}
+/**
+ * While the functions reload, the emulator may answer anything: like a kiosk, send the
+ * same request again, here until it is accepted (250 ms apart, 40 times at most).
+ */
+const UNTIL_ACCEPTED: RetryPolicy = { attempts: 40, pauseMs: () => 250, isAnswer: (status) => status === 200 };
+const submitUntilAnswered = (apiKey: string, body: Record<string, unknown>, idempotencyKey: string) =>
+  submitAsKiosk(API_URL, { apiKey, body, idempotencyKey }, UNTIL_ACCEPTED);
 
 test('the functions reloading mid-burst while kiosks retry with their keys: no award lost, none doubled', async () => {
   const { kioskId, apiKey } = await seedKioskWithKey();
@@ -46,19 +40,15 @@ test('the functions reloading mid-burst while kiosks retry with their keys: no a
   expect(user.currentPoints).toBe(expectedPoints);
   const transactions = await db().collection('transactions').get();
   expect(transactions.size).toBe(requests.length);
-  expect(new Set(transactions.docs.map((doc) => doc.get('idempotencyKey')))).toEqual(new Set(requests.map((r) => r.key)));
-  expect(new Set(answers.map((answer) => answer.body.transaction.id))).toEqual(new Set(transactions.docs.map((doc) => doc.id)));
+  expect(new Set(transactions.docs.map((doc) => doc.get('idempotencyKey')))).toEqual(
+    new Set(requests.map((r) => r.key)),
+  );
+  expect(new Set(answers.map((answer) => answer.body.transaction.id))).toEqual(
+    new Set(transactions.docs.map((doc) => doc.id)),
+  );
 
   // Every trigger completes once the functions are back.
-  await waitFor(
-    'the effects of every transaction',
-    async () => {
-      const pending = (await db().collection('transactions').get()).docs.filter((doc) => !doc.get('effects.completedAt'));
-      return pending.length === 0 ? true : undefined;
-    },
-    90_000,
-    describeTransactionEffects,
-  );
+  await waitForEffects(transactionsCollection(), 'all', { timeoutMs: 90_000 });
   const kiosk = (await db().collection('kiosks').doc(kioskId).get()).data()!;
   const items = answers.reduce((sum, answer) => sum + answer.body.transaction.totalItems, 0);
   expect(kiosk.plasticCount + kiosk.metalCount).toBe(items);

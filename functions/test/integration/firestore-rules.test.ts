@@ -59,7 +59,14 @@ const SERVER_ONLY_DOCS: ReadonlyArray<readonly [collectionName: string, path: st
 const SEED: Record<string, Record<string, unknown>> = {
   [KIOSK_PATH]: { name: 'Main Street', plasticCount: 10, metalCount: 5, active: true },
   [ALICE_PATH]: { name: 'Alice', currentPoints: 100, totalPoints: 100, recycledCount: 10, rank: 'Bronze' },
-  [BOB_PATH]: { name: 'Bob', currentPoints: 50, totalPoints: 50, recycledCount: 5, rank: 'Bronze', pushToken: 'bob-token' },
+  [BOB_PATH]: {
+    name: 'Bob',
+    currentPoints: 50,
+    totalPoints: 50,
+    recycledCount: 5,
+    rank: 'Bronze',
+    pushToken: 'bob-token',
+  },
   [ALICE_NOTIFICATION_PATH]: {
     type: 'transaction',
     title: 'You earned 10 points',

@@ -349,7 +349,16 @@ function apiKeys(pool: CredentialPool, primary: string | undefined, fuzzed: bool
     [1, headerText],
     [
       2,
-      fc.constantFrom('', ' ', 'kr_', `${some}x`, some.toUpperCase(), some.slice(0, -1), 'k'.repeat(8192), 'k'.repeat(8193)),
+      fc.constantFrom(
+        '',
+        ' ',
+        'kr_',
+        `${some}x`,
+        some.toUpperCase(),
+        some.slice(0, -1),
+        'k'.repeat(8192),
+        'k'.repeat(8193),
+      ),
     ],
     [2, fc.constant(undefined)],
   );

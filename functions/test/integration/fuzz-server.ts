@@ -46,7 +46,9 @@ export async function startFuzzServer(): Promise<FuzzServer> {
       return;
     }
     if (details.handlerCrash) {
-      const reason = String(details.message).slice(0, 200).replace(/[^\x20-\x7e]/g, '?');
+      const reason = String(details.message)
+        .slice(0, 200)
+        .replace(/[^\x20-\x7e]/g, '?');
       res.status(500).setHeader(HANDLER_CRASH_HEADER, reason);
       res.type('text/plain').send('handler crashed');
       return;

@@ -22,6 +22,7 @@ import fc from 'fast-check';
 import { SIMULATED_TOKEN_PREFIXES, classifyFcmError } from '../../src/adapters/push';
 import { issueKey, revokeKey } from '../../src/data/kioskKeys';
 import { routes } from '../../src/http/routes';
+import { emulatorsFromEnv } from '../harness/emulators';
 import {
   anyValue,
   bodies,
@@ -58,7 +59,15 @@ import {
   type FuzzServer,
   type RawResponse,
 } from './fuzz-server';
-import { db, idTokenFor, resetEmulators, seedKiosk, seedKioskWithKey, seedUser, uniqueId } from './helpers';
+import {
+  idTokenFor,
+  resetEmulators,
+  seedKiosk,
+  seedKioskWithKey,
+  seedUser,
+  setBackgroundTriggers,
+  uniqueId,
+} from './helpers';
 
 // Params are read from process.env at call time; nothing else sets them in this process.
 Object.assign(process.env, {
@@ -120,32 +129,16 @@ let logs: ReturnType<typeof captureLogs>;
 /** The database as it was after the last request (or the fixtures). */
 let current: DbSnapshot;
 let triggersDisabled = false;
-const hub = process.env.FIREBASE_EMULATOR_HUB;
-
-async function hubCall(method: string, path: string): Promise<Response | undefined> {
-  if (!hub) return undefined;
-  try {
-    return await fetch(`http://${hub}${path}`, { method });
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether a functions emulator (and so the provisioning trigger) may be running. */
-async function functionsEmulatorMayRun(): Promise<boolean> {
-  const response = await hubCall('GET', '/emulators');
-  if (!response?.ok) return true;
-  const emulators = (await response.json()) as Record<string, unknown>;
-  return 'functions' in emulators;
-}
 
 beforeAll(async () => {
   logs = captureLogs();
   await resetEmulators();
   // With the functions emulator running (the full suite), stop background triggers so
   // that nothing but the fuzzed requests writes to Firestore; the hub flushes queued runs.
-  const disabled = await hubCall('PUT', '/functions/disableBackgroundTriggers');
-  triggersDisabled = disabled?.ok ?? false;
+  if (emulatorsFromEnv().functions) {
+    await setBackgroundTriggers(false);
+    triggersDisabled = true;
+  }
 
   const user = uniqueId('fuzz-user');
   const stranger = uniqueId('fuzz-stranger');
@@ -155,15 +148,6 @@ beforeAll(async () => {
     idTokenFor(stranger),
     idTokenFor(admin, { admin: true }),
   ]);
-  if (!triggersDisabled && (await functionsEmulatorMayRun())) {
-    // Let the provisioning trigger create the profiles before the baseline (at most 5 s).
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      const docs = await db().getAll(...[user, stranger, admin].map((uid) => db().collection('users').doc(uid)));
-      if (docs.every((doc) => doc.exists) || Date.now() > deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
 
   const a = await seedKioskWithKey();
   const t = await seedKioskWithKey();
@@ -217,7 +201,7 @@ afterAll(async () => {
   await server?.close();
   closeClient();
   logs?.restore();
-  if (triggersDisabled) await hubCall('PUT', '/functions/enableBackgroundTriggers');
+  if (triggersDisabled) await setBackgroundTriggers(true);
 }, 240_000);
 
 /** The device token a /notify/user request pushes to: the given one, or the user's stored one. */
@@ -273,10 +257,13 @@ function each<T>(variants: T[], shape: (variant: T) => Shape): fc.Arbitrary<Fuzz
 
 const STATUSES = ['available', 'maintenance', 'offline'];
 /** Mostly small, so that users stay under the daily points cap and awards keep succeeding. */
-const counts = weighted([8, fc.integer({ min: 0, max: 5 })], [1, fc.integer({ min: 0, max: 1000 })], [1, fc.constantFrom(0, 1000)]);
+const counts = weighted(
+  [8, fc.integer({ min: 0, max: 5 })],
+  [1, fc.integer({ min: 0, max: 1000 })],
+  [1, fc.constantFrom(0, 1000)],
+);
 const hostileCount = fc.constantFrom<unknown>(-1, 1001, 1.5, '1', 1e308, -0, 2 ** 53, null, true, []);
-const text = (maxLength: number) =>
-  fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.min(maxLength, 60) });
+const text = (maxLength: number) => fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.min(maxLength, 60) });
 const DATA_KEYS = [
   'from',
   'google.x',
@@ -464,7 +451,10 @@ const specs: RouteSpec[] = [
               fc.record({
                 token: weighted(
                   [4, fc.constantFrom('fuzz-device-1', 'fuzz-device-2', 'fuzz-device-3')],
-                  [1, fc.constantFrom('unregistered-fuzz-1', 'unregistered-fuzz-2', 'invalid-fuzz', 'unavailable-fuzz')],
+                  [
+                    1,
+                    fc.constantFrom('unregistered-fuzz-1', 'unregistered-fuzz-2', 'invalid-fuzz', 'unavailable-fuzz'),
+                  ],
                   [2, fc.string({ minLength: 1, maxLength: 200 })],
                 ),
               }),
@@ -511,7 +501,10 @@ const specs: RouteSpec[] = [
               { requiredKeys: ['topic', 'title', 'body'] },
             ),
             {
-              topic: weighted([1, hostileText(900)], [1, fc.constantFrom('ALL_USERS', 'all_users ', '/topics/all_users')]),
+              topic: weighted(
+                [1, hostileText(900)],
+                [1, fc.constantFrom('ALL_USERS', 'all_users ', '/topics/all_users')],
+              ),
               ...notification,
             },
             fuzzed,
@@ -553,7 +546,10 @@ const specs: RouteSpec[] = [
                   [1, fc.constant({})],
                   [1, fc.constant({ userId: null, pushToken: 'fuzz-device-9' })],
                 ),
-                fc.record({ title: text(200), body: text(2000), data: dataPayloads }, { requiredKeys: ['title', 'body'] }),
+                fc.record(
+                  { title: text(200), body: text(2000), data: dataPayloads },
+                  { requiredKeys: ['title', 'body'] },
+                ),
               )
               .map(([recipient, content]) => ({ ...recipient, ...content })),
             {
@@ -588,7 +584,13 @@ const specs: RouteSpec[] = [
                 [5, fc.emailAddress()],
                 [
                   1,
-                  fc.constantFrom('a@b.co', 'A@EXAMPLE.COM', 'user+tag@example.com', '"quoted"@example.com', 'a@[127.0.0.1]'),
+                  fc.constantFrom(
+                    'a@b.co',
+                    'A@EXAMPLE.COM',
+                    'user+tag@example.com',
+                    '"quoted"@example.com',
+                    'a@[127.0.0.1]',
+                  ),
                 ],
               ),
               otp: fc.stringMatching(/^[0-9]{4,10}$/),
@@ -704,7 +706,16 @@ const specs: RouteSpec[] = [
                     longitude: fc.constantFrom<unknown>(180.0000001, -181, -1e308, '1', null),
                   }),
                 ],
-                [1, fc.constantFrom<unknown>({}, { latitude: 1 }, { latitude: 1, longitude: 2, altitude: 3 }, [1, 2], 'x')],
+                [
+                  1,
+                  fc.constantFrom<unknown>(
+                    {},
+                    { latitude: 1 },
+                    { latitude: 1, longitude: 2, altitude: 3 },
+                    [1, 2],
+                    'x',
+                  ),
+                ],
               ),
               openingHours: weighted<unknown>(
                 [2, fc.constantFrom('PH off', 'SH off', 'Feb 30', 'Mo-', '25:00-26:00', '', 'x'.repeat(1001))],
@@ -784,7 +795,9 @@ const anyRoute: RouteSpec = {
           [
             2,
             fc
-              .array(segments(['kiosk', 'kiosks', 'user', 'admin', 'notify', 'keys', 'push-token'], true), { maxLength: 5 })
+              .array(segments(['kiosk', 'kiosks', 'user', 'admin', 'notify', 'keys', 'push-token'], true), {
+                maxLength: 5,
+              })
               .map((parts) => `/${parts.join('/')}`),
           ],
           [
@@ -980,12 +993,16 @@ async function check(spec: RouteSpec, request: FuzzRequest): Promise<void> {
       problems.join('\n'),
       describeRequest(request),
       `answer: ${response.status} ${clip(response.text)}`,
-      `logs: ${logs.recent().map((line) => clip(line, 300)).join('\n      ')}`,
+      `logs: ${logs
+        .recent()
+        .map((line) => clip(line, 300))
+        .join('\n      ')}`,
     ].join('\n');
     if (!COLLECT) throw new Error(message);
     const failure = /"errorMessage":"((?:[^"\\]|\\.)*)"/.exec(logs.recent().join('\n'))?.[1] ?? '';
-    const signature = [spec.route, ...problems.map((p) => p.slice(0, 40)), failure.replace(/\\".*?\\"|\d+/g, '…')]
-      .join(' | ');
+    const signature = [spec.route, ...problems.map((p) => p.slice(0, 40)), failure.replace(/\\".*?\\"|\d+/g, '…')].join(
+      ' | ',
+    );
     const known = collected.get(signature);
     if (!known || message.length < known.length) collected.set(signature, message);
   }
@@ -1016,7 +1033,9 @@ async function fuzz(spec: RouteSpec): Promise<void> {
 
 describe('fuzz: every endpoint', () => {
   test('every route has a fuzz property', () => {
-    expect(specs.map((spec) => spec.route).sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
+    expect(specs.map((spec) => spec.route).sort()).toEqual(
+      routes.map((route) => `${route.method} ${route.path}`).sort(),
+    );
   });
 
   for (const spec of specs) {

@@ -1,20 +1,24 @@
-import { getAuth } from 'firebase-admin/auth';
-import { adminApp, db } from '../../src/adapters/firestore';
+import { db } from '../../src/adapters/firestore';
 import { issueKey } from '../../src/data/kioskKeys';
 import { kiosksCollection, newKiosk } from '../../src/data/kiosks';
 import { newTransaction, transactionsCollection, type RecordedTransaction } from '../../src/data/transactions';
 import { newProfile, usersCollection } from '../../src/data/users';
 import type { KioskStatus } from '../../src/domain/kiosk';
 import { DEFAULT_REWARDS } from '../../src/domain/rewards';
+import { idTokenFor } from '../harness/auth';
+import { apiUrl, emulatorsFromEnv } from '../harness/emulators';
+import * as wait from '../harness/wait';
 import { assertDescribed } from './response-check';
 
-export const PROJECT_ID = process.env.GCLOUD_PROJECT!;
-export const API_URL = `http://127.0.0.1:5001/${PROJECT_ID}/us-central1/api`;
-const FIRESTORE = `http://${process.env.FIRESTORE_EMULATOR_HOST}`;
-const AUTH = `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}`;
-const HUB = 'http://127.0.0.1:4400';
+// The emulators were found by global-setup.ts before any test file runs.
+const emulators = emulatorsFromEnv();
+export const PROJECT_ID = emulators.projectId;
+/** Without the functions emulator (a test file run by hand on Firestore and Auth only), requests to the api fail to resolve this host. */
+export const API_URL = emulators.functions ? apiUrl(emulators) : 'http://no-functions-emulator.invalid';
 
-export { db };
+export { clearEmulators as resetEmulators, setBackgroundTriggers } from '../harness/emulators';
+export { waitFor } from '../harness/wait';
+export { db, idTokenFor };
 
 export interface ApiCall {
   body?: unknown;
@@ -51,64 +55,9 @@ export async function call(method: string, path: string, options: ApiCall = {}):
   return result;
 }
 
-/**
- * Empties Firestore and Auth between tests. Firestore answers 409 while a
- * transaction of an earlier test's trigger still holds a lock, so that is retried.
- */
-export async function resetEmulators(): Promise<void> {
-  await waitFor('Firestore and Auth to clear', async () => {
-    const [firestore, auth] = await Promise.all([
-      fetch(`${FIRESTORE}/emulator/v1/projects/${PROJECT_ID}/databases/(default)/documents`, { method: 'DELETE' }),
-      fetch(`${AUTH}/emulator/v1/projects/${PROJECT_ID}/accounts`, { method: 'DELETE' }),
-    ]);
-    return firestore.ok && auth.ok ? true : undefined;
-  });
-}
-
-export async function setBackgroundTriggers(enabled: boolean): Promise<void> {
-  const action = enabled ? 'enableBackgroundTriggers' : 'disableBackgroundTriggers';
-  const response = await fetch(`${HUB}/functions/${action}`, { method: 'PUT' });
-  if (!response.ok) throw new Error(`${action} failed: ${response.status}`);
-}
-
-/**
- * Polls `probe` until it returns something other than undefined, or fails after
- * `timeoutMs`. `explain` describes the state at the timeout, so a failure in CI says
- * whether the work was slow, lost or done twice.
- */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 30_000,
-  explain?: () => Promise<string>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) {
-      const state = explain ? `; ${await explain()}` : '';
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${state}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/**
- * Where the transaction trigger stands for every stored transaction: how many have
- * their effects completed, how many were counted on their kiosk, and which are not.
- */
-export async function describeTransactionEffects(): Promise<string> {
-  const docs = (await db().collection('transactions').get()).docs;
-  const pending = docs.filter((doc) => !doc.get('effects.completedAt'));
-  const counted = docs.filter((doc) => doc.get('effects.kioskCounted') !== undefined).length;
-  const oldestPending = pending.map((doc) => doc.createTime.toMillis()).sort((a, b) => a - b)[0];
-  const age = oldestPending === undefined ? '' : `, oldest pending created ${Date.now() - oldestPending} ms ago`;
-  return (
-    `${docs.length} transactions: ${docs.length - pending.length} with effects completed, ${counted} counted on their kiosk` +
-    `${age}; pending: ${pending.slice(0, 10).map((doc) => doc.id).join(', ') || 'none'}`
-  );
-}
+/** Where the transaction trigger stands for every stored transaction (for a timeout's explanation). */
+export const describeTransactionEffects = (): Promise<string> =>
+  wait.describeTransactionEffects(transactionsCollection());
 
 let counter = 0;
 /** Ids unique across the run, so a late trigger of an earlier test never lands on a later test's data. */
@@ -180,25 +129,6 @@ export async function seedTransaction(kioskId: string, userId: string) {
   return { transactionId, recorded };
 }
 
-/**
- * A real ID token from the Auth emulator. Signing in creates the account, which
- * fires the provisioning trigger; seeded profiles are never overwritten by it.
- */
-export async function idTokenFor(uid: string, claims: Record<string, unknown> = {}): Promise<string> {
-  const customToken = await getAuth(adminApp()).createCustomToken(uid, claims);
-  const response = await fetch(
-    `${AUTH}/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=emulator`,
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: customToken, returnSecureToken: true }),
-    },
-  );
-  const result = (await response.json()) as { idToken?: string };
-  if (!result.idToken) throw new Error(`sign-in failed: ${JSON.stringify(result)}`);
-  return result.idToken;
-}
-
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 export async function adminHeaders(): Promise<Record<string, string>> {
@@ -207,12 +137,6 @@ export async function adminHeaders(): Promise<Record<string, string>> {
 
 /** Waits for the transaction trigger to finish and returns the transaction document. */
 export async function waitForEffects(transactionId: string, timeoutMs = 30_000) {
-  return waitFor(
-    `effects of transaction ${transactionId}`,
-    async () => {
-      const snapshot = await db().collection('transactions').doc(transactionId).get();
-      return snapshot.get('effects.completedAt') ? snapshot.data() : undefined;
-    },
-    timeoutMs,
-  );
+  const [snapshot] = await wait.waitForEffects(transactionsCollection(), [transactionId], { timeoutMs });
+  return snapshot.data()!;
 }

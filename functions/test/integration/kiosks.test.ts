@@ -19,7 +19,10 @@ beforeEach(resetEmulators);
 describe('POST /kiosk/{kioskId}/status', () => {
   test('sets the status, refreshes lastUpdated and returns the kiosk', async () => {
     const { kioskId, apiKey } = await seedKioskWithKey();
-    await db().collection('kiosks').doc(kioskId).update({ lastUpdated: Timestamp.fromMillis(0) });
+    await db()
+      .collection('kiosks')
+      .doc(kioskId)
+      .update({ lastUpdated: Timestamp.fromMillis(0) });
     const res = await call('POST', `/kiosk/${kioskId}/status`, {
       body: { status: 'maintenance' },
       headers: { 'x-api-key': apiKey },
@@ -34,15 +37,15 @@ describe('POST /kiosk/{kioskId}/status', () => {
     expect(info.body.kiosk.status).toBe('maintenance');
   });
 
-  test.each([[{}, 'status is required'], [{ status: 'broken' }, 'status must be one of available, maintenance, offline']])(
-    'bad body %p: 400',
-    async (body, message) => {
-      const { kioskId, apiKey } = await seedKioskWithKey();
-      const res = await call('POST', `/kiosk/${kioskId}/status`, { body, headers: { 'x-api-key': apiKey } });
-      expect(res.status).toBe(400);
-      expect(res.body.error).toBe(message);
-    },
-  );
+  test.each([
+    [{}, 'status is required'],
+    [{ status: 'broken' }, 'status must be one of available, maintenance, offline'],
+  ])('bad body %p: 400', async (body, message) => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const res = await call('POST', `/kiosk/${kioskId}/status`, { body, headers: { 'x-api-key': apiKey } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(message);
+  });
 
   test('missing key: 401', async () => {
     const kioskId = await seedKiosk();
@@ -64,21 +67,30 @@ describe('POST /kiosk/{kioskId}/status', () => {
   test('revoked key: 401', async () => {
     const { kioskId, apiKey, keyId } = await seedKioskWithKey();
     await revokeKey(kioskId, keyId);
-    const res = await call('POST', `/kiosk/${kioskId}/status`, { body: { status: 'offline' }, headers: { 'x-api-key': apiKey } });
+    const res = await call('POST', `/kiosk/${kioskId}/status`, {
+      body: { status: 'offline' },
+      headers: { 'x-api-key': apiKey },
+    });
     expect(res.status).toBe(401);
   });
 
   test("kiosk A's key on kiosk B: 403, B unchanged", async () => {
     const { apiKey } = await seedKioskWithKey();
     const other = await seedKiosk();
-    const res = await call('POST', `/kiosk/${other}/status`, { body: { status: 'offline' }, headers: { 'x-api-key': apiKey } });
+    const res = await call('POST', `/kiosk/${other}/status`, {
+      body: { status: 'offline' },
+      headers: { 'x-api-key': apiKey },
+    });
     expect(res.status).toBe(403);
     expect((await db().collection('kiosks').doc(other).get()).get('status')).toBe('available');
   });
 
   test('unknown kiosk: 404', async () => {
     const { apiKey } = await issueKey('ghost-kiosk', 'key of a kiosk that was never created');
-    const res = await call('POST', '/kiosk/ghost-kiosk/status', { body: { status: 'offline' }, headers: { 'x-api-key': apiKey } });
+    const res = await call('POST', '/kiosk/ghost-kiosk/status', {
+      body: { status: 'offline' },
+      headers: { 'x-api-key': apiKey },
+    });
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('Kiosk ghost-kiosk not found');
   });
@@ -203,7 +215,10 @@ describe('a kiosk document broken by hand', () => {
       const res = await send(server.port, { method: 'GET', path: `/kiosk/${broken}`, headers: {} });
       expect(res.status).toBe(500);
       expect(res.text).not.toMatch(/location|\bat /);
-      const failure = logs.recent().map((line) => JSON.parse(line)).find((entry) => entry.message === 'request_failed');
+      const failure = logs
+        .recent()
+        .map((line) => JSON.parse(line))
+        .find((entry) => entry.message === 'request_failed');
       expect(failure).toMatchObject({ severity: 'ERROR', method: 'GET', path: `/kiosk/${broken}` });
       expect(failure.errorMessage).toContain('location');
       expect(failure.stack).toMatch(/\n\s+at /);
@@ -290,7 +305,14 @@ describe('a kiosk document broken by hand', () => {
       body: { id: kioskId, name: 'Mended', address: 'Somewhere 1', location: { latitude: 1, longitude: 2 } },
     });
     expect(res.status).toBe(200);
-    const expected = { id: kioskId, name: 'Mended', status: 'maintenance', timezone: 'UTC', plasticCount: 0, metalCount: 7 };
+    const expected = {
+      id: kioskId,
+      name: 'Mended',
+      status: 'maintenance',
+      timezone: 'UTC',
+      plasticCount: 0,
+      metalCount: 7,
+    };
     expect(res.body.kiosk).toMatchObject(expected);
     const view = await call('GET', `/kiosk/${kioskId}`);
     expect(view.status).toBe(200);
@@ -300,7 +322,10 @@ describe('a kiosk document broken by hand', () => {
   test('still gets API keys, so its firmware can report while an operator mends it', async () => {
     const kioskId = await seedKiosk();
     await breakKiosk(kioskId, { location: FieldValue.delete() });
-    const res = await call('POST', `/admin/kiosks/${kioskId}/keys`, { headers: await adminHeaders(), body: { label: 'spare' } });
+    const res = await call('POST', `/admin/kiosks/${kioskId}/keys`, {
+      headers: await adminHeaders(),
+      body: { label: 'spare' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.apiKey).toEqual(expect.any(String));
   });

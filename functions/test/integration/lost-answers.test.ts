@@ -3,7 +3,16 @@ import { findActiveKey, issueKey } from '../../src/data/kioskKeys';
 import { reserve, type Bucket } from '../../src/data/rateLimits';
 import { awardTransaction } from '../../src/services/awardTransaction';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
-import { db, resetEmulators, seedKiosk, seedKioskWithKey, seedTransaction, seedUser, setBackgroundTriggers, uniqueId } from './helpers';
+import {
+  db,
+  resetEmulators,
+  seedKiosk,
+  seedKioskWithKey,
+  seedTransaction,
+  seedUser,
+  setBackgroundTriggers,
+  uniqueId,
+} from './helpers';
 import { injectCommitFaults, writesTo } from './commit-faults';
 
 beforeEach(resetEmulators);
@@ -68,7 +77,12 @@ describe('the trigger claim whose commit answer is lost', () => {
     const { transactionId } = await seedTransaction(kioskId, userId);
     const sent: unknown[] = [];
     const recording: PushTransport = { send: async (message) => (sent.push(message), 'message-1') };
-    const fault = injectCommitFaults(db(), (request) => request.transaction !== undefined && writesTo('transactions')(request), 1, 'lose-answer');
+    const fault = injectCommitFaults(
+      db(),
+      (request) => request.transaction !== undefined && writesTo('transactions')(request),
+      1,
+      'lose-answer',
+    );
     try {
       await applyTransactionEffects(transactionId, recording);
       expect(fault.injected()).toBe(1);
@@ -77,7 +91,11 @@ describe('the trigger claim whose commit answer is lost', () => {
     }
 
     const effects = (await db().collection('transactions').doc(transactionId).get()).get('effects');
-    expect(effects).toMatchObject({ kioskCounted: true, notificationId: transactionId, push: { status: 'sent', messageId: 'message-1' } });
+    expect(effects).toMatchObject({
+      kioskCounted: true,
+      notificationId: transactionId,
+      push: { status: 'sent', messageId: 'message-1' },
+    });
     expect(sent).toHaveLength(1);
     const kiosk = (await db().collection('kiosks').doc(kioskId).get()).data()!;
     expect([kiosk.plasticCount, kiosk.metalCount]).toEqual([2, 1]);

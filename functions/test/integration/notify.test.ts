@@ -18,7 +18,11 @@ describe('POST /notify/topic', () => {
       pushResponse: { messageId: expect.stringMatching(/^projects\/.+\/messages\/.+/) },
     });
     expect(await outboxMessages()).toEqual([
-      { topic: 'offers_updates', notification: { title: 'Double points', body: 'All weekend' }, data: { type: 'offer' } },
+      {
+        topic: 'offers_updates',
+        notification: { title: 'Double points', body: 'All weekend' },
+        data: { type: 'offer' },
+      },
     ]);
   });
 
@@ -33,7 +37,10 @@ describe('POST /notify/topic', () => {
   test.each([
     [{ topic: 'everyone', title: 't', body: 'b' }, 'topic must be one of all_users, offers_updates'],
     [{ topic: 'all_users', title: 't', body: 'b', data: { n: 1 } }, 'data.n must be string'],
-    [{ topic: 'all_users', title: 't', body: 'b', data: { from: 'x' } }, 'data.from is a key reserved by the push provider'],
+    [
+      { topic: 'all_users', title: 't', body: 'b', data: { from: 'x' } },
+      'data.from is a key reserved by the push provider',
+    ],
     [{ topic: 'all_users', body: 'b' }, 'title is required'],
   ])('%p: 400', async (body, message) => {
     const res = await call('POST', '/notify/topic', { headers: await adminHeaders(), body });
@@ -59,12 +66,22 @@ describe('POST /notify/user', () => {
       body: { userId, title: 'Welcome', body: 'Thanks for joining', data: { screen: 'home' } },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, message: `Notification sent to user ${userId}`, pushResponse: { messageId: expect.any(String) } });
+    expect(res.body).toMatchObject({
+      success: true,
+      message: `Notification sent to user ${userId}`,
+      pushResponse: { messageId: expect.any(String) },
+    });
     expect(await outboxMessages()).toEqual([
       { token: 'phone-1', notification: { title: 'Welcome', body: 'Thanks for joining' }, data: { screen: 'home' } },
     ]);
     const inApp = await db().doc(`users/${userId}/notifications/${res.body.notificationId}`).get();
-    expect(inApp.data()).toMatchObject({ type: 'message', title: 'Welcome', body: 'Thanks for joining', data: { screen: 'home' }, read: false });
+    expect(inApp.data()).toMatchObject({
+      type: 'message',
+      title: 'Welcome',
+      body: 'Thanks for joining',
+      data: { screen: 'home' },
+      read: false,
+    });
   });
 
   test('by pushToken: pushes to that device', async () => {
@@ -74,26 +91,34 @@ describe('POST /notify/user', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Notification sent to device');
-    expect(await outboxMessages()).toEqual([{ token: 'raw-device', notification: { title: 'Hi', body: 'There' }, data: {} }]);
+    expect(await outboxMessages()).toEqual([
+      { token: 'raw-device', notification: { title: 'Hi', body: 'There' }, data: {} },
+    ]);
   });
 
-  test.each([
-    [{ title: 't', body: 'b' }],
-    [{ userId: 'u', pushToken: 'p', title: 't', body: 'b' }],
-  ])('not exactly one recipient %p: 400', async (body) => {
-    const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe('userId or pushToken: exactly one recipient is required');
-  });
+  test.each([[{ title: 't', body: 'b' }], [{ userId: 'u', pushToken: 'p', title: 't', body: 'b' }]])(
+    'not exactly one recipient %p: 400',
+    async (body) => {
+      const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('userId or pushToken: exactly one recipient is required');
+    },
+  );
 
   test('unknown user: 404', async () => {
-    const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body: { userId: 'ghost', title: 't', body: 'b' } });
+    const res = await call('POST', '/notify/user', {
+      headers: await adminHeaders(),
+      body: { userId: 'ghost', title: 't', body: 'b' },
+    });
     expect(res.status).toBe(404);
   });
 
   test('user without a push token: 409, nothing stored', async () => {
     const userId = await seedUser();
-    const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body: { userId, title: 't', body: 'b' } });
+    const res = await call('POST', '/notify/user', {
+      headers: await adminHeaders(),
+      body: { userId, title: 't', body: 'b' },
+    });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe(`User ${userId} has no registered push token`);
     expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(0);
@@ -101,7 +126,10 @@ describe('POST /notify/user', () => {
 
   test('a token the provider reports unregistered: 410, removed from the user, nothing stored', async () => {
     const userId = await seedUser({ pushToken: 'unregistered-lost-phone' });
-    const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body: { userId, title: 't', body: 'b' } });
+    const res = await call('POST', '/notify/user', {
+      headers: await adminHeaders(),
+      body: { userId, title: 't', body: 'b' },
+    });
     expect(res.status).toBe(410);
     expect((await db().collection('users').doc(userId).get()).get('pushToken')).toBeUndefined();
     expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(0);
@@ -110,7 +138,10 @@ describe('POST /notify/user', () => {
   test('a token the provider calls malformed (invalid-argument): 410, removed from every holder, nothing stored', async () => {
     const userId = await seedUser({ pushToken: 'invalid-garbled-phone' });
     const sameDevice = await seedUser({ pushToken: 'invalid-garbled-phone' });
-    const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body: { userId, title: 't', body: 'b' } });
+    const res = await call('POST', '/notify/user', {
+      headers: await adminHeaders(),
+      body: { userId, title: 't', body: 'b' },
+    });
     expect(res.status).toBe(410);
     expect(res.body.code).toBe('push-token-unregistered');
     for (const holder of [userId, sameDevice]) {
@@ -150,14 +181,20 @@ describe('POST /notify/user', () => {
 
   test('the provider unavailable: 502, token kept', async () => {
     const userId = await seedUser({ pushToken: 'unavailable-phone' });
-    const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body: { userId, title: 't', body: 'b' } });
+    const res = await call('POST', '/notify/user', {
+      headers: await adminHeaders(),
+      body: { userId, title: 't', body: 'b' },
+    });
     expect(res.status).toBe(502);
     expect((await db().collection('users').doc(userId).get()).get('pushToken')).toBe('unavailable-phone');
   });
 
   test('a non-admin: 403', async () => {
     const userId = await seedUser({ pushToken: 'p' });
-    const res = await call('POST', '/notify/user', { headers: bearer(await idTokenFor(userId)), body: { userId, title: 't', body: 'b' } });
+    const res = await call('POST', '/notify/user', {
+      headers: bearer(await idTokenFor(userId)),
+      body: { userId, title: 't', body: 'b' },
+    });
     expect(res.status).toBe(403);
   });
 });

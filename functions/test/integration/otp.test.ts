@@ -12,7 +12,9 @@ beforeEach(async () => {
 });
 
 /** Each test is its own client as the front end reports it, so per-IP limits do not leak between tests. */
-const asClient = () => ({ 'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 250) + 1}, 10.0.0.${Math.floor(Math.random() * 250)}` });
+const asClient = () => ({
+  'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 250) + 1}, 10.0.0.${Math.floor(Math.random() * 250)}`,
+});
 
 const sendOtp = (body: unknown, headers: Record<string, string>) => call('POST', '/send-otp-email', { body, headers });
 

@@ -173,7 +173,12 @@ describe('routes without a body refuse one', () => {
 
   test('DELETE of a kiosk key with a JSON body: 400, the key stays active', async () => {
     const { kioskId, keyId } = await seedKioskWithKey();
-    const res = await send('DELETE', `/admin/kiosks/${kioskId}/keys/${keyId}`, { ...(await adminHeaders()), ...json }, '{}');
+    const res = await send(
+      'DELETE',
+      `/admin/kiosks/${kioskId}/keys/${keyId}`,
+      { ...(await adminHeaders()), ...json },
+      '{}',
+    );
     expect(res.status).toBe(400);
     expect((await db().collection('kioskKeys').doc(keyId).get()).get('revokedAt')).toBeNull();
   });

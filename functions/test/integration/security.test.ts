@@ -33,7 +33,12 @@ describe('ID tokens', () => {
 
   test('a token minted for another project: 401', async () => {
     const userId = await seedUser();
-    const token = craftToken({ sub: userId, user_id: userId, aud: 'someone-elses-project', iss: 'https://securetoken.google.com/someone-elses-project' });
+    const token = craftToken({
+      sub: userId,
+      user_id: userId,
+      aud: 'someone-elses-project',
+      iss: 'https://securetoken.google.com/someone-elses-project',
+    });
     const res = await call('GET', `/user/${userId}`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(401);
   });
@@ -69,7 +74,9 @@ describe('admin rights end at once', () => {
 
   /** Revocation has a resolution of one second: tokens issued in the second it happens stay valid. */
   async function revokeAfterIssue(uid: string, token: string): Promise<void> {
-    const { auth_time: issuedAt } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { auth_time: number };
+    const { auth_time: issuedAt } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as {
+      auth_time: number;
+    };
     await waitFor(`the clock to leave second ${issuedAt}, when the token was issued`, async () =>
       Math.floor(Date.now() / 1000) > issuedAt ? true : undefined,
     );
@@ -89,7 +96,10 @@ describe('admin rights end at once', () => {
     expect(after.body).toEqual({ error: 'Invalid or expired ID token', code: 'unauthenticated' });
     expect((await db().collection('kiosks').doc(kiosk.id).get()).exists).toBe(false);
 
-    const fresh = await call('POST', '/admin/kiosks', { headers: bearer(await idTokenFor(uid, { admin: true })), body: kiosk });
+    const fresh = await call('POST', '/admin/kiosks', {
+      headers: bearer(await idTokenFor(uid, { admin: true })),
+      body: kiosk,
+    });
     expect(fresh.status).toBe(201);
   });
 

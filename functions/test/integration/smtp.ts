@@ -1,41 +1,24 @@
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+import { MailCatcher } from '../harness/mail-catcher';
 
-/**
- * A real SMTP server on 127.0.0.1:1025, where the functions emulator's mailer
- * delivers (SMTP_HOST/SMTP_PORT in functions/.env). `refuse` makes it reject
- * every recipient, as a server that is up but will not take the mail.
- */
-export class TestMailServer {
-  readonly received: ParsedMail[] = [];
-  refuse = false;
-  private server: SMTPServer | undefined;
+/** SMTP_PORT of functions/.env, or of .env.<project> where that sets it: where the functions emulator's mailer delivers. */
+function functionsSmtpPort(): number {
+  const files = [
+    join(__dirname, '..', '..', '.env'),
+    join(__dirname, '..', '..', `.env.${process.env.GCLOUD_PROJECT}`),
+  ];
+  const params = Object.assign(
+    {},
+    ...files.filter((file) => existsSync(file)).map((file) => parseEnv(readFileSync(file, 'utf8'))),
+  );
+  return Number(params.SMTP_PORT);
+}
 
-  async start(): Promise<void> {
-    this.server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onRcptTo: (_address, _session, callback) =>
-        callback(this.refuse ? Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }) : undefined),
-      onData: (stream, _session, callback) => {
-        simpleParser(stream)
-          .then((mail) => {
-            this.received.push(mail);
-            callback();
-          })
-          .catch(callback);
-      },
-    });
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(1025, '127.0.0.1', () => resolve());
-    });
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+/** The mail catcher where the functions emulator's mailer delivers, keeping every mail. */
+export class TestMailServer extends MailCatcher {
+  constructor() {
+    super({ port: functionsSmtpPort() });
   }
 }

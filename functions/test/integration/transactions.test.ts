@@ -26,7 +26,16 @@ describe('POST /kiosk/transaction', () => {
     const id = res.body.transaction.id;
     expect(res.body).toEqual({
       success: true,
-      transaction: { id, userId, kioskId, plasticCount: 3, metalCount: 2, totalItems: 5, pointsEarned: 70, newBalance: 170 },
+      transaction: {
+        id,
+        userId,
+        kioskId,
+        plasticCount: 3,
+        metalCount: 2,
+        totalItems: 5,
+        pointsEarned: 70,
+        newBalance: 170,
+      },
       pushNotification: true,
     });
 
@@ -114,14 +123,16 @@ describe('POST /kiosk/transaction', () => {
   });
 
   test('operators change points and ranks without a code change (config/rewards)', async () => {
-    await db().doc('config/rewards').set({
-      pointsPerPlastic: 1,
-      pointsPerMetal: 2,
-      ranks: [
-        { name: 'Seedling', minTotalPoints: 0 },
-        { name: 'Tree', minTotalPoints: 5 },
-      ],
-    });
+    await db()
+      .doc('config/rewards')
+      .set({
+        pointsPerPlastic: 1,
+        pointsPerMetal: 2,
+        ranks: [
+          { name: 'Seedling', minTotalPoints: 0 },
+          { name: 'Tree', minTotalPoints: 5 },
+        ],
+      });
     const { kioskId, apiKey } = await seedKioskWithKey();
     const userId = await seedUser();
     const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 2 });
@@ -139,7 +150,10 @@ describe('POST /kiosk/transaction', () => {
       [{ kioskId: 'K', userId: 'u', plasticCount: 1001, metalCount: 1 }, 'plasticCount must be <= 1000'],
       [{ kioskId: 'K', userId: 'u', plasticCount: 1.5, metalCount: 1 }, 'plasticCount must be integer'],
       [{ kioskId: 'K', userId: 'u', plasticCount: '1', metalCount: 1 }, 'plasticCount must be integer'],
-      [{ kioskId: 'K', userId: 'u', plasticCount: 0, metalCount: 0 }, 'plasticCount and metalCount: a transaction needs at least one item'],
+      [
+        { kioskId: 'K', userId: 'u', plasticCount: 0, metalCount: 0 },
+        'plasticCount and metalCount: a transaction needs at least one item',
+      ],
       [{ kioskId: 'K', userId: '__u__', plasticCount: 1, metalCount: 0 }, 'userId must be 1-128 characters'],
       [{ kioskId: 'K', userId: 'u', plasticCount: 1, metalCount: 0, bonus: 5 }, 'bonus is not a known field'],
     ])('%p', async (body, message) => {
@@ -230,7 +244,11 @@ describe('Idempotency-Key', () => {
     const userId = await seedUser();
     const body = { kioskId, userId, plasticCount: 2, metalCount: 0 };
     const first = await submit(apiKey, body, { 'idempotency-key': 'receipt-0001' });
-    const second = await submit(apiKey, { metalCount: 0, plasticCount: 2, userId, kioskId }, { 'idempotency-key': 'receipt-0001' });
+    const second = await submit(
+      apiKey,
+      { metalCount: 0, plasticCount: 2, userId, kioskId },
+      { 'idempotency-key': 'receipt-0001' },
+    );
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
@@ -245,7 +263,11 @@ describe('Idempotency-Key', () => {
     const { kioskId, apiKey } = await seedKioskWithKey();
     const userId = await seedUser();
     await submit(apiKey, { kioskId, userId, plasticCount: 2, metalCount: 0 }, { 'idempotency-key': 'receipt-0002' });
-    const res = await submit(apiKey, { kioskId, userId, plasticCount: 3, metalCount: 0 }, { 'idempotency-key': 'receipt-0002' });
+    const res = await submit(
+      apiKey,
+      { kioskId, userId, plasticCount: 3, metalCount: 0 },
+      { 'idempotency-key': 'receipt-0002' },
+    );
     expect(res.status).toBe(422);
     expect(res.body.error).toBe('This Idempotency-Key was already used with a different request body');
     expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(20);
@@ -255,8 +277,16 @@ describe('Idempotency-Key', () => {
     const a = await seedKioskWithKey();
     const b = await seedKioskWithKey();
     const userId = await seedUser();
-    await submit(a.apiKey, { kioskId: a.kioskId, userId, plasticCount: 1, metalCount: 0 }, { 'idempotency-key': 'shared' });
-    await submit(b.apiKey, { kioskId: b.kioskId, userId, plasticCount: 1, metalCount: 0 }, { 'idempotency-key': 'shared' });
+    await submit(
+      a.apiKey,
+      { kioskId: a.kioskId, userId, plasticCount: 1, metalCount: 0 },
+      { 'idempotency-key': 'shared' },
+    );
+    await submit(
+      b.apiKey,
+      { kioskId: b.kioskId, userId, plasticCount: 1, metalCount: 0 },
+      { 'idempotency-key': 'shared' },
+    );
     expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(20);
   });
 
@@ -289,7 +319,9 @@ describe('concurrency', () => {
     const { kioskId, apiKey } = await seedKioskWithKey();
     const userId = await seedUser();
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => submit(apiKey, { kioskId, userId, plasticCount: 1 + (i % 3), metalCount: i % 2 })),
+      Array.from({ length: 50 }, (_, i) =>
+        submit(apiKey, { kioskId, userId, plasticCount: 1 + (i % 3), metalCount: i % 2 }),
+      ),
     );
     expect(responses.filter((r) => r.status !== 200).map((r) => r.text)).toEqual([]);
     const expectedPoints = responses.reduce((sum, r) => sum + r.body.transaction.pointsEarned, 0);

@@ -7,15 +7,7 @@ import { transactionEffects } from '../../src/index';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import { provisionUser } from '../../src/triggers/provisionUser';
 import { GRPC, injectCommitFaults, writesDocument } from './commit-faults';
-import {
-  db,
-  resetEmulators,
-  seedKiosk,
-  seedTransaction,
-  seedUser,
-  setBackgroundTriggers,
-  waitFor,
-} from './helpers';
+import { db, resetEmulators, seedKiosk, seedTransaction, seedUser, setBackgroundTriggers, waitFor } from './helpers';
 
 const testEnv = functionsTest({ projectId: process.env.GCLOUD_PROJECT });
 
@@ -48,7 +40,11 @@ describe('transaction trigger redelivered', () => {
     const afterSecond = (await db().collection('transactions').doc(transactionId).get()).data()!;
 
     expect(afterSecond.effects).toEqual(afterFirst.effects);
-    expect(afterSecond.effects).toMatchObject({ kioskCounted: true, notificationId: transactionId, push: { status: 'sent' } });
+    expect(afterSecond.effects).toMatchObject({
+      kioskCounted: true,
+      notificationId: transactionId,
+      push: { status: 'sent' },
+    });
     const kiosk = (await db().collection('kiosks').doc(kioskId).get()).data()!;
     expect([kiosk.plasticCount, kiosk.metalCount]).toEqual([2, 1]);
     expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(1);
@@ -58,9 +54,12 @@ describe('transaction trigger redelivered', () => {
   test('a run that died between claiming the push and recording it is completed without pushing again', async () => {
     const { kioskId, userId, transactionId } = await seedUserTransaction('phone-crash');
     // What a run leaves behind when its instance dies right after the claim commit.
-    await db().collection('transactions').doc(transactionId).update({
-      effects: { kioskCounted: true, notificationId: transactionId, push: { status: 'sending' } },
-    });
+    await db()
+      .collection('transactions')
+      .doc(transactionId)
+      .update({
+        effects: { kioskCounted: true, notificationId: transactionId, push: { status: 'sending' } },
+      });
     const sent: unknown[] = [];
     const recording: PushTransport = { send: async (message) => (sent.push(message), 'id-1') };
 
@@ -129,14 +128,24 @@ describe('transaction trigger redelivered', () => {
 describe('account provisioning (Auth trigger)', () => {
   test('a new account gets a profile named after its display name, with no points', async () => {
     const { uid } = await getAuth(adminApp()).createUser({ email: 'grace@example.com', displayName: 'Grace Hopper' });
-    const profile = await waitFor('the provisioned profile', async () => (await db().collection('users').doc(uid).get()).data());
-    expect(profile).toMatchObject({ name: 'Grace Hopper', currentPoints: 0, totalPoints: 0, recycledCount: 0, rank: 'Bronze' });
+    const profile = await waitFor('the provisioned profile', async () =>
+      (await db().collection('users').doc(uid).get()).data(),
+    );
+    expect(profile).toMatchObject({
+      name: 'Grace Hopper',
+      currentPoints: 0,
+      totalPoints: 0,
+      recycledCount: 0,
+      rank: 'Bronze',
+    });
     expect(profile.createdAt).toBeDefined();
   });
 
   test('without a display name, the e-mail local part names the profile', async () => {
     const { uid } = await getAuth(adminApp()).createUser({ email: 'linus.t@example.com' });
-    const profile = await waitFor('the provisioned profile', async () => (await db().collection('users').doc(uid).get()).data());
+    const profile = await waitFor('the provisioned profile', async () =>
+      (await db().collection('users').doc(uid).get()).data(),
+    );
     expect(profile.name).toBe('linus.t');
   });
 

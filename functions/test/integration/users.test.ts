@@ -4,12 +4,25 @@ beforeEach(resetEmulators);
 
 describe('GET /user/{userId}', () => {
   test('the user reads their own profile: exactly the public fields, never the token', async () => {
-    const userId = await seedUser({ name: 'Ada', currentPoints: 40, totalPoints: 1200, pushToken: 'secret-device-token' });
+    const userId = await seedUser({
+      name: 'Ada',
+      currentPoints: 40,
+      totalPoints: 1200,
+      pushToken: 'secret-device-token',
+    });
     const res = await call('GET', `/user/${userId}`, { headers: bearer(await idTokenFor(userId)) });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      user: { id: userId, name: 'Ada', currentPoints: 40, totalPoints: 1200, recycledCount: 0, rank: 'Silver', hasPushToken: true },
+      user: {
+        id: userId,
+        name: 'Ada',
+        currentPoints: 40,
+        totalPoints: 1200,
+        recycledCount: 0,
+        rank: 'Silver',
+        hasPushToken: true,
+      },
     });
     expect(res.text).not.toContain('secret-device-token');
   });
@@ -114,20 +127,22 @@ describe('push token registration', () => {
     expect((await db().collection('users').doc(second).get()).get('pushToken')).toBe('shared-phone');
   });
 
-  test.each([[{}, 'token is required'], [{ token: '' }, 'token must NOT have fewer than 1 characters']])(
-    'bad body %p: 400',
-    async (body, message) => {
-      const userId = await seedUser();
-      const res = await call('PUT', `/user/${userId}/push-token`, { headers: bearer(await idTokenFor(userId)), body });
-      expect(res.status).toBe(400);
-      expect(res.body.error).toBe(message);
-    },
-  );
+  test.each([
+    [{}, 'token is required'],
+    [{ token: '' }, 'token must NOT have fewer than 1 characters'],
+  ])('bad body %p: 400', async (body, message) => {
+    const userId = await seedUser();
+    const res = await call('PUT', `/user/${userId}/push-token`, { headers: bearer(await idTokenFor(userId)), body });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(message);
+  });
 
   test("another user's token: 403 on PUT and DELETE; no token: 401", async () => {
     const victim = await seedUser({ pushToken: 'victim-phone' });
     const attacker = bearer(await idTokenFor(uniqueId('attacker')));
-    expect((await call('PUT', `/user/${victim}/push-token`, { headers: attacker, body: { token: 'x' } })).status).toBe(403);
+    expect((await call('PUT', `/user/${victim}/push-token`, { headers: attacker, body: { token: 'x' } })).status).toBe(
+      403,
+    );
     expect((await call('DELETE', `/user/${victim}/push-token`, { headers: attacker })).status).toBe(403);
     expect((await call('DELETE', `/user/${victim}/push-token`)).status).toBe(401);
     expect((await db().collection('users').doc(victim).get()).get('pushToken')).toBe('victim-phone');

@@ -7,32 +7,18 @@
  * `npm run bench` measures the time; this only checks what is loaded.
  */
 
+import { HEAVY_MODULES, heavyModulesIn, type HeavyModule } from '../harness/heavy-modules';
 import { loadIsolated } from './module-registry';
 
-/** Where each module lives once loaded; matched against the module registry's keys. */
-const HEAVY = {
-  nodemailer: '/node_modules/nodemailer/',
-  opening_hours: '/node_modules/opening_hours/',
-  ajv: '/node_modules/ajv/',
-  'firebase-admin/auth': '/node_modules/firebase-admin/lib/auth/',
-  'firebase-admin/messaging': '/node_modules/firebase-admin/lib/messaging/',
-  // The v2 barrel loads every v2 provider and firebase-admin/database (~40 ms).
-  'firebase-functions/v2 (barrel)': '/node_modules/firebase-functions/lib/v2/index.js',
-  'firebase-admin/database': '/node_modules/firebase-admin/lib/database/',
-  'the OpenAPI builder': '/src/http/openapi.ts',
-} as const;
-
-type Heavy = keyof typeof HEAVY;
-
-/** Which HEAVY modules are in a fresh module registry after running `load`. */
-function heavyLoadedBy(load: () => unknown): { heavy: Heavy[]; exported: unknown } {
+/** Which heavy modules are in a fresh module registry after running `load`. */
+function heavyLoadedBy(load: () => unknown): { heavy: HeavyModule[]; exported: unknown } {
   const { exported, modules } = loadIsolated(load);
-  return { heavy: (Object.keys(HEAVY) as Heavy[]).filter((name) => modules.some((key) => key.includes(HEAVY[name]))), exported };
+  return { heavy: heavyModulesIn(modules), exported };
 }
 
 describe('cold start: importing src/index.ts', () => {
-  let fromIndex: Heavy[];
-  let fromFramework: Heavy[];
+  let fromIndex: HeavyModule[];
+  let fromFramework: HeavyModule[];
   let exported: unknown;
 
   beforeAll(() => {
@@ -74,7 +60,8 @@ describe('cold start: importing src/index.ts', () => {
 });
 
 describe('cold start: the OpenAPI builder', () => {
-  const builderLoaded = () => Object.keys(require.cache).some((key) => key.includes(HEAVY['the OpenAPI builder']));
+  const builderLoaded = () =>
+    Object.keys(require.cache).some((key) => key.includes(HEAVY_MODULES['the OpenAPI builder']));
 
   it('is loaded by the first GET /openapi.json, and by no other route', async () => {
     await jest.isolateModulesAsync(async () => {
@@ -119,7 +106,10 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
   }
 
   it('api: the HTTP layer only', () => {
-    expect(loadAs('api')).toEqual({ defined: ['api'], loaded: ['firebase-functions HTTPS provider', 'the HTTP layer'] });
+    expect(loadAs('api')).toEqual({
+      defined: ['api'],
+      loaded: ['firebase-functions HTTPS provider', 'the HTTP layer'],
+    });
   });
 
   it('transactionEffects: the Firestore trigger only', () => {

@@ -157,14 +157,21 @@ describe('assertKioskDefinition', () => {
   };
 
   test('a full definition comes back as given', () => {
-    const full = { ...given, openingHours: 'Mo-Fr 08:00-20:00', timezone: 'Europe/Berlin', status: 'maintenance' as const };
+    const full = {
+      ...given,
+      openingHours: 'Mo-Fr 08:00-20:00',
+      timezone: 'Europe/Berlin',
+      status: 'maintenance' as const,
+    };
     expect(assertKioskDefinition(full)).toStrictEqual(full);
   });
 
   test('omitted and null optional fields are both "not given"', () => {
     const expected = { ...given, openingHours: undefined, timezone: undefined, status: undefined };
     expect(assertKioskDefinition(given)).toStrictEqual(expected);
-    expect(assertKioskDefinition({ ...given, openingHours: null, timezone: null, status: null })).toStrictEqual(expected);
+    expect(assertKioskDefinition({ ...given, openingHours: null, timezone: null, status: null })).toStrictEqual(
+      expected,
+    );
   });
 
   test.each([
@@ -179,7 +186,9 @@ describe('assertKioskDefinition', () => {
   });
 
   test('checks the id before the location', () => {
-    const error = apiErrorOf(() => assertKioskDefinition({ ...given, id: '.', location: { latitude: 99, longitude: 0 } }));
+    const error = apiErrorOf(() =>
+      assertKioskDefinition({ ...given, id: '.', location: { latitude: 99, longitude: 0 } }),
+    );
     expect(error.message).toContain('id must be');
   });
 });

@@ -23,9 +23,25 @@ describe('log events', () => {
 
     expect(lines).toHaveLength(3);
     const entries = lines.map((line) => JSON.parse(line));
-    expect(entries[0]).toEqual({ severity: 'ERROR', message: 'request_failed', method: 'POST', path: '/kiosk/transaction', errorName: 'Error' });
-    expect(entries[1]).toEqual({ severity: 'WARNING', message: 'otp_rate_limited', scope: 'otp-address', retryAfterSeconds: 12 });
-    expect(entries[2]).toEqual({ severity: 'INFO', message: 'transaction_awarded', transactionId: 't1', pointsEarned: 70 });
+    expect(entries[0]).toEqual({
+      severity: 'ERROR',
+      message: 'request_failed',
+      method: 'POST',
+      path: '/kiosk/transaction',
+      errorName: 'Error',
+    });
+    expect(entries[1]).toEqual({
+      severity: 'WARNING',
+      message: 'otp_rate_limited',
+      scope: 'otp-address',
+      retryAfterSeconds: 12,
+    });
+    expect(entries[2]).toEqual({
+      severity: 'INFO',
+      message: 'transaction_awarded',
+      transactionId: 't1',
+      pointsEarned: 70,
+    });
     for (const line of lines) expect(line).not.toMatch(/\n\s+at |node_modules/);
   });
 });

@@ -32,24 +32,16 @@ describe('wallClockDate', () => {
   });
 
   test('midnight is hour 0, not 24', () => {
-    expect(fieldsOf(wallClockDate(new Date('2026-11-22T23:00:00Z'), 'Europe/Berlin'))).toEqual([
-      2026, 11, 23, 0, 0, 0,
-    ]);
+    expect(fieldsOf(wallClockDate(new Date('2026-11-22T23:00:00Z'), 'Europe/Berlin'))).toEqual([2026, 11, 23, 0, 0, 0]);
   });
 
   test('follows the spring DST change in Europe/Berlin (2026-03-29, 02:00 CET -> 03:00 CEST)', () => {
-    expect(fieldsOf(wallClockDate(new Date('2026-03-29T00:30:00Z'), 'Europe/Berlin'))).toEqual([
-      2026, 3, 29, 1, 30, 0,
-    ]);
+    expect(fieldsOf(wallClockDate(new Date('2026-03-29T00:30:00Z'), 'Europe/Berlin'))).toEqual([2026, 3, 29, 1, 30, 0]);
     expect(fieldsOf(wallClockDate(new Date('2026-03-29T00:59:59Z'), 'Europe/Berlin'))).toEqual([
       2026, 3, 29, 1, 59, 59,
     ]);
-    expect(fieldsOf(wallClockDate(new Date('2026-03-29T01:00:00Z'), 'Europe/Berlin'))).toEqual([
-      2026, 3, 29, 3, 0, 0,
-    ]);
-    expect(fieldsOf(wallClockDate(new Date('2026-03-29T01:30:00Z'), 'Europe/Berlin'))).toEqual([
-      2026, 3, 29, 3, 30, 0,
-    ]);
+    expect(fieldsOf(wallClockDate(new Date('2026-03-29T01:00:00Z'), 'Europe/Berlin'))).toEqual([2026, 3, 29, 3, 0, 0]);
+    expect(fieldsOf(wallClockDate(new Date('2026-03-29T01:30:00Z'), 'Europe/Berlin'))).toEqual([2026, 3, 29, 3, 30, 0]);
   });
 
   test('follows the autumn DST change in Europe/Berlin (2026-10-25, 02:30 happens twice)', () => {

@@ -1,10 +1,4 @@
-import {
-  DEFAULT_REWARDS,
-  computeAward,
-  parseRewardsConfig,
-  pointsFor,
-  rankFor,
-} from '../../src/domain/rewards';
+import { DEFAULT_REWARDS, computeAward, parseRewardsConfig, pointsFor, rankFor } from '../../src/domain/rewards';
 
 describe('points', () => {
   test('10 per plastic item and 20 per metal item by default', () => {
@@ -127,7 +121,15 @@ describe('operator config', () => {
     [{ dailyPointsCap: -5 }, 'dailyPointsCap'],
     [{ ranks: [] }, 'ranks'],
     [{ ranks: [{ name: 'Only', minTotalPoints: 10 }] }, 'lowest rank'],
-    [{ ranks: [{ name: 'A', minTotalPoints: 0 }, { name: 'B', minTotalPoints: 0 }] }, 'same minTotalPoints'],
+    [
+      {
+        ranks: [
+          { name: 'A', minTotalPoints: 0 },
+          { name: 'B', minTotalPoints: 0 },
+        ],
+      },
+      'same minTotalPoints',
+    ],
     [{ ranks: [{ name: '', minTotalPoints: 0 }] }, 'ranks'],
   ])('broken %p: defaults, and the problem named', (raw, problem) => {
     const { config, problems } = parseRewardsConfig(raw as Record<string, unknown>);

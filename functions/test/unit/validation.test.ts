@@ -66,7 +66,12 @@ const cases: Record<BodySchemaName, SchemaCase> = {
     wrongType: ['token', { value: 'x' }],
   },
   adminKioskBody: {
-    valid: { id: 'kiosk-1', name: 'Main Street', address: '1 Main Street', location: { latitude: 52.5, longitude: 13.4 } },
+    valid: {
+      id: 'kiosk-1',
+      name: 'Main Street',
+      address: '1 Main Street',
+      location: { latitude: 52.5, longitude: 13.4 },
+    },
     full: {
       id: 'kiosk-1',
       name: 'Main Street',
@@ -245,22 +250,49 @@ describe('text Firestore cannot store or query (found by the fuzzer)', () => {
   };
 
   test('lone UTF-16 surrogates anywhere in a body: 400 naming the field', () => {
-    reject('transactionBody', { kioskId: 'k', userId: '\ud800', plasticCount: 1, metalCount: 0 }, 'userId must be valid Unicode text');
+    reject(
+      'transactionBody',
+      { kioskId: 'k', userId: '\ud800', plasticCount: 1, metalCount: 0 },
+      'userId must be valid Unicode text',
+    );
     reject('kioskKeyBody', { label: 'a\udfff' }, 'label must be valid Unicode text');
-    reject('notifyTopicBody', { topic: 'all_users', title: 't', body: 'b', data: { type: 'x\udc00' } }, 'data.type must be valid Unicode text');
+    reject(
+      'notifyTopicBody',
+      { topic: 'all_users', title: 't', body: 'b', data: { type: 'x\udc00' } },
+      'data.type must be valid Unicode text',
+    );
     expect(validateBody('kioskKeyBody', { label: 'emoji 🚲 fine' })).toEqual({ label: 'emoji 🚲 fine' });
   });
 
   test('push tokens: printable ASCII up to 1024 characters', () => {
     reject('pushTokenBody', { token: 'has space' }, 'token must be printable ASCII characters without spaces');
-    reject('pushTokenBody', { token: 'x'.repeat(MAX_PUSH_TOKEN_LENGTH + 1) }, 'token must NOT have more than 1024 characters');
-    reject('notifyUserBody', { pushToken: 'tøken', title: 't', body: 'b' }, 'pushToken must be printable ASCII characters');
+    reject(
+      'pushTokenBody',
+      { token: 'x'.repeat(MAX_PUSH_TOKEN_LENGTH + 1) },
+      'token must NOT have more than 1024 characters',
+    );
+    reject(
+      'notifyUserBody',
+      { pushToken: 'tøken', title: 't', body: 'b' },
+      'pushToken must be printable ASCII characters',
+    );
   });
 
   test('data keys: letters, digits, "_" and "-", starting with a letter', () => {
     for (const key of ['__x__', '', '1abc', 'a.b', 'a'.repeat(101)]) {
-      reject('notifyTopicBody', { topic: 'all_users', title: 't', body: 'b', data: { [key]: 'v' } }, 'data has an invalid key');
+      reject(
+        'notifyTopicBody',
+        { topic: 'all_users', title: 't', body: 'b', data: { [key]: 'v' } },
+        'data has an invalid key',
+      );
     }
-    expect(validateBody('notifyTopicBody', { topic: 'all_users', title: 't', body: 'b', data: { screen_id: 'v', 'x-y': 'w' } })).toBeTruthy();
+    expect(
+      validateBody('notifyTopicBody', {
+        topic: 'all_users',
+        title: 't',
+        body: 'b',
+        data: { screen_id: 'v', 'x-y': 'w' },
+      }),
+    ).toBeTruthy();
   });
 });

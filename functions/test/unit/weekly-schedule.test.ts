@@ -42,13 +42,19 @@ const dayRule = fc
   .map(([days, t]) => `${days.join(',')} ${t}`);
 const everyDayRule = fc.oneof(times, fc.constant('24/7'));
 const weeklyString = fc
-  .tuple(fc.oneof({ weight: 3, arbitrary: dayRule }, { weight: 1, arbitrary: everyDayRule }), fc.array(dayRule, { maxLength: 3 }))
+  .tuple(
+    fc.oneof({ weight: 3, arbitrary: dayRule }, { weight: 1, arbitrary: everyDayRule }),
+    fc.array(dayRule, { maxLength: 3 }),
+  )
   .map(([first, rest]) => [first, ...rest].join('; '));
 
 /** A wall-clock moment in the week of Monday 2026-11-23 (no DST change in any zone). */
 const momentInWeek = fc.record({
   weekdayFromMonday: fc.integer({ min: 0, max: 6 }),
-  secondOfDay: fc.oneof(fc.integer({ min: 0, max: 86_399 }), fc.integer({ min: 0, max: 1440 }).map((m) => Math.min(m * 60, 86_399))),
+  secondOfDay: fc.oneof(
+    fc.integer({ min: 0, max: 86_399 }),
+    fc.integer({ min: 0, max: 1440 }).map((m) => Math.min(m * 60, 86_399)),
+  ),
 });
 
 describe('parseWeeklySchedule agrees with opening_hours', () => {
@@ -88,7 +94,9 @@ describe('parseWeeklySchedule agrees with opening_hours', () => {
         fc.constantFrom(...zones),
         fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2027-12-31T23:59:59Z'), noInvalidDate: true }),
         (hours, timeZone, instant) => {
-          expect(isOpenAt(hours, timeZone, BERLIN, instant)).toBe(library(hours).getState(wallClockDate(instant, timeZone)));
+          expect(isOpenAt(hours, timeZone, BERLIN, instant)).toBe(
+            library(hours).getState(wallClockDate(instant, timeZone)),
+          );
         },
       ),
       { numRuns: 400 },

@@ -38,7 +38,13 @@ export async function measureColdStart(bench, { runs = bench.plan.coldRuns, env 
   for (let i = 0; i < runs; i++) {
     for (const req of requests) {
       for (const variant of i % 2 ? [...variants].reverse() : variants) {
-        const sample = await coldStart({ source: variant.source, env: variant.env, path: req.path, headers: req.headers, name: `cold-${variant.key}` });
+        const sample = await coldStart({
+          source: variant.source,
+          env: variant.env,
+          path: req.path,
+          headers: req.headers,
+          name: `cold-${variant.key}`,
+        });
         samples.get(req.name)?.[variant.key].push(sample);
         await sleep(300);
       }
@@ -48,7 +54,13 @@ export async function measureColdStart(bench, { runs = bench.plan.coldRuns, env 
     const { api, floor } = samples.get(req.name) ?? {};
     const apiSummary = summarizeCold(api);
     const floorSummary = summarizeCold(floor);
-    return { request: req.name, path: req.path, api: apiSummary, floor: floorSummary, ratio: apiSummary.firstResponseMs / floorSummary.firstResponseMs };
+    return {
+      request: req.name,
+      path: req.path,
+      api: apiSummary,
+      floor: floorSummary,
+      ratio: apiSummary.firstResponseMs / floorSummary.firstResponseMs,
+    };
   });
   for (const row of rows) logCold(row);
   return rows;

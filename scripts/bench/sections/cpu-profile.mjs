@@ -39,7 +39,13 @@ export async function measureCpuProfile(bench) {
   const { floorDir, sameHostEnv } = bench.standIns;
   /** @type {{ key: string, source: string, env: Record<string, string>, readyPath: () => string, request: (spec: EndpointSpec, w: number, g: number) => import('../endpoints.mjs').BenchRequest }[]} */
   const variants = [
-    { key: 'api', source: API_SOURCE, env: warmApiEnv(bench), readyPath: () => '/', request: (spec, w, g) => spec.request(w, g) },
+    {
+      key: 'api',
+      source: API_SOURCE,
+      env: warmApiEnv(bench),
+      readyPath: () => '/',
+      request: (spec, w, g) => spec.request(w, g),
+    },
     {
       key: 'floor',
       source: floorDir,
@@ -83,9 +89,13 @@ export async function measureCpuProfile(bench) {
             requests,
             failed: measured.failed,
             processCpuPerRequest: processCpuMs / requests,
-            perRequest: Object.fromEntries(Object.entries(byCategory).map(([category, ms]) => [category, ms / requests])),
+            perRequest: Object.fromEntries(
+              Object.entries(byCategory).map(([category, ms]) => [category, ms / requests]),
+            ),
           });
-          console.log(`  ${variant.key.padEnd(5)} ${name.padEnd(24)} ${(processCpuMs / requests).toFixed(2)} ms CPU/req; service code ${(byCategory[CPU_CATEGORIES[0]] / requests).toFixed(2)} ms/req${measured.failed ? `; FAILED ${measured.failed}` : ''}`);
+          console.log(
+            `  ${variant.key.padEnd(5)} ${name.padEnd(24)} ${(processCpuMs / requests).toFixed(2)} ms CPU/req; service code ${(byCategory[CPU_CATEGORIES[0]] / requests).toFixed(2)} ms/req${measured.failed ? `; FAILED ${measured.failed}` : ''}`,
+          );
         }
       } finally {
         agent.destroy();

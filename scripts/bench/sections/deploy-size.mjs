@@ -8,7 +8,8 @@ import { lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { functionsDir, repoRoot } from '../../lib/paths.mjs';
 
-const globToRegExp = (/** @type {string} */ glob) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
+const globToRegExp = (/** @type {string} */ glob) =>
+  new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
 
 /** @typedef {(path: string, name: string) => boolean} Prune */
 
@@ -50,12 +51,28 @@ export function measureDeploySize() {
   /** @type {string[]} */
   const ignoreGlobs = functionsConfig.ignore ?? [];
   const ignore = ignoreGlobs.map(globToRegExp);
-  const upload = walk(functionsDir, (path, name) => ignore.some((re) => re.test(name) || re.test(relative(functionsDir, path))));
+  const upload = walk(functionsDir, (path, name) =>
+    ignore.some((re) => re.test(name) || re.test(relative(functionsDir, path))),
+  );
 
-  const { kept: libWithoutMaps = { bytes: 0, files: 0 }, ...lib } = walk(join(functionsDir, 'lib'), undefined, (path, name) => name.endsWith('.map'));
+  const { kept: libWithoutMaps = { bytes: 0, files: 0 }, ...lib } = walk(
+    join(functionsDir, 'lib'),
+    undefined,
+    (path, name) => name.endsWith('.map'),
+  );
 
-  const listed = spawnSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: functionsDir, encoding: 'utf8' });
-  const packages = [...new Set(listed.stdout.split('\n').map((line) => line.trim()).filter(Boolean))].filter((path) => path !== functionsDir);
+  const listed = spawnSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
+    cwd: functionsDir,
+    encoding: 'utf8',
+  });
+  const packages = [
+    ...new Set(
+      listed.stdout
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
+    ),
+  ].filter((path) => path !== functionsDir);
   let bytes = 0;
   let files = 0;
   for (const dir of packages) {
@@ -69,6 +86,8 @@ export function measureDeploySize() {
     libWithoutMaps,
     dependencies: { bytes, files, packages: packages.length },
   };
-  console.log(`  upload ${(size.upload.bytes / 1024).toFixed(0)} KiB, built lib ${(size.lib.bytes / 1024).toFixed(0)} KiB, production dependencies ${(size.dependencies.bytes / 1024 ** 2).toFixed(1)} MiB in ${size.dependencies.packages} packages`);
+  console.log(
+    `  upload ${(size.upload.bytes / 1024).toFixed(0)} KiB, built lib ${(size.lib.bytes / 1024).toFixed(0)} KiB, production dependencies ${(size.dependencies.bytes / 1024 ** 2).toFixed(1)} MiB in ${size.dependencies.packages} packages`,
+  );
   return size;
 }

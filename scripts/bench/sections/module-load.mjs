@@ -19,7 +19,10 @@ const LIBRARY_SCHEDULE = 'Mo-Fr 06:00-22:00; Sa 08:00-02:00';
 export function measureModuleLoad(bench) {
   const runs = bench.plan.moduleLoadRuns;
   const moduleLoads = measureEntryPoints(bench.standIns.floorDir, runs);
-  for (const row of moduleLoads) console.log(`  ${fmtMs(row.ms).padStart(6)} ms  ${String(row.modules).padStart(4)} modules  ${row.name}  heavy: ${row.heavy.join(', ') || 'none'}`);
+  for (const row of moduleLoads)
+    console.log(
+      `  ${fmtMs(row.ms).padStart(6)} ms  ${String(row.modules).padStart(4)} modules  ${row.name}  heavy: ${row.heavy.join(', ') || 'none'}`,
+    );
   const firstUse = measureFirstUse(runs);
   for (const row of firstUse) console.log(`  ${fmtMs(row.ms).padStart(6)} ms  first use: ${row.name}`);
   return { moduleLoad: moduleLoads, firstUse };
@@ -34,20 +37,49 @@ function measureEntryPoints(floorDir, runCount) {
   // Deployed, each function's instances load lib/index.js with FUNCTION_TARGET = its name.
   /** @type {{ name: string, entries: string[], cwd: string, functionTarget?: string }[]} */
   const cases = [
-    { name: 'api: lib/index.js, FUNCTION_TARGET=api', entries: [lib('index.js')], cwd: functionsDir, functionTarget: 'api' },
-    { name: 'transactionEffects: lib/index.js, FUNCTION_TARGET=transactionEffects', entries: [lib('index.js')], cwd: functionsDir, functionTarget: 'transactionEffects' },
-    { name: 'provisionUserProfile: lib/index.js, FUNCTION_TARGET=provisionUserProfile', entries: [lib('index.js')], cwd: functionsDir, functionTarget: 'provisionUserProfile' },
-    { name: 'lib/index.js without FUNCTION_TARGET (all three, as deploy-time discovery loads it)', entries: [lib('index.js')], cwd: functionsDir },
-    { name: 'floor function (firebase-functions/v2/https + firebase-admin/firestore)', entries: [join(floorDir, 'index.js')], cwd: floorDir, functionTarget: 'api' },
+    {
+      name: 'api: lib/index.js, FUNCTION_TARGET=api',
+      entries: [lib('index.js')],
+      cwd: functionsDir,
+      functionTarget: 'api',
+    },
+    {
+      name: 'transactionEffects: lib/index.js, FUNCTION_TARGET=transactionEffects',
+      entries: [lib('index.js')],
+      cwd: functionsDir,
+      functionTarget: 'transactionEffects',
+    },
+    {
+      name: 'provisionUserProfile: lib/index.js, FUNCTION_TARGET=provisionUserProfile',
+      entries: [lib('index.js')],
+      cwd: functionsDir,
+      functionTarget: 'provisionUserProfile',
+    },
+    {
+      name: 'lib/index.js without FUNCTION_TARGET (all three, as deploy-time discovery loads it)',
+      entries: [lib('index.js')],
+      cwd: functionsDir,
+    },
+    {
+      name: 'floor function (firebase-functions/v2/https + firebase-admin/firestore)',
+      entries: [join(floorDir, 'index.js')],
+      cwd: floorDir,
+      functionTarget: 'api',
+    },
     // Loaded on the first Firestore call, not at import: the transport's own cost.
     { name: 'Firestore transport, gRPC: google-gax', entries: ['google-gax'], cwd: functionsDir },
-    { name: 'Firestore transport, REST: google-gax/build/src/fallback', entries: ['google-gax/build/src/fallback'], cwd: functionsDir },
+    {
+      name: 'Firestore transport, REST: google-gax/build/src/fallback',
+      entries: ['google-gax/build/src/fallback'],
+      cwd: functionsDir,
+    },
   ];
   /** @type {Map<string, any[]>} */
   const runs = new Map(cases.map((c) => [c.name, []]));
   const env = functionEnv();
   for (let i = 0; i < runCount; i++) {
-    for (const c of i % 2 ? [...cases].reverse() : cases) runs.get(c.name)?.push(moduleLoad({ entries: c.entries, cwd: c.cwd, env, functionTarget: c.functionTarget }));
+    for (const c of i % 2 ? [...cases].reverse() : cases)
+      runs.get(c.name)?.push(moduleLoad({ entries: c.entries, cwd: c.cwd, env, functionTarget: c.functionTarget }));
   }
   return cases.map((c) => {
     const samples = runs.get(c.name) ?? [];
@@ -94,11 +126,28 @@ function measureFirstUse(runCount) {
   }
   const m = (/** @type {string} */ key) => median(runs.map((r) => r[key]));
   return [
-    { name: `first openNow of a plain weekly schedule (src/domain/weeklySchedule.ts, \`${PLAIN_SCHEDULE}\`) + time-zone formatter (Intl, ICU data)`, paidBy: 'GET /kiosk/{id}, GET /kiosks, POST /kiosk/{id}/status, POST /admin/kiosks (first request)', ms: m('weeklyFirst') },
+    {
+      name: `first openNow of a plain weekly schedule (src/domain/weeklySchedule.ts, \`${PLAIN_SCHEDULE}\`) + time-zone formatter (Intl, ICU data)`,
+      paidBy: 'GET /kiosk/{id}, GET /kiosks, POST /kiosk/{id}/status, POST /admin/kiosks (first request)',
+      ms: m('weeklyFirst'),
+    },
     { name: 'openNow once warm (parsed schedule cached)', paidBy: 'every kiosk view', ms: m('weeklyWarm') },
-    { name: 'require opening_hours', paidBy: 'the first kiosk whose schedule is outside the plain weekly form (sunrise, holidays, months, times past midnight...)', ms: m('openingHoursLoad') },
-    { name: `first parse by opening_hours (\`${LIBRARY_SCHEDULE}\`)`, paidBy: 'each new such schedule', ms: m('libraryFirst') },
-    { name: 'ajv + ajv-formats load, first schema compiled', paidBy: 'routes with a body (first request of each schema)', ms: m('ajvFirst') },
+    {
+      name: 'require opening_hours',
+      paidBy:
+        'the first kiosk whose schedule is outside the plain weekly form (sunrise, holidays, months, times past midnight...)',
+      ms: m('openingHoursLoad'),
+    },
+    {
+      name: `first parse by opening_hours (\`${LIBRARY_SCHEDULE}\`)`,
+      paidBy: 'each new such schedule',
+      ms: m('libraryFirst'),
+    },
+    {
+      name: 'ajv + ajv-formats load, first schema compiled',
+      paidBy: 'routes with a body (first request of each schema)',
+      ms: m('ajvFirst'),
+    },
     { name: 'require nodemailer', paidBy: 'POST /send-otp-email (first mail)', ms: m('nodemailerLoad') },
   ];
 }

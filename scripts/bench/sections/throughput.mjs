@@ -32,7 +32,11 @@ export async function measureThroughput(bench) {
             const kiosk = target.kiosks[Math.floor(Math.random() * target.kiosks.length)];
             const userId = `tp-user-${Math.floor(Math.random() * target.users)}`;
             const body = { kioskId: kiosk.id, userId, plasticCount: 1 + (n % 5), metalCount: n % 3 };
-            const headers = { 'content-type': 'application/json', 'x-api-key': kiosk.apiKey, 'idempotency-key': `${runId}-tp-${n++}` };
+            const headers = {
+              'content-type': 'application/json',
+              'x-api-key': kiosk.apiKey,
+              'idempotency-key': `${runId}-tp-${n++}`,
+            };
             return { ...req, method: 'POST', path: '/kiosk/transaction', headers, body: JSON.stringify(body) };
           },
         },
@@ -44,7 +48,11 @@ export async function measureThroughput(bench) {
     for (const users of sizes) {
       const projectId = `${process.env.GCLOUD_PROJECT}-u${users}`;
       const seeded = await seedDataSize(projectId, users, runId);
-      const instance = await startFunction({ source: API_SOURCE, env: warmApiEnv(bench, { GCLOUD_PROJECT: projectId }), name: `api-u${users}` });
+      const instance = await startFunction({
+        source: API_SOURCE,
+        env: warmApiEnv(bench, { GCLOUD_PROJECT: projectId }),
+        name: `api-u${users}`,
+      });
       targets.push({ ...seeded, instance, runs: new Map(connectionCounts.map((connections) => [connections, []])) });
     }
     for (const target of targets) {
@@ -58,13 +66,19 @@ export async function measureThroughput(bench) {
         for (const connections of repeat % 2 ? [...connectionCounts].reverse() : connectionCounts) {
           const result = await run(target, connections, seconds);
           target.runs.get(connections)?.push(result);
-          console.log(`  users ${String(target.users).padStart(6)}  c=${String(connections).padStart(2)}  round ${repeat + 1}: ${(result['2xx'] / seconds).toFixed(0)} req/s  p50 ${result.latency.p50} ms  non-2xx ${result.non2xx}  errors ${result.errors}`);
+          console.log(
+            `  users ${String(target.users).padStart(6)}  c=${String(connections).padStart(2)}  round ${repeat + 1}: ${(result['2xx'] / seconds).toFixed(0)} req/s  p50 ${result.latency.p50} ms  non-2xx ${result.non2xx}  errors ${result.errors}`,
+          );
         }
       }
     }
-    const rows = targets.flatMap((target) => [...target.runs].map(([connections, results]) => throughputRow(target, connections, seconds, results)));
+    const rows = targets.flatMap((target) =>
+      [...target.runs].map(([connections, results]) => throughputRow(target, connections, seconds, results)),
+    );
     for (const row of rows) {
-      console.log(`  users ${String(row.users).padStart(6)}  c=${String(row.connections).padStart(2)}  median ${row.perSecond.toFixed(0)} req/s (runs ${row.runsPerSecond.map((rate) => rate.toFixed(0)).join(', ')})  p50 ${row.p50} ms  p99 ${row.p99} ms  statuses ${JSON.stringify(row.statusCodes)}`);
+      console.log(
+        `  users ${String(row.users).padStart(6)}  c=${String(row.connections).padStart(2)}  median ${row.perSecond.toFixed(0)} req/s (runs ${row.runsPerSecond.map((rate) => rate.toFixed(0)).join(', ')})  p50 ${row.p50} ms  p99 ${row.p99} ms  statuses ${JSON.stringify(row.statusCodes)}`,
+      );
     }
     return rows;
   } finally {
@@ -92,7 +106,8 @@ function throughputRow(target, connections, seconds, results) {
   /** @type {Record<string, number>} */
   const statusCodes = {};
   for (const result of results) {
-    for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+    for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {}))
+      statusCodes[code] = (statusCodes[code] ?? 0) + count;
   }
   return {
     users: target.users,

@@ -4,9 +4,12 @@
 // functions emulator runs the trigger; its background triggers are on only here.
 import { fleetUserDoc, writeAll } from '../../lib/fleet.mjs';
 import { summarize } from '../../lib/stats.mjs';
-import { db } from '../endpoints.mjs';
-import { setBackgroundTriggers } from '../host.mjs';
-import { fmtMs, keepAliveAgent, request, sleep, takeIds } from '../measure.mjs';
+import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
+import { waitForEffects } from '../../../functions/test/harness/wait.ts';
+import { db, requireFn } from '../endpoints.mjs';
+import { fmtMs, keepAliveAgent, request, takeIds } from '../measure.mjs';
+
+const { transactionsCollection } = requireFn('./lib/data/transactions.js');
 
 /**
  * @param {import('../setup.mjs').Bench} bench
@@ -15,7 +18,12 @@ import { fmtMs, keepAliveAgent, request, sleep, takeIds } from '../measure.mjs';
 export async function measureTriggerLag(bench, api) {
   const { ctx, plan } = bench;
   const LAG_USERS = plan.lag.burstSize;
-  await writeAll(Array.from({ length: LAG_USERS }, (_, i) => [db().collection('users').doc(`lag-user-${i}`), fleetUserDoc(`Lag user ${i}`, `lag-device-${i}`)]));
+  await writeAll(
+    Array.from({ length: LAG_USERS }, (_, i) => [
+      db().collection('users').doc(`lag-user-${i}`),
+      fleetUserDoc(`Lag user ${i}`, `lag-device-${i}`),
+    ]),
+  );
   const agent = keepAliveAgent(LAG_USERS);
   /**
    * @param {number} i
@@ -35,7 +43,7 @@ export async function measureTriggerLag(bench, api) {
     return { id: JSON.parse(response.body).transaction.id, acceptedAt: Date.now() };
   };
 
-  await setBackgroundTriggers(bench.emulators.hub, true);
+  await setBackgroundTriggers(true);
   try {
     const sequential = [];
     for (let i = 0; i < plan.lag.sequential + 2; i++) {
@@ -49,11 +57,13 @@ export async function measureTriggerLag(bench, api) {
       if (b > 0) burst.push(...lags); // the first burst starts the emulator's workers
     }
     const lag = { c1: summarize(sequential), c16: summarize(burst) };
-    console.log(`  c=1 p50 ${fmtMs(lag.c1.p50)} ms p95 ${fmtMs(lag.c1.p95)} ms; c=16 p50 ${fmtMs(lag.c16.p50)} ms p95 ${fmtMs(lag.c16.p95)} ms`);
+    console.log(
+      `  c=1 p50 ${fmtMs(lag.c1.p50)} ms p95 ${fmtMs(lag.c1.p95)} ms; c=16 p50 ${fmtMs(lag.c16.p50)} ms p95 ${fmtMs(lag.c16.p95)} ms`,
+    );
     return lag;
   } finally {
     agent.destroy();
-    await setBackgroundTriggers(bench.emulators.hub, false);
+    await setBackgroundTriggers(false);
   }
 }
 
@@ -64,23 +74,10 @@ export async function measureTriggerLag(bench, api) {
  * @param {Accepted[]} accepted
  */
 async function effectsDone(accepted, timeoutMs = 120_000) {
-  const pending = new Map(accepted.map((a) => [a.id, a]));
-  /** @type {number[]} */
-  const lags = [];
-  const deadline = Date.now() + timeoutMs;
-  while (pending.size > 0) {
-    const snaps = await db().getAll(...[...pending.keys()].map((id) => db().collection('transactions').doc(id)));
-    for (const snap of snaps) {
-      const completedAt = snap.get('effects.completedAt');
-      const { acceptedAt } = pending.get(snap.id) ?? {};
-      if (completedAt && acceptedAt !== undefined) {
-        lags.push(completedAt.toMillis() - acceptedAt);
-        pending.delete(snap.id);
-      }
-    }
-    if (pending.size === 0) break;
-    if (Date.now() > deadline) throw new Error(`${pending.size} transactions without effects.completedAt after ${timeoutMs / 1000} s`);
-    await sleep(50);
-  }
-  return lags;
+  const done = await waitForEffects(
+    transactionsCollection(),
+    accepted.map((a) => a.id),
+    { timeoutMs, intervalMs: 50 },
+  );
+  return done.map((snapshot, i) => snapshot.get('effects.completedAt').toMillis() - accepted[i].acceptedAt);
 }

@@ -5,7 +5,8 @@
 // same-host floor (the floor function, warm).
 import { performance } from 'node:perf_hooks';
 import { summarize } from '../../lib/stats.mjs';
-import { cpuTimeMs, memoryOf, setBackgroundTriggers, startFunction, stopFunction, waitForSuccess } from '../host.mjs';
+import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
+import { cpuTimeMs, memoryOf, startFunction, stopFunction, waitForSuccess } from '../host.mjs';
 import { fmtMs, httpSender, keepAliveAgent, loop, takeIds } from '../measure.mjs';
 import { floorPath, floorReadyPath, startFloorRunner } from '../stand-ins.mjs';
 
@@ -25,7 +26,11 @@ import { floorPath, floorReadyPath, startFloorRunner } from '../stand-ins.mjs';
  * @param {Instance} api
  */
 export async function measureWarmLatency(bench, api) {
-  const sameHost = await startFunction({ source: bench.standIns.floorDir, env: bench.standIns.sameHostEnv, name: 'floor-warm' });
+  const sameHost = await startFunction({
+    source: bench.standIns.floorDir,
+    env: bench.standIns.sameHostEnv,
+    name: 'floor-warm',
+  });
   try {
     await waitForSuccess(sameHost, floorReadyPath());
     const floorRunner = await startFloorRunner(bench.ctx, bench.standIns.mailPort);
@@ -60,9 +65,11 @@ async function measureEndpoints(bench, api, sameHost, floorRunner) {
     };
     for (const spec of bench.specs) {
       // The functions emulator re-enables triggers whenever it reloads the functions.
-      await setBackgroundTriggers(bench.emulators.hub, false);
+      await setBackgroundTriggers(false);
       // Requests that time out on the emulator's locks take 30 s each: one short round.
-      const batches = spec.emulatorLocks ? { warmup: 0, rounds: 1, http: concurrency, endpoint: concurrency, floor: concurrency } : bench.plan.warm[16];
+      const batches = spec.emulatorLocks
+        ? { warmup: 0, rounds: 1, http: concurrency, endpoint: concurrency, floor: concurrency }
+        : bench.plan.warm[16];
       const warmup = concurrency === 1 ? bench.plan.warm[1].warmup : batches.warmup;
       await loop(concurrency, warmup, (w, g) => send(spec.request(w, g)));
       await floorRunner.run(spec.name, concurrency, warmup);
@@ -137,7 +144,12 @@ async function interleavedSequential(api, sameHost, spec, floorRunner, send, sen
     for (const once of order) await once();
   }
   const per = (/** @type {Kind} */ kind) => cpu[kind] / Math.max(1, samples[kind].length + failed[kind]);
-  return { samples, failed, failures, cpuPerRequest: { endpoint: per('endpoint'), http: per('http'), firestore: per('floor'), sameHost: per('sameHost') } };
+  return {
+    samples,
+    failed,
+    failures,
+    cpuPerRequest: { endpoint: per('endpoint'), http: per('http'), firestore: per('floor'), sameHost: per('sameHost') },
+  };
 }
 
 /** @typedef {'endpoint' | 'floor' | 'http' | 'sameHost'} Kind */
@@ -156,7 +168,12 @@ async function interleavedSequential(api, sameHost, spec, floorRunner, send, sen
 async function interleavedBatches(api, sameHost, spec, floorRunner, send, sendSameHost, plan, concurrency) {
   /** @type {Record<Kind, number[]>} */
   const samples = { endpoint: [], floor: [], http: [], sameHost: [] };
-  const cpu = { endpoint: { cpuMs: 0, n: 0 }, floor: { cpuMs: 0, n: 0 }, http: { cpuMs: 0, n: 0 }, sameHost: { cpuMs: 0, n: 0 } };
+  const cpu = {
+    endpoint: { cpuMs: 0, n: 0 },
+    floor: { cpuMs: 0, n: 0 },
+    http: { cpuMs: 0, n: 0 },
+    sameHost: { cpuMs: 0, n: 0 },
+  };
   const failed = { http: 0, endpoint: 0, floor: 0, sameHost: 0 };
   /** @type {string[]} */
   const failures = [];
@@ -174,10 +191,16 @@ async function interleavedBatches(api, sameHost, spec, floorRunner, send, sendSa
     return result;
   };
   for (let round = 0; round < plan.rounds; round++) {
-    const h = await charged(api.pid, cpu.http, () => loop(concurrency, plan.http, () => send({ method: 'GET', path: '/' })));
-    const e = await charged(api.pid, cpu.endpoint, () => loop(concurrency, plan.endpoint, (w, g) => send(spec.request(w, g))));
+    const h = await charged(api.pid, cpu.http, () =>
+      loop(concurrency, plan.http, () => send({ method: 'GET', path: '/' })),
+    );
+    const e = await charged(api.pid, cpu.endpoint, () =>
+      loop(concurrency, plan.endpoint, (w, g) => send(spec.request(w, g))),
+    );
     const f = await charged(floorRunner.pid, cpu.floor, () => floorRunner.run(spec.name, concurrency, plan.floor));
-    const sh = await charged(sameHost.pid, cpu.sameHost, () => loop(concurrency, plan.endpoint, (w, g) => sendSameHost(spec, w, g)));
+    const sh = await charged(sameHost.pid, cpu.sameHost, () =>
+      loop(concurrency, plan.endpoint, (w, g) => sendSameHost(spec, w, g)),
+    );
     samples.http.push(...h.latencies);
     samples.endpoint.push(...e.latencies);
     samples.floor.push(...f.latencies);
@@ -189,7 +212,17 @@ async function interleavedBatches(api, sameHost, spec, floorRunner, send, sendSa
     failed.sameHost += sh.failed;
   }
   const per = (/** @type {{ cpuMs: number, n: number }} */ account) => account.cpuMs / Math.max(1, account.n);
-  return { samples, failed, failures, cpuPerRequest: { endpoint: per(cpu.endpoint), http: per(cpu.http), firestore: per(cpu.floor), sameHost: per(cpu.sameHost) } };
+  return {
+    samples,
+    failed,
+    failures,
+    cpuPerRequest: {
+      endpoint: per(cpu.endpoint),
+      http: per(cpu.http),
+      firestore: per(cpu.floor),
+      sameHost: per(cpu.sameHost),
+    },
+  };
 }
 
 /**
@@ -225,7 +258,20 @@ function warmRow(spec, concurrency, { samples, failed, failures, cpuPerRequest }
 }
 
 /** @param {ReturnType<typeof warmRow>} row */
-function logWarm({ name, concurrency, endpoint, http, firestore, ratio, cpuPerRequest, cpuRatio, sameHost, sameHostRatio, failed, failures }) {
+function logWarm({
+  name,
+  concurrency,
+  endpoint,
+  http,
+  firestore,
+  ratio,
+  cpuPerRequest,
+  cpuRatio,
+  sameHost,
+  sameHostRatio,
+  failed,
+  failures,
+}) {
   console.log(
     `  c=${String(concurrency).padStart(2)}  ${name.padEnd(40)} p50 ${fmtMs(endpoint.p50).padStart(6)} ms  floors ${fmtMs(http.p50)} + ${fmtMs(firestore.p50)} ms  ratio ${ratio.toFixed(2)}` +
       `  (CPU/req ${fmtMs(cpuPerRequest.endpoint)} vs ${fmtMs(cpuPerRequest.http)} + ${fmtMs(cpuPerRequest.firestore)} ms: ${cpuRatio.toFixed(2)})  same-host floor ${fmtMs(sameHost.p50)} ms: ${sameHostRatio.toFixed(2)}` +

@@ -68,7 +68,9 @@ const rewardsSet: Command = {
       );
     }
     await rewardsConfigRef().set({ ...config, updatedAt: FieldValue.serverTimestamp() });
-    await note('Saved config/rewards. Transactions from now on use it, and every user view shows ranks under it at once.');
+    await note(
+      'Saved config/rewards. Transactions from now on use it, and every user view shows ranks under it at once.',
+    );
     await printJson(config);
   },
 };

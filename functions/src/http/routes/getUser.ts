@@ -1,6 +1,5 @@
 import type { VerifiedCaller } from '../../adapters/identity';
-import { loadRewardsConfig } from '../../data/rewardsConfig';
-import { getUser, toUserView } from '../../data/users';
+import { getUserView } from '../../data/users';
 import { requireUserOrAdmin } from '../auth';
 import { successBody, userExample, userSchema } from '../components';
 import type { Route } from '../types';
@@ -11,8 +10,7 @@ export const getUserRoute: Route<undefined, VerifiedCaller> = {
   path: '/user/:userId',
   authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
   handler: async ({ params }) => {
-    const [user, rewards] = await Promise.all([getUser(params.userId), loadRewardsConfig()]);
-    return { body: { success: true, user: toUserView(user, rewards) } };
+    return { body: { success: true, user: await getUserView(params.userId) } };
   },
   doc: {
     operationId: 'getUser',

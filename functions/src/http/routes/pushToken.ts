@@ -1,7 +1,6 @@
 import { logInfo } from '../../log';
 import type { VerifiedCaller } from '../../adapters/identity';
-import { loadRewardsConfig } from '../../data/rewardsConfig';
-import { registerPushToken, removePushToken, toUserView } from '../../data/users';
+import { registerPushToken, removePushToken } from '../../data/users';
 import { requireUserOrAdmin } from '../auth';
 import { successBody, userExample, userSchema } from '../components';
 import type { PushTokenBody } from '../schemas';
@@ -20,9 +19,9 @@ export const putPushTokenRoute: Route<PushTokenBody, VerifiedCaller> = {
   authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
   bodySchema: 'pushTokenBody',
   handler: async ({ params, body }) => {
-    const [user, rewards] = await Promise.all([registerPushToken(params.userId, body.token), loadRewardsConfig()]);
+    const user = await registerPushToken(params.userId, body.token);
     logInfo('push_token_registered', { userId: user.id });
-    return { body: { success: true, user: toUserView(user, rewards) } };
+    return { body: { success: true, user } };
   },
   doc: {
     operationId: 'registerPushToken',
@@ -46,9 +45,9 @@ export const deletePushTokenRoute: Route<undefined, VerifiedCaller> = {
   path: '/user/:userId/push-token',
   authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
   handler: async ({ params }) => {
-    const [user, rewards] = await Promise.all([removePushToken(params.userId), loadRewardsConfig()]);
+    const user = await removePushToken(params.userId);
     logInfo('push_token_removed', { userId: user.id });
-    return { body: { success: true, user: toUserView(user, rewards) } };
+    return { body: { success: true, user } };
   },
   doc: {
     operationId: 'removePushToken',
