@@ -12,12 +12,17 @@ import { buildReferencePage } from './redocly.cjs';
 const PORT = 8090;
 export const API_REFERENCE_URL = `http://127.0.0.1:${PORT}/`;
 
-/** Serves the page on every path (Redoc routes its groups by path, e.g. /kiosk-devices). */
+/**
+ * Serves the page on every path (the page links its sections by path, e.g. /kiosk-devices).
+ * @param {string} apiUrl
+ */
 export function serveApiReference(apiUrl) {
   const dir = join(cacheDir, 'api-reference');
   const documentFile = join(dir, 'openapi.json');
   const pageFile = join(dir, 'index.html');
-  let built; // { document, page } of the last build
+  /** @type {{ document: string, page: Buffer } | undefined} The last build. */
+  let built;
+  /** @type {Promise<unknown>} */
   let queue = Promise.resolve();
 
   async function currentPage() {

@@ -9,7 +9,11 @@ const repoRoot = join(__dirname, '..', '..');
 const projectNode = join(repoRoot, 'node_modules', 'node', 'bin', 'node');
 const cli = join(repoRoot, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
 
-/** Runs `redocly <args>` from the repository root (where redocly.yaml is); resolves to { status, stdout, stderr }. */
+/**
+ * Runs `redocly <args>` from the repository root (where redocly.yaml is).
+ * @param {string[]} args
+ * @returns {Promise<{ status: number | null, stdout: string, stderr: string }>}
+ */
 function redocly(args) {
   return new Promise((resolve, reject) => {
     const child = spawn(projectNode, [cli, ...args], {
@@ -25,7 +29,11 @@ function redocly(args) {
   });
 }
 
-/** The reference page: one self-contained HTML file (Redoc and the document inlined, nothing loaded from a CDN). */
+/**
+ * The reference page: one self-contained HTML file (Redoc and the document inlined, nothing loaded from a CDN).
+ * @param {string} documentFile
+ * @param {string} pageFile
+ */
 function buildReferencePage(documentFile, pageFile) {
   return redocly(['build-docs', documentFile, '--inlineBundle', '--output', pageFile]);
 }

@@ -245,6 +245,7 @@ const PATH_ID_SCHEMA = {
   maxLength: MAX_ID_LENGTH,
   pattern: '^(?!\\.\\.?$)(?!__[\\s\\S]*__$)[^/]+$',
 };
+const PATH_ID_RULE = `1-${MAX_ID_LENGTH} characters, without "/", and not ".", ".." or "__…__" (a Firestore document id)`;
 const PATH_PARAMETERS: Record<string, string> = {
   kioskId: "The kiosk's id",
   userId: "The user's id: their Firebase Auth uid",
@@ -446,7 +447,13 @@ export function openApiDocument(routes: readonly AnyRoute[] = allRoutes): Json {
         ...Object.fromEntries(
           Object.entries(PATH_PARAMETERS).map(([name, description]) => [
             name,
-            { name, in: 'path', required: true, description, schema: PATH_ID_SCHEMA },
+            {
+              name,
+              in: 'path',
+              required: true,
+              description: `${description}. ${PATH_ID_RULE}`,
+              schema: PATH_ID_SCHEMA,
+            },
           ]),
         ),
         IdempotencyKey: {
