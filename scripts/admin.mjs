@@ -12,6 +12,10 @@ const srcDir = join(functionsDir, 'src');
 const libDir = join(functionsDir, 'lib');
 const cli = join(libDir, 'cli', 'admin.js');
 
+/**
+ * @param {string} dir
+ * @returns {Generator<string>}
+ */
 function* typeScriptSources(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -20,7 +24,7 @@ function* typeScriptSources(dir) {
   }
 }
 
-const modified = (path) => statSync(path).mtimeMs;
+const modified = (/** @type {string} */ path) => statSync(path).mtimeMs;
 
 /** Every source has an output at least as new as itself and as the compiler settings. */
 function isBuilt() {

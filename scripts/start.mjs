@@ -1,3 +1,4 @@
+// @ts-check
 // `npm start`: the local stack. Builds the functions, then runs the TypeScript
 // compiler in watch mode (an edit in functions/src reloads the functions), the mail
 // catcher (maildev) and the emulator suite (functions, firestore, auth); seeds demo
@@ -27,13 +28,14 @@ const STARTUP_TIMEOUT_MS = 120_000;
 const COMPILE_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 20_000;
 
-const bin = (dir, name) => join(dir, 'node_modules', '.bin', name);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const bin = (/** @type {string} */ dir, /** @type {string} */ name) => join(dir, 'node_modules', '.bin', name);
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * @type {{ name: string, proc: import('node:child_process').ChildProcess, stopSignal: NodeJS.Signals,
- *   running: boolean, exited: Promise<void> }[]}
+ * @typedef {{ name: string, proc: import('node:child_process').ChildProcessByStdio<null, import('node:stream').Readable, import('node:stream').Readable>,
+ *   stopSignal: NodeJS.Signals, running: boolean, exited: Promise<void> }} Child
  */
+/** @type {Child[]} */
 const children = [];
 let stopping = false;
 
@@ -43,11 +45,20 @@ let stopping = false;
  * (the emulator suite shuts down cleanly on its first SIGINT). Output lines are
  * prefixed with the part's name.
  */
-function startChild(name, command, args, options, stopSignal = 'SIGTERM') {
+/**
+ * @param {string} name
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} [options]
+ * @param {NodeJS.Signals} [stopSignal]
+ * @returns {Child}
+ */
+function startChild(name, command, args, options = {}, stopSignal = 'SIGTERM') {
   const proc = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const child = { name, proc, stopSignal, running: true, exited: undefined };
-  child.exited = new Promise((resolve) => {
-    const ended = (reason) => {
+  /** @type {Child} */
+  const child = { name, proc, stopSignal, running: true, exited: Promise.resolve() };
+  child.exited = new Promise((/** @type {(value?: void) => void} */ resolve) => {
+    const ended = (/** @type {string} */ reason) => {
       if (!child.running) return;
       child.running = false;
       if (!stopping) {
@@ -65,21 +76,26 @@ function startChild(name, command, args, options, stopSignal = 'SIGTERM') {
   return child;
 }
 
+/**
+ * @param {Child} child
+ * @param {NodeJS.Signals} signal
+ */
 function signalGroup(child, signal) {
   try {
-    process.kill(-child.proc.pid, signal);
+    process.kill(-(child.proc.pid ?? 0), signal);
   } catch {
     // Already gone.
   }
 }
 
+/** @param {number} code */
 async function shutdown(code) {
   if (stopping) return;
   stopping = true;
   for (const child of children) {
     if (!child.running) continue;
     try {
-      process.kill(child.proc.pid, child.stopSignal);
+      if (child.proc.pid !== undefined) process.kill(child.proc.pid, child.stopSignal);
     } catch {
       // Already gone.
     }
@@ -98,6 +114,7 @@ async function shutdown(code) {
 /** Never resolves: shutdown() ends the process. */
 const forever = () => new Promise(() => {});
 
+/** @param {string} message */
 function fail(message) {
   console.error(`\n${message}`);
   void shutdown(1);
@@ -116,6 +133,11 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 /** Resolves once `child` prints a line matching `pattern`. */
+/**
+ * @param {Child} child
+ * @param {RegExp} pattern
+ * @returns {Promise<string>}
+ */
 function lineFrom(child, pattern) {
   return new Promise((resolve) => {
     for (const stream of [child.proc.stdout, child.proc.stderr]) {
@@ -166,6 +188,7 @@ function seed() {
 }
 
 /** The stack's own addresses around the seed command's report, which carries the demo data and the examples. */
+/** @param {string} seedReport */
 function banner(seedReport) {
   const rule = '─'.repeat(78);
   return [
@@ -228,7 +251,9 @@ startChild(
 try {
   await waitForApi();
 } catch (error) {
-  await fail(`The API did not come up: ${error.message}. See the emulator output above.`);
+  await fail(
+    `The API did not come up: ${error instanceof Error ? error.message : error}. See the emulator output above.`,
+  );
 }
 await unlessStopping();
 
@@ -236,7 +261,7 @@ let seedReport;
 try {
   seedReport = await seed();
 } catch (error) {
-  await fail(`Could not seed the demo data: ${error.message}.`);
+  await fail(`Could not seed the demo data: ${error instanceof Error ? error.message : error}.`);
 }
 await unlessStopping();
 serveApiReference(API);
