@@ -18,6 +18,7 @@ import {
   waitForHttp,
 } from './lib/emulators.mjs';
 import { functionsDir, repoRoot } from './lib/paths.mjs';
+import { API_REFERENCE_URL, serveApiReference } from './lib/api-reference.mjs';
 
 const API = apiUrl(LOCAL_PROJECT_ID);
 // The functions mail 127.0.0.1:1025 (SMTP_HOST / SMTP_PORT in functions/.env).
@@ -197,6 +198,7 @@ function banner(seedReport) {
     '',
     ` API            ${API}`,
     ` Mail catcher   ${MAIL_PAGE}   (one-time-code mails land here)`,
+    ` API reference  ${API_REFERENCE_URL}   (from ${API}/openapi.json)`,
     '',
     ...seedReport.split('\n').map((line) => (line ? ` ${line}` : line)),
     '',
@@ -262,4 +264,5 @@ try {
   await fail(`Could not seed the demo data: ${error instanceof Error ? error.message : error}.`);
 }
 await unlessStopping();
+serveApiReference(API);
 console.log(banner(seedReport));

@@ -1,11 +1,36 @@
 /**
+ * Every machine-readable `code` of an error answer. A closed list, so that the API
+ * description (http/openapi.ts) can name, per response, the codes a client may meet.
+ */
+export type ErrorCode =
+  | 'invalid-argument'
+  | 'unauthenticated'
+  | 'permission-denied'
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'kiosk-unavailable'
+  | 'daily-cap-reached'
+  | 'no-push-token'
+  | 'push-token-unregistered'
+  | 'push-message-rejected'
+  | 'idempotency-key-reused'
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'rate-limited'
+  | 'internal'
+  | 'mail-delivery-failed'
+  | 'push-provider-unavailable'
+  | 'auth-unavailable'
+  | 'kiosk-misconfigured';
+
+/**
  * The one error type of the service. Anything thrown as an ApiError is answered
  * with its status and `{ error, code }`; anything else becomes a bare 500.
  */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
@@ -14,8 +39,9 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, code = 'invalid-argument'): ApiError => new ApiError(400, code, message);
+export const badRequest = (message: string, code: ErrorCode = 'invalid-argument'): ApiError =>
+  new ApiError(400, code, message);
 export const unauthorized = (message: string): ApiError => new ApiError(401, 'unauthenticated', message);
 export const forbidden = (message: string): ApiError => new ApiError(403, 'permission-denied', message);
 export const notFound = (message: string): ApiError => new ApiError(404, 'not-found', message);
-export const conflict = (message: string, code = 'failed-precondition'): ApiError => new ApiError(409, code, message);
+export const conflict = (message: string, code: ErrorCode): ApiError => new ApiError(409, code, message);

@@ -26,7 +26,7 @@ export function clientIpOf(req: Pick<Request, 'headers' | 'socket'>): string {
 function parseQuery(req: Request, route: AnyRoute): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.query)) {
-    if (!route.query?.includes(name)) throw badRequest(`Unknown query parameter ${name}`);
+    if (!route.query || !Object.hasOwn(route.query, name)) throw badRequest(`Unknown query parameter ${name}`);
     if (typeof value !== 'string') throw badRequest(`Query parameter ${name} must be given once`);
     query[name] = value;
   }

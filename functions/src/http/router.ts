@@ -2,13 +2,16 @@ import { ApiError, badRequest, notFound } from '../errors';
 import { assertDocumentId } from '../domain/ids';
 import type { AnyRoute } from './types';
 
-interface CompiledRoute {
-  route: AnyRoute;
+/** What the router reads of a route. */
+type RoutePattern = Pick<AnyRoute, 'method' | 'path'>;
+
+interface CompiledRoute<R> {
+  route: R;
   segments: string[];
 }
 
-export interface RouteMatch {
-  route: AnyRoute;
+export interface RouteMatch<R = AnyRoute> {
+  route: R;
   params: Record<string, string>;
 }
 
@@ -26,10 +29,10 @@ function decodeSegment(raw: string): string {
 }
 
 /** Matches method + path; unknown paths are 404 and known paths with another method 405 + Allow. */
-export class Router {
-  private readonly compiled: CompiledRoute[];
+export class Router<R extends RoutePattern = AnyRoute> {
+  private readonly compiled: CompiledRoute<R>[];
 
-  constructor(routes: AnyRoute[]) {
+  constructor(routes: R[]) {
     this.compiled = routes.map((route) => ({ route, segments: splitPath(route.path) }));
   }
 
@@ -39,7 +42,7 @@ export class Router {
     return methods.includes('GET') ? [...methods, 'HEAD'] : methods;
   }
 
-  match(method: string, path: string): RouteMatch {
+  match(method: string, path: string): RouteMatch<R> {
     const candidates = this.candidates(splitPath(path));
     if (candidates.length === 0) throw notFound(`No endpoint at ${path}`);
     const wanted = method === 'HEAD' ? 'GET' : method;
@@ -56,8 +59,8 @@ export class Router {
     return { route: hit.route, params };
   }
 
-  private candidates(segments: string[]): { route: AnyRoute; rawParams: Record<string, string> }[] {
-    const found: { route: AnyRoute; rawParams: Record<string, string> }[] = [];
+  private candidates(segments: string[]): { route: R; rawParams: Record<string, string> }[] {
+    const found: { route: R; rawParams: Record<string, string> }[] = [];
     for (const { route, segments: pattern } of this.compiled) {
       if (pattern.length !== segments.length) continue;
       const rawParams: Record<string, string> = {};

@@ -15,6 +15,8 @@ export const HEAVY_MODULES = {
   'firebase-functions/v2 (barrel)': '/node_modules/firebase-functions/lib/v2/index.js',
   'firebase-admin/database': '/node_modules/firebase-admin/lib/database/',
   '@grpc/grpc-js (Firestore gRPC)': '/node_modules/@grpc/grpc-js/',
+  // functions/src/http/openapi.ts, or lib/http/openapi.js as built: GET /openapi.json only.
+  'the OpenAPI builder': '/http/openapi.',
 } as const;
 
 export type HeavyModule = keyof typeof HEAVY_MODULES;

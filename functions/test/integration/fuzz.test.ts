@@ -312,6 +312,11 @@ const specs: RouteSpec[] = [
     requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/') }),
   },
   {
+    route: 'GET /openapi.json',
+    runs: 20,
+    requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/openapi.json') }),
+  },
+  {
     route: 'POST /kiosk/transaction',
     runs: 200,
     requests: () =>
@@ -895,11 +900,17 @@ function shapeProblems(spec: RouteSpec, request: FuzzRequest, response: RawRespo
     if (leaked.length > 0) problems.push(`internals in the answer: ${leaked.join(' | ')}`);
     if (response.status === 405 && !response.headers.allow) problems.push('405 without Allow');
     if (response.status === 429 && !response.headers['retry-after']) problems.push('429 without Retry-After');
-  } else if (!isObject || (body.success !== true && body.status !== 'ok')) {
+  } else if (!isObject || (body.success !== true && body.status !== 'ok' && !isApiDescription(request, body))) {
     problems.push('2xx body is not an object with success: true');
   }
   return problems;
 }
+
+/** GET /openapi.json answers the OpenAPI document itself (contract §10), which has no room for `success`. */
+const isApiDescription = (request: FuzzRequest, body: Record<string, unknown>): boolean =>
+  request.method === 'GET' &&
+  request.path.split('?')[0].replace(/\/$/, '') === '/openapi.json' &&
+  body.openapi === '3.1.0';
 
 const clip = (value: string, max = 400) =>
   value.length > max ? `${value.slice(0, max)}… (${value.length} chars)` : value;

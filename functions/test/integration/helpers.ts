@@ -8,6 +8,7 @@ import { DEFAULT_REWARDS } from '../../src/domain/rewards';
 import { idTokenFor } from '../harness/auth';
 import { apiUrl, emulatorsFromEnv } from '../harness/emulators';
 import * as wait from '../harness/wait';
+import { assertDescribed } from './response-check';
 
 // The emulators were found by global-setup.ts before any test file runs.
 const emulators = emulatorsFromEnv();
@@ -49,7 +50,9 @@ export async function call(method: string, path: string, options: ApiCall = {}):
   } catch {
     body = undefined;
   }
-  return { status: response.status, headers: response.headers, body, text };
+  const result = { status: response.status, headers: response.headers, body, text };
+  assertDescribed(method, path, result, { body: options.rawBody === undefined ? options.body : undefined, headers });
+  return result;
 }
 
 /** Where the transaction trigger stands for every stored transaction (for a timeout's explanation). */

@@ -2,11 +2,12 @@
  * Cold-start guard (no timing): importing the entry point must not load what only
  * some routes need. Every instance of every function loads src/index.ts at cold
  * start; nodemailer (mail), opening_hours (kiosk views) and ajv (request bodies) are
- * loaded by their routes on first use, firebase-admin/messaging by the push adapter.
+ * loaded by their routes on first use, firebase-admin/messaging by the push adapter,
+ * and the OpenAPI builder by GET /openapi.json alone.
  * `npm run bench` measures the time; this only checks what is loaded.
  */
 
-import { heavyModulesIn, type HeavyModule } from '../harness/heavy-modules';
+import { HEAVY_MODULES, heavyModulesIn, type HeavyModule } from '../harness/heavy-modules';
 import { loadIsolated } from './module-registry';
 
 /** Which heavy modules are in a fresh module registry after running `load`. */
@@ -37,7 +38,7 @@ describe('cold start: importing src/index.ts', () => {
     expect(Object.keys(exported as object).sort()).toEqual(['api', 'provisionUserProfile', 'transactionEffects']);
   });
 
-  it.each(['nodemailer', 'opening_hours', 'ajv'] as const)('does not load %s', (name) => {
+  it.each(['nodemailer', 'opening_hours', 'ajv', 'the OpenAPI builder'] as const)('does not load %s', (name) => {
     expect(fromIndex).not.toContain(name);
   });
 
@@ -55,6 +56,27 @@ describe('cold start: importing src/index.ts', () => {
   // firebase-admin/auth may be loaded only because the framework loads it.
   it('adds no heavy module beyond what the framework loads', () => {
     expect(fromIndex.filter((name) => !fromFramework.includes(name))).toEqual([]);
+  });
+});
+
+describe('cold start: the OpenAPI builder', () => {
+  const builderLoaded = () =>
+    Object.keys(require.cache).some((key) => key.includes(HEAVY_MODULES['the OpenAPI builder']));
+
+  it('is loaded by the first GET /openapi.json, and by no other route', async () => {
+    await jest.isolateModulesAsync(async () => {
+      const { healthRoute } = require('../../src/http/routes/health') as typeof import('../../src/http/routes/health');
+      const { openApiRoute } =
+        require('../../src/http/routes/openApi') as typeof import('../../src/http/routes/openApi');
+      const request = { params: {}, query: {}, headers: {}, body: undefined, caller: undefined } as never;
+      await healthRoute.handler(request);
+      expect(builderLoaded()).toBe(false);
+      const { body } = await openApiRoute.handler(request);
+      expect(builderLoaded()).toBe(true);
+      expect(body.openapi).toBe('3.1.0');
+      // Built once per instance.
+      expect((await openApiRoute.handler(request)).body).toBe(body);
+    });
   });
 });
 

@@ -2,7 +2,7 @@ import { Router } from '../../src/http/router';
 import type { AnyRoute } from '../../src/http/types';
 import { ApiError } from '../../src/errors';
 
-const route = (method: AnyRoute['method'], path: string): AnyRoute => ({
+const route = (method: AnyRoute['method'], path: string): Pick<AnyRoute, 'method' | 'path' | 'handler'> => ({
   method,
   path,
   handler: async () => ({ body: {} }),

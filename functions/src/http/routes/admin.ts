@@ -5,6 +5,7 @@ import { issueKey, revokeKey } from '../../data/kioskKeys';
 import { assertKioskDefinition, toKioskView } from '../../domain/kiosk';
 import { notFound } from '../../errors';
 import { requireAdmin } from '../auth';
+import { kioskExample, kioskSchema, successBody } from '../components';
 import type { AdminKioskBody, KioskKeyBody } from '../schemas';
 import type { Route } from '../types';
 
@@ -21,6 +22,55 @@ export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {
     logInfo(created ? 'kiosk_created' : 'kiosk_updated', { kioskId: kiosk.id, by: caller.uid });
     return { status: created ? 201 : 200, body: { success: true, kiosk: toKioskView(kiosk, new Date()) } };
   },
+  doc: {
+    operationId: 'upsertKiosk',
+    summary: 'Create or update a kiosk',
+    description:
+      'Creates the kiosk under `id` (defaults: opening hours `24/7`, time zone `UTC`, status `available`, counts ' +
+      '0), or updates it: omitted fields and the counters are kept.',
+    tag: 'Administration',
+    access: 'admin',
+    example: {
+      id: 'hamburg-hbf',
+      name: 'Hamburg Hbf',
+      address: 'Hachmannplatz 16, 20099 Hamburg, Germany',
+      location: { latitude: 53.553, longitude: 10.0067 },
+      openingHours: 'Mo-Su 06:00-23:00',
+      timezone: 'Europe/Berlin',
+    },
+    responses: {
+      200: {
+        description: 'Updated',
+        schema: successBody({ kiosk: kioskSchema }),
+        example: { success: true, kiosk: { ...kioskExample, name: 'Berlin Alexanderplatz (north exit)' } },
+      },
+      201: {
+        description: 'Created',
+        schema: successBody({ kiosk: kioskSchema }),
+        example: {
+          success: true,
+          kiosk: {
+            id: 'hamburg-hbf',
+            name: 'Hamburg Hbf',
+            address: 'Hachmannplatz 16, 20099 Hamburg, Germany',
+            status: 'available',
+            plasticCount: 0,
+            metalCount: 0,
+            lastUpdated: '2026-11-23T10:00:00.000Z',
+            location: { latitude: 53.553, longitude: 10.0067 },
+            openingHours: 'Mo-Su 06:00-23:00',
+            timezone: 'Europe/Berlin',
+            openNow: true,
+          },
+        },
+      },
+      400: {
+        description:
+          'An invalid id, coordinates off the globe, an unknown time zone, or opening hours the evaluator cannot read',
+        codes: ['invalid-argument'],
+      },
+    },
+  },
 };
 
 /** POST /admin/kiosks/{kioskId}/keys: a new API key for the kiosk, shown only in this answer. */
@@ -35,6 +85,31 @@ export const createKioskKeyRoute: Route<KioskKeyBody, VerifiedCaller> = {
     logInfo('kiosk_key_issued', { kioskId: params.kioskId, keyId, by: caller.uid });
     return { status: 201, body: { success: true, keyId, apiKey } };
   },
+  doc: {
+    operationId: 'createKioskKey',
+    summary: 'Issue an API key for a kiosk',
+    description:
+      "A new key for the kiosk's X-API-Key header. The key is shown in this answer only: the service keeps its " +
+      'SHA-256 (`keyId`), never the key.',
+    tag: 'Administration',
+    access: 'admin',
+    example: { label: 'front panel' },
+    responses: {
+      201: {
+        description: 'The new key',
+        schema: successBody({
+          keyId: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the key, hex; revoke by it' },
+          apiKey: { type: 'string', minLength: 1, description: 'The key itself; store it on the kiosk now' },
+        }),
+        example: {
+          success: true,
+          keyId: '3f1c1b0e8a9d4c2b7e6f5a4d3c2b1a09f8e7d6c5b4a3928170f6e5d4c3b2a190',
+          apiKey: 'kr_q2V0bWUtZXhhbXBsZS1rZXktbm90LWEtcmVhbC1vbmUtMTIz',
+        },
+      },
+      404: { description: 'No kiosk has this id', codes: ['not-found'] },
+    },
+  },
 };
 
 /** DELETE /admin/kiosks/{kioskId}/keys/{keyId}: the key stops working at once. */
@@ -48,5 +123,16 @@ export const revokeKioskKeyRoute: Route<undefined, VerifiedCaller> = {
     }
     logInfo('kiosk_key_revoked', { kioskId: params.kioskId, keyId: params.keyId, by: caller.uid });
     return { body: { success: true } };
+  },
+  doc: {
+    operationId: 'revokeKioskKey',
+    summary: 'Revoke a kiosk API key',
+    description: 'The key stops working at once. Revoking a revoked key again is fine.',
+    tag: 'Administration',
+    access: 'admin',
+    responses: {
+      200: { description: 'Revoked', schema: successBody({}), example: { success: true } },
+      404: { description: 'This kiosk has no key with this id', codes: ['not-found'] },
+    },
   },
 };

@@ -1,5 +1,6 @@
 import { getKiosk } from '../../data/kiosks';
 import { toKioskView } from '../../domain/kiosk';
+import { kioskExample, kioskSchema, successBody } from '../components';
 import type { Route } from '../types';
 
 /** GET /kiosk/{kioskId}: public kiosk details for the map, with openNow. */
@@ -9,5 +10,22 @@ export const getKioskRoute: Route = {
   handler: async ({ params }) => {
     const kiosk = await getKiosk(params.kioskId);
     return { body: { success: true, kiosk: toKioskView(kiosk, new Date()) } };
+  },
+  doc: {
+    operationId: 'getKiosk',
+    summary: 'Get one kiosk',
+    description:
+      'A kiosk with its counters, location and opening hours; `openNow` is evaluated from the opening hours in ' +
+      "the kiosk's own time zone at the time of the answer.",
+    tag: 'Kiosks',
+    access: 'public',
+    responses: {
+      200: {
+        description: 'The kiosk',
+        schema: successBody({ kiosk: kioskSchema }),
+        example: { success: true, kiosk: kioskExample },
+      },
+      404: { description: 'No kiosk has this id', codes: ['not-found'] },
+    },
   },
 };

@@ -8,4 +8,23 @@ export const healthRoute: Route = {
   method: 'GET',
   path: '/',
   handler: async () => ({ body: { status: 'ok', message: `${SERVICE_NAME} v${SERVICE_VERSION}` } }),
+  doc: {
+    operationId: 'getHealth',
+    summary: 'Check that the service answers',
+    description: 'Names the service and its version. Needs no credentials and reads no data.',
+    tag: 'Service',
+    access: 'public',
+    responses: {
+      200: {
+        description: 'The service is up',
+        schema: {
+          type: 'object',
+          properties: { status: { type: 'string', const: 'ok' }, message: { type: 'string' } },
+          required: ['status', 'message'],
+          additionalProperties: false,
+        },
+        example: { status: 'ok', message: `${SERVICE_NAME} v${SERVICE_VERSION}` },
+      },
+    },
+  },
 };

@@ -5,6 +5,7 @@ import { getUserRoute } from './getUser';
 import { healthRoute } from './health';
 import { listKiosksRoute } from './listKiosks';
 import { notifyTopicRoute, notifyUserRoute } from './notify';
+import { openApiRoute } from './openApi';
 import { deletePushTokenRoute, putPushTokenRoute } from './pushToken';
 import { sendOtpEmailRoute } from './sendOtpEmail';
 import { submitTransactionRoute } from './submitTransaction';
@@ -13,6 +14,7 @@ import { updateKioskStatusRoute } from './updateKioskStatus';
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
   healthRoute,
+  openApiRoute,
   submitTransactionRoute,
   updateKioskStatusRoute,
   getKioskRoute,

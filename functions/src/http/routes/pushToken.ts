@@ -2,8 +2,15 @@ import { logInfo } from '../../log';
 import type { VerifiedCaller } from '../../adapters/identity';
 import { registerPushToken, removePushToken } from '../../data/users';
 import { requireUserOrAdmin } from '../auth';
+import { successBody, userExample, userSchema } from '../components';
 import type { PushTokenBody } from '../schemas';
 import type { Route } from '../types';
+
+const userAnswer = (description: string, hasPushToken: boolean) => ({
+  description,
+  schema: successBody({ user: userSchema }),
+  example: { success: true, user: { ...userExample, hasPushToken } },
+});
 
 /** PUT /user/{userId}/push-token: the app registers its FCM device token. */
 export const putPushTokenRoute: Route<PushTokenBody, VerifiedCaller> = {
@@ -16,6 +23,20 @@ export const putPushTokenRoute: Route<PushTokenBody, VerifiedCaller> = {
     logInfo('push_token_registered', { userId: user.id });
     return { body: { success: true, user } };
   },
+  doc: {
+    operationId: 'registerPushToken',
+    summary: 'Register the device for pushes',
+    description:
+      'The app registers its FCM registration token. A token belongs to one account at a time: registering it ' +
+      'removes it from any other user (a shared phone that changed accounts).',
+    tag: 'Users',
+    access: 'user',
+    example: { token: 'fcm-registration-token-of-the-device' },
+    responses: {
+      200: userAnswer('Registered; the user now has a push token', true),
+      404: { description: 'No user has this id', codes: ['not-found'] },
+    },
+  },
 };
 
 /** DELETE /user/{userId}/push-token: sign-out or notifications turned off. */
@@ -27,5 +48,16 @@ export const deletePushTokenRoute: Route<undefined, VerifiedCaller> = {
     const user = await removePushToken(params.userId);
     logInfo('push_token_removed', { userId: user.id });
     return { body: { success: true, user } };
+  },
+  doc: {
+    operationId: 'removePushToken',
+    summary: 'Stop pushes to the device',
+    description: 'On sign-out or when the user turns notifications off. Removing a token that is not there is fine.',
+    tag: 'Users',
+    access: 'user',
+    responses: {
+      200: userAnswer('Removed; the user has no push token', false),
+      404: { description: 'No user has this id', codes: ['not-found'] },
+    },
   },
 };

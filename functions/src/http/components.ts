@@ -1,0 +1,161 @@
+/**
+ * Response bodies shared by several routes, as JSON Schema, with an example of each:
+ * the API description (GET /openapi.json) names them as its components.schemas, and
+ * every route's own response schema is built from them. Plain objects, cheap to load.
+ */
+import type { JSONSchemaType } from 'ajv';
+import type { UserView } from '../data/users';
+import type { TransactionResult } from '../data/transactions';
+import { KIOSK_STATUSES, type KioskStatus, type KioskView } from '../domain/kiosk';
+import { MAX_ID_LENGTH } from '../domain/ids';
+import type { JsonSchema } from './types';
+
+const id = { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH } as const;
+const count = { type: 'integer', minimum: 0 } as const;
+
+/** The one error body: a sentence for people, a code for programs. */
+export const errorSchema: JSONSchemaType<{ error: string; code: string }> = {
+  type: 'object',
+  description: 'Every error answer. `error` is for people (a 400 names the field); `code` is for programs.',
+  properties: {
+    error: { type: 'string', description: 'What went wrong, in one sentence' },
+    code: { type: 'string', description: 'Machine-readable; each response lists the codes it can carry' },
+  },
+  required: ['error', 'code'],
+  additionalProperties: false,
+};
+
+export const kioskSchema: JSONSchemaType<KioskView> = {
+  type: 'object',
+  description: 'A kiosk as anyone may see it (GET /kiosk/{kioskId}, GET /kiosks).',
+  properties: {
+    id,
+    name: { type: 'string' },
+    address: { type: 'string' },
+    status: {
+      type: 'string',
+      enum: KIOSK_STATUSES as unknown as KioskStatus[],
+      description: 'Only an `available` kiosk accepts transactions',
+    },
+    plasticCount: { ...count, description: 'Plastic items collected since the kiosk was set up' },
+    metalCount: { ...count, description: 'Metal items collected since the kiosk was set up' },
+    lastUpdated: { type: 'string', format: 'date-time', description: 'Last status report or deposit, ISO 8601 UTC' },
+    location: {
+      type: 'object',
+      properties: {
+        latitude: { type: 'number', minimum: -90, maximum: 90 },
+        longitude: { type: 'number', minimum: -180, maximum: 180 },
+      },
+      required: ['latitude', 'longitude'],
+      additionalProperties: false,
+    },
+    openingHours: { type: 'string', description: 'OpenStreetMap `opening_hours` syntax, e.g. `Mo-Fr 08:00-20:00`' },
+    timezone: { type: 'string', description: 'IANA time zone the opening hours are read in' },
+    openNow: { type: 'boolean', description: 'Open at the time of the answer, by its opening hours and time zone' },
+  },
+  required: [
+    'id',
+    'name',
+    'address',
+    'status',
+    'plasticCount',
+    'metalCount',
+    'lastUpdated',
+    'location',
+    'openingHours',
+    'timezone',
+    'openNow',
+  ],
+  additionalProperties: false,
+};
+
+export const userSchema: JSONSchemaType<UserView> = {
+  type: 'object',
+  description: 'A user as the app shows them: exactly these fields (never the push token itself).',
+  properties: {
+    id: { ...id, description: 'The Firebase Auth uid' },
+    name: { type: 'string' },
+    currentPoints: { ...count, description: 'Points the user can spend' },
+    totalPoints: { ...count, description: 'Points ever earned; decides the rank' },
+    recycledCount: { ...count, description: 'Items ever deposited' },
+    rank: {
+      type: 'string',
+      description: 'Derived from totalPoints under the thresholds configured now, e.g. `Silver`',
+    },
+    hasPushToken: { type: 'boolean', description: 'Whether a device token is registered for pushes' },
+  },
+  required: ['id', 'name', 'currentPoints', 'totalPoints', 'recycledCount', 'rank', 'hasPushToken'],
+  additionalProperties: false,
+};
+
+export const transactionSchema: JSONSchemaType<TransactionResult['transaction']> = {
+  type: 'object',
+  description: 'A recorded transaction, as the kiosk that submitted it is told.',
+  properties: {
+    id: { ...id, description: 'The transaction id; the same on every replay of one Idempotency-Key' },
+    userId: id,
+    kioskId: id,
+    plasticCount: count,
+    metalCount: count,
+    totalItems: count,
+    pointsEarned: count,
+    newBalance: { ...count, description: "The user's spendable points after this transaction" },
+  },
+  required: ['id', 'userId', 'kioskId', 'plasticCount', 'metalCount', 'totalItems', 'pointsEarned', 'newBalance'],
+  additionalProperties: false,
+};
+
+export const pushResponseSchema: JSONSchemaType<{ messageId: string }> = {
+  type: 'object',
+  description: "The push provider's answer (on the emulator suite, the id of the pushOutbox document).",
+  properties: { messageId: { type: 'string' } },
+  required: ['messageId'],
+  additionalProperties: false,
+};
+
+/** The schemas the API description names, by the name it gives them. */
+export const componentSchemas: Readonly<Record<string, JsonSchema>> = {
+  // Not "Error" or "ApiError": client generators keep those names for their own types.
+  ErrorBody: errorSchema,
+  Kiosk: kioskSchema,
+  User: userSchema,
+  Transaction: transactionSchema,
+  PushResponse: pushResponseSchema,
+};
+
+/** `{ success: true, ... }`, the body of every success of the contract's endpoints; `optional` may be absent. */
+export function successBody(
+  required: Readonly<Record<string, JsonSchema>>,
+  optional: Readonly<Record<string, JsonSchema>> = {},
+): JsonSchema {
+  return {
+    type: 'object',
+    properties: { success: { type: 'boolean', const: true }, ...required, ...optional },
+    required: ['success', ...Object.keys(required)],
+    additionalProperties: false,
+  };
+}
+
+export const kioskExample: KioskView = {
+  id: 'berlin-alexanderplatz',
+  name: 'Berlin Alexanderplatz',
+  address: 'Alexanderplatz 1, 10178 Berlin, Germany',
+  status: 'available',
+  plasticCount: 1520,
+  metalCount: 845,
+  lastUpdated: '2026-11-23T09:30:00.000Z',
+  location: { latitude: 52.521918, longitude: 13.413215 },
+  openingHours: '24/7',
+  timezone: 'Europe/Berlin',
+  openNow: true,
+};
+
+export const userExample: UserView = {
+  id: 'demo-alice',
+  name: 'Alice Demo',
+  currentPoints: 1250,
+  totalPoints: 1250,
+  recycledCount: 60,
+  rank: 'Silver',
+  hasPushToken: true,
+};

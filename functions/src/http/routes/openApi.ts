@@ -1,0 +1,49 @@
+import type { Route } from '../types';
+import { SERVICE_NAME, SERVICE_VERSION } from './health';
+
+let document: Record<string, unknown> | undefined;
+
+/** GET /openapi.json: the API described by itself (OpenAPI 3.1), built on the first request of an instance. */
+export const openApiRoute: Route = {
+  method: 'GET',
+  path: '/openapi.json',
+  handler: async () => {
+    // The builder is required here, not imported: no other request of an instance loads it.
+    document ??= (require('../openapi') as typeof import('../openapi')).openApiDocument();
+    return { body: document };
+  },
+  doc: {
+    operationId: 'getOpenApiDocument',
+    summary: 'Get this API description',
+    description:
+      'This document: every operation with its parameters, request body (the very schemas the service ' +
+      'validates with), every answer it can give, and the credentials it needs. Generate clients from it.',
+    tag: 'Service',
+    access: 'public',
+    responses: {
+      200: {
+        description: 'An OpenAPI 3.1 document',
+        schema: {
+          type: 'object',
+          properties: {
+            openapi: { type: 'string', pattern: '^3\\.1\\.[0-9]+$' },
+            info: {
+              type: 'object',
+              properties: { title: { type: 'string' }, version: { type: 'string', pattern: '^1\\.' } },
+              required: ['title', 'version'],
+            },
+            paths: { type: 'object' },
+            components: { type: 'object' },
+          },
+          required: ['openapi', 'info', 'paths', 'components'],
+        },
+        example: {
+          openapi: '3.1.0',
+          info: { title: SERVICE_NAME, version: SERVICE_VERSION },
+          paths: { '/': { get: { operationId: 'getHealth', summary: 'Check that the service answers' } } },
+          components: {},
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,41 @@
+// @redocly/cli (root devDependency), shared by the tests (lint, reference page) and
+// `npm start` (the reference page). It needs Node >= 22.12, so it runs on the
+// project's own Node 22 whatever Node started the caller, without telemetry or
+// update checks. CommonJS, so that the TypeScript tests can require it too.
+const { spawn } = require('node:child_process');
+const { join } = require('node:path');
+
+const repoRoot = join(__dirname, '..', '..');
+const projectNode = join(repoRoot, 'node_modules', 'node', 'bin', 'node');
+const cli = join(repoRoot, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+
+/**
+ * Runs `redocly <args>` from the repository root (where redocly.yaml is).
+ * @param {string[]} args
+ * @returns {Promise<{ status: number | null, stdout: string, stderr: string }>}
+ */
+function redocly(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(projectNode, [cli, ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/**
+ * The reference page: one self-contained HTML file (Redoc and the document inlined, nothing loaded from a CDN).
+ * @param {string} documentFile
+ * @param {string} pageFile
+ */
+function buildReferencePage(documentFile, pageFile) {
+  return redocly(['build-docs', documentFile, '--inlineBundle', '--output', pageFile]);
+}
+
+module.exports = { repoRoot, redocly, buildReferencePage };
