@@ -113,6 +113,21 @@ export function cpuBreakdownParts(results) {
 }
 
 /**
+ * One instance's cold start over gRPC and over REST.
+ * @param {string} instance
+ * @param {Results['cold'][number]['api']} grpc
+ * @param {Results['cold'][number]['api']} rest
+ */
+const transportRow = (instance, grpc, rest) => [
+  instance,
+  fmtMs(grpc.firstResponseMs),
+  fmtMs(rest.firstResponseMs),
+  fmtRatio(rest.firstResponseMs / grpc.firstResponseMs),
+  `${fmtMs(grpc.cpuMs)} / ${fmtMs(rest.cpuMs)}`,
+  `${fmtMb(grpc.hwmKb)} / ${fmtMb(rest.hwmKb)}`,
+];
+
+/**
  * Section 2c, a section of the report of its own.
  * @param {Results} results
  */
@@ -136,22 +151,8 @@ export function restParts(results) {
         'Peak memory gRPC / REST, MiB',
       ],
       [
-        [
-          'api',
-          fmtMs(grpcCold.api.firstResponseMs),
-          fmtMs(coldRest[0].api.firstResponseMs),
-          fmtRatio(coldRest[0].api.firstResponseMs / grpcCold.api.firstResponseMs),
-          `${fmtMs(grpcCold.api.cpuMs)} / ${fmtMs(coldRest[0].api.cpuMs)}`,
-          `${fmtMb(grpcCold.api.hwmKb)} / ${fmtMb(coldRest[0].api.hwmKb)}`,
-        ],
-        [
-          'floor',
-          fmtMs(grpcCold.floor.firstResponseMs),
-          fmtMs(coldRest[0].floor.firstResponseMs),
-          fmtRatio(coldRest[0].floor.firstResponseMs / grpcCold.floor.firstResponseMs),
-          `${fmtMs(grpcCold.floor.cpuMs)} / ${fmtMs(coldRest[0].floor.cpuMs)}`,
-          `${fmtMb(grpcCold.floor.hwmKb)} / ${fmtMb(coldRest[0].floor.hwmKb)}`,
-        ],
+        transportRow('api', grpcCold.api, coldRest[0].api),
+        transportRow('floor', grpcCold.floor, coldRest[0].floor),
         ['api ÷ floor', fmtRatio(grpcCold.ratio), fmtRatio(coldRest[0].ratio), '', '', ''],
       ],
     ),

@@ -241,26 +241,23 @@ export function writeReport(results) {
     'A fresh functions-framework process, timed from spawn to the first 200 of the request, polled on fresh connections every few ms. The floor is a minimal `onRequest` function on the same host and libraries that does the same work (scripts/bench/floor.js): for `GET /kiosk/{id}` one document read, for `GET /user/{id}` the ID-token check and one document read. "Listening" is when the first connection was accepted (code loaded, server up); the rest is the first request (Firestore client start-up, first connection, route code). CPU is the process’s user+system time at the first response (less sensitive to other load than wall time). Peak memory is VmHWM just after the first response. The headline ratio is `GET /kiosk/{id}`: its answer includes `openNow`, so that route evaluates the kiosk’s opening hours (a plain weekly schedule, read without the opening_hours library) in its time zone (a time-zone formatter, ICU data); `GET /user/{id}` needs no route-specific work, so it shows what the rest of the service costs a cold instance.',
     '',
   );
+  /**
+   * @param {string} label
+   * @param {Results['cold'][number]['api']} instance
+   */
+  const instanceRow = (label, instance) => [
+    label,
+    fmtMs(instance.firstResponseMs),
+    fmtMs(instance.listenMs),
+    fmtMs(instance.firstResponseMs - instance.listenMs),
+    fmtMs(instance.cpuMs),
+    fmtMb(instance.hwmKb),
+    instance.samplesMs.join(', '),
+  ];
   const coldRows = (/** @type {Results['cold']} */ rows) =>
     rows.flatMap((row) => [
-      [
-        `${row.request}: api`,
-        fmtMs(row.api.firstResponseMs),
-        fmtMs(row.api.listenMs),
-        fmtMs(row.api.firstResponseMs - row.api.listenMs),
-        fmtMs(row.api.cpuMs),
-        fmtMb(row.api.hwmKb),
-        row.api.samplesMs.join(', '),
-      ],
-      [
-        `${row.request}: floor`,
-        fmtMs(row.floor.firstResponseMs),
-        fmtMs(row.floor.listenMs),
-        fmtMs(row.floor.firstResponseMs - row.floor.listenMs),
-        fmtMs(row.floor.cpuMs),
-        fmtMb(row.floor.hwmKb),
-        row.floor.samplesMs.join(', '),
-      ],
+      instanceRow(`${row.request}: api`, row.api),
+      instanceRow(`${row.request}: floor`, row.floor),
       [
         `**${row.request}: api ÷ floor**`,
         within(row.ratio, TARGETS.coldStartRatio)

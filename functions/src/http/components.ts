@@ -8,6 +8,7 @@ import type { UserView } from '../data/users';
 import type { TransactionResult } from '../data/transactions';
 import { KIOSK_STATUSES, type KioskStatus, type KioskView } from '../domain/kiosk';
 import { MAX_ID_LENGTH } from '../domain/ids';
+import { coordinates } from './schemas';
 import type { JsonSchema } from './types';
 
 const id = { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH } as const;
@@ -40,15 +41,7 @@ export const kioskSchema: JSONSchemaType<KioskView> = {
     plasticCount: { ...count, description: 'Plastic items collected since the kiosk was set up' },
     metalCount: { ...count, description: 'Metal items collected since the kiosk was set up' },
     lastUpdated: { type: 'string', format: 'date-time', description: 'Last status report or deposit, ISO 8601 UTC' },
-    location: {
-      type: 'object',
-      properties: {
-        latitude: { type: 'number', minimum: -90, maximum: 90 },
-        longitude: { type: 'number', minimum: -180, maximum: 180 },
-      },
-      required: ['latitude', 'longitude'],
-      additionalProperties: false,
-    },
+    location: coordinates,
     openingHours: { type: 'string', description: 'OpenStreetMap `opening_hours` syntax, e.g. `Mo-Fr 08:00-20:00`' },
     timezone: { type: 'string', description: 'IANA time zone the opening hours are read in' },
     openNow: { type: 'boolean', description: 'Open at the time of the answer, by its opening hours and time zone' },

@@ -3,7 +3,7 @@
  * endpoint accepts: types, bounds, and which fields exist (unknown fields are 400).
  */
 import type { JSONSchemaType } from 'ajv';
-import { KIOSK_STATUSES, type KioskStatus } from '../domain/kiosk';
+import { KIOSK_STATUSES, type Coordinates, type KioskStatus } from '../domain/kiosk';
 import { MAX_ID_LENGTH } from '../domain/ids';
 import type { TransactionSubmission } from '../services/awardTransaction';
 
@@ -14,6 +14,16 @@ const itemCount = { type: 'integer', minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL
 const title = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const text = { type: 'string', minLength: 1, maxLength: 2000 } as const;
 const kioskStatus = { type: 'string', enum: KIOSK_STATUSES as unknown as KioskStatus[] } as const;
+/** A kiosk's place, the same where it is set and where it is shown. */
+export const coordinates: JSONSchemaType<Coordinates> = {
+  type: 'object',
+  properties: {
+    latitude: { type: 'number', minimum: -90, maximum: 90 },
+    longitude: { type: 'number', minimum: -180, maximum: 180 },
+  },
+  required: ['latitude', 'longitude'],
+  additionalProperties: false,
+};
 /** FCM registration tokens are printable ASCII, ~160-200 characters; Firestore can only query values under 1,500 bytes. */
 export const MAX_PUSH_TOKEN_LENGTH = 1024;
 const pushToken = { type: 'string', minLength: 1, maxLength: MAX_PUSH_TOKEN_LENGTH, pattern: '^[!-~]+$' } as const;
@@ -125,15 +135,7 @@ export const adminKioskBody: JSONSchemaType<AdminKioskBody> = {
     id,
     name: title,
     address: { type: 'string', minLength: 1, maxLength: 500 },
-    location: {
-      type: 'object',
-      properties: {
-        latitude: { type: 'number', minimum: -90, maximum: 90 },
-        longitude: { type: 'number', minimum: -180, maximum: 180 },
-      },
-      required: ['latitude', 'longitude'],
-      additionalProperties: false,
-    },
+    location: coordinates,
     openingHours: { type: 'string', minLength: 1, maxLength: 1000, nullable: true },
     timezone: { type: 'string', minLength: 1, maxLength: 100, nullable: true },
     status: { ...kioskStatus, nullable: true },

@@ -254,29 +254,20 @@ describe('seed', () => {
 
 describe('rewards:set', () => {
   test('keeps every value it was not given', async () => {
-    await db()
-      .doc('config/rewards')
-      .set({
-        pointsPerPlastic: 12,
-        pointsPerMetal: 25,
-        dailyPointsCap: 1234,
-        ranks: [
-          { name: 'Seed', minTotalPoints: 0 },
-          { name: 'Tree', minTotalPoints: 500 },
-        ],
-      });
-
-    await admin('rewards:set', '--plastic', '15');
-
-    expect((await db().doc('config/rewards').get()).data()).toMatchObject({
-      pointsPerPlastic: 15,
+    const before = {
+      pointsPerPlastic: 12,
       pointsPerMetal: 25,
       dailyPointsCap: 1234,
       ranks: [
         { name: 'Seed', minTotalPoints: 0 },
         { name: 'Tree', minTotalPoints: 500 },
       ],
-    });
+    };
+    await db().doc('config/rewards').set(before);
+
+    await admin('rewards:set', '--plastic', '15');
+
+    expect((await db().doc('config/rewards').get()).data()).toMatchObject({ ...before, pointsPerPlastic: 15 });
   });
 
   test('sets the daily cap', async () => {

@@ -5,11 +5,16 @@ beforeEach(resetEmulators);
 
 const outboxMessages = async () => (await db().collection('pushOutbox').get()).docs.map((d) => d.get('message'));
 
+const notifyAsAdmin = async (audience: 'topic' | 'user', body: unknown) =>
+  call('POST', `/notify/${audience}`, { headers: await adminHeaders(), body });
+
 describe('POST /notify/topic', () => {
   test('sends to a configured topic and answers with the provider message id', async () => {
-    const res = await call('POST', '/notify/topic', {
-      headers: await adminHeaders(),
-      body: { topic: 'offers_updates', title: 'Double points', body: 'All weekend', data: { type: 'offer' } },
+    const res = await notifyAsAdmin('topic', {
+      topic: 'offers_updates',
+      title: 'Double points',
+      body: 'All weekend',
+      data: { type: 'offer' },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -27,10 +32,7 @@ describe('POST /notify/topic', () => {
   });
 
   test('data is optional', async () => {
-    const res = await call('POST', '/notify/topic', {
-      headers: await adminHeaders(),
-      body: { topic: 'all_users', title: 'Hello', body: 'World' },
-    });
+    const res = await notifyAsAdmin('topic', { topic: 'all_users', title: 'Hello', body: 'World' });
     expect(res.status).toBe(200);
   });
 
@@ -43,7 +45,7 @@ describe('POST /notify/topic', () => {
     ],
     [{ topic: 'all_users', body: 'b' }, 'title is required'],
   ])('%p: 400', async (body, message) => {
-    const res = await call('POST', '/notify/topic', { headers: await adminHeaders(), body });
+    const res = await notifyAsAdmin('topic', body);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
     expect(await outboxMessages()).toEqual([]);
@@ -61,10 +63,8 @@ describe('POST /notify/topic', () => {
 describe('POST /notify/user', () => {
   test('by userId: pushes to the registered device and keeps an in-app message', async () => {
     const userId = await seedUser({ pushToken: 'phone-1' });
-    const res = await call('POST', '/notify/user', {
-      headers: await adminHeaders(),
-      body: { userId, title: 'Welcome', body: 'Thanks for joining', data: { screen: 'home' } },
-    });
+    const content = { title: 'Welcome', body: 'Thanks for joining', data: { screen: 'home' } };
+    const res = await notifyAsAdmin('user', { userId, ...content });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       success: true,
@@ -75,20 +75,11 @@ describe('POST /notify/user', () => {
       { token: 'phone-1', notification: { title: 'Welcome', body: 'Thanks for joining' }, data: { screen: 'home' } },
     ]);
     const inApp = await db().doc(`users/${userId}/notifications/${res.body.notificationId}`).get();
-    expect(inApp.data()).toMatchObject({
-      type: 'message',
-      title: 'Welcome',
-      body: 'Thanks for joining',
-      data: { screen: 'home' },
-      read: false,
-    });
+    expect(inApp.data()).toMatchObject({ type: 'message', ...content, read: false });
   });
 
   test('by pushToken: pushes to that device', async () => {
-    const res = await call('POST', '/notify/user', {
-      headers: await adminHeaders(),
-      body: { pushToken: 'raw-device', title: 'Hi', body: 'There' },
-    });
+    const res = await notifyAsAdmin('user', { pushToken: 'raw-device', title: 'Hi', body: 'There' });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Notification sent to device');
     expect(await outboxMessages()).toEqual([
@@ -99,26 +90,20 @@ describe('POST /notify/user', () => {
   test.each([[{ title: 't', body: 'b' }], [{ userId: 'u', pushToken: 'p', title: 't', body: 'b' }]])(
     'not exactly one recipient %p: 400',
     async (body) => {
-      const res = await call('POST', '/notify/user', { headers: await adminHeaders(), body });
+      const res = await notifyAsAdmin('user', body);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('userId or pushToken: exactly one recipient is required');
     },
   );
 
   test('unknown user: 404', async () => {
-    const res = await call('POST', '/notify/user', {
-      headers: await adminHeaders(),
-      body: { userId: 'ghost', title: 't', body: 'b' },
-    });
+    const res = await notifyAsAdmin('user', { userId: 'ghost', title: 't', body: 'b' });
     expect(res.status).toBe(404);
   });
 
   test('user without a push token: 409, nothing stored', async () => {
     const userId = await seedUser();
-    const res = await call('POST', '/notify/user', {
-      headers: await adminHeaders(),
-      body: { userId, title: 't', body: 'b' },
-    });
+    const res = await notifyAsAdmin('user', { userId, title: 't', body: 'b' });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe(`User ${userId} has no registered push token`);
     expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(0);
@@ -126,10 +111,7 @@ describe('POST /notify/user', () => {
 
   test('a token the provider reports unregistered: 410, removed from the user, nothing stored', async () => {
     const userId = await seedUser({ pushToken: 'unregistered-lost-phone' });
-    const res = await call('POST', '/notify/user', {
-      headers: await adminHeaders(),
-      body: { userId, title: 't', body: 'b' },
-    });
+    const res = await notifyAsAdmin('user', { userId, title: 't', body: 'b' });
     expect(res.status).toBe(410);
     expect((await db().collection('users').doc(userId).get()).get('pushToken')).toBeUndefined();
     expect((await db().collection(`users/${userId}/notifications`).get()).size).toBe(0);
@@ -138,10 +120,7 @@ describe('POST /notify/user', () => {
   test('a token the provider calls malformed (invalid-argument): 410, removed from every holder, nothing stored', async () => {
     const userId = await seedUser({ pushToken: 'invalid-garbled-phone' });
     const sameDevice = await seedUser({ pushToken: 'invalid-garbled-phone' });
-    const res = await call('POST', '/notify/user', {
-      headers: await adminHeaders(),
-      body: { userId, title: 't', body: 'b' },
-    });
+    const res = await notifyAsAdmin('user', { userId, title: 't', body: 'b' });
     expect(res.status).toBe(410);
     expect(res.body.code).toBe('push-token-unregistered');
     for (const holder of [userId, sameDevice]) {
@@ -152,10 +131,7 @@ describe('POST /notify/user', () => {
 
   test('by pushToken, a malformed token: 410 and removed from the user holding it', async () => {
     const holder = await seedUser({ pushToken: 'invalid-raw-device' });
-    const res = await call('POST', '/notify/user', {
-      headers: await adminHeaders(),
-      body: { pushToken: 'invalid-raw-device', title: 't', body: 'b' },
-    });
+    const res = await notifyAsAdmin('user', { pushToken: 'invalid-raw-device', title: 't', body: 'b' });
     expect(res.status).toBe(410);
     expect((await db().collection('users').doc(holder).get()).get('pushToken')).toBeUndefined();
   });
@@ -169,10 +145,7 @@ describe('POST /notify/user', () => {
     ],
   ])('a message the service refuses itself (%s): 400 before sending, token kept', async (_what, content, message) => {
     const userId = await seedUser({ pushToken: 'phone-kept' });
-    const res = await call('POST', '/notify/user', {
-      headers: await adminHeaders(),
-      body: { userId, title: 't', body: 'b', ...content },
-    });
+    const res = await notifyAsAdmin('user', { userId, title: 't', body: 'b', ...content });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
     expect((await db().collection('users').doc(userId).get()).get('pushToken')).toBe('phone-kept');
@@ -181,10 +154,7 @@ describe('POST /notify/user', () => {
 
   test('the provider unavailable: 502, token kept', async () => {
     const userId = await seedUser({ pushToken: 'unavailable-phone' });
-    const res = await call('POST', '/notify/user', {
-      headers: await adminHeaders(),
-      body: { userId, title: 't', body: 'b' },
-    });
+    const res = await notifyAsAdmin('user', { userId, title: 't', body: 'b' });
     expect(res.status).toBe(502);
     expect((await db().collection('users').doc(userId).get()).get('pushToken')).toBe('unavailable-phone');
   });

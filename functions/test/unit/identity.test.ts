@@ -107,20 +107,23 @@ describe('a token that cannot be checked is 503 with Retry-After, a bad one stay
     });
   };
 
-  test.each<[string, Endpoint]>([
+  /** The two ways an endpoint fails: as the test names say it, and as the stand-in is set. */
+  const failures: [string, Endpoint][] = [
     ['no answer', 'unreachable'],
     ['an error answer', 'fails'],
-  ])("Google's public keys cannot be fetched (%s): 503 on admin and user routes", async (_what, state) => {
-    google.state.accounts.set('boss', { localId: 'boss' });
-    google.state.keys = state;
-    await unavailable(requireAdmin(bearer(idToken('boss', { admin: true }))));
-    await unavailable(requireUserOrAdmin(bearer(idToken('alice')), 'alice'));
-  });
+  ];
 
-  test.each<[string, Endpoint]>([
-    ['no answer', 'unreachable'],
-    ['an error answer', 'fails'],
-  ])('the Auth backend fails the revocation lookup (%s): 503', async (_what, state) => {
+  test.each(failures)(
+    "Google's public keys cannot be fetched (%s): 503 on admin and user routes",
+    async (_what, state) => {
+      google.state.accounts.set('boss', { localId: 'boss' });
+      google.state.keys = state;
+      await unavailable(requireAdmin(bearer(idToken('boss', { admin: true }))));
+      await unavailable(requireUserOrAdmin(bearer(idToken('alice')), 'alice'));
+    },
+  );
+
+  test.each(failures)('the Auth backend fails the revocation lookup (%s): 503', async (_what, state) => {
     google.state.accounts.set('boss', { localId: 'boss' });
     google.state.lookup = state;
     await unavailable(requireAdmin(bearer(idToken('boss', { admin: true }))));

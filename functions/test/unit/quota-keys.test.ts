@@ -4,52 +4,50 @@ import { validateBody } from '../../src/http/validation';
 /** Only addresses the endpoint accepts reach mailboxKey; each case below is one of them. */
 const accepted = (email: string) => validateBody<{ email: string }>('otpEmailBody', { email, otp: '1234' }).email;
 
+/** One rule of a key function: a test per case, each input getting the key beside it. */
+const keyRule = (key: (input: string) => string) => (name: string, cases: [input: string, expected: string][]) =>
+  test.each(cases)(`${name}: %s -> %s`, (input, expected) => {
+    expect(key(input)).toBe(expected);
+  });
+
 describe('mailboxKey', () => {
-  test.each([
+  const rule = keyRule((email) => mailboxKey(accepted(email)));
+
+  rule('case is ignored', [
     ['ada@example.com', 'ada@example.com'],
     ['Ada@Example.COM', 'ada@example.com'],
     ['ADA@EXAMPLE.COM', 'ada@example.com'],
-  ])('case is ignored: %s -> %s', (email, key) => {
-    expect(mailboxKey(accepted(email))).toBe(key);
-  });
+  ]);
 
-  test.each([
+  rule('a +tag is dropped at every domain', [
     ['victim+1@example.com', 'victim@example.com'],
     ['Victim+News@Example.org', 'victim@example.org'],
     ['victim+a+b@example.com', 'victim@example.com'],
     ['victim++@example.com', 'victim@example.com'],
     ['victim+@example.com', 'victim@example.com'],
     ['victim+tag.with.dots@example.com', 'victim@example.com'],
-  ])('a +tag is dropped at every domain: %s -> %s', (email, key) => {
-    expect(mailboxKey(accepted(email))).toBe(key);
-  });
+  ]);
 
-  test.each([
+  rule('a local part starting with "+" keeps that name, only a later tag is dropped', [
     ['+news@example.com', '+news@example.com'],
     ['+@example.com', '+@example.com'],
     ['+news+1@example.com', '+news@example.com'],
     ['+.x@example.com', '+.x@example.com'],
-  ])('a local part starting with "+" keeps that name, only a later tag is dropped: %s -> %s', (email, key) => {
-    expect(mailboxKey(accepted(email))).toBe(key);
-  });
+  ]);
 
-  test.each([
+  rule('at Gmail dots are ignored and googlemail.com is gmail.com', [
     ['v.ictim@gmail.com', 'victim@gmail.com'],
     ['V.I.C.T.I.M@GMAIL.COM', 'victim@gmail.com'],
     ['victim@googlemail.com', 'victim@gmail.com'],
     ['vic.tim+spam@GoogleMail.com', 'victim@gmail.com'],
     ['v.+x@gmail.com', 'v@gmail.com'],
-  ])('at Gmail dots are ignored and googlemail.com is gmail.com: %s -> %s', (email, key) => {
-    expect(mailboxKey(accepted(email))).toBe(key);
-  });
+  ]);
 
-  test.each([
+  rule('elsewhere dots are part of the name', [
     ['v.ictim@example.com', 'v.ictim@example.com'],
     ['v.ictim@mail.gmail.com', 'v.ictim@mail.gmail.com'],
     ['v.ictim@gmail.com.example', 'v.ictim@gmail.com.example'],
-  ])('elsewhere dots are part of the name: %s -> %s', (email, key) => {
-    expect(mailboxKey(accepted(email))).toBe(key);
-  });
+  ]);
 
   test("the other characters the validator takes are part of the name: !#$%&'*/=?^_`{|}~-", () => {
     const email = "a!#$%&'*/=?^_`{|}~-z@Example.com";
@@ -69,54 +67,53 @@ describe('mailboxKey', () => {
 });
 
 describe('clientNetworkKey', () => {
-  test('IPv4: the address itself', () => {
-    expect(clientNetworkKey('203.0.113.7')).toBe('203.0.113.7');
-    expect(clientNetworkKey('10.0.0.1')).toBe('10.0.0.1');
-  });
+  const rule = keyRule(clientNetworkKey);
 
-  test('IPv6: its /64, however the address is written', () => {
-    const key = '2001:db8:85a3:8d3::/64';
-    for (const ip of [
+  rule('IPv4: the address itself', [
+    ['203.0.113.7', '203.0.113.7'],
+    ['10.0.0.1', '10.0.0.1'],
+  ]);
+
+  const network = '2001:db8:85a3:8d3::/64';
+  rule(
+    'IPv6: its /64, however the address is written',
+    [
       '2001:db8:85a3:8d3:1319:8a2e:370:7348',
       '2001:0DB8:85A3:08D3:1319:8A2E:0370:7348',
       '2001:db8:85a3:8d3::1',
       '2001:db8:85a3:8d3::',
       '2001:db8:85a3:8d3:ffff:ffff:ffff:ffff',
       '2001:db8:85a3:8d3::203.0.113.7',
-    ]) {
-      expect(clientNetworkKey(ip)).toBe(key);
-    }
-  });
+    ].map((ip): [string, string] => [ip, network]),
+  );
 
-  test('IPv6: a neighbouring /64 is another network', () => {
-    expect(clientNetworkKey('2001:db8:85a3:8d4::1')).toBe('2001:db8:85a3:8d4::/64');
-  });
+  rule('IPv6: a neighbouring /64 is another network', [['2001:db8:85a3:8d4::1', '2001:db8:85a3:8d4::/64']]);
 
-  test('IPv6: "::" expands wherever it stands', () => {
-    expect(clientNetworkKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
-    expect(clientNetworkKey('2001:db8::')).toBe('2001:db8:0:0::/64');
-    expect(clientNetworkKey('::1')).toBe('0:0:0:0::/64');
-    expect(clientNetworkKey('::')).toBe('0:0:0:0::/64');
-    expect(clientNetworkKey('2001:db8:1:2:3::')).toBe('2001:db8:1:2::/64');
-    expect(clientNetworkKey('::2001:db8:1:2:3:4:5')).toBe('0:2001:db8:1::/64');
-  });
+  rule('IPv6: "::" expands wherever it stands', [
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['2001:db8::', '2001:db8:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['::', '0:0:0:0::/64'],
+    ['2001:db8:1:2:3::', '2001:db8:1:2::/64'],
+    ['::2001:db8:1:2:3:4:5', '0:2001:db8:1::/64'],
+  ]);
 
-  test('IPv4-mapped IPv6: the IPv4 address, in either notation and case', () => {
-    expect(clientNetworkKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
-    expect(clientNetworkKey('::FFFF:203.0.113.7')).toBe('203.0.113.7');
-    expect(clientNetworkKey('::ffff:cb00:7107')).toBe('203.0.113.7');
-    expect(clientNetworkKey('0:0:0:0:0:ffff:203.0.113.7')).toBe('203.0.113.7');
-  });
+  rule('IPv4-mapped IPv6: the IPv4 address, in either notation and case', [
+    ['::ffff:203.0.113.7', '203.0.113.7'],
+    ['::FFFF:203.0.113.7', '203.0.113.7'],
+    ['::ffff:cb00:7107', '203.0.113.7'],
+    ['0:0:0:0:0:ffff:203.0.113.7', '203.0.113.7'],
+  ]);
 
-  test('a zone id is ignored', () => {
-    expect(clientNetworkKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
-    expect(clientNetworkKey('fe80::2%25en0')).toBe('fe80:0:0:0::/64');
-    expect(clientNetworkKey('::ffff:10.0.0.1%1')).toBe('10.0.0.1');
-  });
+  rule('a zone id is ignored', [
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['fe80::2%25en0', 'fe80:0:0:0::/64'],
+    ['::ffff:10.0.0.1%1', '10.0.0.1'],
+  ]);
 
-  test('anything that is not an IP address is kept as given', () => {
-    expect(clientNetworkKey('unknown')).toBe('unknown');
-    expect(clientNetworkKey('[2001:db8::1]:443')).toBe('[2001:db8::1]:443');
-    expect(clientNetworkKey('203.0.113.7:443')).toBe('203.0.113.7:443');
-  });
+  rule('anything that is not an IP address is kept as given', [
+    ['unknown', 'unknown'],
+    ['[2001:db8::1]:443', '[2001:db8::1]:443'],
+    ['203.0.113.7:443', '203.0.113.7:443'],
+  ]);
 });

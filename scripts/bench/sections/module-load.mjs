@@ -33,31 +33,19 @@ export function measureModuleLoad(bench) {
  * @param {number} runCount
  */
 function measureEntryPoints(floorDir, runCount) {
-  const lib = (/** @type {string} */ file) => join(functionsDir, 'lib', file);
-  // Deployed, each function's instances load lib/index.js with FUNCTION_TARGET = its name.
+  const index = join(functionsDir, 'lib', 'index.js');
   /** @type {{ name: string, entries: string[], cwd: string, functionTarget?: string }[]} */
   const cases = [
-    {
-      name: 'api: lib/index.js, FUNCTION_TARGET=api',
-      entries: [lib('index.js')],
+    // Deployed, each function's instances load lib/index.js with FUNCTION_TARGET = its name.
+    ...['api', 'transactionEffects', 'provisionUserProfile'].map((target) => ({
+      name: `${target}: lib/index.js, FUNCTION_TARGET=${target}`,
+      entries: [index],
       cwd: functionsDir,
-      functionTarget: 'api',
-    },
-    {
-      name: 'transactionEffects: lib/index.js, FUNCTION_TARGET=transactionEffects',
-      entries: [lib('index.js')],
-      cwd: functionsDir,
-      functionTarget: 'transactionEffects',
-    },
-    {
-      name: 'provisionUserProfile: lib/index.js, FUNCTION_TARGET=provisionUserProfile',
-      entries: [lib('index.js')],
-      cwd: functionsDir,
-      functionTarget: 'provisionUserProfile',
-    },
+      functionTarget: target,
+    })),
     {
       name: 'lib/index.js without FUNCTION_TARGET (all three, as deploy-time discovery loads it)',
-      entries: [lib('index.js')],
+      entries: [index],
       cwd: functionsDir,
     },
     {
