@@ -16,7 +16,7 @@ import { MAX_BODY_BYTES } from './api';
 import { componentSchemas } from './components';
 import { routes as allRoutes } from './routes';
 import { SERVICE_NAME, SERVICE_VERSION } from './routes/health';
-import { bodySchemas, type BodySchemaName } from './schemas';
+import { bodySchemas, itemSchemas, type BodySchemaName } from './schemas';
 import {
   API_TAGS,
   type Access,
@@ -289,6 +289,17 @@ export function toDocumentSchema(schema: JsonSchema, self?: JsonSchema): Json {
   return out;
 }
 
+/** A body schema as documented: a list whose items the route checks one by one shows them as their schema. */
+function documentedBody(name: BodySchemaName, schema: JsonSchema): Json {
+  const out = toDocumentSchema(schema);
+  const items = itemSchemas[name];
+  if (items) {
+    const properties = out.properties as Record<string, Json>;
+    properties[items.list] = { ...properties[items.list], items: schemaRef(bodySchemaComponentName(items.item)) };
+  }
+  return out;
+}
+
 const errorSchemaFor = (codes: readonly ErrorCode[]): Json => ({
   type: 'object',
   allOf: [schemaRef('ErrorBody')],
@@ -428,7 +439,7 @@ export function openApiDocument(routes: readonly AnyRoute[] = allRoutes): Json {
   const schemas: Json = {};
   for (const [name, schema] of Object.entries(componentSchemas)) schemas[name] = toDocumentSchema(schema, schema);
   for (const [name, schema] of Object.entries(bodySchemas)) {
-    schemas[bodySchemaComponentName(name as BodySchemaName)] = toDocumentSchema(schema as JsonSchema);
+    schemas[bodySchemaComponentName(name as BodySchemaName)] = documentedBody(name as BodySchemaName, schema);
   }
   return {
     openapi: '3.1.0',
