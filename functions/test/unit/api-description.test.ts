@@ -212,23 +212,16 @@ function documentedBody(name: BodySchemaName): { at: string; example: Record<str
   };
 }
 
-/** The service takes the body as a whole: its schema, and each item where a route checks items one by one. */
-function serviceAccepts(name: BodySchemaName, probe: unknown): boolean {
-  try {
-    validateBody(name, probe);
-    const items = itemSchemas[name];
-    for (const item of items ? (probe as Record<string, unknown[]>)[items.list] : []) validateBody(items!.item, item);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe('request schemas: the document decides as the service does', () => {
   it.each(Object.keys(bodySchemas) as BodySchemaName[])('%s', (name) => {
     const { at, example } = documentedBody(name);
     const disagreements = probesAround(example).flatMap((probe) => {
-      const accepted = serviceAccepts(name, probe);
+      let accepted = true;
+      try {
+        validateBody(name, probe);
+      } catch {
+        accepted = false;
+      }
       const documentAccepts = schemaErrors(at, probe).length === 0;
       return accepted === documentAccepts
         ? []

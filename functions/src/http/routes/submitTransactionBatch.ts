@@ -30,7 +30,13 @@ async function resultOf(item: Record<string, unknown>, caller: KioskCaller): Pro
     const deposit = validateBody<TransactionBatchItem>('transactionBatchItem', item);
     const { idempotencyKey: key, ...submission } = deposit;
     const { result, replayed } = await acceptDeposit(submission, caller, key);
-    return { idempotencyKey, status: 200, ...result, replayed };
+    return {
+      idempotencyKey,
+      status: 200,
+      transaction: result.transaction,
+      pushNotification: result.pushNotification,
+      replayed,
+    };
   } catch (error) {
     if (error instanceof ApiError)
       return { idempotencyKey, status: error.status, error: error.message, code: error.code };
