@@ -1,7 +1,7 @@
 import type { Route } from '../types';
 
 export const SERVICE_NAME = 'Kiosk Rewards API';
-export const SERVICE_VERSION = '1.1';
+export const SERVICE_VERSION = '1.0';
 
 /** GET / */
 export const healthRoute: Route = {
