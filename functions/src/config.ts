@@ -43,6 +43,13 @@ const otpPerIpWindowMinutes = defineInt('OTP_PER_IP_WINDOW_MINUTES', {
   description: 'Window of the per-IP mail limit, minutes',
 });
 
+const offlineMaxDays = defineInt('OFFLINE_MAX_DAYS', {
+  description: 'How many days back a deposit made while a kiosk was offline may be submitted (occurredAt)',
+});
+
+/** Oldest a deposit's `occurredAt` may be, in days. */
+export const offlineWindowDays = (): number => offlineMaxDays.value();
+
 const list = (value: string): string[] =>
   value
     .split(',')

@@ -9,7 +9,6 @@ export type ErrorCode =
   | 'not-found'
   | 'method-not-allowed'
   | 'kiosk-unavailable'
-  | 'daily-cap-reached'
   | 'no-push-token'
   | 'push-token-unregistered'
   | 'push-message-rejected'

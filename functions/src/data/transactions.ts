@@ -1,4 +1,4 @@
-import { FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 
 export const transactionsCollection = () => db().collection('transactions');
@@ -11,35 +11,62 @@ export interface RecordedTransaction {
   metalCount: number;
   totalItems: number;
   pointsEarned: number;
+  /** The daily cap reduced `pointsEarned`. */
+  capped: boolean;
   balanceBefore: number;
   newBalance: number;
+  /** When the kiosk took the deposit (before an offline kiosk uploaded it, perhaps days before). */
+  occurredAt: Date;
   idempotencyKey: string | null;
+  /** The body's fingerprint, for telling a retry of the key (replayed) from a reuse with another body (422). */
+  requestFingerprint: string | null;
+  /** Chosen once per submission: tells a commit of its own whose answer was lost from a concurrent twin's. */
+  submissionId: string;
   /** The kiosk key that submitted it (its SHA-256), for tracing a leaked key. */
   apiKeyId: string;
   /** Whether the user had a push token when it was recorded (the response's `pushNotification`). */
   pushQueued: boolean;
 }
 
+/** A recorded transaction as its kiosk is told (the `transaction` of POST /kiosk/transaction). */
+export interface TransactionView {
+  id: string;
+  userId: string;
+  kioskId: string;
+  plasticCount: number;
+  metalCount: number;
+  totalItems: number;
+  pointsEarned: number;
+  capped: boolean;
+  newBalance: number;
+  /** ISO 8601 UTC. */
+  occurredAt: string;
+}
+
 /** What a kiosk is told about a recorded transaction (the body of POST /kiosk/transaction). */
 export interface TransactionResult {
   success: true;
-  transaction: { id: string } & Pick<
-    RecordedTransaction,
-    'userId' | 'kioskId' | 'plasticCount' | 'metalCount' | 'totalItems' | 'pointsEarned' | 'newBalance'
-  >;
+  transaction: TransactionView;
   pushNotification: boolean;
 }
 
 /** A transactions/{id} document as first stored; the one place one is written out. */
-export const newTransaction = (transaction: RecordedTransaction): DocumentData => ({
+export const newTransaction = ({ occurredAt, ...transaction }: RecordedTransaction): DocumentData => ({
   ...transaction,
+  occurredAt: Timestamp.fromDate(occurredAt),
   createdAt: FieldValue.serverTimestamp(),
 });
+
+/** When a stored transaction happened; one recorded before `occurredAt` existed happened when it was recorded. */
+export function occurredAtOf(data: DocumentData): Date {
+  const stamp = data.occurredAt ?? data.createdAt;
+  return stamp instanceof Timestamp ? stamp.toDate() : new Date(0);
+}
 
 /**
  * The answer for a transaction as it was recorded, read from its document: a commit
  * whose answer was lost is reported from what actually landed, never from what was
- * staged.
+ * staged, and a replay repeats the original answer.
  */
 export function transactionResultFromSnapshot(snapshot: DocumentSnapshot): TransactionResult {
   const data = snapshot.data();
@@ -54,7 +81,9 @@ export function transactionResultFromSnapshot(snapshot: DocumentSnapshot): Trans
       metalCount: data.metalCount,
       totalItems: data.totalItems,
       pointsEarned: data.pointsEarned,
+      capped: data.capped === true,
       newBalance: data.newBalance,
+      occurredAt: occurredAtOf(data).toISOString(),
     },
     pushNotification: data.pushQueued === true,
   };

@@ -1,6 +1,6 @@
 import { FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
-import { rankFor, type DailyEarnings, type RewardsConfig } from '../domain/rewards';
+import { rankFor, type EarningsByDay, type RewardsConfig } from '../domain/rewards';
 import { notFound } from '../errors';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from './rewardsConfig';
 
@@ -40,11 +40,11 @@ export interface UserRecord {
   totalPoints: number;
   recycledCount: number;
   pushToken?: string;
-  earnedToday?: DailyEarnings;
+  earnedByDay: EarningsByDay;
 }
 
 /** The public shape of a user: never the token itself. */
-export type UserView = Omit<UserRecord, 'pushToken' | 'earnedToday'> & { rank: string; hasPushToken: boolean };
+export type UserView = Omit<UserRecord, 'pushToken' | 'earnedByDay'> & { rank: string; hasPushToken: boolean };
 
 export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undefined {
   const data = snapshot.data();
@@ -56,8 +56,28 @@ export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undef
     totalPoints: data.totalPoints ?? 0,
     recycledCount: data.recycledCount ?? 0,
     pushToken: typeof data.pushToken === 'string' && data.pushToken.length > 0 ? data.pushToken : undefined,
-    earnedToday: data.earnedToday,
+    earnedByDay: earningsOf(data),
   };
+}
+
+const isPoints = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/**
+ * Points earned per UTC day. A profile last awarded before per-day earnings were kept
+ * holds one day's `earnedToday` instead, which still counts for its day.
+ */
+function earningsOf(data: DocumentData): EarningsByDay {
+  const earned: Record<string, number> = {};
+  const byDay: unknown = data.earnedByDay;
+  if (byDay !== null && typeof byDay === 'object') {
+    for (const [day, points] of Object.entries(byDay)) if (isPoints(points)) earned[day] = points;
+  }
+  const legacy: unknown = data.earnedToday;
+  if (legacy !== null && typeof legacy === 'object') {
+    const { day, points } = legacy as { day?: unknown; points?: unknown };
+    if (typeof day === 'string' && isPoints(points)) earned[day] = Math.max(earned[day] ?? 0, points);
+  }
+  return earned;
 }
 
 /**

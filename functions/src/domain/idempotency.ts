@@ -2,7 +2,6 @@ import { badRequest } from '../errors';
 import { sha256Hex } from './hash';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** JSON with object keys sorted at every level, so key order never changes a fingerprint. */
 export function canonicalJson(value: unknown): string {
@@ -20,8 +19,23 @@ export function requestFingerprint(body: unknown): string {
   return sha256Hex(canonicalJson(body));
 }
 
-/** Keys are scoped per kiosk: two kiosks may happen to pick the same key. */
-export function idempotencyRecordId(kioskId: string, key: string): string {
+/**
+ * The id of the transaction a kiosk's Idempotency-Key names, forever: the document is
+ * created under it, so a second submission of the key can never record a second
+ * transaction, however late it comes. Keys are scoped per kiosk (two kiosks may pick
+ * the same key), and the pair is encoded as a JSON array, which no two pairs share
+ * (a separator such as ":" is ambiguous when ids contain it).
+ */
+export function keyedTransactionId(kioskId: string, key: string): string {
+  return sha256Hex(JSON.stringify([kioskId, key]));
+}
+
+/**
+ * The id of a 24-hour idempotency record written before keyed transaction ids: read
+ * (never written) so that a retry of a key first used before the upgrade is still
+ * answered from its record while that record exists.
+ */
+export function legacyIdempotencyRecordId(kioskId: string, key: string): string {
   return sha256Hex(`${kioskId}:${key}`);
 }
 

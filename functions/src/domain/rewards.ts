@@ -98,45 +98,57 @@ export function rankFor(config: RewardsConfig, totalPoints: number): string {
   return rank;
 }
 
-/** Points earned on one UTC day, kept on the user to enforce the daily cap. */
-export interface DailyEarnings {
-  day: string;
-  points: number;
-}
+/**
+ * Points earned per UTC day (`YYYY-MM-DD` → points), kept on the user so that the
+ * daily cap holds for every day a kiosk may still upload deposits of, not only today.
+ */
+export type EarningsByDay = Readonly<Record<string, number>>;
 
 export interface UserTotals {
   currentPoints: number;
   totalPoints: number;
   recycledCount: number;
-  earnedToday?: DailyEarnings;
+  earnedByDay: EarningsByDay;
 }
 
 export interface Award extends UserTotals {
+  /** What the deposit earns: its full points, or what was left under the day's cap. */
   pointsEarned: number;
   totalItems: number;
   balanceBefore: number;
   rank: string;
-  earnedToday: DailyEarnings;
-  /** False when this award would take the user past the daily cap: it must be refused whole. */
-  withinDailyCap: boolean;
+  /** The cap reduced the points (the items all count; a deposit is never refused for the cap). */
+  capped: boolean;
 }
 
 export const utcDay = (instant: Date): string => instant.toISOString().slice(0, 10);
 
+/**
+ * The award for a deposit made at `occurredAt`, counted against the cap of that UTC
+ * day. `oldestDay` is the first day a deposit may still arrive for: earnings of
+ * earlier days are dropped from the user's record, which so stays a few entries long.
+ */
 export function computeAward(
   config: RewardsConfig,
   user: UserTotals,
   counts: { plasticCount: number; metalCount: number },
-  now: Date,
+  occurredAt: Date,
+  oldestDay: string,
 ): Award {
-  const pointsEarned = pointsFor(config, counts.plasticCount, counts.metalCount);
+  const fullPoints = pointsFor(config, counts.plasticCount, counts.metalCount);
   const totalItems = counts.plasticCount + counts.metalCount;
+  const day = utcDay(occurredAt);
+  const earnedBefore = user.earnedByDay[day] ?? 0;
+  const pointsEarned = Math.min(fullPoints, Math.max(0, config.dailyPointsCap - earnedBefore));
   const totalPoints = user.totalPoints + pointsEarned;
-  const day = utcDay(now);
-  const earnedBefore = user.earnedToday?.day === day ? user.earnedToday.points : 0;
+  const earnedByDay: Record<string, number> = {};
+  for (const [earnedDay, points] of Object.entries(user.earnedByDay)) {
+    if (earnedDay >= oldestDay) earnedByDay[earnedDay] = points;
+  }
+  earnedByDay[day] = earnedBefore + pointsEarned;
   return {
-    earnedToday: { day, points: earnedBefore + pointsEarned },
-    withinDailyCap: earnedBefore + pointsEarned <= config.dailyPointsCap,
+    earnedByDay,
+    capped: pointsEarned < fullPoints,
     pointsEarned,
     totalItems,
     balanceBefore: user.currentPoints,

@@ -5,7 +5,7 @@
  */
 import type { JSONSchemaType } from 'ajv';
 import type { UserView } from '../data/users';
-import type { TransactionResult } from '../data/transactions';
+import type { TransactionView } from '../data/transactions';
 import { KIOSK_STATUSES, type KioskStatus, type KioskView } from '../domain/kiosk';
 import { MAX_ID_LENGTH } from '../domain/ids';
 import { coordinates } from './schemas';
@@ -81,7 +81,7 @@ export const userSchema: JSONSchemaType<UserView> = {
   additionalProperties: false,
 };
 
-export const transactionSchema: JSONSchemaType<TransactionResult['transaction']> = {
+export const transactionSchema: JSONSchemaType<TransactionView> = {
   type: 'object',
   description: 'A recorded transaction, as the kiosk that submitted it is told.',
   properties: {
@@ -91,10 +91,27 @@ export const transactionSchema: JSONSchemaType<TransactionResult['transaction']>
     plasticCount: count,
     metalCount: count,
     totalItems: count,
-    pointsEarned: count,
+    pointsEarned: { ...count, description: 'The points awarded: all the items are worth, or what the daily cap left' },
+    capped: { type: 'boolean', description: "The daily cap of the deposit's UTC day reduced `pointsEarned`" },
     newBalance: { ...count, description: "The user's spendable points after this transaction" },
+    occurredAt: {
+      type: 'string',
+      format: 'date-time',
+      description: 'When the deposit was made (the `occurredAt` sent, else when it was accepted), ISO 8601 UTC',
+    },
   },
-  required: ['id', 'userId', 'kioskId', 'plasticCount', 'metalCount', 'totalItems', 'pointsEarned', 'newBalance'],
+  required: [
+    'id',
+    'userId',
+    'kioskId',
+    'plasticCount',
+    'metalCount',
+    'totalItems',
+    'pointsEarned',
+    'capped',
+    'newBalance',
+    'occurredAt',
+  ],
   additionalProperties: false,
 };
 
@@ -151,4 +168,17 @@ export const userExample: UserView = {
   recycledCount: 60,
   rank: 'Silver',
   hasPushToken: true,
+};
+
+export const transactionExample: TransactionView = {
+  id: '6f1d0c8e3b7a4d2f9e5c1a0b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e',
+  userId: 'demo-alice',
+  kioskId: 'berlin-alexanderplatz',
+  plasticCount: 3,
+  metalCount: 2,
+  totalItems: 5,
+  pointsEarned: 70,
+  capped: false,
+  newBalance: 1320,
+  occurredAt: '2026-11-23T08:12:44.000Z',
 };

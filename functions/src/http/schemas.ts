@@ -5,7 +5,8 @@
 import type { JSONSchemaType } from 'ajv';
 import { KIOSK_STATUSES, type Coordinates, type KioskStatus } from '../domain/kiosk';
 import { MAX_ID_LENGTH } from '../domain/ids';
-import type { TransactionSubmission } from '../services/awardTransaction';
+import type { DepositSubmission } from '../domain/deposit';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
 
 export const MAX_ITEMS_PER_MATERIAL = 1000;
 
@@ -49,12 +50,70 @@ export const kioskStatusBody: JSONSchemaType<KioskStatusBody> = {
   additionalProperties: false,
 };
 
-/** The body is the submission the service awards, as it is. */
-export type TransactionBody = TransactionSubmission;
+const depositFields = {
+  kioskId: id,
+  userId: id,
+  plasticCount: itemCount,
+  metalCount: itemCount,
+  occurredAt: {
+    type: 'string',
+    format: 'date-time',
+    maxLength: 64,
+    nullable: true,
+    description:
+      'When the kiosk took the deposit (RFC 3339 with an offset), at most 5 minutes ahead and OFFLINE_MAX_DAYS ' +
+      '(default 7) days back; absent: when the service accepts it',
+  },
+} as const;
+const depositRequired = ['kioskId', 'userId', 'plasticCount', 'metalCount'] as const;
+
+/** The body is the deposit the service awards, as it is. */
+export type TransactionBody = DepositSubmission;
 export const transactionBody: JSONSchemaType<TransactionBody> = {
   type: 'object',
-  properties: { kioskId: id, userId: id, plasticCount: itemCount, metalCount: itemCount },
-  required: ['kioskId', 'userId', 'plasticCount', 'metalCount'],
+  properties: depositFields,
+  required: [...depositRequired],
+  additionalProperties: false,
+};
+
+export const MAX_BATCH_ITEMS = 100;
+
+/** One deposit of a batch: the body of POST /kiosk/transaction with its Idempotency-Key inside. */
+export type TransactionBatchItem = DepositSubmission & { idempotencyKey: string };
+export const transactionBatchItem: JSONSchemaType<TransactionBatchItem> = {
+  type: 'object',
+  properties: {
+    ...depositFields,
+    idempotencyKey: {
+      type: 'string',
+      minLength: 1,
+      maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
+      description: 'What the Idempotency-Key header is to POST /kiosk/transaction: one key, one transaction',
+    },
+  },
+  required: [...depositRequired, 'idempotencyKey'],
+  additionalProperties: false,
+};
+
+/**
+ * The envelope of a batch. Its items are checked one by one (an invalid item is a
+ * 400 result of its own, never a failed batch), so here each need only be an object;
+ * see `itemSchemas`.
+ */
+export interface TransactionBatchBody {
+  transactions: Record<string, unknown>[];
+}
+export const transactionBatchBody: JSONSchemaType<TransactionBatchBody> = {
+  type: 'object',
+  properties: {
+    transactions: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_BATCH_ITEMS,
+      items: { type: 'object', required: [] },
+    },
+  },
+  required: ['transactions'],
   additionalProperties: false,
 };
 
@@ -157,6 +216,8 @@ export const kioskKeyBody: JSONSchemaType<KioskKeyBody> = {
 export const bodySchemas = {
   kioskStatusBody,
   transactionBody,
+  transactionBatchBody,
+  transactionBatchItem,
   notifyTopicBody,
   notifyUserBody,
   otpEmailBody,
@@ -166,3 +227,11 @@ export const bodySchemas = {
 } as const;
 
 export type BodySchemaName = keyof typeof bodySchemas;
+
+/**
+ * Bodies whose list items a route checks one by one against a schema of their own:
+ * the API description shows each item as that schema.
+ */
+export const itemSchemas: Partial<Record<BodySchemaName, { list: string; item: BodySchemaName }>> = {
+  transactionBatchBody: { list: 'transactions', item: 'transactionBatchItem' },
+};

@@ -14,7 +14,7 @@ function createAjv(): Ajv {
   const AjvClass = (require('ajv') as typeof import('ajv')).default;
   const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
   const instance = new AjvClass({ allErrors: false, strict: true, coerceTypes: false });
-  addFormats(instance, ['email']);
+  addFormats(instance, ['email', 'date-time']);
   return instance;
 }
 
@@ -76,7 +76,9 @@ export function describeError(error: ErrorObject): string {
     case 'enum':
       return `${field} must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
     case 'format':
-      return `${field} must be a valid ${String(error.params.format)}`;
+      return error.params.format === 'date-time'
+        ? `${field} must be an RFC 3339 date-time with an offset, e.g. 2026-11-23T09:30:00Z`
+        : `${field} must be a valid ${String(error.params.format)}`;
     case 'pattern':
       return PATTERN_MESSAGES[field] ?? `${field} has an invalid format`;
     default:

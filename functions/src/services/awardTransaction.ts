@@ -1,4 +1,5 @@
-import { FieldValue, Timestamp } from 'firebase-admin/firestore';
+import { randomUUID } from 'node:crypto';
+import { FieldValue, Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { logInfo } from '../log';
 import { commitOptimistically, db } from '../adapters/firestore';
 import { depositKioskFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
@@ -10,23 +11,15 @@ import {
   type TransactionResult,
 } from '../data/transactions';
 import { userFromSnapshot, usersCollection } from '../data/users';
-import { IDEMPOTENCY_TTL_MS, idempotencyRecordId, requestFingerprint } from '../domain/idempotency';
+import type { Deposit } from '../domain/deposit';
+import { keyedTransactionId, legacyIdempotencyRecordId, requestFingerprint } from '../domain/idempotency';
 import { createKeyedQueue } from '../domain/keyedQueue';
 import { computeAward } from '../domain/rewards';
 import { ApiError, conflict, notFound } from '../errors';
 
-export interface TransactionSubmission {
-  kioskId: string;
-  userId: string;
-  plasticCount: number;
-  metalCount: number;
-}
-
-interface IdempotencyRecord {
-  kioskId: string;
-  fingerprint: string;
-  response: TransactionResult;
-  expireAt: Timestamp;
+export interface AwardOutcome {
+  result: TransactionResult;
+  replayed: boolean;
 }
 
 /**
@@ -37,36 +30,64 @@ interface IdempotencyRecord {
  * the precondition decides; outcomes are the same either way.
  */
 const oneAtATimePerUser = createKeyedQueue();
-const idempotencyCollection = () => db().collection('idempotency');
+/** 24-hour records of the idempotency scheme before keyed transaction ids; read only. */
+const legacyIdempotencyCollection = () => db().collection('idempotency');
 /** How soon a kiosk whose record an operator must repair is asked to try again. */
 const KIOSK_REPAIR_RETRY_SECONDS = 300;
 
+const keyReused = () =>
+  new ApiError(422, 'idempotency-key-reused', 'This Idempotency-Key was already used with a different request body');
+
+/** What a retry compares: the body as sent (the key itself aside), its instant in one spelling. */
+const fingerprintOf = ({ kioskId, userId, plasticCount, metalCount, happenedAt, occurredAt }: Deposit): string =>
+  requestFingerprint({
+    kioskId,
+    userId,
+    plasticCount,
+    metalCount,
+    ...(occurredAt !== undefined && { occurredAt: happenedAt.toISOString() }),
+  });
+
 /**
- * Records a transaction and awards its points in one atomic commit, guarded by a
- * precondition on the user document, so concurrent submissions never lose an
- * award. With an idempotency key the stored response of the first success is
- * returned for every repeat within 24 h; a concurrent duplicate loses the race on
- * the idempotency record, re-reads, and then finds that record.
+ * Records a deposit and awards its points in one atomic commit, guarded by a
+ * precondition on the user document, so concurrent submissions never lose an award.
  *
- * The transaction id is chosen once per submission and every attempt creates that
- * same document, so one submission records at most one transaction, whatever the
- * network or the SDK's own retries do (see commitOptimistically).
+ * With an idempotency key the transaction's id is derived from kiosk and key, and
+ * every submission of the key creates that one document: a later submission, at
+ * any time, finds it and is answered with it (or 422 when its body differs); a
+ * concurrent twin loses the create and then finds it. Without a key the id is
+ * random, chosen once per submission. Either way one submission records at most one
+ * transaction, whatever the network or the SDK's own retries do (see
+ * commitOptimistically).
+ *
+ * The daily cap counts by the UTC day the deposit happened; past the cap the
+ * deposit is still recorded, for the points left under it.
  *
  * The kiosk is read outside the commit: its counters change on every transaction
  * (the trigger), and a status read a moment earlier is good enough to accept one.
  */
 export async function awardTransaction(
-  submission: TransactionSubmission,
-  origin: { apiKeyId: string; idempotencyKey?: string },
-): Promise<{ result: TransactionResult; replayed: boolean }> {
-  const { kioskId, userId, plasticCount, metalCount } = submission;
+  deposit: Deposit,
+  origin: { apiKeyId: string; idempotencyKey?: string; oldestAcceptedDay: string },
+): Promise<AwardOutcome> {
+  const { kioskId, userId, plasticCount, metalCount, happenedAt } = deposit;
   const { idempotencyKey } = origin;
-  const fingerprint = requestFingerprint(submission);
+  const fingerprint = fingerprintOf(deposit);
+  const submissionId = randomUUID();
   const userRef = usersCollection().doc(userId);
-  const transactionRef = transactionsCollection().doc();
-  const idempotencyRef = idempotencyKey
-    ? idempotencyCollection().doc(idempotencyRecordId(kioskId, idempotencyKey))
-    : undefined;
+  const transactionRef = idempotencyKey
+    ? transactionsCollection().doc(keyedTransactionId(kioskId, idempotencyKey))
+    : transactionsCollection().doc();
+  const keyed = idempotencyKey
+    ? [transactionRef, legacyIdempotencyCollection().doc(legacyIdempotencyRecordId(kioskId, idempotencyKey))]
+    : [];
+
+  /** The answer for a transaction recorded under this submission's id: its own, or an earlier one's. */
+  const answerFor = (recorded: DocumentSnapshot): AwardOutcome => {
+    const replayed = recorded.get('submissionId') !== submissionId;
+    if (replayed && recorded.get('requestFingerprint') !== fingerprint) throw keyReused();
+    return { result: transactionResultFromSnapshot(recorded), replayed };
+  };
 
   const [config, kiosk] = await Promise.all([
     loadRewardsConfig(),
@@ -77,18 +98,9 @@ export async function awardTransaction(
     commitOptimistically(
       transactionRef,
       async (batch) => {
-        const [userSnap, idempotencySnap] = await db().getAll(userRef, ...(idempotencyRef ? [idempotencyRef] : []));
-        const previous = idempotencySnap?.data() as IdempotencyRecord | undefined;
-        if (previous !== undefined && previous.expireAt.toMillis() > Date.now()) {
-          if (previous.fingerprint !== fingerprint) {
-            throw new ApiError(
-              422,
-              'idempotency-key-reused',
-              'This Idempotency-Key was already used with a different request body',
-            );
-          }
-          return { result: { result: previous.response, replayed: true }, commit: false };
-        }
+        const [userSnap, recordedSnap, legacySnap] = await db().getAll(userRef, ...keyed);
+        if (recordedSnap?.exists) return { result: answerFor(recordedSnap), commit: false };
+        if (legacySnap?.exists) return { result: legacyAnswer(legacySnap, fingerprint), commit: false };
 
         if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
         const user = userFromSnapshot(userSnap);
@@ -109,31 +121,24 @@ export async function awardTransaction(
           throw conflict(`Kiosk ${kioskId} is ${kiosk.status} and cannot accept transactions`, 'kiosk-unavailable');
         }
 
-        const award = computeAward(config, user, { plasticCount, metalCount }, new Date());
-        if (!award.withinDailyCap) {
-          throw new ApiError(
-            409,
-            'daily-cap-reached',
-            `This transaction would take user ${userId} past the daily limit of ${config.dailyPointsCap} points; ` +
-              'nothing was awarded. The limit resets at midnight UTC',
-          );
-        }
+        const award = computeAward(config, user, { plasticCount, metalCount }, happenedAt, origin.oldestAcceptedDay);
         const pushQueued = user.pushToken !== undefined;
-        const recorded = {
-          userId,
-          kioskId,
-          plasticCount,
-          metalCount,
-          totalItems: award.totalItems,
-          pointsEarned: award.pointsEarned,
-          newBalance: award.currentPoints,
-        };
         batch.create(
           transactionRef,
           newTransaction({
-            ...recorded,
+            userId,
+            kioskId,
+            plasticCount,
+            metalCount,
+            totalItems: award.totalItems,
+            pointsEarned: award.pointsEarned,
+            capped: award.capped,
             balanceBefore: award.balanceBefore,
+            newBalance: award.currentPoints,
+            occurredAt: happenedAt,
             idempotencyKey: idempotencyKey ?? null,
+            requestFingerprint: idempotencyKey ? fingerprint : null,
+            submissionId,
             apiKeyId: origin.apiKeyId,
             pushQueued,
           }),
@@ -147,31 +152,30 @@ export async function awardTransaction(
             totalPoints: award.totalPoints,
             recycledCount: award.recycledCount,
             rank: award.rank,
-            earnedToday: award.earnedToday,
+            earnedByDay: award.earnedByDay,
+            earnedToday: FieldValue.delete(),
           },
           { lastUpdateTime: userSnap.updateTime! },
         );
         const result: TransactionResult = {
           success: true,
-          transaction: { id: transactionRef.id, ...recorded },
+          transaction: {
+            id: transactionRef.id,
+            userId,
+            kioskId,
+            plasticCount,
+            metalCount,
+            totalItems: award.totalItems,
+            pointsEarned: award.pointsEarned,
+            capped: award.capped,
+            newBalance: award.currentPoints,
+            occurredAt: happenedAt.toISOString(),
+          },
           pushNotification: pushQueued,
         };
-        if (idempotencyRef) {
-          const record = {
-            kioskId,
-            fingerprint,
-            response: result,
-            createdAt: FieldValue.serverTimestamp(),
-            expireAt: Timestamp.fromMillis(Date.now() + IDEMPOTENCY_TTL_MS),
-          };
-          // create() makes a concurrent twin lose the race (and then replay this
-          // record); an expired record still awaiting TTL deletion is replaced.
-          if (previous) batch.set(idempotencyRef, record);
-          else batch.create(idempotencyRef, record);
-        }
         return { result: { result, replayed: false }, commit: true };
       },
-      (landed) => ({ result: transactionResultFromSnapshot(landed), replayed: false }),
+      answerFor,
     ),
   );
 
@@ -180,6 +184,22 @@ export async function awardTransaction(
     kioskId,
     userId,
     pointsEarned: outcome.result.transaction.pointsEarned,
+    capped: outcome.result.transaction.capped,
   });
   return outcome;
+}
+
+/**
+ * A key first used before keyed transaction ids is answered from its 24-hour record
+ * while the record exists. Such a transaction was never capped (the cap refused
+ * then), and it happened when it was recorded.
+ */
+function legacyAnswer(record: DocumentSnapshot, fingerprint: string): AwardOutcome {
+  if (record.get('fingerprint') !== fingerprint) throw keyReused();
+  const stored = record.get('response') as Omit<TransactionResult, 'transaction'> & {
+    transaction: Omit<TransactionResult['transaction'], 'capped' | 'occurredAt'>;
+  };
+  const createdAt = record.get('createdAt');
+  const occurredAt = (createdAt instanceof Timestamp ? createdAt.toDate() : new Date()).toISOString();
+  return { result: { ...stored, transaction: { ...stored.transaction, capped: false, occurredAt } }, replayed: true };
 }

@@ -263,6 +263,45 @@ const counts = weighted(
   [1, fc.constantFrom(0, 1000)],
 );
 const hostileCount = fc.constantFrom<unknown>(-1, 1001, 1.5, '1', 1e308, -0, 2 ** 53, null, true, []);
+const HOUR_MS = 3_600_000;
+/** Within the offline window (7 days back to 5 minutes ahead), or absent. */
+const occurredAt = fc.option(
+  fc.integer({ min: -7 * 24 + 1, max: 0 }).map((hours) => new Date(Date.now() + hours * HOUR_MS).toISOString()),
+  { nil: undefined },
+);
+const hostileOccurredAt = fc.constantFrom<unknown>(
+  '2026-11-23T10:00:00',
+  '2016-12-31T23:59:60Z',
+  '1970-01-01T00:00:00Z',
+  '9999-12-31T23:59:59Z',
+  '2026-02-30T10:00:00Z',
+  'now',
+  '',
+  0,
+  Date.now(),
+);
+/** A deposit at `kioskId` of a user who exists, mostly. */
+const deposit = (kioskId: string) =>
+  fc.record(
+    {
+      kioskId: fc.constant(kioskId),
+      userId: weighted(
+        [6, fc.constantFrom(fx.user, fx.userPush, fx.userGone)],
+        [1, fc.constantFrom(fx.stranger, 'ghost-user')],
+      ),
+      plasticCount: counts,
+      metalCount: counts,
+      occurredAt,
+    },
+    { requiredKeys: ['kioskId', 'userId', 'plasticCount', 'metalCount'] },
+  );
+const hostileDeposit = {
+  kioskId: hostileId,
+  userId: hostileId,
+  plasticCount: hostileCount,
+  metalCount: hostileCount,
+  occurredAt: weighted([2, hostileOccurredAt], [1, hostileText(80)]),
+};
 const text = (maxLength: number) => fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.min(maxLength, 60) });
 const DATA_KEYS = [
   'from',
@@ -336,21 +375,47 @@ const specs: RouteSpec[] = [
           path: pathsOf('/kiosk/transaction'),
           apiKey,
           idempotency: true,
-          body: (fuzzed) =>
-            bodies(
-              fc.record({
-                kioskId: fc.constant(kioskId),
-                userId: weighted(
-                  [6, fc.constantFrom(fx.user, fx.userPush, fx.userGone)],
-                  [1, fc.constantFrom(fx.stranger, 'ghost-user')],
-                ),
-                plasticCount: counts,
-                metalCount: counts,
-              }),
-              { kioskId: hostileId, userId: hostileId, plasticCount: hostileCount, metalCount: hostileCount },
-              fuzzed,
-            ),
+          body: (fuzzed) => bodies(deposit(kioskId), hostileDeposit, fuzzed),
         }),
+      ),
+  },
+  {
+    route: 'POST /kiosk/transactions/batch',
+    runs: 120,
+    requests: () =>
+      each(
+        [
+          { kioskId: fx.kioskT, apiKey: fx.keyT },
+          { kioskId: fx.kioskT, apiKey: fx.keyT },
+          { kioskId: fx.kioskM, apiKey: fx.keyM },
+          { kioskId: fx.kioskA, apiKey: fx.keyT },
+        ],
+        ({ kioskId, apiKey }) => {
+          const item = (fuzzed: boolean) =>
+            bodies(
+              deposit(kioskId).chain((body) =>
+                fc.string({ minLength: 1, maxLength: 12 }).map((idempotencyKey) => ({ ...body, idempotencyKey })),
+              ),
+              { ...hostileDeposit, idempotencyKey: weighted([2, hostileText(300)], [1, anyValue]) },
+              fuzzed,
+            ).map((body) => (body && 'json' in body ? body.json : body));
+          return {
+            method: 'POST',
+            path: pathsOf('/kiosk/transactions/batch'),
+            apiKey,
+            body: (fuzzed) =>
+              bodies(
+                fc.array(item(false), { minLength: 1, maxLength: 5 }).map((transactions) => ({ transactions })),
+                {
+                  transactions: weighted(
+                    [4, fc.array(item(true), { minLength: 1, maxLength: 5 })],
+                    [1, fc.constantFrom<unknown>([], 'all', {}, null, [null], [[]], Array(101).fill({}))],
+                  ),
+                },
+                fuzzed,
+              ),
+          };
+        },
       ),
   },
   {
@@ -902,6 +967,19 @@ function shapeProblems(spec: RouteSpec, request: FuzzRequest, response: RawRespo
     if (response.status === 429 && !response.headers['retry-after']) problems.push('429 without Retry-After');
   } else if (!isObject || (body.success !== true && body.status !== 'ok' && !isApiDescription(request, body))) {
     problems.push('2xx body is not an object with success: true');
+  } else if (Array.isArray(body.results)) {
+    // A batch answers each item as the single endpoint would: the same rules hold per item.
+    for (const result of body.results) {
+      if (result.status >= 500) problems.push(`batch item answered ${result.status}`);
+      else if (result.status >= 300 && (typeof result.error !== 'string' || result.error.trim() === '')) {
+        problems.push('batch item error without { error: "<non-empty string>" }');
+      }
+    }
+    const leaked = leaks(
+      request,
+      body.results.filter((result: { status: number }) => result.status >= 300),
+    );
+    if (leaked.length > 0) problems.push(`internals in a batch item's answer: ${leaked.join(' | ')}`);
   }
   return problems;
 }

@@ -119,9 +119,13 @@ export async function seedTransaction(kioskId: string, userId: string) {
     metalCount: 1,
     totalItems: 3,
     pointsEarned: 40,
+    capped: false,
     balanceBefore: 0,
     newBalance: 40,
+    occurredAt: new Date(),
     idempotencyKey: null,
+    requestFingerprint: null,
+    submissionId: 'test-submission',
     apiKeyId: 'test-key',
     pushQueued: false,
   };

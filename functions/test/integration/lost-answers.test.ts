@@ -22,16 +22,25 @@ beforeEach(resetEmulators);
  * that second attempt fails on the first one's own writes. One submission must still
  * record exactly one transaction and award its points once.
  */
+const deposit = (kioskId: string, userId: string) => ({
+  kioskId,
+  userId,
+  plasticCount: 2,
+  metalCount: 1,
+  happenedAt: new Date(),
+});
+
 describe('an award whose commit answer is lost', () => {
   const submit = async (idempotencyKey?: string) => {
     const { kioskId, keyId } = await seedKioskWithKey();
     const userId = await seedUser({ currentPoints: 100, totalPoints: 100 });
     const fault = injectCommitFaults(db(), writesTo('transactions'), 1, 'lose-answer');
     try {
-      const outcome = await awardTransaction(
-        { kioskId, userId, plasticCount: 2, metalCount: 1 },
-        { apiKeyId: keyId, idempotencyKey },
-      );
+      const outcome = await awardTransaction(deposit(kioskId, userId), {
+        apiKeyId: keyId,
+        idempotencyKey,
+        oldestAcceptedDay: '2000-01-01',
+      });
       expect(fault.injected()).toBe(1);
       return { kioskId, userId, outcome };
     } finally {
@@ -59,10 +68,11 @@ describe('an award whose commit answer is lost', () => {
     const { kioskId, userId, outcome } = await submit('lost-answer-1');
     await expectExactlyOnce(userId, outcome);
     const keyId = (await db().collection('transactions').doc(outcome.result.transaction.id).get()).get('apiKeyId');
-    const repeat = await awardTransaction(
-      { kioskId, userId, plasticCount: 2, metalCount: 1 },
-      { apiKeyId: keyId, idempotencyKey: 'lost-answer-1' },
-    );
+    const repeat = await awardTransaction(deposit(kioskId, userId), {
+      apiKeyId: keyId,
+      idempotencyKey: 'lost-answer-1',
+      oldestAcceptedDay: '2000-01-01',
+    });
     expect(repeat).toEqual({ result: outcome.result, replayed: true });
   });
 });

@@ -1,3 +1,5 @@
+import { Timestamp } from 'firebase-admin/firestore';
+import { legacyIdempotencyRecordId, requestFingerprint } from '../../src/domain/idempotency';
 import {
   call,
   db,
@@ -31,9 +33,20 @@ describe('POST /kiosk/transaction', () => {
       metalCount: 2,
       totalItems: 5,
       pointsEarned: 70,
+      capped: false,
       newBalance: 170,
     };
-    expect(res.body).toEqual({ success: true, transaction: { id, ...awarded }, pushNotification: true });
+    expect(res.body).toEqual({
+      success: true,
+      transaction: {
+        id,
+        ...awarded,
+        occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      },
+      pushNotification: true,
+    });
+    const accepted = Date.parse(res.body.transaction.occurredAt);
+    expect(Math.abs(Date.now() - accepted)).toBeLessThan(60_000);
 
     const user = (await db().collection('users').doc(userId).get()).data()!;
     expect(user).toMatchObject({ currentPoints: 170, totalPoints: 1060, recycledCount: 5, rank: 'Silver' });
@@ -201,22 +214,125 @@ describe('POST /kiosk/transaction', () => {
 });
 
 describe('daily earning cap', () => {
-  test('an award past the cap is refused with 409 and nothing is awarded', async () => {
+  test('a deposit past the cap is recorded for the points left, capped; later ones for 0; none refused', async () => {
     await db().doc('config/rewards').set({ dailyPointsCap: 100 });
     const { kioskId, apiKey } = await seedKioskWithKey();
     const userId = await seedUser();
-    expect((await submit(apiKey, { kioskId, userId, plasticCount: 8, metalCount: 0 })).status).toBe(200);
-    const refused = await submit(apiKey, { kioskId, userId, plasticCount: 3, metalCount: 0 });
-    expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({
-      error: `This transaction would take user ${userId} past the daily limit of 100 points; nothing was awarded. The limit resets at midnight UTC`,
-      code: 'daily-cap-reached',
-    });
+    const under = await submit(apiKey, { kioskId, userId, plasticCount: 8, metalCount: 0 });
+    expect(under.body.transaction).toMatchObject({ pointsEarned: 80, capped: false });
+    const past = await submit(apiKey, { kioskId, userId, plasticCount: 3, metalCount: 0 });
+    expect(past.status).toBe(200);
+    expect(past.body.transaction).toMatchObject({ pointsEarned: 20, capped: true, totalItems: 3, newBalance: 100 });
+    const full = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 2 });
+    expect(full.body.transaction).toMatchObject({ pointsEarned: 0, capped: true, totalItems: 3, newBalance: 100 });
+
     const user = (await db().collection('users').doc(userId).get()).data()!;
-    expect(user.currentPoints).toBe(80);
-    expect(user.earnedToday).toEqual({ day: new Date().toISOString().slice(0, 10), points: 80 });
-    expect((await db().collection('transactions').get()).size).toBe(1);
-    expect((await submit(apiKey, { kioskId, userId, plasticCount: 2, metalCount: 0 })).status).toBe(200);
+    expect(user).toMatchObject({ currentPoints: 100, totalPoints: 100, recycledCount: 14 });
+    expect(user.earnedByDay).toEqual({ [new Date().toISOString().slice(0, 10)]: 100 });
+    expect((await db().collection('transactions').get()).size).toBe(3);
+    await waitForEffects(full.body.transaction.id);
+    const kioskCounts = async () => {
+      const kiosk = (await db().collection('kiosks').doc(kioskId).get()).data()!;
+      return kiosk.plasticCount + kiosk.metalCount >= 14 ? kiosk : undefined;
+    };
+    const kiosk = await waitFor(
+      'the capped deposits counted on the kiosk',
+      kioskCounts,
+      30_000,
+      describeTransactionEffects,
+    );
+    expect(kiosk).toMatchObject({ plasticCount: 12, metalCount: 2 });
+  });
+
+  test('landing exactly on the cap is not capped', async () => {
+    await db().doc('config/rewards').set({ dailyPointsCap: 100 });
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const res = await submit(apiKey, { kioskId, userId, plasticCount: 10, metalCount: 0 });
+    expect(res.body.transaction).toMatchObject({ pointsEarned: 100, capped: false });
+  });
+
+  test('the cap counts by the UTC day of occurredAt: a backlog of days is not squeezed into today', async () => {
+    await db().doc('config/rewards').set({ dailyPointsCap: 100 });
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    const results = [];
+    for (const days of [3, 3, 2, 0]) {
+      results.push(
+        (await submit(apiKey, { kioskId, userId, plasticCount: 7, metalCount: 0, occurredAt: daysAgo(days) })).body,
+      );
+    }
+    expect(results.map((body) => [body.transaction.pointsEarned, body.transaction.capped])).toEqual([
+      [70, false],
+      [30, true],
+      [70, false],
+      [70, false],
+    ]);
+    expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(240);
+  });
+
+  test('a profile awarded before per-day earnings were kept: its earnedToday still counts', async () => {
+    await db().doc('config/rewards').set({ dailyPointsCap: 100 });
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const today = new Date().toISOString().slice(0, 10);
+    await db()
+      .collection('users')
+      .doc(userId)
+      .update({ earnedToday: { day: today, points: 90 } });
+    const res = await submit(apiKey, { kioskId, userId, plasticCount: 2, metalCount: 0 });
+    expect(res.body.transaction).toMatchObject({ pointsEarned: 10, capped: true });
+    const user = (await db().collection('users').doc(userId).get()).data()!;
+    expect(user.earnedByDay).toEqual({ [today]: 100 });
+    expect(user.earnedToday).toBeUndefined();
+  });
+});
+
+describe('occurredAt', () => {
+  test('stored as sent, returned in UTC', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const sent = new Date(Date.now() - 2 * 86_400_000);
+    sent.setUTCMilliseconds(0);
+    const withOffset = `${sent
+      .toISOString()
+      .slice(0, 19)
+      .replace(/T(\d\d)/, (_, h) => `T${String((Number(h) + 2) % 24).padStart(2, '0')}`)}+02:00`;
+    const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0, occurredAt: withOffset });
+    expect(res.status).toBe(200);
+    const expected = new Date(Date.parse(withOffset)).toISOString();
+    expect(res.body.transaction.occurredAt).toBe(expected);
+    const stored = (await db().collection('transactions').doc(res.body.transaction.id).get()).get('occurredAt');
+    expect(stored.toDate().toISOString()).toBe(expected);
+  });
+
+  test.each([
+    ['8 days back', -8 * 86_400_000, 'occurredAt must not be more than 7 days in the past'],
+    ['10 minutes ahead', 10 * 60_000, 'occurredAt must not be more than 5 minutes in the future'],
+  ])('%s: 400 naming occurredAt, nothing written', async (_, offset, message) => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const occurredAt = new Date(Date.now() + offset).toISOString();
+    const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0, occurredAt });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: message, code: 'invalid-argument' });
+    expect((await db().collection('transactions').get()).size).toBe(0);
+    expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(0);
+  });
+
+  test('without an offset: 400 naming occurredAt', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const res = await submit(apiKey, {
+      kioskId,
+      userId,
+      plasticCount: 1,
+      metalCount: 0,
+      occurredAt: '2026-11-23T10:00:00',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/^occurredAt must be an RFC 3339 date-time with an offset/);
   });
 });
 
@@ -293,6 +409,123 @@ describe('Idempotency-Key', () => {
     expect(new Set(responses.map((r) => r.body.transaction.id)).size).toBe(1);
     expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(30);
     expect((await db().collection('transactions').get()).size).toBe(1);
+  });
+});
+
+describe('Idempotency-Key, exactly once forever', () => {
+  test('a retry long after the old 24-hour window is still a replay', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const body = { kioskId, userId, plasticCount: 1, metalCount: 0 };
+    const first = await submit(apiKey, body, { 'idempotency-key': 'receipt-old' });
+    // Age the stored transaction as a month would: nothing about it may expire.
+    const monthAgo = Timestamp.fromMillis(Date.now() - 30 * 86_400_000);
+    await db().collection('transactions').doc(first.body.transaction.id).update({ createdAt: monthAgo });
+    const late = await submit(apiKey, body, { 'idempotency-key': 'receipt-old' });
+    expect(late.status).toBe(200);
+    expect(late.headers.get('idempotent-replayed')).toBe('true');
+    expect(late.body).toEqual(first.body);
+    expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(10);
+  });
+
+  test('the transaction id is derived from kiosk and key, so ids containing ":" never collide', async () => {
+    const a = await seedKioskWithKey({ id: 'site:a' });
+    const b = await seedKioskWithKey({ id: 'site' });
+    const userId = await seedUser();
+    const first = await submit(
+      a.apiKey,
+      { kioskId: 'site:a', userId, plasticCount: 1, metalCount: 0 },
+      { 'idempotency-key': 'b' },
+    );
+    const second = await submit(
+      b.apiKey,
+      { kioskId: 'site', userId, plasticCount: 1, metalCount: 0 },
+      { 'idempotency-key': 'a:b' },
+    );
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    expect(first.body.transaction.id).not.toBe(second.body.transaction.id);
+    expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(20);
+  });
+
+  test('one key reused concurrently with different bodies: one award, every other answer a replay or 422', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        submit(
+          apiKey,
+          { kioskId, userId, plasticCount: 1 + (i % 2), metalCount: 0 },
+          { 'idempotency-key': 'contested' },
+        ),
+      ),
+    );
+    const awarded = responses.filter((r) => r.status === 200 && r.headers.get('idempotent-replayed') === null);
+    expect(awarded).toHaveLength(1);
+    const winner = awarded[0].body.transaction;
+    for (const r of responses) {
+      if (r.status === 200) expect(r.body.transaction).toEqual(winner);
+      else expect(r.status).toBe(422);
+    }
+    expect(responses.filter((r) => r.status === 422)).toHaveLength(5);
+    expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(winner.pointsEarned);
+    expect((await db().collection('transactions').get()).size).toBe(1);
+  });
+
+  describe('a key first used before the upgrade (a 24-hour idempotency record)', () => {
+    const legacyRecord = async (kioskId: string, userId: string, key: string) => {
+      const response = {
+        success: true,
+        transaction: {
+          id: 'tx-before-upgrade',
+          userId,
+          kioskId,
+          plasticCount: 2,
+          metalCount: 0,
+          totalItems: 2,
+          pointsEarned: 20,
+          newBalance: 20,
+        },
+        pushNotification: false,
+      };
+      const createdAt = Timestamp.fromMillis(Date.now() - 23 * 3_600_000);
+      await db()
+        .collection('idempotency')
+        .doc(legacyIdempotencyRecordId(kioskId, key))
+        .set({
+          kioskId,
+          fingerprint: requestFingerprint({ kioskId, userId, plasticCount: 2, metalCount: 0 }),
+          response,
+          createdAt,
+          expireAt: Timestamp.fromMillis(createdAt.toMillis() + 86_400_000),
+        });
+      return {
+        ...response,
+        transaction: { ...response.transaction, capped: false, occurredAt: createdAt.toDate().toISOString() },
+      };
+    };
+
+    test('is still answered from its record, and a different body is 422; nothing is awarded', async () => {
+      const { kioskId, apiKey } = await seedKioskWithKey();
+      const userId = await seedUser();
+      const original = await legacyRecord(kioskId, userId, 'receipt-legacy');
+      const retry = await submit(
+        apiKey,
+        { kioskId, userId, plasticCount: 2, metalCount: 0 },
+        { 'idempotency-key': 'receipt-legacy' },
+      );
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(retry.body).toEqual(original);
+      const reuse = await submit(
+        apiKey,
+        { kioskId, userId, plasticCount: 5, metalCount: 0 },
+        { 'idempotency-key': 'receipt-legacy' },
+      );
+      expect(reuse.status).toBe(422);
+      expect((await db().collection('transactions').get()).size).toBe(0);
+      expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(0);
+    });
   });
 });
 

@@ -1,7 +1,8 @@
 import {
   MAX_IDEMPOTENCY_KEY_LENGTH,
   canonicalJson,
-  idempotencyRecordId,
+  keyedTransactionId,
+  legacyIdempotencyRecordId,
   parseIdempotencyKey,
   requestFingerprint,
 } from '../../src/domain/idempotency';
@@ -64,18 +65,27 @@ describe('requestFingerprint', () => {
   });
 });
 
-describe('idempotencyRecordId', () => {
+describe('keyedTransactionId', () => {
   test('is deterministic', () => {
-    expect(idempotencyRecordId('kiosk-a', 'key-1')).toBe(idempotencyRecordId('kiosk-a', 'key-1'));
-    expect(idempotencyRecordId('kiosk-a', 'key-1')).toMatch(/^[0-9a-f]{64}$/);
+    expect(keyedTransactionId('kiosk-a', 'key-1')).toBe(keyedTransactionId('kiosk-a', 'key-1'));
+    expect(keyedTransactionId('kiosk-a', 'key-1')).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  test('is scoped per kiosk: the same key from two kiosks gives two records', () => {
-    expect(idempotencyRecordId('kiosk-a', 'key-1')).not.toBe(idempotencyRecordId('kiosk-b', 'key-1'));
+  test('is scoped per kiosk: the same key from two kiosks gives two transactions', () => {
+    expect(keyedTransactionId('kiosk-a', 'key-1')).not.toBe(keyedTransactionId('kiosk-b', 'key-1'));
   });
 
   test('differs per key for one kiosk', () => {
-    expect(idempotencyRecordId('kiosk-a', 'key-1')).not.toBe(idempotencyRecordId('kiosk-a', 'key-2'));
+    expect(keyedTransactionId('kiosk-a', 'key-1')).not.toBe(keyedTransactionId('kiosk-a', 'key-2'));
+  });
+
+  test('is unambiguous where a separator would not be: ("a:b", "c") and ("a", "b:c") differ', () => {
+    expect(legacyIdempotencyRecordId('a:b', 'c')).toBe(legacyIdempotencyRecordId('a', 'b:c'));
+    expect(keyedTransactionId('a:b', 'c')).not.toBe(keyedTransactionId('a', 'b:c'));
+  });
+
+  test('never names a legacy 24-hour record', () => {
+    expect(keyedTransactionId('kiosk-a', 'key-1')).not.toBe(legacyIdempotencyRecordId('kiosk-a', 'key-1'));
   });
 });
 

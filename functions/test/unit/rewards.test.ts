@@ -45,18 +45,22 @@ describe('ranks', () => {
 });
 
 const NOON = new Date('2026-11-22T12:00:00Z');
+/** Deposits may arrive for the last 7 days: earnings of earlier days are forgotten. */
+const OLDEST_DAY = '2026-11-15';
+const noEarnings = { earnedByDay: {} };
 
 describe('award', () => {
   test('raises balance, lifetime points and recycled count, and ranks by lifetime points', () => {
     const award = computeAward(
       DEFAULT_REWARDS,
-      { currentPoints: 10, totalPoints: 990, recycledCount: 40 },
+      { currentPoints: 10, totalPoints: 990, recycledCount: 40, ...noEarnings },
       { plasticCount: 1, metalCount: 0 },
       NOON,
+      OLDEST_DAY,
     );
     expect(award).toEqual({
-      earnedToday: { day: '2026-11-22', points: 10 },
-      withinDailyCap: true,
+      earnedByDay: { '2026-11-22': 10 },
+      capped: false,
       pointsEarned: 10,
       totalItems: 1,
       balanceBefore: 10,
@@ -70,9 +74,10 @@ describe('award', () => {
   test('a spent balance does not lower the rank', () => {
     const award = computeAward(
       DEFAULT_REWARDS,
-      { currentPoints: 0, totalPoints: 6000, recycledCount: 500 },
+      { currentPoints: 0, totalPoints: 6000, recycledCount: 500, ...noEarnings },
       { plasticCount: 0, metalCount: 1 },
       NOON,
+      OLDEST_DAY,
     );
     expect(award.rank).toBe('Gold');
     expect(award.currentPoints).toBe(20);
@@ -80,32 +85,54 @@ describe('award', () => {
 });
 
 describe('daily cap', () => {
-  const user = { currentPoints: 0, totalPoints: 0, recycledCount: 0 };
+  const user = { currentPoints: 0, totalPoints: 0, recycledCount: 0, ...noEarnings };
+  const award = (earnedByDay: Record<string, number>, plasticCount: number, metalCount = 0, when = NOON) =>
+    computeAward(DEFAULT_REWARDS, { ...user, earnedByDay }, { plasticCount, metalCount }, when, OLDEST_DAY);
 
   test('5,000 points per UTC day by default, counted across awards of the same day', () => {
-    const earlier = { ...user, earnedToday: { day: '2026-11-22', points: 4980 } };
-    expect(computeAward(DEFAULT_REWARDS, earlier, { plasticCount: 2, metalCount: 0 }, NOON).withinDailyCap).toBe(true);
-    const atCap = computeAward(DEFAULT_REWARDS, earlier, { plasticCount: 3, metalCount: 0 }, NOON);
-    expect(atCap.withinDailyCap).toBe(false);
-    expect(atCap.earnedToday).toEqual({ day: '2026-11-22', points: 5010 });
+    const landsOnCap = award({ '2026-11-22': 4980 }, 2);
+    expect(landsOnCap).toMatchObject({ pointsEarned: 20, capped: false, earnedByDay: { '2026-11-22': 5000 } });
+    const pastCap = award({ '2026-11-22': 4980 }, 3);
+    expect(pastCap).toMatchObject({ pointsEarned: 20, capped: true, earnedByDay: { '2026-11-22': 5000 } });
+  });
+
+  test('past the cap the items still count, for 0 points', () => {
+    const full = award({ '2026-11-22': 5000 }, 4, 1);
+    expect(full).toMatchObject({ pointsEarned: 0, capped: true, totalItems: 5, recycledCount: 5, currentPoints: 0 });
   });
 
   test('a new UTC day starts from zero', () => {
-    const yesterday = { ...user, earnedToday: { day: '2026-11-21', points: 5000 } };
-    const award = computeAward(DEFAULT_REWARDS, yesterday, { plasticCount: 0, metalCount: 1 }, NOON);
-    expect(award.withinDailyCap).toBe(true);
-    expect(award.earnedToday).toEqual({ day: '2026-11-22', points: 20 });
+    expect(award({ '2026-11-21': 5000 }, 0, 1)).toMatchObject({
+      pointsEarned: 20,
+      capped: false,
+      earnedByDay: { '2026-11-21': 5000, '2026-11-22': 20 },
+    });
   });
 
-  test('one award larger than the cap is refused whole', () => {
-    const award = computeAward(DEFAULT_REWARDS, user, { plasticCount: 1000, metalCount: 0 }, NOON);
-    expect(award.withinDailyCap).toBe(false);
+  test('a deposit made days ago counts against the cap of its own day', () => {
+    const threeDaysAgo = new Date('2026-11-19T23:59:59Z');
+    const late = award({ '2026-11-19': 4990, '2026-11-22': 0 }, 2, 0, threeDaysAgo);
+    expect(late).toMatchObject({ pointsEarned: 10, capped: true });
+    expect(late.earnedByDay['2026-11-19']).toBe(5000);
+  });
+
+  test('earnings of days before the oldest accepted day are forgotten', () => {
+    expect(award({ '2026-11-14': 100, '2026-11-15': 200 }, 1).earnedByDay).toEqual({
+      '2026-11-15': 200,
+      '2026-11-22': 10,
+    });
+  });
+
+  test('one deposit larger than the cap earns the cap', () => {
+    expect(award({}, 1000)).toMatchObject({ pointsEarned: 5000, capped: true });
   });
 
   test('operators set the cap in config/rewards', () => {
     const { config } = parseRewardsConfig({ dailyPointsCap: 100 });
-    expect(computeAward(config, user, { plasticCount: 10, metalCount: 0 }, NOON).withinDailyCap).toBe(true);
-    expect(computeAward(config, user, { plasticCount: 11, metalCount: 0 }, NOON).withinDailyCap).toBe(false);
+    const capped = (plasticCount: number) =>
+      computeAward(config, user, { plasticCount, metalCount: 0 }, NOON, OLDEST_DAY).capped;
+    expect(capped(10)).toBe(false);
+    expect(capped(11)).toBe(true);
   });
 });
 

@@ -37,9 +37,34 @@ const cases: Record<BodySchemaName, SchemaCase> = {
   },
   transactionBody: {
     valid: { kioskId: 'kiosk-1', userId: 'user-1', plasticCount: 3, metalCount: 2 },
-    full: { kioskId: 'kiosk-1', userId: 'user-1', plasticCount: 0, metalCount: 1000 },
+    full: {
+      kioskId: 'kiosk-1',
+      userId: 'user-1',
+      plasticCount: 0,
+      metalCount: 1000,
+      occurredAt: '2026-11-23T09:30:00Z',
+    },
     required: ['kioskId', 'userId', 'plasticCount', 'metalCount'],
     wrongType: ['plasticCount', '3'],
+  },
+  transactionBatchBody: {
+    valid: { transactions: [{}] },
+    full: { transactions: Array.from({ length: 100 }, () => ({ anything: 'checked item by item' })) },
+    required: ['transactions'],
+    wrongType: ['transactions', { kioskId: 'kiosk-1' }],
+  },
+  transactionBatchItem: {
+    valid: { kioskId: 'kiosk-1', userId: 'user-1', plasticCount: 3, metalCount: 2, idempotencyKey: 'r-1' },
+    full: {
+      kioskId: 'kiosk-1',
+      userId: 'user-1',
+      plasticCount: 0,
+      metalCount: 1000,
+      occurredAt: '2026-11-21T16:04:10.123+01:00',
+      idempotencyKey: 'k'.repeat(255),
+    },
+    required: ['kioskId', 'userId', 'plasticCount', 'metalCount', 'idempotencyKey'],
+    wrongType: ['occurredAt', 1763737450],
   },
   notifyTopicBody: {
     valid: { topic: 'news', title: 'Hello', body: 'Double points today' },
@@ -151,6 +176,47 @@ describe('transactionBody', () => {
     expect(messageFor('transactionBody', { ...valid, kioskId: '' })).toMatch(/^kioskId /);
     expect(messageFor('transactionBody', { ...valid, userId: 'u'.repeat(129) })).toMatch(/^userId /);
     expect(validateBody('transactionBody', { ...valid, userId: 'u'.repeat(128) })).toBeDefined();
+  });
+});
+
+describe('occurredAt', () => {
+  const valid = cases.transactionBody.valid;
+
+  test.each([
+    ['2026-11-23T09:30:00Z'],
+    ['2026-11-23T10:30:00+01:00'],
+    ['2026-11-23t09:30:00.123456z'],
+    ['2026-11-22T23:30:00-09:30'],
+  ])('%p: an RFC 3339 date-time with an offset is accepted', (occurredAt) => {
+    expect(validateBody('transactionBody', { ...valid, occurredAt })).toEqual({ ...valid, occurredAt });
+  });
+
+  test.each([
+    ['2026-11-23T09:30:00'],
+    ['2026-11-23'],
+    ['2026-13-01T00:00:00Z'],
+    ['2026-11-23T25:00:00Z'],
+    ['yesterday'],
+    [''],
+  ])('%p is refused, naming occurredAt and the form it takes', (occurredAt) => {
+    expect(messageFor('transactionBody', { ...valid, occurredAt })).toBe(
+      'occurredAt must be an RFC 3339 date-time with an offset, e.g. 2026-11-23T09:30:00Z',
+    );
+  });
+});
+
+describe('transactionBatchBody', () => {
+  test('1-100 items', () => {
+    expect(messageFor('transactionBatchBody', { transactions: [] })).toBe(
+      'transactions must NOT have fewer than 1 items',
+    );
+    expect(messageFor('transactionBatchBody', { transactions: Array.from({ length: 101 }, () => ({})) })).toBe(
+      'transactions must NOT have more than 100 items',
+    );
+  });
+
+  test.each([[null], ['receipt'], [[{}]], [7]])('an item that is not an object (%p) fails the batch', (item) => {
+    expect(messageFor('transactionBatchBody', { transactions: [{}, item] })).toBe('transactions.1 must be object');
   });
 });
 

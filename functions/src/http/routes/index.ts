@@ -9,6 +9,7 @@ import { openApiRoute } from './openApi';
 import { deletePushTokenRoute, putPushTokenRoute } from './pushToken';
 import { sendOtpEmailRoute } from './sendOtpEmail';
 import { submitTransactionRoute } from './submitTransaction';
+import { submitTransactionBatchRoute } from './submitTransactionBatch';
 import { updateKioskStatusRoute } from './updateKioskStatus';
 
 /** Every endpoint of the `api` function. */
@@ -16,6 +17,7 @@ export const routes: AnyRoute[] = [
   healthRoute,
   openApiRoute,
   submitTransactionRoute,
+  submitTransactionBatchRoute,
   updateKioskStatusRoute,
   getKioskRoute,
   listKiosksRoute,

@@ -1,9 +1,7 @@
 import { parseIdempotencyKey } from '../../domain/idempotency';
-import { assertDocumentId } from '../../domain/ids';
-import { badRequest } from '../../errors';
-import { awardTransaction } from '../../services/awardTransaction';
-import { assertKioskMatches, requireKiosk, type KioskCaller } from '../auth';
-import { successBody, transactionSchema } from '../components';
+import { requireKiosk, type KioskCaller } from '../auth';
+import { successBody, transactionExample, transactionSchema } from '../components';
+import { acceptDeposit } from '../deposit';
 import type { TransactionBody } from '../schemas';
 import type { Route } from '../types';
 
@@ -15,13 +13,7 @@ export const submitTransactionRoute: Route<TransactionBody, KioskCaller> = {
   bodySchema: 'transactionBody',
   handler: async ({ headers, body, caller }) => {
     const idempotencyKey = parseIdempotencyKey(headers['idempotency-key']);
-    assertDocumentId(body.kioskId, 'kioskId');
-    assertDocumentId(body.userId, 'userId');
-    if (body.plasticCount + body.metalCount === 0) {
-      throw badRequest('plasticCount and metalCount: a transaction needs at least one item');
-    }
-    assertKioskMatches(caller, body.kioskId);
-    const { result, replayed } = await awardTransaction(body, { apiKeyId: caller.keyId, idempotencyKey });
+    const { result, replayed } = await acceptDeposit(body, caller, idempotencyKey);
     const responseHeaders: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
     return { headers: responseHeaders, body: { ...result } };
   },
@@ -32,13 +24,23 @@ export const submitTransactionRoute: Route<TransactionBody, KioskCaller> = {
       'Items a user deposited at this kiosk, turned into points: the transaction is recorded and the user ' +
       'credited in one atomic commit, so concurrent submissions never lose an award. The kiosk counters, the ' +
       'in-app notification and the push follow shortly after (`pushNotification` says whether a push was ' +
-      'queued).\n\nSend an `Idempotency-Key` (e.g. the receipt number) and retry freely: within 24 hours the ' +
-      'same key from the same kiosk is answered with the stored response (same transaction id, ' +
-      '`Idempotent-Replayed: true`) and nothing is awarded twice, also while the first request is still in flight.',
+      'queued).\n\nSend an `Idempotency-Key` (e.g. the receipt number) and retry freely: the same key from the ' +
+      'same kiosk is answered with the original response (same transaction id and figures, ' +
+      '`Idempotent-Replayed: true`) for as long as the transaction exists, also while the first request is ' +
+      'still in flight; nothing is ever awarded twice.\n\nA kiosk that was offline sends `occurredAt`, when the ' +
+      'deposit was made. The daily points cap counts by the UTC day of `occurredAt`; a deposit past the cap is ' +
+      'still recorded and its items counted, for the points left under the cap (`capped: true`). It is never ' +
+      'refused for the cap.',
     tag: 'Kiosk devices',
     access: 'kiosk',
     headers: ['Idempotency-Key'],
-    example: { kioskId: 'berlin-alexanderplatz', userId: 'demo-alice', plasticCount: 3, metalCount: 2 },
+    example: {
+      kioskId: 'berlin-alexanderplatz',
+      userId: 'demo-alice',
+      plasticCount: 3,
+      metalCount: 2,
+      occurredAt: '2026-11-23T09:12:44+01:00',
+    },
     responses: {
       200: {
         description: 'Recorded and awarded, or the stored answer to an earlier request with this Idempotency-Key',
@@ -52,33 +54,19 @@ export const submitTransactionRoute: Route<TransactionBody, KioskCaller> = {
         headers: ['Idempotent-Replayed'],
         example: {
           success: true,
-          transaction: {
-            id: 'Qm3x0cWkP1a9DfJtR2vZ',
-            userId: 'demo-alice',
-            kioskId: 'berlin-alexanderplatz',
-            plasticCount: 3,
-            metalCount: 2,
-            totalItems: 5,
-            pointsEarned: 70,
-            newBalance: 1320,
-          },
+          transaction: transactionExample,
           pushNotification: true,
         },
       },
       400: {
         description:
-          'A count outside 0-1000 or no item at all, an invalid id, or an Idempotency-Key that is empty, over 255 ' +
-          'characters or sent twice',
+          'A count outside 0-1000 or no item at all, an invalid id, an `occurredAt` that is not RFC 3339 or out of ' +
+          'its bounds, or an Idempotency-Key that is empty, over 255 characters or sent twice',
         codes: ['invalid-argument'],
       },
       403: { description: '`kioskId` is not the kiosk of this key', codes: ['permission-denied'] },
       404: { description: 'Unknown user or kiosk (the message says which)', codes: ['not-found'] },
-      409: {
-        description:
-          'The kiosk is not `available` (`kiosk-unavailable`), or the award would take the user past the daily ' +
-          'points cap (`daily-cap-reached`); nothing was awarded',
-        codes: ['kiosk-unavailable', 'daily-cap-reached'],
-      },
+      409: { description: 'The kiosk is not `available`; nothing was awarded', codes: ['kiosk-unavailable'] },
       422: {
         description: 'This Idempotency-Key was already used by this kiosk with a different body',
         codes: ['idempotency-key-reused'],

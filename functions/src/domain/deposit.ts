@@ -1,0 +1,50 @@
+import { badRequest } from '../errors';
+import { assertDocumentId } from './ids';
+import { utcDay } from './rewards';
+
+/** A kiosk clock running a little ahead is tolerated; more is a clock to fix. */
+export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
+
+/** A deposit as a kiosk submits it, alone or in a batch. */
+export interface DepositSubmission {
+  kioskId: string;
+  userId: string;
+  plasticCount: number;
+  metalCount: number;
+  /** RFC 3339 with an offset; absent: the time the service accepts the deposit. */
+  occurredAt?: string;
+}
+
+/** A submission that passed every check, with the instant it happened. */
+export interface Deposit extends DepositSubmission {
+  happenedAt: Date;
+}
+
+/**
+ * The checks a deposit passes beyond its schema (which already holds the types,
+ * count bounds and RFC 3339 syntax): ids Firestore can store, at least one item, and
+ * an `occurredAt` no more than 5 minutes ahead and at most `offlineMaxDays` back.
+ */
+export function assertDeposit(submission: DepositSubmission, now: Date, offlineMaxDays: number): Deposit {
+  assertDocumentId(submission.kioskId, 'kioskId');
+  assertDocumentId(submission.userId, 'userId');
+  if (submission.plasticCount + submission.metalCount === 0) {
+    throw badRequest('plasticCount and metalCount: a transaction needs at least one item');
+  }
+  if (submission.occurredAt === undefined) return { ...submission, happenedAt: now };
+  const happenedAt = new Date(submission.occurredAt);
+  // The schema's date-time syntax admits a leap second (":60"), which Date cannot represent.
+  if (Number.isNaN(happenedAt.getTime())) throw badRequest('occurredAt must be a valid RFC 3339 date-time');
+  if (happenedAt.getTime() > now.getTime() + MAX_CLOCK_AHEAD_MS) {
+    throw badRequest('occurredAt must not be more than 5 minutes in the future');
+  }
+  if (happenedAt.getTime() < now.getTime() - offlineMaxDays * DAY_MS) {
+    throw badRequest(`occurredAt must not be more than ${offlineMaxDays} days in the past`);
+  }
+  return { ...submission, happenedAt };
+}
+
+/** The first UTC day a deposit may still arrive for: earlier days' earnings can be forgotten. */
+export const oldestAcceptedDay = (now: Date, offlineMaxDays: number): string =>
+  utcDay(new Date(now.getTime() - offlineMaxDays * DAY_MS));

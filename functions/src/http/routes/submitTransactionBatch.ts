@@ -1,0 +1,176 @@
+import { logError, logInfo } from '../../log';
+import { ApiError } from '../../errors';
+import type { TransactionView } from '../../data/transactions';
+import { requireKiosk, type KioskCaller } from '../auth';
+import { successBody, transactionExample, transactionSchema } from '../components';
+import { acceptDeposit } from '../deposit';
+import { MAX_BATCH_ITEMS, type TransactionBatchBody, type TransactionBatchItem } from '../schemas';
+import type { Route } from '../types';
+import { validateBody } from '../validation';
+
+export interface BatchResult {
+  /** The item's key as sent, or null when it sent none that is text. */
+  idempotencyKey: string | null;
+  /** What POST /kiosk/transaction would have answered this item alone. */
+  status: number;
+  transaction?: TransactionView;
+  pushNotification?: boolean;
+  replayed?: boolean;
+  error?: string;
+  code?: string;
+}
+
+const keyOf = (item: Record<string, unknown>): string | null =>
+  typeof item.idempotencyKey === 'string' ? item.idempotencyKey : null;
+
+/** One item, exactly as the single endpoint would answer it: its own 4xx, never an exception. */
+async function resultOf(item: Record<string, unknown>, caller: KioskCaller): Promise<BatchResult> {
+  const idempotencyKey = keyOf(item);
+  try {
+    const deposit = validateBody<TransactionBatchItem>('transactionBatchItem', item);
+    const { idempotencyKey: key, ...submission } = deposit;
+    const { result, replayed } = await acceptDeposit(submission, caller, key);
+    return {
+      idempotencyKey,
+      status: 200,
+      transaction: result.transaction,
+      pushNotification: result.pushNotification,
+      replayed,
+    };
+  } catch (error) {
+    if (error instanceof ApiError)
+      return { idempotencyKey, status: error.status, error: error.message, code: error.code };
+    logError('batch_item_failed', { kioskId: caller.kioskId, error: String(error) });
+    return { idempotencyKey, status: 500, error: 'Internal error; send this item again', code: 'internal' };
+  }
+}
+
+/**
+ * Items run side by side (awards to one user still commit one at a time, see
+ * awardTransaction), except a key repeated in the batch: its later occurrences wait
+ * for the first and are then answered as a single retry would be, a replay of it.
+ */
+async function resultsOf(items: Record<string, unknown>[], caller: KioskCaller): Promise<BatchResult[]> {
+  const firstOfKey = new Map<string, Promise<BatchResult>>();
+  return Promise.all(
+    items.map((item) => {
+      const key = keyOf(item);
+      const earlier = key === null ? undefined : firstOfKey.get(key);
+      const result = earlier ? earlier.then(() => resultOf(item, caller)) : resultOf(item, caller);
+      if (key !== null && !earlier) firstOfKey.set(key, result);
+      return result;
+    }),
+  );
+}
+
+/** POST /kiosk/transactions/batch: the deposits a kiosk stored while offline, up to 100 at once. */
+export const submitTransactionBatchRoute: Route<TransactionBatchBody, KioskCaller> = {
+  method: 'POST',
+  path: '/kiosk/transactions/batch',
+  authenticate: ({ headers }) => requireKiosk(headers),
+  bodySchema: 'transactionBatchBody',
+  handler: async ({ body, caller }) => {
+    const results = await resultsOf(body.transactions, caller);
+    logInfo('transaction_batch', {
+      kioskId: caller.kioskId,
+      items: results.length,
+      awarded: results.filter((result) => result.status === 200 && !result.replayed).length,
+      replayed: results.filter((result) => result.replayed).length,
+      failed: results.filter((result) => result.status !== 200).length,
+    });
+    return { body: { success: true, results } };
+  },
+  doc: {
+    operationId: 'submitTransactionBatch',
+    summary: 'Upload stored transactions in one batch',
+    description:
+      `Up to ${MAX_BATCH_ITEMS} deposits a kiosk stored while it was offline, each with its own ` +
+      '`idempotencyKey` and usually its `occurredAt`. Every item is answered exactly as `POST /kiosk/transaction` ' +
+      'would have answered it alone (status 200 for an award or a replay, else its 4xx with `error` and `code`), ' +
+      "in the request's order; one item's failure never affects another. An item is one transaction forever: " +
+      'upload a batch again after a lost answer, or send an item alone, and it is a replay. A key repeated ' +
+      'inside one batch is a replay of its first occurrence. A batch malformed as a whole (not a list, empty, ' +
+      `over ${MAX_BATCH_ITEMS} items, an item that is not an object) is a 400 and nothing is awarded.`,
+    tag: 'Kiosk devices',
+    access: 'kiosk',
+    example: {
+      transactions: [
+        {
+          kioskId: 'berlin-alexanderplatz',
+          userId: 'demo-alice',
+          plasticCount: 3,
+          metalCount: 2,
+          occurredAt: '2026-11-21T16:04:10+01:00',
+          idempotencyKey: 'receipt-000412',
+        },
+        {
+          kioskId: 'berlin-alexanderplatz',
+          userId: 'demo-bob',
+          plasticCount: 0,
+          metalCount: 4,
+          occurredAt: '2026-11-22T08:45:00Z',
+          idempotencyKey: 'receipt-000413',
+        },
+      ],
+    },
+    responses: {
+      200: {
+        description: 'One result per item, in order',
+        schema: successBody({
+          results: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                idempotencyKey: {
+                  type: ['string', 'null'],
+                  description: "The item's key as sent (null when it sent none that is text)",
+                },
+                status: {
+                  type: 'integer',
+                  enum: [200, 400, 403, 404, 409, 422, 500, 503],
+                  description: 'What POST /kiosk/transaction would have answered this item alone',
+                },
+                transaction: transactionSchema,
+                pushNotification: {
+                  type: 'boolean',
+                  description: 'A push to the user was queued (they have a device token)',
+                },
+                replayed: {
+                  type: 'boolean',
+                  description: 'The key was already used: this is the original answer (Idempotent-Replayed)',
+                },
+                error: { type: 'string', description: 'Why the item failed, in one sentence' },
+                code: { type: 'string', description: 'The error code the single endpoint would have answered' },
+              },
+              required: ['idempotencyKey', 'status'],
+              additionalProperties: false,
+            },
+          },
+        }),
+        example: {
+          success: true,
+          results: [
+            {
+              idempotencyKey: 'receipt-000412',
+              status: 200,
+              transaction: { ...transactionExample, occurredAt: '2026-11-21T15:04:10.000Z' },
+              pushNotification: true,
+              replayed: false,
+            },
+            {
+              idempotencyKey: 'receipt-000413',
+              status: 404,
+              error: 'User demo-bob not found',
+              code: 'not-found',
+            },
+          ],
+        },
+      },
+      400: {
+        description: `The batch as a whole is malformed: not a list, empty, over ${MAX_BATCH_ITEMS} items, or an item that is not an object; nothing was awarded`,
+        codes: ['invalid-argument'],
+      },
+    },
+  },
+};
