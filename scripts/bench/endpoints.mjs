@@ -17,6 +17,9 @@ const { geohashForLocation } = requireFn('geofire-common');
 
 export { db, requireFn };
 
+/** @type {Record<string, unknown> | undefined} */
+let apiDocument;
+
 /**
  * @typedef {{ method: string, path: string, headers?: Record<string, string>, body?: unknown }} BenchRequest
  * @typedef {{ name: string, request: (w: number, g: number) => BenchRequest, floorLabel: string, floor: (w: number, g: number) => Promise<unknown>, idToken?: (w: number) => string, emulatorLocks?: boolean }} EndpointSpec
@@ -91,6 +94,18 @@ export function endpointSpecs(ctx) {
   });
 
   return [
+    {
+      name: 'GET /openapi.json',
+      request: () => ({ method: 'GET', path: '/openapi.json' }),
+      // No Firestore work. An instance builds the document once and serialises it on
+      // every answer (res.json); the floor serialises the same ~48 KB document, so the
+      // ratio shows what the route adds around its body.
+      floorLabel: 'JSON.stringify of the same document',
+      floor: async () => {
+        apiDocument ??= requireFn('./lib/http/openapi.js').openApiDocument();
+        return JSON.stringify(apiDocument);
+      },
+    },
     {
       name: 'GET /kiosk/{id}',
       request: (w, g) => ({ method: 'GET', path: `/kiosk/${kiosks[g % kiosks.length].id}` }),
