@@ -2,9 +2,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { getAuth } from 'firebase-admin/auth';
 import { adminApp } from '../../src/adapters/firestore';
-import { kioskDayIncrement, kioskDayRef } from '../../src/data/kioskDays';
 import { DEFAULT_REWARDS } from '../../src/domain/rewards';
-import { PROJECT_ID, adminHeaders, call, db, resetEmulators } from './helpers';
+import { PROJECT_ID, adminHeaders, call, db, kioskDayRow, resetEmulators, seedKioskDays } from './helpers';
 
 const cli = join(__dirname, '..', '..', 'lib', 'cli', 'admin.js');
 
@@ -207,22 +206,13 @@ describe('key:create and key:revoke', () => {
 });
 
 describe('report:kiosk-days', () => {
-  async function seedDays() {
-    for (const [kioskId, day, transactions] of [
-      ['munich', '2026-11-23', 2],
-      ['berlin', '2026-11-24', 1],
-      ['berlin', '2026-11-23', 5],
-      ['berlin', '2026-12-24', 9],
-    ] as const) {
-      const figures = {
-        transactions,
-        plasticCount: 2 * transactions,
-        metalCount: transactions,
-        points: 40 * transactions,
-      };
-      await kioskDayRef(kioskId, day).set(kioskDayIncrement(kioskId, day, figures), { merge: true });
-    }
-  }
+  const seedDays = () =>
+    seedKioskDays([
+      kioskDayRow('munich', '2026-11-23', 2),
+      kioskDayRow('berlin', '2026-11-24', 1),
+      kioskDayRow('berlin', '2026-11-23', 5),
+      kioskDayRow('berlin', '2026-12-24', 9),
+    ]);
 
   test('prints the rows of GET /admin/reports/kiosk-days as a table with a total line, or as its CSV', async () => {
     await seedDays();

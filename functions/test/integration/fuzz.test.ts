@@ -20,7 +20,6 @@
  */
 import fc from 'fast-check';
 import { SIMULATED_TOKEN_PREFIXES, classifyFcmError } from '../../src/adapters/push';
-import { kioskDayIncrement, kioskDayRef } from '../../src/data/kioskDays';
 import { utcDay } from '../../src/domain/kioskDays';
 import { issueKey, revokeKey } from '../../src/data/kioskKeys';
 import { routes } from '../../src/http/routes';
@@ -63,8 +62,10 @@ import {
 } from './fuzz-server';
 import {
   idTokenFor,
+  kioskDayRow,
   resetEmulators,
   seedKiosk,
+  seedKioskDays,
   seedKioskWithKey,
   seedUser,
   setBackgroundTriggers,
@@ -160,15 +161,12 @@ beforeAll(async () => {
   await revokeKey(a.kioskId, revoked.keyId);
   await seedUser({ id: user });
   // Days with figures for the daily report to find.
-  for (const [kioskId, offset] of [
-    [t.kioskId, 0],
-    [t.kioskId, -3],
-    [a.kioskId, -3],
-  ] as const) {
-    const day = utcDay(new Date(Date.now() + offset * 86_400_000));
-    const figures = { transactions: 2, plasticCount: 3, metalCount: 1, points: 50 };
-    await kioskDayRef(kioskId, day).set(kioskDayIncrement(kioskId, day, figures), { merge: true });
-  }
+  const daysAgo = (days: number) => utcDay(new Date(Date.now() - days * 86_400_000));
+  await seedKioskDays([
+    kioskDayRow(t.kioskId, daysAgo(0), 2),
+    kioskDayRow(t.kioskId, daysAgo(3), 1),
+    kioskDayRow(a.kioskId, daysAgo(3), 4),
+  ]);
   const userPush = await seedUser({ pushToken: 'fuzz-device-1' });
   const userGone = await seedUser({ pushToken: 'unregistered-fuzz-1' });
 

@@ -1,10 +1,12 @@
 import { Timestamp } from 'firebase-admin/firestore';
 import { db } from '../../src/adapters/firestore';
+import { kioskDayIncrement, kioskDayRef } from '../../src/data/kioskDays';
 import { issueKey } from '../../src/data/kioskKeys';
 import { kiosksCollection, newKiosk } from '../../src/data/kiosks';
 import { newTransaction, transactionsCollection, type RecordedTransaction } from '../../src/data/transactions';
 import { newProfile, usersCollection } from '../../src/data/users';
 import type { KioskStatus } from '../../src/domain/kiosk';
+import type { KioskDayRow } from '../../src/domain/kioskDays';
 import { DEFAULT_REWARDS, pointsFor } from '../../src/domain/rewards';
 import { idTokenFor } from '../harness/auth';
 import { apiUrl, emulatorsFromEnv } from '../harness/emulators';
@@ -142,6 +144,25 @@ export async function seedTransaction(
       ...(fields.createdAt && { createdAt: Timestamp.fromDate(fields.createdAt) }),
     });
   return { transactionId, recorded };
+}
+
+/** A daily report row of `transactions` transactions of 2 plastic and 1 metal item (40 points) each. */
+export const kioskDayRow = (kioskId: string, day: string, transactions: number): KioskDayRow => ({
+  kioskId,
+  day,
+  transactions,
+  plasticCount: 2 * transactions,
+  metalCount: transactions,
+  points: 40 * transactions,
+});
+
+/** Stores daily figures as the trigger's folds store them. */
+export async function seedKioskDays(rows: readonly KioskDayRow[]): Promise<void> {
+  await Promise.all(
+    rows.map(({ kioskId, day, ...figures }) =>
+      kioskDayRef(kioskId, day).set(kioskDayIncrement(kioskId, day, figures), { merge: true }),
+    ),
+  );
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -4,7 +4,7 @@
  */
 import functionsTest from 'firebase-functions-test';
 import type { PushTransport } from '../../src/adapters/push';
-import { kioskDayIncrement, kioskDayRef } from '../../src/data/kioskDays';
+import { kioskDayRef } from '../../src/data/kioskDays';
 import { transactionsCollection } from '../../src/data/transactions';
 import { utcDay, type KioskDayRow } from '../../src/domain/kioskDays';
 import { transactionEffects } from '../../src/index';
@@ -16,8 +16,10 @@ import {
   call,
   db,
   idTokenFor,
+  kioskDayRow,
   resetEmulators,
   seedKiosk,
+  seedKioskDays,
   seedTransaction,
   seedUser,
   setBackgroundTriggers,
@@ -120,51 +122,34 @@ describe('redelivered', () => {
 });
 
 describe('GET /admin/reports/kiosk-days', () => {
-  const row = (kioskId: string, day: string, transactions: number): KioskDayRow => ({
-    kioskId,
-    day,
-    transactions,
-    plasticCount: 2 * transactions,
-    metalCount: transactions,
-    points: 40 * transactions,
-  });
-
-  async function seedDays(rows: KioskDayRow[]) {
-    await Promise.all(
-      rows.map(({ kioskId, day, ...figures }) =>
-        kioskDayRef(kioskId, day).set(kioskDayIncrement(kioskId, day, figures), { merge: true }),
-      ),
-    );
-  }
-
   const seeded = [
-    row('munich', '2026-11-23', 2),
-    row('berlin', '2026-11-24', 1),
-    row('berlin', '2026-11-23', 5),
-    row('amsterdam', '2026-11-23', 3),
-    row('berlin', '2026-10-31', 7),
-    row('berlin', '2026-12-01', 9),
+    kioskDayRow('munich', '2026-11-23', 2),
+    kioskDayRow('berlin', '2026-11-24', 1),
+    kioskDayRow('berlin', '2026-11-23', 5),
+    kioskDayRow('amsterdam', '2026-11-23', 3),
+    kioskDayRow('berlin', '2026-10-31', 7),
+    kioskDayRow('berlin', '2026-12-01', 9),
   ];
 
   test('the rows from `from` to `to`, both included, sorted by day, then kiosk', async () => {
-    await seedDays(seeded);
+    await seedKioskDays(seeded);
     const res = await report('from=2026-11-01&to=2026-11-30');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
       rows: [
-        row('amsterdam', '2026-11-23', 3),
-        row('berlin', '2026-11-23', 5),
-        row('munich', '2026-11-23', 2),
-        row('berlin', '2026-11-24', 1),
+        kioskDayRow('amsterdam', '2026-11-23', 3),
+        kioskDayRow('berlin', '2026-11-23', 5),
+        kioskDayRow('munich', '2026-11-23', 2),
+        kioskDayRow('berlin', '2026-11-24', 1),
       ],
     });
-    expect((await report('from=2026-10-31&to=2026-10-31')).body.rows).toEqual([row('berlin', '2026-10-31', 7)]);
+    expect((await report('from=2026-10-31&to=2026-10-31')).body.rows).toEqual([kioskDayRow('berlin', '2026-10-31', 7)]);
     expect((await report('from=2026-12-02&to=2026-12-31')).body.rows).toEqual([]);
   });
 
   test('one kiosk', async () => {
-    await seedDays(seeded);
+    await seedKioskDays(seeded);
     const res = await report('from=2026-10-01&to=2026-12-31&kioskId=berlin');
     expect(res.body.rows.map((r: KioskDayRow) => r.day)).toEqual([
       '2026-10-31',
@@ -176,7 +161,7 @@ describe('GET /admin/reports/kiosk-days', () => {
   });
 
   test('format=csv: the same rows as text/csv with a header line', async () => {
-    await seedDays([...seeded, row('kiosk, "quoted"', '2026-11-23', 1)]);
+    await seedKioskDays([...seeded, kioskDayRow('kiosk, "quoted"', '2026-11-23', 1)]);
     const res = await report('from=2026-11-23&to=2026-11-24&format=csv');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
@@ -196,7 +181,7 @@ describe('GET /admin/reports/kiosk-days', () => {
   });
 
   test('92 days is the most', async () => {
-    await seedDays(seeded);
+    await seedKioskDays(seeded);
     expect((await report('from=2026-09-01&to=2026-12-01')).status).toBe(200);
     const res = await report('from=2026-09-01&to=2026-12-02');
     expect(res.status).toBe(400);

@@ -79,13 +79,11 @@ describe('the report range', () => {
   });
 });
 
-const row = (kioskId: string, day: string, transactions = 1): KioskDayRow => ({
+const ONE = { transactions: 1, plasticCount: 2, metalCount: 1, points: 40 };
+const row = (kioskId: string, day: string, figures: KioskDayFigures = ONE): KioskDayRow => ({
   kioskId,
   day,
-  transactions,
-  plasticCount: 2 * transactions,
-  metalCount: transactions,
-  points: 40 * transactions,
+  ...figures,
 });
 
 describe('rows', () => {
@@ -101,12 +99,11 @@ describe('rows', () => {
 
   test('figures add up per day', () => {
     const days = new Map<string, KioskDayFigures>();
-    const one = { transactions: 1, plasticCount: 2, metalCount: 1, points: 40 };
-    addToDay(days, '2026-11-23', one);
-    addToDay(days, '2026-11-22', one);
+    addToDay(days, '2026-11-23', ONE);
+    addToDay(days, '2026-11-22', ONE);
     addToDay(days, '2026-11-23', { transactions: 1, plasticCount: 0, metalCount: 5, points: 0 });
     expect(Object.fromEntries(days)).toEqual({
-      '2026-11-22': one,
+      '2026-11-22': ONE,
       '2026-11-23': { transactions: 2, plasticCount: 2, metalCount: 6, points: 40 },
     });
   });
@@ -114,9 +111,9 @@ describe('rows', () => {
 
 describe('CSV', () => {
   test('a header line, then one CRLF-ended line per row', () => {
-    expect(kioskDaysCsv([row('berlin', '2026-11-23', 3)])).toBe(
-      'kioskId,day,transactions,plasticCount,metalCount,points\r\nberlin,2026-11-23,3,6,3,120\r\n',
-    );
+    expect(
+      kioskDaysCsv([row('berlin', '2026-11-23', { transactions: 3, plasticCount: 6, metalCount: 3, points: 120 })]),
+    ).toBe('kioskId,day,transactions,plasticCount,metalCount,points\r\nberlin,2026-11-23,3,6,3,120\r\n');
     expect(kioskDaysCsv([])).toBe('kioskId,day,transactions,plasticCount,metalCount,points\r\n');
   });
 
