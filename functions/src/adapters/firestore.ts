@@ -71,10 +71,10 @@ export async function recordOnEmulator(event: string, fields: Record<string, unk
 }
 
 /**
- * The SDK's runTransaction gives up after 5 attempts, which a burst of kiosks writing to one
- * user reaches ("Transaction lock timeout"). Contention is the service's problem,
- * never the kiosk's: keep retrying with jittered backoff until a deadline. Errors
- * thrown by `body` itself (ApiError and the like) are not retried.
+ * The SDK's runTransaction gives up after 5 attempts, which a burst of kiosks writing
+ * to one user reaches ("Transaction lock timeout"). Contention is the service's
+ * problem, never the kiosk's: keep retrying with jittered backoff until a deadline.
+ * Errors thrown by `body` itself (ApiError and the like) are not retried.
  *
  * Every retry is this loop's (the SDK is given one attempt), so each one is logged
  * as `transaction_retried` with its attempt and gRPC code: contention shows in the

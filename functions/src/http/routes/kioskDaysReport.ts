@@ -63,9 +63,8 @@ export const kioskDaysReportRoute: Route<undefined, VerifiedCaller> = {
     const kioskId = query.kioskId === undefined ? undefined : assertDocumentId(query.kioskId, 'kioskId');
     if (query.format !== undefined && !FORMATS.includes(query.format)) throw badRequest('format must be json or csv');
     const rows = await listKioskDays(from, to, kioskId);
-    if (query.format === 'csv')
-      return { body: {}, text: { contentType: 'text/csv; charset=utf-8', content: kioskDaysCsv(rows) } };
-    return { body: { success: true, rows } };
+    if (query.format !== 'csv') return { body: { success: true, rows } };
+    return { body: {}, text: { contentType: 'text/csv; charset=utf-8', content: kioskDaysCsv(rows) } };
   },
   doc: {
     operationId: 'getKioskDaysReport',
