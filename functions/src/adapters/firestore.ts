@@ -1,5 +1,6 @@
 import { getApps, initializeApp } from 'firebase-admin/app';
 import {
+  FieldValue,
   getFirestore,
   type DocumentData,
   type DocumentReference,
@@ -8,6 +9,7 @@ import {
   type Transaction,
   type WriteBatch,
 } from 'firebase-admin/firestore';
+import { logWarn } from '../log';
 
 let firestore: Firestore | undefined;
 
@@ -24,35 +26,59 @@ export function db(): Firestore {
   return firestore;
 }
 
-const ABORTED = 10;
 const ALREADY_EXISTS = 6;
 const FAILED_PRECONDITION = 9;
 const INVALID_ARGUMENT = 3;
 const TRANSACTION_DEADLINE_MS = 30_000;
+/**
+ * The codes on which the Admin SDK itself runs a transaction again (its
+ * isRetryableTransactionError): ABORTED (contention), CANCELLED, UNKNOWN,
+ * DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, INTERNAL, UNAVAILABLE, UNAUTHENTICATED.
+ */
+const RETRYABLE_TRANSACTION_CODES: ReadonlySet<unknown> = new Set([10, 1, 2, 4, 8, 13, 14, 16]);
 
 const codeOf = (error: unknown): unknown =>
   typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 
-/**
- * Worth running the transaction again: contention, or a commit whose answer was
- * lost. In the latter case the SDK sends the commit again by itself, and Firestore
- * answers that the transaction is closed (the first send committed it, or the
- * server dropped it): the outcome is unknown, and only a fresh run can tell.
- */
 export const isAlreadyExists = (error: unknown): boolean => codeOf(error) === ALREADY_EXISTS;
 
+/**
+ * Worth running the transaction again: what the SDK would retry, or a commit whose
+ * answer was lost. In the latter case the SDK sends the commit again by itself, and
+ * Firestore answers that the transaction is closed (the first send committed it, or
+ * the server dropped it): the outcome is unknown, and only a fresh run can tell.
+ */
 const isRetryableTransactionFailure = (error: unknown): boolean =>
-  codeOf(error) === ABORTED ||
+  RETRYABLE_TRANSACTION_CODES.has(codeOf(error)) ||
   (codeOf(error) === INVALID_ARGUMENT &&
     /transaction is invalid or closed|transaction has expired/i.test(String((error as Error).message)));
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+export const diagnosticsCollection = () => db().collection('diagnostics');
+
 /**
- * runTransaction gives up after 5 attempts, which a burst of kiosks writing to one
- * user reaches ("Transaction lock timeout"). Contention is the service's problem,
- * never the kiosk's: keep retrying with jittered backoff until a deadline. Errors
- * thrown by `body` itself (ApiError and the like) are not retried.
+ * On the emulator suite only, records a named event as a document of `diagnostics`,
+ * beside its log entry: the tests run in another process than the functions and
+ * cannot read the functions' logs, and some of them must count events (contention
+ * retries, writes to hot documents). Never written when deployed.
+ */
+export async function recordOnEmulator(event: string, fields: Record<string, unknown>): Promise<void> {
+  if (process.env.FUNCTIONS_EMULATOR !== 'true') return;
+  await diagnosticsCollection()
+    .add({ event, ...fields, function: process.env.FUNCTION_TARGET ?? null, at: FieldValue.serverTimestamp() })
+    .catch(() => undefined);
+}
+
+/**
+ * The SDK's runTransaction gives up after 5 attempts, which a burst of kiosks writing
+ * to one user reaches ("Transaction lock timeout"). Contention is the service's
+ * problem, never the kiosk's: keep retrying with jittered backoff until a deadline.
+ * Errors thrown by `body` itself (ApiError and the like) are not retried.
+ *
+ * Every retry is this loop's (the SDK is given one attempt), so each one is logged
+ * as `transaction_retried` with its attempt and gRPC code: contention shows in the
+ * logs instead of hiding inside the SDK.
  *
  * A body may run again after its own commit landed (a lost answer, retried by the
  * SDK or here), so every body must recognise its own earlier write: an id chosen
@@ -60,12 +86,15 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function runTransaction<T>(body: (tx: Transaction) => Promise<T>): Promise<T> {
   const deadline = Date.now() + TRANSACTION_DEADLINE_MS;
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     try {
-      return await db().runTransaction(body, { maxAttempts: 5 });
+      return await db().runTransaction(body, { maxAttempts: 1 });
     } catch (error) {
       if (!isRetryableTransactionFailure(error) || Date.now() > deadline) throw error;
-      await pause(Math.random() * Math.min(1000, 50 * 2 ** attempt));
+      const code = codeOf(error);
+      logWarn('transaction_retried', { attempt, code });
+      await recordOnEmulator('transaction_retried', { attempt, code: code ?? null });
+      await pause(Math.random() * Math.min(1000, 50 * 2 ** (attempt - 1)));
     }
   }
 }
@@ -83,7 +112,8 @@ export async function createUnderOwnId(ref: DocumentReference, data: DocumentDat
   }
 }
 
-const isLostRace = (error: unknown): boolean => codeOf(error) === FAILED_PRECONDITION || isAlreadyExists(error);
+/** A write whose precondition failed: someone else wrote first (or our own earlier send landed). */
+export const isLostRace = (error: unknown): boolean => codeOf(error) === FAILED_PRECONDITION || isAlreadyExists(error);
 
 /**
  * Optimistic read-modify-write for hot documents (one user credited by many kiosks

@@ -1,8 +1,8 @@
 /**
- * The operator CLI (`npm run admin -- <command>`): kiosks, kiosk API keys, the admin
- * claim, the rewards config and demo data, through the Admin SDK and the same data
- * and domain modules as the API. Never imported by index.ts, so the deployed
- * functions do not load it.
+ * The operator CLI (`npm run admin -- <command>`): kiosks, kiosk API keys, the daily
+ * report, the admin claim, the rewards config and demo data, through the Admin SDK
+ * and the same data and domain modules as the API. Never imported by index.ts, so
+ * the deployed functions do not load it.
  *
  * Output: results on stdout (JSON where a script may read them), notes on stderr.
  * Exit codes: 0 done, 1 failed (one line on stderr), 2 bad usage.
@@ -13,12 +13,19 @@ import { CliError, UsageError, note, print, type Command } from './command';
 import { adminCommands } from './commands/admins';
 import { demoCommands } from './commands/demo';
 import { kioskCommands } from './commands/kiosks';
+import { reportCommands } from './commands/reports';
 import { rewardsCommands } from './commands/rewards';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
 
 /** In the order the help lists them. */
-const COMMANDS: readonly Command[] = [...kioskCommands, ...adminCommands, ...rewardsCommands, ...demoCommands];
+const COMMANDS: readonly Command[] = [
+  ...kioskCommands,
+  ...reportCommands,
+  ...adminCommands,
+  ...rewardsCommands,
+  ...demoCommands,
+];
 
 async function run(argv: string[]): Promise<void> {
   const { command, flags } = parseCommandLine(argv, COMMANDS);

@@ -117,5 +117,6 @@ export async function handleApiRequest(req: Request, res: Response): Promise<voi
   res.setHeader('Cache-Control', 'no-store');
   for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
   if (response.status === 204) res.end();
+  else if (response.text) res.type(response.text.contentType).send(response.text.content);
   else res.json(response.body);
 }

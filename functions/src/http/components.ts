@@ -7,6 +7,7 @@ import type { JSONSchemaType } from 'ajv';
 import type { UserView } from '../data/users';
 import type { TransactionView } from '../data/transactions';
 import { KIOSK_STATUSES, type KioskStatus, type KioskView } from '../domain/kiosk';
+import type { KioskDayRow } from '../domain/kioskDays';
 import { MAX_ID_LENGTH } from '../domain/ids';
 import { coordinates } from './schemas';
 import type { JsonSchema } from './types';
@@ -123,6 +124,21 @@ export const pushResponseSchema: JSONSchemaType<{ messageId: string }> = {
   additionalProperties: false,
 };
 
+export const kioskDaySchema: JSONSchemaType<KioskDayRow> = {
+  type: 'object',
+  description: "One kiosk's figures of one UTC day (the day the kiosk took the deposits, `occurredAt`).",
+  properties: {
+    kioskId: id,
+    day: { type: 'string', format: 'date', description: 'The UTC day, YYYY-MM-DD' },
+    transactions: { ...count, description: 'Transactions recorded for that day' },
+    plasticCount: { ...count, description: 'Plastic items of those transactions' },
+    metalCount: { ...count, description: 'Metal items of those transactions' },
+    points: { ...count, description: 'Points those transactions earned (after the daily cap)' },
+  },
+  required: ['kioskId', 'day', 'transactions', 'plasticCount', 'metalCount', 'points'],
+  additionalProperties: false,
+};
+
 /** The schemas the API description names, by the name it gives them. */
 export const componentSchemas: Readonly<Record<string, JsonSchema>> = {
   // Not "Error" or "ApiError": client generators keep those names for their own types.
@@ -131,6 +147,7 @@ export const componentSchemas: Readonly<Record<string, JsonSchema>> = {
   User: userSchema,
   Transaction: transactionSchema,
   PushResponse: pushResponseSchema,
+  KioskDay: kioskDaySchema,
 };
 
 /** `{ success: true, ... }`, the body of every success of the contract's endpoints; `optional` may be absent. */

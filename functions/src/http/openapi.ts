@@ -130,12 +130,11 @@ function mergedResponse(status: number, contributions: Contribution[]): Json {
   });
 }
 
-function successResponse({ description, schema, example, headers }: SuccessResponse): Json {
-  return {
-    description,
-    ...(headers?.length && { headers: headersOf(headers) }),
-    content: { 'application/json': { schema: toDocumentSchema(schema), example } },
-  };
+function successResponse({ description, schema, example, headers, text }: SuccessResponse): Json {
+  const content: Json = { 'application/json': { schema: toDocumentSchema(schema), example } };
+  if (text)
+    content[text.mediaType] = { schema: { type: 'string', description: text.description }, example: text.example };
+  return { description, ...(headers?.length && { headers: headersOf(headers) }), content };
 }
 
 const pathParameterNames = (path: string): string[] =>
@@ -151,8 +150,8 @@ function parametersOf(route: AnyRoute): Json[] {
     if (!(name in PATH_PARAMETERS)) throw new Error(`${route.path}: path parameter ${name} has no description`);
     return { $ref: `#/components/parameters/${name}` };
   });
-  for (const [name, { description, schema }] of Object.entries(route.query ?? {})) {
-    parameters.push({ name, in: 'query', required: false, description, schema: toDocumentSchema(schema) });
+  for (const [name, { description, schema, required }] of Object.entries(route.query ?? {})) {
+    parameters.push({ name, in: 'query', required: required === true, description, schema: toDocumentSchema(schema) });
   }
   if (route.doc.headers?.includes('Idempotency-Key'))
     parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });

@@ -20,6 +20,8 @@ export interface ApiResponse {
   status?: number;
   headers?: Record<string, string>;
   body: Record<string, unknown>;
+  /** Sent instead of `body` (then `{}`): text of its own Content-Type, e.g. a report as CSV. */
+  text?: { contentType: string; content: string };
 }
 
 /** A JSON Schema (2020-12; ajv's `nullable`, where request schemas use it, is written out as a type union in the API description). */
@@ -49,6 +51,8 @@ export interface SuccessResponse {
   schema: JsonSchema;
   example: Record<string, unknown>;
   headers?: readonly ResponseHeader[];
+  /** The same answer as text, for a request that asks for it (e.g. `format=csv`). */
+  text?: { mediaType: 'text/csv'; description: string; example: string };
 }
 
 /** An error answer: always `{ error, code }`, with one of these codes. */
@@ -82,6 +86,7 @@ export interface OperationDescription<Body> {
 export interface QueryParameter {
   description: string;
   schema: JsonSchema;
+  required?: true;
 }
 
 export interface Route<Body = unknown, Caller = undefined> {

@@ -10,6 +10,7 @@ import { newNotification, notificationsOf } from '../data/notifications';
 import { forgetPushToken, userFromSnapshot, usersCollection } from '../data/users';
 import { transactionNotification } from '../domain/messages';
 import { transactionsCollection } from '../data/transactions';
+import { countOnKiosk } from './kioskFold';
 
 export type PushOutcome =
   { status: 'sent'; messageId: string } | { status: 'skipped' } | { status: 'failed'; error: string };
@@ -18,15 +19,19 @@ type Claim =
   { state: 'missing' | 'complete' | 'completed-now' } | { state: 'push-claimed'; message: Message; token: string };
 
 /**
- * The side effects of a recorded transaction (kiosk counters, in-app
- * notification, push), safe to run any number of times for one transaction.
+ * The side effects of a recorded transaction (kiosk counters and daily figures,
+ * in-app notification, push), safe to run any number of times for one transaction.
  *
- * Claim-then-act: one Firestore transaction applies the counters and the
- * notification and claims the push (`effects.push.status = "sending"`) together
- * with marks on the transaction document, so a redelivered event sees what was
- * done. The push is sent after the claim and its outcome written with
- * `completedAt`, last. A run that died between claim and outcome is not pushed
- * again (at most one push): its push is recorded as failed, "interrupted".
+ * The kiosk's counters and daily figures come first: a fold (services/kioskFold.ts)
+ * counts the transaction together with the kiosk's others not counted yet, so that
+ * a kiosk's backlog does not become one write to its hot documents per transaction.
+ *
+ * Then claim-then-act: one Firestore transaction writes the notification and claims
+ * the push (`effects.push.status = "sending"`) together with marks on the
+ * transaction document, so a redelivered event sees what was done. The push is sent
+ * after the claim and its outcome written with `completedAt`, last: `completedAt`
+ * means every effect is applied. A run that died between claim and outcome is not
+ * pushed again (at most one push): its push is recorded as failed, "interrupted".
  *
  * The claim carries an id chosen once per run. When the claim commit lands but its
  * answer is lost, the SDK runs the transaction body again; the body then finds the
@@ -36,6 +41,11 @@ type Claim =
 export async function applyTransactionEffects(transactionId: string, push: PushTransport): Promise<Claim['state']> {
   const transactionRef = transactionsCollection().doc(transactionId);
   const claimId = randomUUID();
+
+  const recorded = await transactionRef.get();
+  if (!recorded.exists) return 'missing';
+  if (recorded.get('effects.completedAt')) return 'complete';
+  await countOnKiosk(recorded);
 
   const claim = await runTransaction<Claim>(async (tx) => {
     const transactionSnap = await tx.get(transactionRef);
@@ -60,19 +70,6 @@ export async function applyTransactionEffects(transactionId: string, push: PushT
       newBalance: transaction.newBalance,
     });
     const marks: DocumentData = {};
-
-    if (effects.kioskCounted === undefined) {
-      if (kiosk) {
-        tx.update(kioskRef, {
-          plasticCount: FieldValue.increment(transaction.plasticCount),
-          metalCount: FieldValue.increment(transaction.metalCount),
-          lastUpdated: FieldValue.serverTimestamp(),
-        });
-      } else {
-        logError('transaction_kiosk_missing', { transactionId, kioskId: transaction.kioskId });
-      }
-      marks['effects.kioskCounted'] = kiosk !== undefined;
-    }
 
     if (effects.notificationId === undefined) {
       tx.set(

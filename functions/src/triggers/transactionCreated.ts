@@ -3,7 +3,7 @@ import { logInfo } from '../log';
 import { pushTransport } from '../adapters/push';
 import { applyTransactionEffects } from '../services/transactionEffects';
 
-/** onDocumentCreated("transactions/{transactionId}"): kiosk counters, in-app notification, push. */
+/** onDocumentCreated("transactions/{transactionId}"): kiosk counters and daily figures, in-app notification, push. */
 export async function onTransactionCreated(
   event: FirestoreEvent<QueryDocumentSnapshot | undefined, { transactionId: string }>,
 ): Promise<void> {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { getAuth } from 'firebase-admin/auth';
 import { adminApp } from '../../src/adapters/firestore';
 import { DEFAULT_REWARDS } from '../../src/domain/rewards';
-import { PROJECT_ID, adminHeaders, call, db, resetEmulators } from './helpers';
+import { PROJECT_ID, adminHeaders, call, db, kioskDayRow, resetEmulators, seedKioskDays } from './helpers';
 
 const cli = join(__dirname, '..', '..', 'lib', 'cli', 'admin.js');
 
@@ -36,6 +36,7 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   'kiosk:upsert': ['id', 'name', 'address', 'lat', 'lng', 'hours', 'timezone', 'status'],
   'key:create': ['kiosk', 'label'],
   'key:revoke': ['kiosk', 'key'],
+  'report:kiosk-days': ['from', 'to', 'kiosk', 'csv'],
   'admin:grant': ['email', 'uid'],
   'admin:revoke': ['email', 'uid'],
   'rewards:set': ['plastic', 'metal', 'daily-cap', 'ranks'],
@@ -201,6 +202,52 @@ describe('key:create and key:revoke', () => {
 
     expect(await admin('key:revoke', '--kiosk', 'k1', '--key', keyId)).toBe(`Revoked API key ${keyId} of kiosk k1.\n`);
     expect((await status()).status).toBe(401);
+  });
+});
+
+describe('report:kiosk-days', () => {
+  const seedDays = () =>
+    seedKioskDays([
+      kioskDayRow('munich', '2026-11-23', 2),
+      kioskDayRow('berlin', '2026-11-24', 1),
+      kioskDayRow('berlin', '2026-11-23', 5),
+      kioskDayRow('berlin', '2026-12-24', 9),
+    ]);
+
+  test('prints the rows of GET /admin/reports/kiosk-days as a table with a total line, or as its CSV', async () => {
+    await seedDays();
+    expect(await admin('report:kiosk-days', '--from', '2026-11-01', '--to=2026-11-30')).toBe(
+      [
+        'KIOSK   DAY         TRANSACTIONS  PLASTIC  METAL  POINTS',
+        'berlin  2026-11-23             5       10      5     200',
+        'munich  2026-11-23             2        4      2      80',
+        'berlin  2026-11-24             1        2      1      40',
+        'total                          8       16      8     320',
+        '',
+      ].join('\n'),
+    );
+    const api = await call('GET', '/admin/reports/kiosk-days?from=2026-11-01&to=2026-11-30&kioskId=berlin&format=csv', {
+      headers: await adminHeaders(),
+    });
+    expect(
+      await admin('report:kiosk-days', '--from', '2026-11-01', '--to', '2026-11-30', '--kiosk', 'berlin', '--csv'),
+    ).toBe(api.text);
+  });
+
+  test('a range the API refuses is refused with its message, exit 1; an empty one says so', async () => {
+    const api = await call('GET', '/admin/reports/kiosk-days?from=2026-09-01&to=2026-12-31', {
+      headers: await adminHeaders(),
+    });
+    expect(api.status).toBe(400);
+    const cli = (from: string, to: string) =>
+      runCli(['--project', PROJECT_ID, '--emulator', 'report:kiosk-days', '--from', from, '--to', to]);
+    const run = await cli('2026-09-01', '2026-12-31');
+    expect(run).toMatchObject({ code: 1, stdout: '', stderr: `error: ${api.body.error}\n` });
+    expect(await cli('2026-01-01', '2026-01-31')).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: 'No transactions from 2026-01-01 to 2026-01-31.\n',
+    });
   });
 });
 

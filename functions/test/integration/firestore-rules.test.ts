@@ -6,7 +6,7 @@
  *   - a signed-in user may read their own users/{uid} and users/{uid}/notifications/*, and may
  *     change only the `read` field (to a bool) of their own notifications;
  *   - every other client read or write is denied (the functions write through the Admin SDK,
- *     which bypasses these rules).
+ *     which bypasses these rules), also of the daily reports (kioskDays) to an admin's token.
  *
  * The test names are the list of guarantees: each one states what the rules allow or deny.
  */
@@ -54,6 +54,9 @@ const SERVER_ONLY_DOCS: ReadonlyArray<readonly [collectionName: string, path: st
   ['config', 'config/rewards'],
   ['rateLimits', 'rateLimits/bucket-1'],
   ['pushOutbox', 'pushOutbox/push-1'],
+  ['kioskDays', 'kioskDays/kiosk-1_2026-11-23'],
+  ['kioskFolds', 'kioskFolds/kiosk-1'],
+  ['diagnostics', 'diagnostics/event-1'],
 ];
 
 const SEED: Record<string, Record<string, unknown>> = {
@@ -87,6 +90,16 @@ const SEED: Record<string, Record<string, unknown>> = {
   'config/rewards': { pointsPerPlastic: 1, pointsPerMetal: 1 },
   'rateLimits/bucket-1': { count: 1 },
   'pushOutbox/push-1': { token: 'bob-token', title: 'Hello' },
+  'kioskDays/kiosk-1_2026-11-23': {
+    kioskId: 'kiosk-1',
+    day: '2026-11-23',
+    transactions: 1,
+    plasticCount: 6,
+    metalCount: 4,
+    points: 10,
+  },
+  'kioskFolds/kiosk-1': { holder: null, heldUntil: null },
+  'diagnostics/event-1': { event: 'transaction_retried', attempt: 1 },
 };
 
 let testEnv: RulesTestEnvironment;
@@ -396,6 +409,14 @@ describe('transactions: not readable even by the user they belong to', () => {
 
   it('denies a signed-in user querying transactions filtered to their own userId', async () => {
     await assertFails(getDocs(query(collection(signedIn(ALICE), 'transactions'), where('userId', '==', ALICE))));
+  });
+});
+
+describe('kioskDays: the daily reports reach admins through the API only', () => {
+  it('denies a signed-in user with the admin claim reading or querying them', async () => {
+    const admin = firestoreOf(testEnv.authenticatedContext('an-admin', { admin: true }));
+    await assertFails(getDoc(doc(admin, 'kioskDays/kiosk-1_2026-11-23')));
+    await assertFails(getDocs(query(collection(admin, 'kioskDays'), where('kioskId', '==', 'kiosk-1'))));
   });
 });
 

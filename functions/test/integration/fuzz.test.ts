@@ -20,6 +20,7 @@
  */
 import fc from 'fast-check';
 import { SIMULATED_TOKEN_PREFIXES, classifyFcmError } from '../../src/adapters/push';
+import { utcDay } from '../../src/domain/kioskDays';
 import { issueKey, revokeKey } from '../../src/data/kioskKeys';
 import { routes } from '../../src/http/routes';
 import { emulatorsFromEnv } from '../harness/emulators';
@@ -61,8 +62,10 @@ import {
 } from './fuzz-server';
 import {
   idTokenFor,
+  kioskDayRow,
   resetEmulators,
   seedKiosk,
+  seedKioskDays,
   seedKioskWithKey,
   seedUser,
   setBackgroundTriggers,
@@ -157,6 +160,13 @@ beforeAll(async () => {
   const revoked = await issueKey(a.kioskId, 'revoked');
   await revokeKey(a.kioskId, revoked.keyId);
   await seedUser({ id: user });
+  // Days with figures for the daily report to find.
+  const daysAgo = (days: number) => utcDay(new Date(Date.now() - days * 86_400_000));
+  await seedKioskDays([
+    kioskDayRow(t.kioskId, daysAgo(0), 2),
+    kioskDayRow(t.kioskId, daysAgo(3), 1),
+    kioskDayRow(a.kioskId, daysAgo(3), 4),
+  ]);
   const userPush = await seedUser({ pushToken: 'fuzz-device-1' });
   const userGone = await seedUser({ pushToken: 'unregistered-fuzz-1' });
 
@@ -243,6 +253,8 @@ interface RouteSpec {
   allow5xx?: (request: FuzzRequest, response: RawResponse, body: any, before: DbSnapshot) => boolean;
   /** A documented write on a 4xx. */
   allowWrite?: (request: FuzzRequest, response: RawResponse, change: DocChange) => boolean;
+  /** A 2xx that is documented as text of this Content-Type rather than JSON (a report as CSV). */
+  textAnswer?: (request: FuzzRequest) => string | undefined;
 }
 
 const pool = (): CredentialPool => ({
@@ -821,6 +833,17 @@ const specs: RouteSpec[] = [
       }),
   },
   {
+    route: 'GET /admin/reports/kiosk-days',
+    runs: 100,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'GET',
+        token: fx.adminToken,
+        path: (fuzzed) => reportQueries(fuzzed).map((query) => `/admin/reports/kiosk-days${query}`),
+      }),
+    textAnswer: (request) => (/[?&]format=csv(&|$)/.test(request.path) ? 'text/csv' : undefined),
+  },
+  {
     route: 'DELETE /admin/kiosks/:kioskId/keys/:keyId',
     runs: 60,
     requests: () =>
@@ -838,6 +861,44 @@ const specs: RouteSpec[] = [
       ),
   },
 ];
+
+/** Days around the fixtures' transactions: some reports hold rows, some span more than 92 days. */
+const reportDays = fc
+  .integer({ min: -120, max: 120 })
+  .map((offset) => utcDay(new Date(Date.now() + offset * 86_400_000)));
+const badDays = fc.constantFrom(
+  '2026-02-29',
+  '2026-13-01',
+  '2026-11-31',
+  '2026-1-1',
+  '20261123',
+  '',
+  '0000-00-00',
+  'today',
+);
+
+/** Query strings of the daily report: valid ones, and when fuzzed any parameter hostile, missing, repeated or unknown. */
+function reportQueries(fuzzed: boolean): fc.Arbitrary<string> {
+  const value = (valid: fc.Arbitrary<string>) =>
+    fuzzed ? weighted([4, valid], [1, badDays], [1, hostileText(40)]) : valid;
+  const optional = (arbitrary: fc.Arbitrary<string>) => fc.option(arbitrary, { nil: undefined, freq: 2 });
+  return fc
+    .record({
+      from: fuzzed ? optional(value(reportDays)) : reportDays,
+      to: fuzzed ? optional(value(reportDays)) : reportDays,
+      kioskId: optional(value(fc.constantFrom(fx.kioskT, fx.kioskA, 'ghost-kiosk'))),
+      format: optional(value(fc.constantFrom('json', 'csv'))),
+      extra: fuzzed
+        ? optional(fc.constantFrom('from=2026-11-01', 'limit=10', 'format=csv', '%ZZ=1', 'to'))
+        : fc.constant(undefined),
+    })
+    .map(({ extra, ...params }) => {
+      const pairs = Object.entries(params)
+        .filter(([, text]) => text !== undefined)
+        .map(([name, text]) => `${name}=${encodeSegment(text!)}`);
+      return `?${[...pairs, ...(extra === undefined ? [] : [extra])].join('&')}`;
+    });
+}
 
 /** Any method on any path: unknown routes, wrong methods, OPTIONS and HEAD. */
 const anyRoute: RouteSpec = {
@@ -950,6 +1011,11 @@ function shapeProblems(spec: RouteSpec, request: FuzzRequest, response: RawRespo
   }
   if (response.status === 204) return problems;
   const contentType = String(response.headers['content-type'] ?? '');
+  const text = response.status < 300 ? spec.textAnswer?.(request) : undefined;
+  if (text !== undefined) {
+    if (!contentType.startsWith(`${text};`)) problems.push(`content-type "${contentType}" is not ${text}`);
+    return problems;
+  }
   if (!/^application\/json\b/i.test(contentType)) problems.push(`content-type "${contentType}" is not JSON`);
   if (request.method === 'HEAD') return problems;
   if (body === undefined) {

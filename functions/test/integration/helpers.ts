@@ -1,10 +1,13 @@
+import { Timestamp } from 'firebase-admin/firestore';
 import { db } from '../../src/adapters/firestore';
+import { kioskDayIncrement, kioskDayRef } from '../../src/data/kioskDays';
 import { issueKey } from '../../src/data/kioskKeys';
 import { kiosksCollection, newKiosk } from '../../src/data/kiosks';
 import { newTransaction, transactionsCollection, type RecordedTransaction } from '../../src/data/transactions';
 import { newProfile, usersCollection } from '../../src/data/users';
 import type { KioskStatus } from '../../src/domain/kiosk';
-import { DEFAULT_REWARDS } from '../../src/domain/rewards';
+import type { KioskDayRow } from '../../src/domain/kioskDays';
+import { DEFAULT_REWARDS, pointsFor } from '../../src/domain/rewards';
 import { idTokenFor } from '../harness/auth';
 import { apiUrl, emulatorsFromEnv } from '../harness/emulators';
 import * as wait from '../harness/wait';
@@ -107,30 +110,62 @@ export async function seedUser(
 }
 
 /**
- * A recorded transaction of 2 plastic and 1 metal item (40 points) for a user who had
- * none, stored as an award stores it; for tests that drive the trigger by hand.
+ * A recorded transaction, by default of 2 plastic and 1 metal item (40 points) for a
+ * user who had none, stored as an award stores it; for tests that drive the trigger
+ * by hand. `occurredAt` is when the kiosk took the deposit; `createdAt` replaces the
+ * server's time of recording (a transaction recorded minutes ago).
  */
-export async function seedTransaction(kioskId: string, userId: string) {
+export async function seedTransaction(
+  kioskId: string,
+  userId: string,
+  fields: Partial<{ plasticCount: number; metalCount: number; occurredAt: Date; createdAt: Date }> = {},
+) {
   const transactionId = uniqueId('tx');
+  const { plasticCount = 2, metalCount = 1 } = fields;
+  const pointsEarned = pointsFor(DEFAULT_REWARDS, plasticCount, metalCount);
   const recorded: RecordedTransaction = {
     userId,
     kioskId,
-    plasticCount: 2,
-    metalCount: 1,
-    totalItems: 3,
-    pointsEarned: 40,
+    plasticCount,
+    metalCount,
+    totalItems: plasticCount + metalCount,
+    pointsEarned,
     capped: false,
     balanceBefore: 0,
-    newBalance: 40,
-    occurredAt: new Date(),
+    newBalance: pointsEarned,
+    occurredAt: fields.occurredAt ?? new Date(),
     idempotencyKey: null,
     requestFingerprint: null,
     submissionId: 'test-submission',
     apiKeyId: 'test-key',
     pushQueued: false,
   };
-  await transactionsCollection().doc(transactionId).set(newTransaction(recorded));
+  await transactionsCollection()
+    .doc(transactionId)
+    .set({
+      ...newTransaction(recorded),
+      ...(fields.createdAt && { createdAt: Timestamp.fromDate(fields.createdAt) }),
+    });
   return { transactionId, recorded };
+}
+
+/** A daily report row of `transactions` transactions of 2 plastic and 1 metal item (40 points) each. */
+export const kioskDayRow = (kioskId: string, day: string, transactions: number): KioskDayRow => ({
+  kioskId,
+  day,
+  transactions,
+  plasticCount: 2 * transactions,
+  metalCount: transactions,
+  points: 40 * transactions,
+});
+
+/** Stores daily figures as the trigger's folds store them. */
+export async function seedKioskDays(rows: readonly KioskDayRow[]): Promise<void> {
+  await Promise.all(
+    rows.map(({ kioskId, day, ...figures }) =>
+      kioskDayRef(kioskId, day).set(kioskDayIncrement(kioskId, day, figures), { merge: true }),
+    ),
+  );
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -87,9 +87,10 @@ describe('the trigger claim whose commit answer is lost', () => {
     const { transactionId } = await seedTransaction(kioskId, userId);
     const sent: unknown[] = [];
     const recording: PushTransport = { send: async (message) => (sent.push(message), 'message-1') };
+    // The claim's commit: the one Firestore transaction that writes the notification.
     const fault = injectCommitFaults(
       db(),
-      (request) => request.transaction !== undefined && writesTo('transactions')(request),
+      (request) => request.transaction !== undefined && writesTo('users')(request),
       1,
       'lose-answer',
     );

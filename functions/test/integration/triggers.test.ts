@@ -112,7 +112,7 @@ describe('transaction trigger redelivered', () => {
     const fault = injectCommitFaults(
       db(),
       writesDocument(`users/${userId}`),
-      // The Admin SDK's own attempts at one transaction: it gives up after these.
+      // As many attempts as the Admin SDK would make at one transaction before giving up.
       5,
       GRPC.DEADLINE_EXCEEDED,
     );

@@ -375,4 +375,22 @@ describe('the response check', () => {
       'listKiosks 200: Content-Type text/html is not described (application/json)',
     ]);
   });
+
+  it('accepts the daily report as CSV, where the document describes it, and nowhere else', () => {
+    const csv = {
+      status: 200,
+      headers: new Headers({ 'content-type': 'text/csv; charset=utf-8' }),
+      body: undefined,
+      text: 'kioskId,day,transactions,plasticCount,metalCount,points\r\n',
+    };
+    expect(
+      responseProblems('GET', '/admin/reports/kiosk-days?from=2026-11-01&to=2026-11-30&format=csv', csv, {}),
+    ).toEqual([]);
+    expect(responseProblems('GET', '/kiosks', csv)).toEqual([
+      'listKiosks 200: Content-Type text/csv is not described (application/json)',
+    ]);
+    expect(responseProblems('GET', '/admin/reports/kiosk-days?to=2026-11-30&from=2026-11-31', csv, {}).join()).toMatch(
+      /query from: .*must match format "date"/,
+    );
+  });
 });

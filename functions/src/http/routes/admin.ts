@@ -9,7 +9,8 @@ import { kioskExample, kioskSchema, successBody } from '../components';
 import type { AdminKioskBody, KioskKeyBody } from '../schemas';
 import type { Route } from '../types';
 
-const adminOnly = ({ headers }: { headers: Parameters<typeof requireAdmin>[0] }) => requireAdmin(headers);
+/** The `authenticate` of every /admin route. */
+export const adminOnly = ({ headers }: { headers: Parameters<typeof requireAdmin>[0] }) => requireAdmin(headers);
 
 /** POST /admin/kiosks: create (201) or update (200) a kiosk; counters are never touched. */
 export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {

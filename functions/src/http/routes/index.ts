@@ -3,6 +3,7 @@ import { upsertKioskRoute, createKioskKeyRoute, revokeKioskKeyRoute } from './ad
 import { getKioskRoute } from './getKiosk';
 import { getUserRoute } from './getUser';
 import { healthRoute } from './health';
+import { kioskDaysReportRoute } from './kioskDaysReport';
 import { listKiosksRoute } from './listKiosks';
 import { notifyTopicRoute, notifyUserRoute } from './notify';
 import { openApiRoute } from './openApi';
@@ -30,4 +31,5 @@ export const routes: AnyRoute[] = [
   upsertKioskRoute,
   createKioskKeyRoute,
   revokeKioskKeyRoute,
+  kioskDaysReportRoute,
 ];
