@@ -1,6 +1,8 @@
-import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
-import { byDayThenKiosk, utcDay, type KioskDayFigures, type KioskDayRow } from '../domain/kioskDays';
+import { byDayThenKiosk, type KioskDayFigures, type KioskDayRow } from '../domain/kioskDays';
+import { utcDay } from '../domain/rewards';
+import { occurredAtOf } from './transactions';
 
 /** kioskDays/{kioskId}_{YYYY-MM-DD}: one kiosk's figures of one UTC day, kept by the transaction trigger. */
 export const kioskDaysCollection = () => db().collection('kioskDays');
@@ -30,14 +32,8 @@ const count = (value: unknown): number => (typeof value === 'number' ? value : 0
  * The day a transaction counts on: the UTC day of `occurredAt` (when the kiosk took
  * the deposit), or of `createdAt` for a transaction recorded before `occurredAt` existed.
  */
-export function reportDayOf(transaction: DocumentSnapshot): string {
-  const occurredAt = transaction.get('occurredAt');
-  const createdAt = transaction.get('createdAt');
-  const instant =
-    occurredAt instanceof Timestamp ? occurredAt : createdAt instanceof Timestamp ? createdAt : transaction.createTime;
-  if (!instant) throw new Error(`transactions/${transaction.id} has no time to count it on`);
-  return utcDay(instant.toDate());
-}
+export const reportDayOf = (transaction: DocumentSnapshot): string =>
+  utcDay(occurredAtOf(transaction.data() ?? {}, transaction.createTime));
 
 /** What one transaction adds to its kiosk's day. */
 export const figuresOf = (transaction: DocumentSnapshot): KioskDayFigures => ({

@@ -57,10 +57,14 @@ export const newTransaction = ({ occurredAt, ...transaction }: RecordedTransacti
   createdAt: FieldValue.serverTimestamp(),
 });
 
-/** When a stored transaction happened; one recorded before `occurredAt` existed happened when it was recorded. */
-export function occurredAtOf(data: DocumentData): Date {
-  const stamp = data.occurredAt ?? data.createdAt;
-  return stamp instanceof Timestamp ? stamp.toDate() : new Date(0);
+/**
+ * When a stored transaction happened; one recorded before `occurredAt` existed
+ * happened when it was recorded (`createdAt`, else the document's own create time).
+ */
+export function occurredAtOf(data: DocumentData, createTime?: Timestamp): Date {
+  const stamp = [data.occurredAt, data.createdAt, createTime].find((value) => value instanceof Timestamp);
+  if (!stamp) throw new Error('a transaction without any time it happened');
+  return (stamp as Timestamp).toDate();
 }
 
 /**
@@ -83,7 +87,7 @@ export function transactionResultFromSnapshot(snapshot: DocumentSnapshot): Trans
       pointsEarned: data.pointsEarned,
       capped: data.capped === true,
       newBalance: data.newBalance,
-      occurredAt: occurredAtOf(data).toISOString(),
+      occurredAt: occurredAtOf(data, snapshot.createTime).toISOString(),
     },
     pushNotification: data.pushQueued === true,
   };

@@ -1,4 +1,5 @@
 import { badRequest } from '../errors';
+import { utcDay } from './rewards';
 
 /** One kiosk's figures of one UTC day (contract §7, daily reports). */
 export interface KioskDayFigures {
@@ -18,9 +19,6 @@ export interface KioskDayRow extends KioskDayFigures {
 export const MAX_REPORT_DAYS = 92;
 
 const DAY_MS = 86_400_000;
-
-/** The UTC calendar day of an instant, as YYYY-MM-DD. */
-export const utcDay = (instant: Date): string => instant.toISOString().slice(0, 10);
 
 /** A YYYY-MM-DD that names a real calendar day, as its first instant (UTC); undefined otherwise. */
 export function parseDay(text: string): Date | undefined {

@@ -20,7 +20,7 @@
  */
 import fc from 'fast-check';
 import { SIMULATED_TOKEN_PREFIXES, classifyFcmError } from '../../src/adapters/push';
-import { utcDay } from '../../src/domain/kioskDays';
+import { utcDay } from '../../src/domain/rewards';
 import { issueKey, revokeKey } from '../../src/data/kioskKeys';
 import { routes } from '../../src/http/routes';
 import { emulatorsFromEnv } from '../harness/emulators';

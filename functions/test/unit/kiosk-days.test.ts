@@ -6,10 +6,10 @@ import {
   kioskDaysCsv,
   parseDay,
   reportRange,
-  utcDay,
   type KioskDayFigures,
   type KioskDayRow,
 } from '../../src/domain/kioskDays';
+import { utcDay } from '../../src/domain/rewards';
 import { textTable } from '../../src/cli/table';
 import { apiErrorOf } from './api-error';
 
