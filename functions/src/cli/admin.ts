@@ -13,12 +13,19 @@ import { CliError, UsageError, note, print, type Command } from './command';
 import { adminCommands } from './commands/admins';
 import { demoCommands } from './commands/demo';
 import { kioskCommands } from './commands/kiosks';
+import { ledgerCommands } from './commands/ledger';
 import { rewardsCommands } from './commands/rewards';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
 
 /** In the order the help lists them. */
-const COMMANDS: readonly Command[] = [...kioskCommands, ...adminCommands, ...rewardsCommands, ...demoCommands];
+const COMMANDS: readonly Command[] = [
+  ...kioskCommands,
+  ...adminCommands,
+  ...rewardsCommands,
+  ...ledgerCommands,
+  ...demoCommands,
+];
 
 async function run(argv: string[]): Promise<void> {
   const { command, flags } = parseCommandLine(argv, COMMANDS);

@@ -2,6 +2,7 @@ import type { AnyRoute } from '../types';
 import { upsertKioskRoute, createKioskKeyRoute, revokeKioskKeyRoute } from './admin';
 import { getKioskRoute } from './getKiosk';
 import { getUserRoute } from './getUser';
+import { userHistoryRoute } from './userHistory';
 import { healthRoute } from './health';
 import { listKiosksRoute } from './listKiosks';
 import { notifyTopicRoute, notifyUserRoute } from './notify';
@@ -22,6 +23,7 @@ export const routes: AnyRoute[] = [
   getKioskRoute,
   listKiosksRoute,
   getUserRoute,
+  userHistoryRoute,
   putPushTokenRoute,
   deletePushTokenRoute,
   notifyTopicRoute,
