@@ -14,6 +14,7 @@ import { adminCommands } from './commands/admins';
 import { demoCommands } from './commands/demo';
 import { kioskCommands } from './commands/kiosks';
 import { reportCommands } from './commands/reports';
+import { ledgerCommands } from './commands/ledger';
 import { rewardsCommands } from './commands/rewards';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
@@ -24,6 +25,7 @@ const COMMANDS: readonly Command[] = [
   ...reportCommands,
   ...adminCommands,
   ...rewardsCommands,
+  ...ledgerCommands,
   ...demoCommands,
 ];
 

@@ -10,6 +10,7 @@ import {
   transactionsCollection,
   type TransactionResult,
 } from '../data/transactions';
+import { ledgerCollection, newLedgerEntry } from '../data/ledger';
 import { userFromSnapshot, usersCollection } from '../data/users';
 import type { Deposit } from '../domain/deposit';
 import { keyedTransactionId, legacyIdempotencyRecordId, requestFingerprint } from '../domain/idempotency';
@@ -49,8 +50,9 @@ const fingerprintOf = ({ kioskId, userId, plasticCount, metalCount, happenedAt, 
   });
 
 /**
- * Records a deposit and awards its points in one atomic commit, guarded by a
- * precondition on the user document, so concurrent submissions never lose an award.
+ * Records a deposit and awards its points in one atomic commit (the transaction, its
+ * `earn` ledger entry, the user's new balance), guarded by a precondition on the user
+ * document, so concurrent submissions never lose an award.
  *
  * With an idempotency key the transaction's id is derived from kiosk and key, and
  * every submission of the key creates that one document: a later submission, at
@@ -141,6 +143,17 @@ export async function awardTransaction(
             submissionId,
             apiKeyId: origin.apiKeyId,
             pushQueued,
+          }),
+        );
+        // The transaction's one `earn` entry: under the transaction's own id, in the same commit.
+        batch.create(
+          ledgerCollection().doc(transactionRef.id),
+          newLedgerEntry({
+            userId,
+            kind: 'earn',
+            points: award.pointsEarned,
+            balanceAfter: award.currentPoints,
+            transaction: { id: transactionRef.id, kioskId, plasticCount, metalCount, occurredAt: happenedAt },
           }),
         );
         // The precondition is what makes concurrent awards safe: if anything changed

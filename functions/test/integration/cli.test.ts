@@ -1,33 +1,8 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { getAuth } from 'firebase-admin/auth';
 import { adminApp } from '../../src/adapters/firestore';
 import { DEFAULT_REWARDS } from '../../src/domain/rewards';
+import { admin, runCli } from './cli-runner';
 import { PROJECT_ID, adminHeaders, call, db, kioskDayRow, resetEmulators, seedKioskDays } from './helpers';
-
-const cli = join(__dirname, '..', '..', 'lib', 'cli', 'admin.js');
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The operator CLI as built by `npm test`, with exactly these arguments; never throws on a non-zero exit. */
-const runCli = (args: string[]) =>
-  new Promise<CliRun>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: process.env }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-
-/** The CLI against this suite's project on the emulators; a non-zero exit fails the test with what it printed. */
-async function admin(...args: string[]): Promise<string> {
-  const run = await runCli(['--project', PROJECT_ID, '--emulator', ...args]);
-  if (run.code !== 0) throw new Error(`admin ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
-  return run.stdout;
-}
 
 beforeEach(resetEmulators);
 
@@ -41,6 +16,8 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   'admin:revoke': ['email', 'uid'],
   'rewards:set': ['plastic', 'metal', 'daily-cap', 'ranks'],
   'rewards:show': [],
+  audit: [],
+  'ledger:backfill': [],
   seed: ['json'],
   token: ['email', 'password'],
   help: [],

@@ -100,6 +100,10 @@ const SEED: Record<string, Record<string, unknown>> = {
   },
   'kioskFolds/kiosk-1': { holder: null, heldUntil: null },
   'diagnostics/event-1': { event: 'transaction_retried', attempt: 1 },
+  'ledger/entry-alice': { userId: ALICE, kind: 'earn', points: 10, balanceAfter: 100 },
+  'ledger/entry-bob': { userId: BOB, kind: 'earn', points: 50, balanceAfter: 50 },
+  'redemptions/redemption-alice': { userId: ALICE, rewardId: 'coffee', status: 'issued' },
+  'rewards/coffee': { name: 'Coffee', cost: 100, kind: 'voucher', stock: 5, active: true },
 };
 
 let testEnv: RulesTestEnvironment;
@@ -417,6 +421,41 @@ describe('kioskDays: the daily reports reach admins through the API only', () =>
     const admin = firestoreOf(testEnv.authenticatedContext('an-admin', { admin: true }));
     await assertFails(getDoc(doc(admin, 'kioskDays/kiosk-1_2026-11-23')));
     await assertFails(getDocs(query(collection(admin, 'kioskDays'), where('kioskId', '==', 'kiosk-1'))));
+  });
+});
+
+describe.each([
+  ['ledger', 'ledger/entry-alice', 'ledger/entry-bob'],
+  ['redemptions', 'redemptions/redemption-alice', undefined],
+])('%s: a user reads their own, no client writes', (collectionName, alicesPath, bobsPath) => {
+  it('allows a user to read their own document and to query their own', async () => {
+    await assertSucceeds(getDoc(doc(signedIn(ALICE), alicesPath)));
+    await assertSucceeds(getDocs(query(collection(signedIn(ALICE), collectionName), where('userId', '==', ALICE))));
+  });
+
+  it("denies reading another user's, listing everyone's, or reading signed out", async () => {
+    if (bobsPath) await assertFails(getDoc(doc(signedIn(ALICE), bobsPath)));
+    await assertFails(getDoc(doc(signedIn(BOB), alicesPath)));
+    await assertFails(getDocs(collection(signedIn(ALICE), collectionName)));
+    await assertFails(getDoc(doc(signedOut(), alicesPath)));
+  });
+
+  it('denies every client write, also to their own', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), alicesPath), { points: 1_000_000 }));
+    await assertFails(setDoc(doc(signedIn(ALICE), `${collectionName}/new`), { userId: ALICE, points: 5 }));
+    await assertFails(deleteDoc(doc(signedIn(ALICE), alicesPath)));
+  });
+});
+
+describe('rewards: public read, no client writes', () => {
+  it('allows anyone to read the catalog', async () => {
+    await assertSucceeds(getDoc(doc(signedOut(), 'rewards/coffee')));
+    await assertSucceeds(getDocs(collection(signedIn(ALICE), 'rewards')));
+  });
+
+  it('denies every client write', async () => {
+    await assertFails(updateDoc(doc(signedIn(ALICE), 'rewards/coffee'), { stock: 1000 }));
+    await assertFails(setDoc(doc(signedIn(ALICE), 'rewards/free'), { name: 'Free', cost: 0 }));
   });
 });
 

@@ -509,6 +509,42 @@ const specs: RouteSpec[] = [
       ),
   },
   {
+    route: 'GET /user/:userId/history',
+    runs: 80,
+    requests: () =>
+      each(
+        [
+          { userId: fx.user, token: fx.userToken },
+          { userId: fx.userPush, token: fx.adminToken },
+          { userId: fx.user, token: fx.strangerToken },
+        ],
+        ({ userId, token }) => ({
+          method: 'GET',
+          path: (fuzzed) =>
+            (fuzzed
+              ? weighted(
+                  [2, hostileText(40).map((limit) => `?limit=${encodeSegment(limit)}`)],
+                  [2, hostileText(200).map((cursor) => `?cursor=${encodeSegment(cursor)}`)],
+                  [
+                    1,
+                    fc.constantFrom(
+                      '?limit=0',
+                      '?limit=101',
+                      '?limit=-1',
+                      '?limit=1e2',
+                      '?cursor=',
+                      '?limit=5&limit=6',
+                      '?offset=3',
+                    ),
+                  ],
+                )
+              : weighted([1, fc.constant('')], [2, fc.integer({ min: 1, max: 100 }).map((limit) => `?limit=${limit}`)])
+            ).map((query) => `/user/${encodeSegment(userId)}/history${query}`),
+          token,
+        }),
+      ),
+  },
+  {
     route: 'PUT /user/:userId/push-token',
     runs: 100,
     requests: () =>

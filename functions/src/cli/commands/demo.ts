@@ -6,11 +6,13 @@ import { issueKey, kioskKeysCollection, revokeKey, type KioskKeyRecord } from '.
 import { newProfile, usersCollection } from '../../data/users';
 import type { KioskRecord, KioskStatus } from '../../domain/kiosk';
 import type { RewardsConfig } from '../../domain/rewards';
+import { openBalance } from '../../services/ledgerBooks';
 import { profileName } from '../../triggers/provisionUser';
 import { auth, findAccountByEmail, setAdminClaim, type AuthUser } from '../accounts';
 import { CliError, print, printJson, type Command } from '../command';
 import { DEMO_ACCOUNTS, DEMO_KEY_LABEL, DEMO_KIOSKS, DEMO_PASSWORD, type DemoAccount } from '../demoData';
 import { validatedKiosk } from './kiosks';
+import { BACKFILL_ACTOR } from './ledger';
 import { storedRewards } from './rewards';
 
 async function createIfMissing(ref: DocumentReference, data: DocumentData): Promise<void> {
@@ -63,6 +65,8 @@ async function seedAccount(demo: DemoAccount, rewards: RewardsConfig): Promise<S
     });
   }
   if (demo.admin) await setAdminClaim(account, true);
+  // The demo points predate any deposit: opened in the ledger as any older balance is.
+  await openBalance(uid, BACKFILL_ACTOR);
   return { email: demo.email, uid, admin: demo.admin, created: !existing };
 }
 

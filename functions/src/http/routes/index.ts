@@ -2,6 +2,7 @@ import type { AnyRoute } from '../types';
 import { upsertKioskRoute, createKioskKeyRoute, revokeKioskKeyRoute } from './admin';
 import { getKioskRoute } from './getKiosk';
 import { getUserRoute } from './getUser';
+import { userHistoryRoute } from './userHistory';
 import { healthRoute } from './health';
 import { kioskDaysReportRoute } from './kioskDaysReport';
 import { listKiosksRoute } from './listKiosks';
@@ -23,6 +24,7 @@ export const routes: AnyRoute[] = [
   getKioskRoute,
   listKiosksRoute,
   getUserRoute,
+  userHistoryRoute,
   putPushTokenRoute,
   deletePushTokenRoute,
   notifyTopicRoute,

@@ -1,0 +1,108 @@
+import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot, type Query } from 'firebase-admin/firestore';
+import { db } from '../adapters/firestore';
+import { decodeCursor, encodeCursor } from '../domain/cursor';
+
+export const ledgerCollection = () => db().collection('ledger');
+
+/**
+ * Every change of a balance is one entry, written in the commit that makes the
+ * change: `earn` (a transaction), `redeem`/`refund` (a redemption and its cancelling),
+ * `adjust` (an operator, or the opening balance of a user from before the ledger).
+ * The sum of a user's `points` is their `currentPoints`; the sum over `earn` and
+ * `adjust` is their `totalPoints`.
+ */
+export type LedgerKind = 'earn' | 'redeem' | 'refund' | 'adjust';
+
+/** What an `earn` entry keeps of its transaction, so that a history page needs no second read. */
+export interface EarnedFrom {
+  id: string;
+  kioskId: string;
+  plasticCount: number;
+  metalCount: number;
+  occurredAt: Date;
+}
+
+export interface NewLedgerEntry {
+  userId: string;
+  kind: LedgerKind;
+  /** Signed: positive adds to `currentPoints`. */
+  points: number;
+  /** `currentPoints` after this entry. */
+  balanceAfter: number;
+  transaction?: EarnedFrom;
+  reason?: string;
+  /** The admin who made an adjustment (their uid), or the command that opened a balance. */
+  by?: string;
+}
+
+/** A ledger/{id} document as first stored; the one place one is written out. */
+export const newLedgerEntry = ({ transaction, ...entry }: NewLedgerEntry): DocumentData => ({
+  ...entry,
+  ...(transaction && { transaction: { ...transaction, occurredAt: Timestamp.fromDate(transaction.occurredAt) } }),
+  createdAt: FieldValue.serverTimestamp(),
+});
+
+/** An entry as `GET /user/{id}/history` shows it. */
+export interface LedgerEntryView {
+  id: string;
+  kind: LedgerKind;
+  points: number;
+  balanceAfter: number;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  transaction?: { id: string; kioskId: string; plasticCount: number; metalCount: number; occurredAt: string };
+  reason?: string;
+}
+
+const iso = (value: unknown): string => (value instanceof Timestamp ? value.toDate() : new Date(0)).toISOString();
+
+export function ledgerEntryView(snapshot: DocumentSnapshot): LedgerEntryView {
+  const data = snapshot.data() ?? {};
+  const transaction = data.transaction as DocumentData | undefined;
+  return {
+    id: snapshot.id,
+    kind: data.kind,
+    points: data.points,
+    balanceAfter: data.balanceAfter,
+    createdAt: iso(data.createdAt),
+    ...(transaction && {
+      transaction: {
+        id: transaction.id,
+        kioskId: transaction.kioskId,
+        plasticCount: transaction.plasticCount,
+        metalCount: transaction.metalCount,
+        occurredAt: iso(transaction.occurredAt),
+      },
+    }),
+    ...(typeof data.reason === 'string' && { reason: data.reason }),
+  };
+}
+
+/** A user's entries, newest first; ties (one commit time) broken by id, so the order is total. */
+const historyOf = (userId: string): Query =>
+  ledgerCollection().where('userId', '==', userId).orderBy('createdAt', 'desc').orderBy('__name__', 'desc');
+
+/**
+ * One page of a user's history. The cursor is the position of the last entry shown
+ * (its time and id): the next page starts strictly after it in the index, so entries
+ * added meanwhile (all newer) are never seen on later pages, and no entry that
+ * existed is skipped or repeated; a page costs the same at any depth.
+ */
+export async function historyPage(
+  userId: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ entries: LedgerEntryView[]; nextCursor: string | null }> {
+  let query = historyOf(userId);
+  if (cursor !== undefined) {
+    const { time, id } = decodeCursor(cursor);
+    query = query.startAfter(time, ledgerCollection().doc(id));
+  }
+  const snapshot = await query.limit(limit + 1).get();
+  const page = snapshot.docs.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    entries: page.map(ledgerEntryView),
+    nextCursor: snapshot.docs.length > limit && last ? encodeCursor(last.get('createdAt'), last.id) : null,
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * The ledger's books: opening balances for users from before the ledger, and the
+ * audit that proves every balance from its entries and every kiosk counter from its
+ * transactions. Both read page by page, in id order (merge joins), so their memory
+ * does not grow with the data.
+ */
+import { FieldPath, type DocumentSnapshot, type Query } from 'firebase-admin/firestore';
+import { runTransaction } from '../adapters/firestore';
+import { kiosksCollection } from '../data/kiosks';
+import { ledgerCollection, newLedgerEntry } from '../data/ledger';
+import { transactionsCollection } from '../data/transactions';
+import { usersCollection } from '../data/users';
+
+const PAGE = 500;
+const intOf = (value: unknown): number => (Number.isSafeInteger(value) ? (value as number) : 0);
+/** Firestore orders strings, ids included, by their UTF-8 bytes (not by UTF-16 code units as `<` does). */
+const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** Every document of `query` (ordered by `field`, then id), a page at a time. */
+async function* pages(query: Query, field?: string): AsyncGenerator<DocumentSnapshot> {
+  const ordered = field ? query.orderBy(field).orderBy(FieldPath.documentId()) : query.orderBy(FieldPath.documentId());
+  let last: DocumentSnapshot | undefined;
+  for (;;) {
+    const page = await (last ? ordered.startAfter(last) : ordered).limit(PAGE).get();
+    yield* page.docs;
+    if (page.docs.length < PAGE) return;
+    last = page.docs.at(-1);
+  }
+}
+
+interface Sums {
+  current: number;
+  total: number;
+  entries: number;
+}
+
+/** One user's entries summed; `earn` and `adjust` count toward what they ever earned. */
+function addEntry(sums: Sums, entry: DocumentSnapshot): void {
+  const points = intOf(entry.get('points'));
+  sums.current += points;
+  if (entry.get('kind') === 'earn' || entry.get('kind') === 'adjust') sums.total += points;
+  sums.entries++;
+}
+
+/**
+ * Gives a user whose balance is not (fully) in the ledger the entries that explain
+ * it, once: an `adjust` of what they earned outside the ledger and, if some of it was
+ * spent then, a `redeem` of that. Under ids derived from the user, created only when
+ * absent, in one transaction with the read of the user and their entries: running
+ * it again, or alongside awards, never opens a balance twice.
+ */
+export async function openBalance(userId: string, by: string): Promise<boolean> {
+  const userRef = usersCollection().doc(userId);
+  const earnedRef = ledgerCollection().doc(`opening-${userId}`);
+  const spentRef = ledgerCollection().doc(`opening-spent-${userId}`);
+  return runTransaction(async (tx) => {
+    const [user, opened] = await tx.getAll(userRef, earnedRef);
+    if (!user.exists || opened.exists) return false;
+    const sums: Sums = { current: 0, total: 0, entries: 0 };
+    for (const entry of (await tx.get(ledgerCollection().where('userId', '==', userId))).docs) addEntry(sums, entry);
+    const earned = intOf(user.get('totalPoints')) - sums.total;
+    const spent = earned - (intOf(user.get('currentPoints')) - sums.current);
+    if (earned === 0 && spent === 0) return false;
+    const reason = 'opening balance: points from before the ledger';
+    const afterEarned = sums.current + earned;
+    tx.create(
+      earnedRef,
+      newLedgerEntry({ userId, kind: 'adjust', points: earned, balanceAfter: afterEarned, reason, by }),
+    );
+    if (spent !== 0) {
+      tx.create(
+        spentRef,
+        newLedgerEntry({
+          userId,
+          kind: 'redeem',
+          points: -spent,
+          balanceAfter: afterEarned - spent,
+          reason: 'opening balance: points spent before the ledger',
+          by,
+        }),
+      );
+    }
+    return true;
+  });
+}
+
+/** Opening balances for every user that needs one; returns how many were opened. */
+export async function backfillLedger(by: string): Promise<{ users: number; opened: number }> {
+  let users = 0;
+  let opened = 0;
+  for await (const user of pages(usersCollection())) {
+    users++;
+    if (await openBalance(user.id, by)) opened++;
+  }
+  return { users, opened };
+}
+
+export interface AuditReport {
+  users: number;
+  kiosks: number;
+  entries: number;
+  transactions: number;
+  differences: string[];
+}
+
+/**
+ * Walks two id-ordered streams side by side: `owners` (users or kiosks) and the
+ * documents that belong to them (ordered by their owner's id), summing per owner.
+ */
+async function* joined(
+  owners: AsyncGenerator<DocumentSnapshot>,
+  members: AsyncGenerator<DocumentSnapshot>,
+  ownerOf: (member: DocumentSnapshot) => string,
+): AsyncGenerator<{ ownerId: string; owner?: DocumentSnapshot; members: DocumentSnapshot[] }> {
+  let owner = await owners.next();
+  let member = await members.next();
+  while (!owner.done || !member.done) {
+    const ownerId = owner.done ? undefined : owner.value.id;
+    const memberOwner = member.done ? undefined : ownerOf(member.value);
+    const next =
+      ownerId === undefined
+        ? memberOwner!
+        : memberOwner === undefined || byteOrder(ownerId, memberOwner) <= 0
+          ? ownerId
+          : memberOwner;
+    const group: DocumentSnapshot[] = [];
+    while (!member.done && ownerOf(member.value) === next) {
+      group.push(member.value);
+      member = await members.next();
+    }
+    if (ownerId === next) {
+      yield { ownerId: next, owner: owner.value as DocumentSnapshot, members: group };
+      owner = await owners.next();
+    } else yield { ownerId: next, members: group };
+  }
+}
+
+/** Every user's balances from the ledger and every kiosk's counters from the transactions. */
+export async function auditBooks(): Promise<AuditReport> {
+  const report: AuditReport = { users: 0, kiosks: 0, entries: 0, transactions: 0, differences: [] };
+  const entries = pages(ledgerCollection(), 'userId');
+  for await (const { ownerId, owner, members } of joined(pages(usersCollection()), entries, (e) => e.get('userId'))) {
+    const sums: Sums = { current: 0, total: 0, entries: 0 };
+    for (const entry of members) addEntry(sums, entry);
+    report.entries += sums.entries;
+    if (!owner) {
+      report.differences.push(`ledger entries of user ${ownerId}, who does not exist (${sums.entries} entries)`);
+      continue;
+    }
+    report.users++;
+    for (const [field, fromLedger] of [
+      ['currentPoints', sums.current],
+      ['totalPoints', sums.total],
+    ] as const) {
+      const stored = intOf(owner.get(field));
+      if (stored !== fromLedger)
+        report.differences.push(`user ${ownerId}: ${field} ${stored}, the ledger says ${fromLedger}`);
+    }
+  }
+  const transactions = pages(transactionsCollection(), 'kioskId');
+  for await (const { ownerId, owner, members } of joined(pages(kiosksCollection()), transactions, (t) =>
+    t.get('kioskId'),
+  )) {
+    report.transactions += members.length;
+    const plastic = members.reduce((sum, t) => sum + intOf(t.get('plasticCount')), 0);
+    const metal = members.reduce((sum, t) => sum + intOf(t.get('metalCount')), 0);
+    if (!owner) {
+      report.differences.push(`transactions of kiosk ${ownerId}, which does not exist (${members.length})`);
+      continue;
+    }
+    report.kiosks++;
+    for (const [field, fromTransactions] of [
+      ['plasticCount', plastic],
+      ['metalCount', metal],
+    ] as const) {
+      const stored = intOf(owner.get(field));
+      if (stored !== fromTransactions) {
+        report.differences.push(`kiosk ${ownerId}: ${field} ${stored}, the transactions say ${fromTransactions}`);
+      }
+    }
+  }
+  return report;
+}

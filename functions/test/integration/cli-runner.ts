@@ -1,0 +1,27 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { PROJECT_ID } from './helpers';
+
+const cli = join(__dirname, '..', '..', 'lib', 'cli', 'admin.js');
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The operator CLI as built by `npm test`, with exactly these arguments; never throws on a non-zero exit. */
+export const runCli = (args: string[]) =>
+  new Promise<CliRun>((resolve) => {
+    execFile(process.execPath, [cli, ...args], { env: process.env }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+
+/** The CLI against this suite's project on the emulators; a non-zero exit fails the test with what it printed. */
+export async function admin(...args: string[]): Promise<string> {
+  const run = await runCli(['--project', PROJECT_ID, '--emulator', ...args]);
+  if (run.code !== 0) throw new Error(`admin ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+  return run.stdout;
+}

@@ -1,0 +1,126 @@
+import { admin, runCli } from './cli-runner';
+import {
+  PROJECT_ID,
+  bearer,
+  call,
+  db,
+  idTokenFor,
+  resetEmulators,
+  seedKioskWithKey,
+  seedUser,
+  waitForEffects,
+} from './helpers';
+
+beforeEach(resetEmulators);
+
+const deposit = (apiKey: string, kioskId: string, userId: string, plasticCount: number, key?: string) =>
+  call('POST', '/kiosk/transaction', {
+    body: { kioskId, userId, plasticCount, metalCount: 0 },
+    headers: { 'x-api-key': apiKey, ...(key && { 'idempotency-key': key }) },
+  });
+const history = async (userId: string, query = '') =>
+  call('GET', `/user/${userId}/history${query}`, { headers: bearer(await idTokenFor(userId)) });
+
+describe('the ledger', () => {
+  test('every transaction has exactly one earn entry, in the commit that credits the user', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const first = await deposit(apiKey, kioskId, userId, 3, 'r-1');
+    await deposit(apiKey, kioskId, userId, 3, 'r-1');
+    await deposit(apiKey, kioskId, userId, 2);
+    const entries = await db().collection('ledger').where('userId', '==', userId).get();
+    expect(entries.size).toBe(2);
+    const earned = entries.docs.find((doc) => doc.id === first.body.transaction.id)!.data();
+    expect(earned).toMatchObject({
+      userId,
+      kind: 'earn',
+      points: 30,
+      balanceAfter: 30,
+      transaction: { id: first.body.transaction.id, kioskId, plasticCount: 3, metalCount: 0 },
+    });
+    expect(earned.transaction.occurredAt.toDate().toISOString()).toBe(first.body.transaction.occurredAt);
+  });
+});
+
+describe('GET /user/{id}/history', () => {
+  test('newest first, paged; paging while entries are added never skips or repeats one', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    for (let i = 1; i <= 7; i++) await deposit(apiKey, kioskId, userId, i);
+    const first = await history(userId, '?limit=3');
+    expect(first.status).toBe(200);
+    expect(first.body.entries.map((e: { points: number }) => e.points)).toEqual([70, 60, 50]);
+    expect(first.body.entries[0]).toMatchObject({ kind: 'earn', balanceAfter: 280, transaction: { kioskId } });
+
+    const seen = [...first.body.entries];
+    let cursor = first.body.nextCursor;
+    while (cursor) {
+      await deposit(apiKey, kioskId, userId, 1); // newer than the first page: never on a later one
+      const page = await history(userId, `?limit=3&cursor=${encodeURIComponent(cursor)}`);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.entries);
+      cursor = page.body.nextCursor;
+    }
+    expect(seen.map((e) => e.points)).toEqual([70, 60, 50, 40, 30, 20, 10]);
+    expect(new Set(seen.map((e) => e.id)).size).toBe(7);
+    const fresh = await history(userId, '?limit=100');
+    expect(fresh.body.entries).toHaveLength(10);
+    expect(fresh.body.nextCursor).toBeNull();
+  });
+
+  test.each([
+    ['?limit=0', 'limit must be an integer from 1 to 100'],
+    ['?limit=101', 'limit must be an integer from 1 to 100'],
+    ['?limit=2.5', 'limit must be an integer from 1 to 100'],
+    ['?cursor=not-a-cursor', 'cursor is not one this endpoint gave out'],
+    [`?cursor=${Buffer.from('[1,2]').toString('base64url')}`, 'cursor is not one this endpoint gave out'],
+    ['?page=2', 'Unknown query parameter page'],
+  ])('%s: 400 naming the parameter', async (query, message) => {
+    const userId = await seedUser();
+    const res = await history(userId, query);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: message, code: 'invalid-argument' });
+  });
+
+  test("another user's history: 403; an admin may read it", async () => {
+    const userId = await seedUser();
+    const other = await call('GET', `/user/${userId}/history`, { headers: bearer(await idTokenFor('someone-else')) });
+    expect(other.status).toBe(403);
+    const byAdmin = await call('GET', `/user/${userId}/history`, {
+      headers: bearer(await idTokenFor('an-admin', { admin: true })),
+    });
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.body).toEqual({ success: true, entries: [], nextCursor: null });
+  });
+});
+
+describe('audit and ledger:backfill', () => {
+  test('balances from before the ledger are opened once; the audit then holds, and finds drift', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const saver = await seedUser({ currentPoints: 500, totalPoints: 500 });
+    const spender = await seedUser({ currentPoints: 200, totalPoints: 900 });
+    const before = await runCli(['--project', PROJECT_ID, '--emulator', 'audit']);
+    expect(before.code).toBe(1);
+    expect(before.stdout).toContain(`user ${saver}: currentPoints 500, the ledger says 0`);
+
+    expect(await admin('ledger:backfill')).toBe('ledger:backfill: 2 of 2 users given opening entries\n');
+    expect(await admin('ledger:backfill')).toBe('ledger:backfill: 0 of 2 users given opening entries\n');
+    const spent = (await db().collection('ledger').doc(`opening-spent-${spender}`).get()).data();
+    expect(spent).toMatchObject({ kind: 'redeem', points: -700, balanceAfter: 200 });
+
+    const res = await deposit(apiKey, kioskId, saver, 2);
+    await waitForEffects(res.body.transaction.id);
+    expect(await admin('audit')).toBe('audit: OK (2 users, 1 kiosks, 4 entries, 1 transactions)\n');
+
+    await db().collection('users').doc(saver).update({ currentPoints: 999 });
+    const drift = await runCli(['--project', PROJECT_ID, '--emulator', 'audit']);
+    expect(drift.code).toBe(1);
+    expect(drift.stdout).toBe(`user ${saver}: currentPoints 999, the ledger says 520\n`);
+    expect(drift.stderr).toContain('audit: DRIFT (1 differences; 2 users, 1 kiosks, 4 entries, 1 transactions)');
+  });
+
+  test('the demo seed passes the audit', async () => {
+    await admin('seed');
+    expect(await admin('audit')).toMatch(/^audit: OK \(3 users, 4 kiosks, \d+ entries, 0 transactions\)\n$/);
+  });
+});
