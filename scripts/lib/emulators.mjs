@@ -2,8 +2,8 @@
 // `npm test`, `npm run bench`, `npm run loadtest` and the operator CLI; and the one
 // launcher of a command inside `firebase emulators:exec`.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { cacheDir, functionsDir, repoRoot } from './paths.mjs';
 
@@ -82,12 +82,81 @@ export function ensureLocalSecrets() {
   if (!existsSync(file)) writeFileSync(file, 'SMTP_PASSWORD=not-used-by-the-local-mail-catcher\n');
 }
 
+const srcDir = join(functionsDir, 'src');
+const libDir = join(functionsDir, 'lib');
+const buildInfo = join(cacheDir, 'tsc', 'functions.tsbuildinfo');
+
+/** The TypeScript compiler of functions/, run in functions/ with COMPILE_ARGS (and --watch for a watcher). */
+export const TSC = join(functionsDir, 'node_modules', '.bin', 'tsc');
 /**
- * Compiles functions/src into functions/lib. `quiet` keeps stdout for the caller's
- * own output (the operator CLI's): compiler messages go to stderr instead.
+ * How functions/src compiles into functions/lib (tsconfig.build.json, as `npm run build`), incrementally: the
+ * build info in .cache (outside functions/, where a write would make the functions emulator reload) lets tsc
+ * re-emit only the sources whose content changed, and a watcher started on built code writes nothing.
+ */
+export const COMPILE_ARGS = ['-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', buildInfo];
+
+/**
+ * @param {string} dir
+ * @returns {Generator<string>}
+ */
+function* typeScriptSources(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* typeScriptSources(path);
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield path;
+  }
+}
+
+const modified = (/** @type {string} */ path) => (existsSync(path) ? statSync(path).mtimeMs : 0);
+
+/**
+ * Each source with its output in lib, and how new that output must be: as new as the source and as the
+ * compiler settings. Times are modification times in ms, 0 for a missing file.
+ */
+function sourcesAndOutputs() {
+  const settings = Math.max(
+    ...['tsconfig.json', 'tsconfig.build.json', 'package.json'].map((name) => modified(join(functionsDir, name))),
+  );
+  return [...typeScriptSources(srcDir)].map((source) => {
+    const output = join(libDir, relative(srcDir, source).replace(/\.ts$/, '.js'));
+    return { output, outputTime: modified(output), needed: Math.max(modified(source), settings) };
+  });
+}
+
+/**
+ * Whether functions/lib is up to date, in a few milliseconds: every output is as new as it needs to be, and
+ * the build info of the last successful compile is there (a failed compile removes it, so the next one runs
+ * again and shows the errors).
+ */
+export function functionsBuilt() {
+  return existsSync(buildInfo) && sourcesAndOutputs().every(({ outputTime, needed }) => outputTime >= needed);
+}
+
+/**
+ * Compiles functions/src into functions/lib, incrementally; afterwards functionsBuilt() holds. `quiet` keeps
+ * stdout for the caller's own output (the operator CLI's): compiler messages go to stderr instead.
  */
 export function buildFunctions({ quiet = false } = {}) {
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: functionsDir, stdio: quiet ? ['ignore', 2, 2] : 'inherit' });
+  // tsc trusts its build info: it never restores a deleted output, and it would leave in place an output that
+  // another compile wrote later (`npm run build`, a deploy's predeploy). Then it starts from scratch.
+  const infoTime = modified(buildInfo);
+  if (sourcesAndOutputs().some(({ outputTime }) => outputTime === 0 || outputTime > infoTime)) {
+    rmSync(buildInfo, { force: true });
+  }
+  const started = new Date();
+  try {
+    execFileSync(TSC, COMPILE_ARGS, { cwd: functionsDir, stdio: quiet ? ['ignore', 2, 2] : 'inherit' });
+  } catch (error) {
+    rmSync(buildInfo, { force: true });
+    throw error;
+  }
+  // tsc leaves an output alone when its source was touched but not changed (a branch switched away and back):
+  // mark it current, or every later start would compile again. One edited during this compile stays older.
+  for (const { output, outputTime, needed } of sourcesAndOutputs()) {
+    if (outputTime < needed) utimesSync(output, started, started);
+  }
+  const now = new Date();
+  utimesSync(buildInfo, now, now);
 }
 
 /**
