@@ -1,3 +1,4 @@
+import { fleetSettings } from '../../config';
 import { logInfo } from '../../log';
 import type { VerifiedCaller } from '../../adapters/identity';
 import { assertKioskExists, upsertKiosk } from '../../data/kiosks';
@@ -9,7 +10,7 @@ import { kioskExample, kioskSchema, successBody } from '../components';
 import type { AdminKioskBody, KioskKeyBody } from '../schemas';
 import type { Route } from '../types';
 
-const adminOnly = ({ headers }: { headers: Parameters<typeof requireAdmin>[0] }) => requireAdmin(headers);
+export const adminOnly = ({ headers }: { headers: Parameters<typeof requireAdmin>[0] }) => requireAdmin(headers);
 
 /** POST /admin/kiosks: create (201) or update (200) a kiosk; counters are never touched. */
 export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {
@@ -20,7 +21,10 @@ export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {
   handler: async ({ body, caller }) => {
     const { kiosk, created } = await upsertKiosk(assertKioskDefinition(body));
     logInfo(created ? 'kiosk_created' : 'kiosk_updated', { kioskId: kiosk.id, by: caller.uid });
-    return { status: created ? 201 : 200, body: { success: true, kiosk: toKioskView(kiosk, new Date()) } };
+    return {
+      status: created ? 201 : 200,
+      body: { success: true, kiosk: toKioskView(kiosk, new Date(), fleetSettings().onlineMinutes) },
+    };
   },
   doc: {
     operationId: 'upsertKiosk',
@@ -61,6 +65,8 @@ export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {
             openingHours: 'Mo-Su 06:00-23:00',
             timezone: 'Europe/Berlin',
             openNow: true,
+            lastSeenAt: null,
+            online: false,
           },
         },
       },

@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../types';
 import { upsertKioskRoute, createKioskKeyRoute, revokeKioskKeyRoute } from './admin';
+import { listAlertsRoute, listFleetRoute } from './fleet';
 import { getKioskRoute } from './getKiosk';
 import { getUserRoute } from './getUser';
 import { healthRoute } from './health';
@@ -28,4 +29,6 @@ export const routes: AnyRoute[] = [
   upsertKioskRoute,
   createKioskKeyRoute,
   revokeKioskKeyRoute,
+  listFleetRoute,
+  listAlertsRoute,
 ];
