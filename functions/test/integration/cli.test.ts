@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { getAuth } from 'firebase-admin/auth';
 import { adminApp } from '../../src/adapters/firestore';
 import { DEFAULT_REWARDS } from '../../src/domain/rewards';
-import { PROJECT_ID, adminHeaders, call, db, resetEmulators } from './helpers';
+import { Timestamp } from 'firebase-admin/firestore';
+import { PROJECT_ID, adminHeaders, call, db, resetEmulators, seedKiosk, seedKioskWithKey } from './helpers';
 
 const cli = join(__dirname, '..', '..', 'lib', 'cli', 'admin.js');
 
@@ -14,9 +15,9 @@ interface CliRun {
 }
 
 /** The operator CLI as built by `npm test`, with exactly these arguments; never throws on a non-zero exit. */
-const runCli = (args: string[]) =>
+const runCli = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
   new Promise<CliRun>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: process.env }, (error, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { env }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -36,6 +37,9 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   'kiosk:upsert': ['id', 'name', 'address', 'lat', 'lng', 'hours', 'timezone', 'status'],
   'key:create': ['kiosk', 'label'],
   'key:revoke': ['kiosk', 'key'],
+  fleet: ['json'],
+  alerts: ['all', 'limit', 'cursor', 'json'],
+  'alerts:sweep': [],
   'admin:grant': ['email', 'uid'],
   'admin:revoke': ['email', 'uid'],
   'rewards:set': ['plastic', 'metal', 'daily-cap', 'ranks'],
@@ -60,7 +64,7 @@ function commandSections(help: string): Map<string, string> {
 describe('help', () => {
   test('help, --help, -h, no command and a command with --help all print the same text, exit 0', async () => {
     const runs = await Promise.all(
-      [['help'], ['--help'], ['-h'], [], ['seed', '--help'], ['--project', 'x', 'help']].map(runCli),
+      [['help'], ['--help'], ['-h'], [], ['seed', '--help'], ['--project', 'x', 'help']].map((args) => runCli(args)),
     );
     for (const run of runs) {
       expect(run).toMatchObject({ code: 0, stderr: '' });
@@ -201,6 +205,111 @@ describe('key:create and key:revoke', () => {
 
     expect(await admin('key:revoke', '--kiosk', 'k1', '--key', keyId)).toBe(`Revoked API key ${keyId} of kiosk k1.\n`);
     expect((await status()).status).toBe(401);
+  });
+});
+
+describe('fleet, alerts and alerts:sweep', () => {
+  /** One line of a table whose first column is `first`, cut into its cells. */
+  const row = (table: string, first: string) =>
+    table
+      .split('\n')
+      .find((line) => line.startsWith(`${first} `))
+      ?.split(/ {2,}/);
+
+  test('the sweep opens silent alerts; the fleet table and the alert list show them, under the project params', async () => {
+    const reporting = await seedKioskWithKey({ id: 'k-reporting' });
+    await call('POST', '/kiosk/k-reporting/status', {
+      headers: { 'x-api-key': reporting.apiKey },
+      body: { status: 'available', fillLevel: { plastic: 93, metal: 40 }, firmwareVersion: '2.4.1', errorCode: 'E-7' },
+    });
+    await seedKiosk({ id: 'k-silent' });
+    await db()
+      .doc('kiosks/k-silent')
+      .update({ lastSeenAt: Timestamp.fromMillis(Date.now() - 20 * 60_000) });
+    await seedKiosk({ id: 'k-new', status: 'maintenance' });
+
+    expect(JSON.parse(await admin('alerts:sweep'))).toEqual({ checked: 1, opened: 1, resolved: 0, failed: 0 });
+
+    // KIOSK_ONLINE_MINUTES comes from functions/.env, as the functions read it.
+    const env = { ...process.env };
+    delete env.KIOSK_ONLINE_MINUTES;
+    const fleet = await runCli(['--project', PROJECT_ID, '--emulator', 'fleet'], env);
+    expect(fleet.code).toBe(0);
+    const [header] = fleet.stdout.split('\n');
+    expect(header.split(/ {2,}/)).toEqual([
+      'KIOSK',
+      'STATUS',
+      'ONLINE',
+      'LAST SEEN',
+      'PLASTIC',
+      'METAL',
+      'FIRMWARE',
+      'ERROR',
+      'OPEN ALERTS',
+    ]);
+    expect(row(fleet.stdout, 'k-reporting')).toEqual([
+      'k-reporting',
+      'available',
+      'yes',
+      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\dZ$/),
+      '93%',
+      '40%',
+      '2.4.1',
+      'E-7',
+      'bin-full,error',
+    ]);
+    expect(row(fleet.stdout, 'k-silent')).toEqual([
+      'k-silent',
+      'available',
+      'no',
+      expect.stringMatching(/Z$/),
+      '-',
+      '-',
+      '-',
+      '-',
+      'silent',
+    ]);
+    expect(row(fleet.stdout, 'k-new')).toEqual(['k-new', 'maintenance', 'no', 'never', '-', '-', '-', '-', '-']);
+    const api = await call('GET', '/admin/kiosks', { headers: await adminHeaders() });
+    expect(JSON.parse(await admin('fleet', '--json'))).toEqual(
+      api.body.kiosks.map((kiosk: Record<string, unknown>) => ({ ...kiosk, openNow: expect.any(Boolean) })),
+    );
+
+    const alerts = await admin('alerts');
+    expect(alerts.split('\n')[0].split(/ {2,}/)).toEqual(['OPENED', 'KIOSK', 'KIND', 'RESOLVED', 'DETAIL']);
+    expect(alerts).toMatch(/ k-silent +silent +open +Not seen since /);
+    expect(alerts).toMatch(/ k-reporting +bin-full +open +Bin full: plastic 93% \(alert at 90%\)/);
+    expect(alerts).toMatch(/ k-reporting +error +open +Error code E-7/);
+  });
+
+  test('alerts pages with --limit and --cursor, as GET /admin/alerts does', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey({ id: 'k-paged' });
+    for (const errorCode of ['E1', null, 'E2', null, 'E3']) {
+      await call('POST', `/kiosk/${kioskId}/status`, {
+        headers: { 'x-api-key': apiKey },
+        body: { status: 'available', errorCode },
+      });
+    }
+    const first = await runCli(['--project', PROJECT_ID, '--emulator', 'alerts', '--all', '--limit', '2', '--json']);
+    const page = JSON.parse(first.stdout);
+    expect(page.alerts.map((alert: { detail: string }) => alert.detail)).toEqual(['Error code E3', 'Error code E2']);
+    const second = await runCli([
+      '--project',
+      PROJECT_ID,
+      '--emulator',
+      'alerts',
+      '--all',
+      '--limit',
+      '2',
+      '--cursor',
+      page.nextCursor,
+    ]);
+    expect(second.stdout).toMatch(/Error code E1/);
+    expect(second.stderr).toBe('');
+    const text = await runCli(['--project', PROJECT_ID, '--emulator', 'alerts', '--all', '--limit', '2']);
+    expect(text.stderr).toMatch(/^More: add --cursor \S+\n$/);
+    const bad = await runCli(['--project', PROJECT_ID, '--emulator', 'alerts', '--limit', '0']);
+    expect(bad).toMatchObject({ code: 1, stdout: '', stderr: 'error: limit must be an integer from 1 to 100\n' });
   });
 });
 

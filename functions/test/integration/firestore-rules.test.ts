@@ -5,8 +5,8 @@
  *   - anyone, even signed out, may read kiosks/*;
  *   - a signed-in user may read their own users/{uid} and users/{uid}/notifications/*, and may
  *     change only the `read` field (to a bool) of their own notifications;
- *   - every other client read or write is denied (the functions write through the Admin SDK,
- *     which bypasses these rules).
+ *   - every other client read or write is denied, kiosk telemetry and alerts included (§7;
+ *     the functions write through the Admin SDK, which bypasses these rules).
  *
  * The test names are the list of guarantees: each one states what the rules allow or deny.
  */
@@ -54,6 +54,8 @@ const SERVER_ONLY_DOCS: ReadonlyArray<readonly [collectionName: string, path: st
   ['config', 'config/rewards'],
   ['rateLimits', 'rateLimits/bucket-1'],
   ['pushOutbox', 'pushOutbox/push-1'],
+  ['kioskTelemetry', 'kioskTelemetry/kiosk-1'],
+  ['alerts', 'alerts/alert-1'],
 ];
 
 const SEED: Record<string, Record<string, unknown>> = {
@@ -87,6 +89,8 @@ const SEED: Record<string, Record<string, unknown>> = {
   'config/rewards': { pointsPerPlastic: 1, pointsPerMetal: 1 },
   'rateLimits/bucket-1': { count: 1 },
   'pushOutbox/push-1': { token: 'bob-token', title: 'Hello' },
+  'kioskTelemetry/kiosk-1': { kioskId: 'kiosk-1', fillLevel: { plastic: 93, metal: 10 }, errorCode: 'E1' },
+  'alerts/alert-1': { kioskId: 'kiosk-1', kind: 'bin-full', resolvedAt: null, detail: 'Bin full' },
 };
 
 let testEnv: RulesTestEnvironment;
