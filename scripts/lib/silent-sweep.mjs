@@ -26,13 +26,16 @@ export function startSilentSweep(log) {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, FIRESTORE_EMULATOR_HOST: HOSTS.firestore, GCLOUD_PROJECT: LOCAL_PROJECT_ID },
     });
-    let output = '';
-    proc.stdout.on('data', (chunk) => (output += chunk));
-    proc.stderr.on('data', (chunk) => (output += chunk));
+    let result = '';
+    let notes = '';
+    proc.stdout.on('data', (chunk) => (result += chunk));
+    proc.stderr.on('data', (chunk) => (notes += chunk));
     proc.on('close', (code) => {
       running = false;
-      const text = output.trim().replace(/\s+/g, ' ');
-      log(code === 0 ? `silent sweep: ${text}` : `silent sweep failed (exit code ${code}): ${text}`);
+      const oneLine = (/** @type {string} */ text) => text.trim().replace(/\s+/g, ' ');
+      log(
+        code === 0 ? `silent sweep: ${oneLine(result)}` : `silent sweep failed (exit code ${code}): ${oneLine(notes)}`,
+      );
     });
   };
   setInterval(sweep, SWEEP_INTERVAL_MS).unref();

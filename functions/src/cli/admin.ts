@@ -9,6 +9,7 @@
  * Exit codes: 0 done, 1 failed (one line on stderr), 2 bad usage.
  */
 import { deleteApp, getApps, initializeApp } from 'firebase-admin/app';
+import { sendLogsTo } from '../log';
 import { checkFlags, parseCommandLine } from './args';
 import { CliError, UsageError, note, print, type Command } from './command';
 import { adminCommands } from './commands/admins';
@@ -61,6 +62,8 @@ function describeFailure(error: unknown): string {
 }
 
 async function main(): Promise<number> {
+  // The services' log events (an alert opened by alerts:sweep, say) are notes: stdout is for results.
+  sendLogsTo((entry) => process.stderr.write(`${JSON.stringify(entry)}\n`));
   let code = 0;
   try {
     await run(process.argv.slice(2));

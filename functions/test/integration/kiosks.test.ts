@@ -115,6 +115,8 @@ describe('GET /kiosk/{kioskId}', () => {
         openingHours: '24/7',
         timezone: 'Europe/Berlin',
         openNow: true,
+        lastSeenAt: null,
+        online: false,
       },
     });
   });
