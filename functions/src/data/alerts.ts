@@ -1,12 +1,6 @@
-import {
-  FieldPath,
-  Timestamp,
-  type DocumentData,
-  type DocumentSnapshot,
-  type Transaction,
-} from 'firebase-admin/firestore';
+import { FieldPath, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { logInfo, logWarn } from '../log';
-import { db } from '../adapters/firestore';
+import { db, type StagedReads, type StagedWrites } from '../adapters/firestore';
 import { isAlertKind, type AlertKind, type AlertState, type AlertTransitions, type OpenAlerts } from '../domain/alerts';
 import type { Position } from '../domain/cursor';
 import { isValidDocumentId } from '../domain/ids';
@@ -48,14 +42,15 @@ export const newAlert = (kioskId: string, kind: AlertKind, detail: string, opene
 });
 
 /**
- * Inside a Firestore transaction on the kiosk's telemetry document, after its other
- * reads and before its writes: opens and resolves the alerts `transitions` names,
- * and returns the open alerts after them, for the caller to store in the same
- * transaction. An alert to resolve is read first: one deleted by hand is only
- * forgotten, never recreated.
+ * Stages, after the caller's other reads and before its writes, the opening and
+ * resolving of the alerts `transitions` names, and returns the open alerts after
+ * them for the caller to store on the kiosk's telemetry document in the same commit,
+ * guarded there (a transaction, or a `lastUpdateTime` precondition). An alert to
+ * resolve is read first: one deleted by hand is only forgotten, never recreated.
  */
 export async function stageAlertTransitions(
-  tx: Transaction,
+  reads: StagedReads,
+  writes: StagedWrites,
   kioskId: string,
   open: OpenAlerts,
   transitions: AlertTransitions,
@@ -63,15 +58,15 @@ export async function stageAlertTransitions(
 ): Promise<OpenAlerts> {
   const after: OpenAlerts = { ...open };
   const resolving = transitions.resolve.map(({ alertId }) => alertsCollection().doc(alertId));
-  const stored = resolving.length > 0 ? await tx.getAll(...resolving) : [];
+  const stored = resolving.length > 0 ? await reads.getAll(...resolving) : [];
   transitions.resolve.forEach(({ kind, alertId }, i) => {
-    if (stored[i].exists) tx.update(resolving[i], { resolvedAt: Timestamp.fromDate(now) });
+    if (stored[i].exists) writes.update(resolving[i], { resolvedAt: Timestamp.fromDate(now) });
     else logWarn('alert_document_missing', { kioskId, kind, alertId });
     delete after[kind];
   });
   for (const { kind, detail } of transitions.open) {
     const ref = alertsCollection().doc();
-    tx.create(ref, newAlert(kioskId, kind, detail, now));
+    writes.create(ref, newAlert(kioskId, kind, detail, now));
     after[kind] = ref.id;
   }
   return after;
@@ -127,7 +122,7 @@ export async function kiosksWithOpenAlert(kind: AlertKind): Promise<string[]> {
   });
 }
 
-/** Logs what a transaction on a kiosk's alerts did, once it committed. */
+/** Logs what a commit on a kiosk's alerts did, once it landed. */
 export function logAlertTransitions(kioskId: string, transitions: AlertTransitions, openAlerts: OpenAlerts): void {
   for (const { kind } of transitions.open) logInfo('alert_opened', { kioskId, kind, alertId: openAlerts[kind] });
   for (const { kind, alertId } of transitions.resolve) logInfo('alert_resolved', { kioskId, kind, alertId });

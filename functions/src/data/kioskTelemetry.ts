@@ -1,4 +1,4 @@
-import { Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { Timestamp, type DocumentData, type DocumentSnapshot, type WriteBatch } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import { ALERT_KINDS, type OpenAlerts } from '../domain/alerts';
 import { isValidDocumentId } from '../domain/ids';
@@ -8,8 +8,9 @@ import { MATERIALS, type FillLevel, type Telemetry } from '../domain/telemetry';
  * kioskTelemetry/{kioskId}: what a kiosk reports beyond its status, and the alerts
  * open for it. Not in kiosks/*, which anyone may read: only admins see telemetry
  * (GET /admin/kiosks), and no client reads this collection. Every change of a
- * kiosk's alerts goes through a Firestore transaction on this one document, which
- * is what keeps two alerts of one kind from being open at once.
+ * kiosk's alerts commits with a write of this one document guarded by its version
+ * as read (a transaction, or a `lastUpdateTime` precondition), which is what keeps
+ * two alerts of one kind from being open at once.
  */
 export const kioskTelemetryCollection = () => db().collection('kioskTelemetry');
 
@@ -55,6 +56,21 @@ export const telemetryDocument = (kioskId: string, record: KioskTelemetryRecord)
   openAlerts: record.openAlerts,
   reportedAt: record.reportedAt && Timestamp.fromDate(record.reportedAt),
 });
+
+/**
+ * Stages the record in an optimistic commit, guarded by the version `snapshot` read:
+ * created where none existed, else updated only if unchanged since.
+ */
+export function stageTelemetry(
+  batch: WriteBatch,
+  snapshot: DocumentSnapshot,
+  kioskId: string,
+  record: KioskTelemetryRecord,
+): void {
+  const data = telemetryDocument(kioskId, record);
+  if (snapshot.exists) batch.update(snapshot.ref, data, { lastUpdateTime: snapshot.updateTime! });
+  else batch.create(snapshot.ref, data);
+}
 
 /** Every kiosk's record, by kiosk id. */
 export async function allTelemetry(): Promise<Map<string, KioskTelemetryRecord>> {

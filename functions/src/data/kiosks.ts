@@ -1,14 +1,7 @@
-import {
-  FieldValue,
-  GeoPoint,
-  Timestamp,
-  type DocumentData,
-  type DocumentSnapshot,
-  type Transaction,
-} from 'firebase-admin/firestore';
+import { FieldValue, GeoPoint, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { geohashForLocation } from 'geofire-common';
 import { logWarn } from '../log';
-import { db, runTransaction } from '../adapters/firestore';
+import { db, runTransaction, type StagedWrites } from '../adapters/firestore';
 import {
   DEFAULT_OPENING_HOURS,
   DEFAULT_TIMEZONE,
@@ -151,17 +144,17 @@ export async function listKiosks(status: KioskStatus | undefined): Promise<Kiosk
 }
 
 /**
- * Inside a transaction that read `snapshot`: sets the status and refreshes
- * lastUpdated; returns the kiosk as it will be stored.
+ * Stages the status and a fresh lastUpdated on the kiosk `snapshot` was read from;
+ * returns the kiosk as it will be stored.
  */
-export function stageKioskStatus(tx: Transaction, snapshot: DocumentSnapshot, status: KioskStatus): KioskRecord {
+export function stageKioskStatus(writes: StagedWrites, snapshot: DocumentSnapshot, status: KioskStatus): KioskRecord {
   const current = snapshot.data();
   if (!current) throw notFound(`Kiosk ${snapshot.id} not found`);
   const lastUpdated = Timestamp.now();
   // Checked as it will be stored: a report mends a kiosk whose only broken fields
   // were these two, and writes nothing to one it cannot show afterwards.
   const kiosk = wholeKiosk(snapshot.id, { ...current, status, lastUpdated });
-  tx.update(snapshot.ref, { status, lastUpdated });
+  writes.update(snapshot.ref, { status, lastUpdated });
   return kiosk;
 }
 

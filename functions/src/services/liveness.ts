@@ -1,39 +1,48 @@
 import { Timestamp } from 'firebase-admin/firestore';
 import { logWarn } from '../log';
-import { runTransaction } from '../adapters/firestore';
+import { commitOnFreshReads, db } from '../adapters/firestore';
 import { logAlertTransitions, stageAlertTransitions } from '../data/alerts';
 import { kioskPresence, kiosksCollection } from '../data/kiosks';
-import { kioskTelemetryCollection, telemetryDocument, telemetryFromSnapshot } from '../data/kioskTelemetry';
-import { alertTransitions } from '../domain/alerts';
+import { kioskTelemetryCollection, stageTelemetry, telemetryFromSnapshot } from '../data/kioskTelemetry';
+import { alertTransitions, type AlertTransitions, type OpenAlerts } from '../domain/alerts';
 import { livenessWriteDue } from '../domain/liveness';
 
+interface Seen {
+  written: boolean;
+  lastSeenAt: Date;
+  /** The silent alert resolved, if one was. */
+  transitions?: AlertTransitions;
+  openAlerts?: OpenAlerts;
+}
+
 /**
- * One Firestore transaction: writes the kiosk's lastSeenAt = `now` unless the stored
- * value is under a minute old, and resolves the kiosk's open `silent` alert with it
- * (a silent kiosk's lastSeenAt is always older than that). Returns whether it wrote
- * and the lastSeenAt stored afterwards. Concurrent calls for one kiosk, from any
- * number of instances, write once: the losers re-run and find the winner's value.
+ * Writes the kiosk's lastSeenAt = `now` unless the stored value is under a minute
+ * old, and resolves the kiosk's open `silent` alert with it (a silent kiosk's
+ * lastSeenAt is always older than that). Returns whether it wrote and the lastSeenAt
+ * stored afterwards. Optimistic: the write is guarded by the kiosk document's
+ * version as read, so of instances racing for one kiosk one writes and the others,
+ * reading again, find its value and write nothing.
  */
 export async function recordKioskSeen(kioskId: string, now: Date): Promise<{ written: boolean; lastSeenAt: Date }> {
   const kioskRef = kiosksCollection().doc(kioskId);
   const telemetryRef = kioskTelemetryCollection().doc(kioskId);
-  const outcome = await runTransaction(async (tx) => {
-    const [kioskSnap, telemetrySnap] = await tx.getAll(kioskRef, telemetryRef);
+  const outcome = await commitOnFreshReads<Seen>(async (batch) => {
+    const [kioskSnap, telemetrySnap] = await db().getAll(kioskRef, telemetryRef);
     const presence = kioskPresence(kioskSnap);
     // A key whose kiosk was deleted: nothing to record, and no reason to look again soon.
-    if (!presence) return { written: false, lastSeenAt: now };
-    if (!livenessWriteDue(presence.lastSeenAt, now)) return { written: false, lastSeenAt: presence.lastSeenAt! };
+    if (!presence) return { result: { written: false, lastSeenAt: now }, commit: false };
+    if (!livenessWriteDue(presence.lastSeenAt, now)) {
+      return { result: { written: false, lastSeenAt: presence.lastSeenAt! }, commit: false };
+    }
+    batch.update(kioskRef, { lastSeenAt: Timestamp.fromDate(now) }, { lastUpdateTime: kioskSnap.updateTime! });
     const telemetry = telemetryFromSnapshot(telemetrySnap);
     const transitions = alertTransitions(telemetry.openAlerts, {}, ['silent']);
-    let openAlerts = telemetry.openAlerts;
-    if (transitions.resolve.length > 0) {
-      openAlerts = await stageAlertTransitions(tx, kioskId, telemetry.openAlerts, transitions, now);
-      tx.set(telemetryRef, telemetryDocument(kioskId, { ...telemetry, openAlerts }));
-    }
-    tx.update(kioskRef, { lastSeenAt: Timestamp.fromDate(now) });
-    return { written: true, lastSeenAt: now, transitions, openAlerts };
+    if (transitions.resolve.length === 0) return { result: { written: true, lastSeenAt: now }, commit: true };
+    const openAlerts = await stageAlertTransitions(db(), batch, kioskId, telemetry.openAlerts, transitions, now);
+    stageTelemetry(batch, telemetrySnap, kioskId, { ...telemetry, openAlerts });
+    return { result: { written: true, lastSeenAt: now, transitions, openAlerts }, commit: true };
   });
-  if (outcome.transitions) logAlertTransitions(kioskId, outcome.transitions, outcome.openAlerts);
+  if (outcome.transitions) logAlertTransitions(kioskId, outcome.transitions, outcome.openAlerts ?? {});
   return { written: outcome.written, lastSeenAt: outcome.lastSeenAt };
 }
 
@@ -41,8 +50,8 @@ export async function recordKioskSeen(kioskId: string, now: Date): Promise<{ wri
  * An instance's side of the liveness throttle. It remembers, per kiosk, the
  * lastSeenAt it last knew to be stored, and asks Firestore only when that is a
  * minute old: most kiosk requests cost nothing, and the first one of each minute
- * per instance pays one transaction. Concurrent requests of one kiosk on this
- * instance share that transaction.
+ * per instance pays one read (and, once a minute in all, the write). Concurrent
+ * requests of one kiosk on this instance share that check.
  */
 export class LivenessRecorder {
   private readonly known = new Map<string, Date>();

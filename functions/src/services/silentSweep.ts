@@ -38,7 +38,7 @@ async function judgeSilence(kioskId: string, now: Date, onlineMinutes: number): 
     if (transitions.open.length === 0 && transitions.resolve.length === 0) {
       return { transitions, openAlerts: telemetry.openAlerts };
     }
-    const openAlerts = await stageAlertTransitions(tx, kioskId, telemetry.openAlerts, transitions, now);
+    const openAlerts = await stageAlertTransitions(tx, tx, kioskId, telemetry.openAlerts, transitions, now);
     tx.set(telemetryRef, telemetryDocument(kioskId, { ...telemetry, openAlerts }));
     return { transitions, openAlerts };
   });
