@@ -11,6 +11,10 @@ import type { CloudFunction } from 'firebase-functions/v1';
 import { loadProjectParams } from '../../src/cli/params';
 import { alertsCollection, newAlert } from '../../src/data/alerts';
 import { alertPush, silentKioskSweep } from '../../src/index';
+import { recordKioskSeen } from '../../src/services/liveness';
+import { sweepSilentKiosks } from '../../src/services/silentSweep';
+import { applyStatusReport } from '../../src/services/statusReport';
+import { injectCommitFaults, writesTo } from './commit-faults';
 import {
   PROJECT_ID,
   adminHeaders,
@@ -126,6 +130,39 @@ describe('bin-full and error: opened and resolved by the status report that chan
       errorCode === null ? ['bin-full'] : ['bin-full', 'error'],
     );
     expect((await pushesOnceSettled(kioskId)).every((count) => count === 1)).toBe(true);
+  });
+});
+
+describe('a commit whose answer is lost (the SDK resends it) opens one alert, resolves it once', () => {
+  beforeEach(() => setBackgroundTriggers(false));
+  afterEach(() => setBackgroundTriggers(true));
+
+  test('the status report, the sweep and the liveness write', async () => {
+    const kioskId = await seedKiosk();
+    const lose = async (collection: string, run: () => Promise<unknown>) => {
+      const fault = injectCommitFaults(db(), writesTo(collection), 1, 'lose-answer');
+      try {
+        await run();
+        expect(fault.injected()).toBe(1);
+      } finally {
+        fault.restore();
+      }
+    };
+    await lose('kioskTelemetry', () => applyStatusReport(kioskId, { status: 'available', errorCode: 'E1' }, 90));
+    await lose('kioskTelemetry', () => applyStatusReport(kioskId, { status: 'available', errorCode: null }, 90));
+    expect((await alertsOf(kioskId)).map((alert) => [alert.kind, alert.resolvedAt === null])).toEqual([
+      ['error', false],
+    ]);
+
+    await db()
+      .collection('kiosks')
+      .doc(kioskId)
+      .update({ lastSeenAt: Timestamp.fromMillis(Date.now() - 20 * MINUTE) });
+    await lose('alerts', () => sweepSilentKiosks(new Date(), 15));
+    expect((await openAlertsOf(kioskId)).map((alert) => alert.kind)).toEqual(['silent']);
+    await lose('kiosks', () => recordKioskSeen(kioskId, new Date()));
+    expect(await openAlertsOf(kioskId)).toEqual([]);
+    expect(await alertsOf(kioskId)).toHaveLength(2);
   });
 });
 
