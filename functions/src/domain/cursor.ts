@@ -11,6 +11,10 @@ export interface Position {
   id: string;
 }
 
+/** The range of a Firestore Timestamp: years 1 to 9999. */
+const MIN_SECONDS = -62_135_596_800;
+const MAX_SECONDS = 253_402_300_799;
+
 export const encodeCursor = ({ seconds, nanoseconds, id }: Position): string =>
   Buffer.from(`${seconds}.${nanoseconds}.${id}`, 'utf8').toString('base64url');
 
@@ -20,5 +24,6 @@ export function decodeCursor(cursor: string): Position | undefined {
   const match = /^(-?\d{1,12})\.(\d{1,9})\.(.+)$/s.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match || !isValidDocumentId(match[3]) || !match[3].isWellFormed()) return undefined;
   const position = { seconds: Number(match[1]), nanoseconds: Number(match[2]), id: match[3] };
+  if (position.seconds < MIN_SECONDS || position.seconds > MAX_SECONDS) return undefined;
   return encodeCursor(position) === cursor ? position : undefined;
 }

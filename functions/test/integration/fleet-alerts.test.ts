@@ -317,6 +317,7 @@ describe('GET /admin/alerts', () => {
     ['limit=101', 'limit must be an integer from 1 to 100'],
     ['limit=ten', 'limit must be an integer from 1 to 100'],
     ['cursor=not-a-cursor', 'cursor is not a cursor this service handed out'],
+    ['cursor=OTk5OTk5OTk5OTk5LjAueA', 'cursor is not a cursor this service handed out'],
     ['order=asc', 'Unknown query parameter order'],
   ])('%s: 400 naming it', async (query, message) => {
     const res = await call('GET', `/admin/alerts?${query}`, { headers: await adminHeaders() });

@@ -856,6 +856,7 @@ const specs: RouteSpec[] = [
                     '/admin/alerts?state=open&state=all',
                     '/admin/alerts?cursor=MTIzLjQ1Ni5fX3hfXw',
                     '/admin/alerts?cursor=LTEuMC54',
+                    '/admin/alerts?cursor=OTk5OTk5OTk5OTk5LjAueA',
                     '/admin/alerts?order=asc',
                     '/admin/alerts?state',
                   ),

@@ -160,9 +160,10 @@ describe('alert paging', () => {
     expect(decodeCursor(cursor)).toEqual(position);
     expect(alertPageRequest({ cursor }).after).toEqual(position);
     const forged = (text: string) => Buffer.from(text).toString('base64url');
-    for (const bad of ['1.2', '1.2./', '1.2.__x__', 'a.2.id', '1.1234567890.id', '1.2.a/b']) {
+    for (const bad of ['1.2', '1.2./', '1.2.__x__', 'a.2.id', '1.1234567890.id', '1.2.a/b', '253402300800.0.id']) {
       expect(decodeCursor(forged(bad))).toBeUndefined();
     }
     expect(decodeCursor(`${cursor}=`)).toBeUndefined();
+    expect(decodeCursor(forged('-62135596800.0.id'))).toEqual({ seconds: -62_135_596_800, nanoseconds: 0, id: 'id' });
   });
 });
