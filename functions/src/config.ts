@@ -50,6 +50,13 @@ const offlineMaxDays = defineInt('OFFLINE_MAX_DAYS', {
 /** Oldest a deposit's `occurredAt` may be, in days. */
 export const offlineWindowDays = (): number => offlineMaxDays.value();
 
+const kioskOnlineMinutes = defineInt('KIOSK_ONLINE_MINUTES', {
+  description: 'A kiosk seen within this many minutes is online; an available kiosk unseen for longer is silent',
+});
+const fillAlertPercent = defineInt('FILL_ALERT_PERCENT', {
+  description: 'A bin reported at least this full (percent) opens a bin-full alert',
+});
+
 const list = (value: string): string[] =>
   value
     .split(',')
@@ -97,5 +104,17 @@ export function otpSettings(): { validityMinutes: number; perAddress: RateLimit;
     validityMinutes: otpValidityMinutes.value(),
     perAddress: { limit: otpPerAddressLimit.value(), windowMs: otpPerAddressWindowMinutes.value() * 60_000 },
     perIp: { limit: otpPerIpLimit.value(), windowMs: otpPerIpWindowMinutes.value() * 60_000 },
+  };
+}
+
+/**
+ * The fleet's thresholds. lastSeenAt is written at most once a minute, so a window
+ * under 2 minutes would call a busy kiosk offline between two writes: it is raised
+ * to 2. A fill threshold outside 1-100 is brought within it.
+ */
+export function fleetSettings(): { onlineMinutes: number; fillAlertPercent: number } {
+  return {
+    onlineMinutes: Math.max(2, kioskOnlineMinutes.value()),
+    fillAlertPercent: Math.min(100, Math.max(1, fillAlertPercent.value())),
   };
 }

@@ -65,3 +65,23 @@ export const provisionUserProfile = defineWhereServed('provisionUserProfile', ()
   const { provisionUser } = require('./triggers/provisionUser') as typeof import('./triggers/provisionUser');
   return authV1.user().onCreate((user) => provisionUser(user));
 });
+
+/** retry: a failed run is redelivered; pushOpenedAlert claims the push, so it goes out once. */
+export const alertPush = defineWhereServed('alertPush', () => {
+  const { onDocumentCreated } =
+    require('firebase-functions/v2/firestore') as typeof import('firebase-functions/v2/firestore');
+  const { onAlertCreated } = require('./triggers/alertCreated') as typeof import('./triggers/alertCreated');
+  return onDocumentCreated({ document: 'alerts/{alertId}', retry: true, memory: '256MiB' }, onAlertCreated);
+});
+
+/**
+ * Opens `silent` alerts every 5 minutes. The functions emulator runs no schedules
+ * (firebase-tools issue 2034): `npm start` runs the same handler on a timer.
+ */
+export const silentKioskSweep = defineWhereServed('silentKioskSweep', () => {
+  const { onSchedule } = require('firebase-functions/v2/scheduler') as typeof import('firebase-functions/v2/scheduler');
+  const { runSilentSweep } = require('./triggers/silentSweep') as typeof import('./triggers/silentSweep');
+  return onSchedule({ schedule: 'every 5 minutes', memory: '256MiB', maxInstances: 1 }, async () => {
+    await runSilentSweep();
+  });
+});

@@ -1,4 +1,14 @@
-import { write, type LogSeverity } from 'firebase-functions/logger';
+import { write, type LogEntry, type LogSeverity } from 'firebase-functions/logger';
+
+let sink: (entry: LogEntry) => void = write;
+
+/**
+ * Where the events go: Cloud Logging's structured lines on stdout/stderr by default.
+ * The operator CLI sends them to stderr, keeping stdout for its results.
+ */
+export function sendLogsTo(destination: (entry: LogEntry) => void): void {
+  sink = destination;
+}
 
 /**
  * Named, structured log events. logger.error() would attach a stack trace to
@@ -6,7 +16,7 @@ import { write, type LogSeverity } from 'firebase-functions/logger';
  * which must never include secrets, tokens, codes or raw API keys.
  */
 function event(severity: LogSeverity, name: string, fields: Record<string, unknown>): void {
-  write({ severity, message: name, ...fields });
+  sink({ severity, message: name, ...fields });
 }
 
 export const logInfo = (name: string, fields: Record<string, unknown> = {}) => event('INFO', name, fields);

@@ -219,6 +219,9 @@ export interface SentRequest {
   headers?: Record<string, string>;
 }
 
+/** An `integer` or `number` parameter travels as its decimal text (OpenAPI's `form` style). */
+const numericSchema = (schema: Json | undefined): boolean => schema?.type === 'integer' || schema?.type === 'number';
+
 /**
  * What the service accepted must be a request the document allows: its query
  * parameters and headers declared and within their schemas, its body valid against
@@ -232,7 +235,10 @@ function acceptedRequestProblems(template: string, method: string, url: string, 
   const check = (where: 'query' | 'header', name: string, value: string) => {
     const declared = parameters.find(({ node }) => node.in === where && node.name.toLowerCase() === name.toLowerCase());
     if (!declared) problems.push(`the accepted request has the ${where} parameter ${name}, which is not described`);
-    else problems.push(...schemaErrors(`${declared.at}/schema`, value).map((error) => `${where} ${name}: ${error}`));
+    else {
+      const typed = numericSchema(declared.node.schema) ? Number(value) : value;
+      problems.push(...schemaErrors(`${declared.at}/schema`, typed).map((error) => `${where} ${name}: ${error}`));
+    }
   };
   for (const [name, value] of new URLSearchParams(url.split('?')[1] ?? '')) check('query', name, value);
   for (const [name, value] of Object.entries(request.headers ?? {})) {

@@ -7,11 +7,23 @@ import {
   type DocumentSnapshot,
   type Firestore,
   type Transaction,
+  type UpdateData,
   type WriteBatch,
 } from 'firebase-admin/firestore';
 import { logWarn } from '../log';
 
 let firestore: Firestore | undefined;
+
+/** Where staging code reads: a Firestore transaction (locking) or the database (for an optimistic commit). */
+export interface StagedReads {
+  getAll(...refs: DocumentReference[]): Promise<DocumentSnapshot[]>;
+}
+
+/** Where staging code writes: a Firestore transaction or a batch. */
+export interface StagedWrites {
+  create(ref: DocumentReference, data: DocumentData): unknown;
+  update(ref: DocumentReference, data: UpdateData<DocumentData>): unknown;
+}
 
 export function adminApp() {
   return getApps()[0] ?? initializeApp();
@@ -136,6 +148,25 @@ export async function commitOptimistically<T>(
   stage: (batch: WriteBatch) => Promise<{ result: T; commit: boolean }>,
   landed: (receipt: DocumentSnapshot) => T,
 ): Promise<T> {
+  return commitOnFreshReads(stage, async () => {
+    const receiptSnap = await receipt.get();
+    return receiptSnap.exists ? { result: landed(receiptSnap) } : undefined;
+  });
+}
+
+/**
+ * Optimistic read-modify-write, as commitOptimistically, for writes that are the
+ * same when repeated, which need no receipt: `stage` reads without locks and stages
+ * its writes guarded by preconditions, or answers `commit: false` when there is
+ * nothing to write. A commit that lost a race runs `stage` again on fresh reads, and
+ * so does one whose answer was lost: the SDK's resend fails on the first send's own
+ * writes, and the fresh reads then find them applied. `afterFailure`, when given,
+ * tells first whether a failed commit landed after all.
+ */
+export async function commitOnFreshReads<T>(
+  stage: (batch: WriteBatch) => Promise<{ result: T; commit: boolean }>,
+  afterFailure?: () => Promise<{ result: T } | undefined>,
+): Promise<T> {
   const deadline = Date.now() + TRANSACTION_DEADLINE_MS;
   for (;;) {
     const batch = db().batch();
@@ -145,8 +176,8 @@ export async function commitOptimistically<T>(
       await batch.commit();
       return result;
     } catch (error) {
-      const receiptSnap = await receipt.get();
-      if (receiptSnap.exists) return landed(receiptSnap);
+      const landed = await afterFailure?.();
+      if (landed) return landed.result;
       if (!isLostRace(error) || Date.now() > deadline) throw error;
       await pause(Math.random() * 25);
     }

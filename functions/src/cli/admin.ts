@@ -1,27 +1,32 @@
 /**
- * The operator CLI (`npm run admin -- <command>`): kiosks, kiosk API keys, the daily
- * report, the admin claim, the rewards config and demo data, through the Admin SDK
- * and the same data and domain modules as the API. Never imported by index.ts, so
- * the deployed functions do not load it.
+ * The operator CLI (`npm run admin -- <command>`): kiosks, kiosk API keys, the fleet's
+ * health and alerts, the daily report, the ledger's books, the admin claim, the
+ * rewards config and demo data, through the Admin SDK and the same data and domain
+ * modules as the API, under the project's params (cli/params.ts). Never imported by
+ * index.ts, so the deployed functions do not load it.
  *
  * Output: results on stdout (JSON where a script may read them), notes on stderr.
  * Exit codes: 0 done, 1 failed (one line on stderr), 2 bad usage.
  */
 import { deleteApp, getApps, initializeApp } from 'firebase-admin/app';
+import { sendLogsTo } from '../log';
 import { checkFlags, parseCommandLine } from './args';
 import { CliError, UsageError, note, print, type Command } from './command';
 import { adminCommands } from './commands/admins';
 import { demoCommands } from './commands/demo';
+import { fleetCommands } from './commands/fleet';
 import { kioskCommands } from './commands/kiosks';
 import { reportCommands } from './commands/reports';
 import { ledgerCommands } from './commands/ledger';
 import { rewardsCommands } from './commands/rewards';
+import { loadProjectParams } from './params';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
 
 /** In the order the help lists them. */
 const COMMANDS: readonly Command[] = [
   ...kioskCommands,
+  ...fleetCommands,
   ...reportCommands,
   ...adminCommands,
   ...rewardsCommands,
@@ -46,6 +51,7 @@ async function run(argv: string[]): Promise<void> {
     if (spec.uses.firestore) await assertAnswers('Firestore emulator', target.firestoreHost!, emulatorOnly);
     if (spec.uses.auth) await assertAnswers('Auth emulator', target.authHost!, emulatorOnly);
   }
+  loadProjectParams(target.projectId);
   if (spec.adminSdk !== false) initializeApp({ projectId: target.projectId });
   await spec.run(flags, target);
 }
@@ -60,6 +66,8 @@ function describeFailure(error: unknown): string {
 }
 
 async function main(): Promise<number> {
+  // The services' log events (an alert opened by alerts:sweep, say) are notes: stdout is for results.
+  sendLogsTo((entry) => process.stderr.write(`${JSON.stringify(entry)}\n`));
   let code = 0;
   try {
     await run(process.argv.slice(2));

@@ -1,7 +1,7 @@
 import { FieldValue, GeoPoint, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { geohashForLocation } from 'geofire-common';
 import { logWarn } from '../log';
-import { db, runTransaction } from '../adapters/firestore';
+import { db, runTransaction, type StagedWrites } from '../adapters/firestore';
 import {
   DEFAULT_OPENING_HOURS,
   DEFAULT_TIMEZONE,
@@ -79,6 +79,8 @@ function readKioskFields(data: DocumentData): KioskFields {
         ? openingHours
         : undefined,
     timezone: typeof timezone === 'string' && isTimeZone(timezone) ? timezone : undefined,
+    lastSeenAt:
+      data.lastSeenAt == null ? null : data.lastSeenAt instanceof Timestamp ? data.lastSeenAt.toDate() : undefined,
   };
 }
 
@@ -141,26 +143,46 @@ export async function listKiosks(status: KioskStatus | undefined): Promise<Kiosk
   });
 }
 
-/** Sets the status and refreshes lastUpdated; returns the kiosk as now stored. */
-export async function setKioskStatus(kioskId: string, status: KioskStatus): Promise<KioskRecord> {
-  const ref = kiosksCollection().doc(kioskId);
-  return runTransaction(async (tx) => {
-    const current = (await tx.get(ref)).data();
-    if (!current) throw notFound(`Kiosk ${kioskId} not found`);
-    const lastUpdated = Timestamp.now();
-    // Checked as it will be stored: a report mends a kiosk whose only broken fields
-    // were these two, and writes nothing to one it cannot show afterwards.
-    const kiosk = wholeKiosk(kioskId, { ...current, status, lastUpdated });
-    tx.update(ref, { status, lastUpdated });
-    return kiosk;
-  });
+/**
+ * Stages the status and a fresh lastUpdated on the kiosk `snapshot` was read from;
+ * returns the kiosk as it will be stored.
+ */
+export function stageKioskStatus(writes: StagedWrites, snapshot: DocumentSnapshot, status: KioskStatus): KioskRecord {
+  const current = snapshot.data();
+  if (!current) throw notFound(`Kiosk ${snapshot.id} not found`);
+  const lastUpdated = Timestamp.now();
+  // Checked as it will be stored: a report mends a kiosk whose only broken fields
+  // were these two, and writes nothing to one it cannot show afterwards.
+  const kiosk = wholeKiosk(snapshot.id, { ...current, status, lastUpdated });
+  writes.update(snapshot.ref, { status, lastUpdated });
+  return kiosk;
+}
+
+/** What liveness and the silent sweep read of a kiosk; a lastSeenAt that cannot be read counts as never. */
+export function kioskPresence(
+  snapshot: DocumentSnapshot,
+): { status: KioskStatus | undefined; lastSeenAt: Date | null } | undefined {
+  const data = snapshot.data();
+  if (!data) return undefined;
+  return { status: statusOf(data), lastSeenAt: data.lastSeenAt instanceof Timestamp ? data.lastSeenAt.toDate() : null };
+}
+
+/** The kiosks whose status is available and that were last seen before `cutoff` (never seen: not listed). */
+export async function availableKiosksUnseenSince(cutoff: Date): Promise<string[]> {
+  const snapshot = await kiosksCollection()
+    .where('status', '==', 'available')
+    .where('lastSeenAt', '<', Timestamp.fromDate(cutoff))
+    .select()
+    .get();
+  return snapshot.docs.map((doc) => doc.id);
 }
 
 /**
  * Creates the kiosk with defaults, or updates the given fields of an existing one
  * while keeping its counters and whatever was omitted. Every field but the counters
  * is written, so an update mends a kiosk broken by hand: a value it cannot keep falls
- * back to the default, and a malformed counter restarts at 0.
+ * back to the default, a malformed counter restarts at 0, and a malformed lastSeenAt
+ * is dropped (never seen).
  */
 export async function upsertKiosk(definition: KioskDefinition): Promise<{ kiosk: KioskRecord; created: boolean }> {
   const ref = kiosksCollection().doc(definition.id);
@@ -180,13 +202,15 @@ export async function upsertKiosk(definition: KioskDefinition): Promise<{ kiosk:
       location: { latitude, longitude },
       openingHours: definition.openingHours ?? existing?.openingHours ?? DEFAULT_OPENING_HOURS,
       timezone: definition.timezone ?? existing?.timezone ?? DEFAULT_TIMEZONE,
+      lastSeenAt: existing?.lastSeenAt ?? null,
     };
     if (existing) {
-      const malformedCounts = {
+      const malformed = {
         ...(existing.plasticCount === undefined && { plasticCount: 0 }),
         ...(existing.metalCount === undefined && { metalCount: 0 }),
+        ...(existing.lastSeenAt === undefined && { lastSeenAt: FieldValue.delete() }),
       };
-      tx.update(ref, { ...kioskDefinitionFields(kiosk, lastUpdated), ...malformedCounts });
+      tx.update(ref, { ...kioskDefinitionFields(kiosk, lastUpdated), ...malformed });
     } else tx.create(ref, newKiosk(kiosk, lastUpdated));
     return { kiosk, created: !existing };
   });

@@ -1,6 +1,7 @@
 import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot, type Query } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import { decodeCursor, encodeCursor } from '../domain/cursor';
+import { badRequest } from '../errors';
 
 export const ledgerCollection = () => db().collection('ledger');
 
@@ -78,6 +79,11 @@ export function ledgerEntryView(snapshot: DocumentSnapshot): LedgerEntryView {
   };
 }
 
+const cursorAfter = (entry: DocumentSnapshot): string => {
+  const time = entry.get('createdAt') as Timestamp;
+  return encodeCursor({ seconds: time.seconds, nanoseconds: time.nanoseconds, id: entry.id });
+};
+
 /** A user's entries, newest first; ties (one commit time) broken by id, so the order is total. */
 const historyOf = (userId: string): Query =>
   ledgerCollection().where('userId', '==', userId).orderBy('createdAt', 'desc').orderBy('__name__', 'desc');
@@ -95,14 +101,16 @@ export async function historyPage(
 ): Promise<{ entries: LedgerEntryView[]; nextCursor: string | null }> {
   let query = historyOf(userId);
   if (cursor !== undefined) {
-    const { time, id } = decodeCursor(cursor);
-    query = query.startAfter(time, ledgerCollection().doc(id));
+    const position = decodeCursor(cursor);
+    if (!position) throw badRequest('cursor is not one this endpoint gave out');
+    const time = new Timestamp(position.seconds, position.nanoseconds);
+    query = query.startAfter(time, ledgerCollection().doc(position.id));
   }
   const snapshot = await query.limit(limit + 1).get();
   const page = snapshot.docs.slice(0, limit);
   const last = page.at(-1);
   return {
     entries: page.map(ledgerEntryView),
-    nextCursor: snapshot.docs.length > limit && last ? encodeCursor(last.get('createdAt'), last.id) : null,
+    nextCursor: snapshot.docs.length > limit && last ? cursorAfter(last) : null,
   };
 }

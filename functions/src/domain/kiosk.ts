@@ -1,5 +1,6 @@
 import { badRequest } from '../errors';
 import { assertDocumentId } from './ids';
+import { isOnline } from './liveness';
 import { assertOpeningHours, assertTimeZone, isOpenAt } from './openingHours';
 
 export const KIOSK_STATUSES = ['available', 'maintenance', 'offline'] as const;
@@ -25,6 +26,8 @@ export interface KioskRecord {
   location: Coordinates;
   openingHours: string;
   timezone: string;
+  /** When a request with one of its keys last reached the service (written at most once a minute); null: never. */
+  lastSeenAt: Date | null;
 }
 
 /** What an operator sets on a kiosk; omitted optional fields keep their value or default. */
@@ -36,15 +39,18 @@ export type KioskDefinitionInput = Pick<KioskDefinition, 'id' | 'name' | 'addres
   [field in 'openingHours' | 'timezone' | 'status']?: KioskDefinition[field] | null;
 };
 
-export interface KioskView extends Omit<KioskRecord, 'lastUpdated'> {
+export interface KioskView extends Omit<KioskRecord, 'lastUpdated' | 'lastSeenAt'> {
   lastUpdated: string;
   openNow: boolean;
+  lastSeenAt: string | null;
+  online: boolean;
 }
 
 export const DEFAULT_OPENING_HOURS = '24/7';
 export const DEFAULT_TIMEZONE = 'UTC';
 
-export function toKioskView(kiosk: KioskRecord, now: Date): KioskView {
+/** The kiosk as anyone may see it at `now`; online means seen within the last `onlineMinutes`. */
+export function toKioskView(kiosk: KioskRecord, now: Date, onlineMinutes: number): KioskView {
   return {
     id: kiosk.id,
     name: kiosk.name,
@@ -57,6 +63,8 @@ export function toKioskView(kiosk: KioskRecord, now: Date): KioskView {
     openingHours: kiosk.openingHours,
     timezone: kiosk.timezone,
     openNow: isOpenAt(kiosk.openingHours, kiosk.timezone, kiosk.location, now),
+    lastSeenAt: kiosk.lastSeenAt?.toISOString() ?? null,
+    online: isOnline(kiosk.lastSeenAt, now, onlineMinutes),
   };
 }
 

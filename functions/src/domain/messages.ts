@@ -1,3 +1,5 @@
+import type { AlertKind } from './alerts';
+
 /** Texts of what a user is told, in the app and on the phone. */
 export interface TransactionSummary {
   transactionId: string;
@@ -30,6 +32,23 @@ export function transactionNotification(summary: TransactionSummary): Notificati
       newBalance: String(summary.newBalance),
     },
   };
+}
+
+/** The push topic operators' devices subscribe to; every opened alert is pushed there once. */
+export const OPERATORS_TOPIC = 'operators';
+
+const ALERT_TITLES: Record<AlertKind, string> = {
+  'bin-full': 'bin full',
+  error: 'error reported',
+  silent: 'silent',
+};
+
+export function alertNotification(alert: { id: string; kioskId: string; kind: AlertKind; detail: string }) {
+  return {
+    title: `Kiosk ${alert.kioskId}: ${ALERT_TITLES[alert.kind]}`,
+    body: alert.detail,
+    data: { type: 'alert', alertId: alert.id, kioskId: alert.kioskId, kind: alert.kind },
+  } satisfies NotificationContent;
 }
 
 /** FCM refuses these data keys; better a clear 400 than a provider error. */

@@ -3,6 +3,7 @@ import { IdentityUnavailableError, verifyIdToken, type VerifiedCaller } from '..
 import { findActiveKey } from '../data/kioskKeys';
 import { ApiError, forbidden, unauthorized } from '../errors';
 import { logWarn } from '../log';
+import { noteKioskSeen } from '../services/liveness';
 
 export interface KioskCaller {
   kioskId: string;
@@ -16,12 +17,17 @@ const singleHeader = (headers: IncomingHttpHeaders, name: string): string | unde
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_CREDENTIAL_LENGTH ? value : undefined;
 };
 
-/** 401 without a valid, unrevoked key; 403 when the key belongs to another kiosk. */
+/**
+ * 401 without a valid, unrevoked key; 403 when the key belongs to another kiosk. A
+ * valid key records its kiosk as seen (lastSeenAt, at most once a minute), whatever
+ * becomes of the request: the kiosk is alive.
+ */
 export async function requireKiosk(headers: IncomingHttpHeaders, kioskId?: string): Promise<KioskCaller> {
   const apiKey = singleHeader(headers, 'x-api-key');
   if (!apiKey) throw unauthorized('X-API-Key header is required');
   const key = await findActiveKey(apiKey);
   if (!key) throw unauthorized('Invalid or revoked API key');
+  await noteKioskSeen(key.kioskId);
   if (kioskId !== undefined) assertKioskMatches(key, kioskId);
   return { kioskId: key.kioskId, keyId: key.keyId };
 }

@@ -8,12 +8,28 @@ import type { UserView } from '../data/users';
 import type { TransactionView } from '../data/transactions';
 import { KIOSK_STATUSES, type KioskStatus, type KioskView } from '../domain/kiosk';
 import type { KioskDayRow } from '../domain/kioskDays';
+import { ALERT_KINDS, type AlertKind } from '../domain/alerts';
+import type { AlertView } from '../data/alerts';
+import type { AdminKioskView } from '../services/fleet';
 import { MAX_ID_LENGTH } from '../domain/ids';
 import { coordinates } from './schemas';
 import type { JsonSchema } from './types';
 
 const id = { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH } as const;
 const count = { type: 'integer', minimum: 0 } as const;
+
+/**
+ * An object schema with a property for every member of `T`, each required. For
+ * views with members that may be null: ajv's JSONSchemaType types `nullable` only
+ * on optional members.
+ */
+type ObjectSchemaOf<T> = {
+  type: 'object';
+  description: string;
+  properties: { [member in keyof T]-?: JsonSchema };
+  required: (keyof T)[];
+  additionalProperties: false;
+};
 
 /** The one error body: a sentence for people, a code for programs. */
 export const errorSchema: JSONSchemaType<{ error: string; code: string }> = {
@@ -27,7 +43,7 @@ export const errorSchema: JSONSchemaType<{ error: string; code: string }> = {
   additionalProperties: false,
 };
 
-export const kioskSchema: JSONSchemaType<KioskView> = {
+export const kioskSchema: ObjectSchemaOf<KioskView> = {
   type: 'object',
   description: 'A kiosk as anyone may see it (GET /kiosk/{kioskId}, GET /kiosks).',
   properties: {
@@ -46,6 +62,15 @@ export const kioskSchema: JSONSchemaType<KioskView> = {
     openingHours: { type: 'string', description: 'OpenStreetMap `opening_hours` syntax, e.g. `Mo-Fr 08:00-20:00`' },
     timezone: { type: 'string', description: 'IANA time zone the opening hours are read in' },
     openNow: { type: 'boolean', description: 'Open at the time of the answer, by its opening hours and time zone' },
+    lastSeenAt: {
+      type: 'string',
+      format: 'date-time',
+      nullable: true,
+      description:
+        'When a request with one of its API keys last reached the service, ISO 8601 UTC (recorded at most once a ' +
+        'minute); null: never',
+    },
+    online: { type: 'boolean', description: 'Seen within the last KIOSK_ONLINE_MINUTES (15 by default)' },
   },
   required: [
     'id',
@@ -59,7 +84,60 @@ export const kioskSchema: JSONSchemaType<KioskView> = {
     'openingHours',
     'timezone',
     'openNow',
+    'lastSeenAt',
+    'online',
   ],
+  additionalProperties: false,
+};
+
+const fillPercent = { type: 'integer', minimum: 0, maximum: 100, nullable: true } as const;
+const deviceText = { type: 'string', nullable: true } as const;
+const alertKind = { type: 'string', enum: ALERT_KINDS as unknown as AlertKind[] } as const;
+
+export const adminKioskSchema: ObjectSchemaOf<AdminKioskView> = {
+  type: 'object',
+  description: 'A kiosk as admins see it (GET /admin/kiosks): the public view, its telemetry and its open alerts.',
+  properties: {
+    ...kioskSchema.properties,
+    fillLevel: {
+      type: 'object',
+      description: 'Percent full per bin as last reported; null: never reported',
+      properties: { plastic: fillPercent, metal: fillPercent },
+      required: ['plastic', 'metal'],
+      additionalProperties: false,
+    },
+    firmwareVersion: { ...deviceText, description: 'As last reported; null: never reported' },
+    errorCode: { ...deviceText, description: 'The error the kiosk last reported; null: none' },
+    openAlerts: {
+      type: 'array',
+      items: alertKind,
+      uniqueItems: true,
+      description: 'The kinds of the alerts open for the kiosk now',
+    },
+  },
+  required: [...kioskSchema.required, 'fillLevel', 'firmwareVersion', 'errorCode', 'openAlerts'],
+  additionalProperties: false,
+};
+
+export const alertSchema: ObjectSchemaOf<AlertView> = {
+  type: 'object',
+  description:
+    'An alert: open while its condition holds (`bin-full`: a bin at or above FILL_ALERT_PERCENT; `error`: an ' +
+    'error code reported; `silent`: available but not seen for KIOSK_ONLINE_MINUTES), then resolved.',
+  properties: {
+    id,
+    kioskId: id,
+    kind: alertKind,
+    openedAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC' },
+    resolvedAt: {
+      type: 'string',
+      format: 'date-time',
+      nullable: true,
+      description: 'ISO 8601 UTC; null while the alert is open',
+    },
+    detail: { type: 'string', description: 'What was seen when the alert opened, for people' },
+  },
+  required: ['id', 'kioskId', 'kind', 'openedAt', 'resolvedAt', 'detail'],
   additionalProperties: false,
 };
 
@@ -148,6 +226,8 @@ export const componentSchemas: Readonly<Record<string, JsonSchema>> = {
   Transaction: transactionSchema,
   PushResponse: pushResponseSchema,
   KioskDay: kioskDaySchema,
+  AdminKiosk: adminKioskSchema,
+  Alert: alertSchema,
 };
 
 /** `{ success: true, ... }`, the body of every success of the contract's endpoints; `optional` may be absent. */
@@ -175,6 +255,25 @@ export const kioskExample: KioskView = {
   openingHours: '24/7',
   timezone: 'Europe/Berlin',
   openNow: true,
+  lastSeenAt: '2026-11-23T09:58:00.000Z',
+  online: true,
+};
+
+export const adminKioskExample: AdminKioskView = {
+  ...kioskExample,
+  fillLevel: { plastic: 93, metal: 41 },
+  firmwareVersion: '2.4.1',
+  errorCode: null,
+  openAlerts: ['bin-full'],
+};
+
+export const alertExample: AlertView = {
+  id: 'Hq2f8Xk1sW0bZ3pL9aYc',
+  kioskId: 'berlin-alexanderplatz',
+  kind: 'bin-full',
+  openedAt: '2026-11-23T09:41:12.000Z',
+  resolvedAt: null,
+  detail: 'Bin full: plastic 93% (alert at 90%)',
 };
 
 export const userExample: UserView = {

@@ -7,6 +7,7 @@ import { KIOSK_STATUSES, type Coordinates, type KioskStatus } from '../domain/ki
 import { MAX_ID_LENGTH } from '../domain/ids';
 import type { DepositSubmission } from '../domain/deposit';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
+import type { StatusReport } from '../services/statusReport';
 
 export const MAX_ITEMS_PER_MATERIAL = 1000;
 
@@ -40,12 +41,29 @@ const dataPayload = {
   nullable: true,
 } as const;
 
-export interface KioskStatusBody {
-  status: KioskStatus;
-}
+/** The status, and what the kiosk tells of itself (null: not told, except that `errorCode: null` clears it). */
+export type KioskStatusBody = StatusReport;
+const fillPercent = { type: 'integer', minimum: 0, maximum: 100, nullable: true } as const;
+/** 1-64 printable ASCII characters, spaces included. */
+const deviceText = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[ -~]+$', nullable: true } as const;
 export const kioskStatusBody: JSONSchemaType<KioskStatusBody> = {
   type: 'object',
-  properties: { status: kioskStatus },
+  properties: {
+    status: kioskStatus,
+    fillLevel: {
+      type: 'object',
+      properties: {
+        plastic: { ...fillPercent, description: 'Percent full' },
+        metal: { ...fillPercent, description: 'Percent full' },
+      },
+      required: [],
+      additionalProperties: false,
+      nullable: true,
+      description: 'Percent full per bin; a bin not named keeps its last reported level',
+    },
+    firmwareVersion: deviceText,
+    errorCode: { ...deviceText, description: 'The error the kiosk is in; null clears it' },
+  },
   required: ['status'],
   additionalProperties: false,
 };

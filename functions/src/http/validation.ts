@@ -33,6 +33,8 @@ const PATTERN_MESSAGES: Record<string, string> = {
   otp: 'otp must be 4-10 digits',
   token: `token ${FCM_TOKEN_RULE}`,
   pushToken: `pushToken ${FCM_TOKEN_RULE}`,
+  firmwareVersion: 'firmwareVersion must be printable ASCII characters',
+  errorCode: 'errorCode must be printable ASCII characters',
 };
 
 /**

@@ -11,9 +11,9 @@ export interface CliRun {
 }
 
 /** The operator CLI as built by `npm test`, with exactly these arguments; never throws on a non-zero exit. */
-export const runCli = (args: string[]) =>
+export const runCli = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
   new Promise<CliRun>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: process.env }, (error, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { env }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });

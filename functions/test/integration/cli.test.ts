@@ -1,8 +1,19 @@
 import { getAuth } from 'firebase-admin/auth';
 import { adminApp } from '../../src/adapters/firestore';
 import { DEFAULT_REWARDS } from '../../src/domain/rewards';
+import { Timestamp } from 'firebase-admin/firestore';
 import { admin, runCli } from './cli-runner';
-import { PROJECT_ID, adminHeaders, call, db, kioskDayRow, resetEmulators, seedKioskDays } from './helpers';
+import {
+  PROJECT_ID,
+  adminHeaders,
+  call,
+  db,
+  kioskDayRow,
+  resetEmulators,
+  seedKiosk,
+  seedKioskDays,
+  seedKioskWithKey,
+} from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -12,6 +23,9 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   'key:create': ['kiosk', 'label'],
   'key:revoke': ['kiosk', 'key'],
   'report:kiosk-days': ['from', 'to', 'kiosk', 'csv'],
+  fleet: ['json'],
+  alerts: ['all', 'limit', 'cursor', 'json'],
+  'alerts:sweep': [],
   'admin:grant': ['email', 'uid'],
   'admin:revoke': ['email', 'uid'],
   'rewards:set': ['plastic', 'metal', 'daily-cap', 'ranks'],
@@ -38,7 +52,7 @@ function commandSections(help: string): Map<string, string> {
 describe('help', () => {
   test('help, --help, -h, no command and a command with --help all print the same text, exit 0', async () => {
     const runs = await Promise.all(
-      [['help'], ['--help'], ['-h'], [], ['seed', '--help'], ['--project', 'x', 'help']].map(runCli),
+      [['help'], ['--help'], ['-h'], [], ['seed', '--help'], ['--project', 'x', 'help']].map((args) => runCli(args)),
     );
     for (const run of runs) {
       expect(run).toMatchObject({ code: 0, stderr: '' });
@@ -225,6 +239,111 @@ describe('report:kiosk-days', () => {
       stdout: '',
       stderr: 'No transactions from 2026-01-01 to 2026-01-31.\n',
     });
+  });
+});
+
+describe('fleet, alerts and alerts:sweep', () => {
+  /** One line of a table whose first column is `first`, cut into its cells. */
+  const row = (table: string, first: string) =>
+    table
+      .split('\n')
+      .find((line) => line.startsWith(`${first} `))
+      ?.split(/ {2,}/);
+
+  test('the sweep opens silent alerts; the fleet table and the alert list show them, under the project params', async () => {
+    const reporting = await seedKioskWithKey({ id: 'k-reporting' });
+    await call('POST', '/kiosk/k-reporting/status', {
+      headers: { 'x-api-key': reporting.apiKey },
+      body: { status: 'available', fillLevel: { plastic: 93, metal: 40 }, firmwareVersion: '2.4.1', errorCode: 'E-7' },
+    });
+    await seedKiosk({ id: 'k-silent' });
+    await db()
+      .doc('kiosks/k-silent')
+      .update({ lastSeenAt: Timestamp.fromMillis(Date.now() - 20 * 60_000) });
+    await seedKiosk({ id: 'k-new', status: 'maintenance' });
+
+    expect(JSON.parse(await admin('alerts:sweep'))).toEqual({ checked: 1, opened: 1, resolved: 0, failed: 0 });
+
+    // KIOSK_ONLINE_MINUTES comes from functions/.env, as the functions read it.
+    const env = { ...process.env };
+    delete env.KIOSK_ONLINE_MINUTES;
+    const fleet = await runCli(['--project', PROJECT_ID, '--emulator', 'fleet'], env);
+    expect(fleet.code).toBe(0);
+    const [header] = fleet.stdout.split('\n');
+    expect(header.split(/ {2,}/)).toEqual([
+      'KIOSK',
+      'STATUS',
+      'ONLINE',
+      'LAST SEEN',
+      'PLASTIC',
+      'METAL',
+      'FIRMWARE',
+      'ERROR',
+      'OPEN ALERTS',
+    ]);
+    expect(row(fleet.stdout, 'k-reporting')).toEqual([
+      'k-reporting',
+      'available',
+      'yes',
+      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\dZ$/),
+      '93%',
+      '40%',
+      '2.4.1',
+      'E-7',
+      'bin-full,error',
+    ]);
+    expect(row(fleet.stdout, 'k-silent')).toEqual([
+      'k-silent',
+      'available',
+      'no',
+      expect.stringMatching(/Z$/),
+      '-',
+      '-',
+      '-',
+      '-',
+      'silent',
+    ]);
+    expect(row(fleet.stdout, 'k-new')).toEqual(['k-new', 'maintenance', 'no', 'never', '-', '-', '-', '-', '-']);
+    const api = await call('GET', '/admin/kiosks', { headers: await adminHeaders() });
+    expect(JSON.parse(await admin('fleet', '--json'))).toEqual(
+      api.body.kiosks.map((kiosk: Record<string, unknown>) => ({ ...kiosk, openNow: expect.any(Boolean) })),
+    );
+
+    const alerts = await admin('alerts');
+    expect(alerts.split('\n')[0].split(/ {2,}/)).toEqual(['OPENED', 'KIOSK', 'KIND', 'RESOLVED', 'DETAIL']);
+    expect(alerts).toMatch(/ k-silent +silent +open +Not seen since /);
+    expect(alerts).toMatch(/ k-reporting +bin-full +open +Bin full: plastic 93% \(alert at 90%\)/);
+    expect(alerts).toMatch(/ k-reporting +error +open +Error code E-7/);
+  });
+
+  test('alerts pages with --limit and --cursor, as GET /admin/alerts does', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey({ id: 'k-paged' });
+    for (const errorCode of ['E1', null, 'E2', null, 'E3']) {
+      await call('POST', `/kiosk/${kioskId}/status`, {
+        headers: { 'x-api-key': apiKey },
+        body: { status: 'available', errorCode },
+      });
+    }
+    const first = await runCli(['--project', PROJECT_ID, '--emulator', 'alerts', '--all', '--limit', '2', '--json']);
+    const page = JSON.parse(first.stdout);
+    expect(page.alerts.map((alert: { detail: string }) => alert.detail)).toEqual(['Error code E3', 'Error code E2']);
+    const second = await runCli([
+      '--project',
+      PROJECT_ID,
+      '--emulator',
+      'alerts',
+      '--all',
+      '--limit',
+      '2',
+      '--cursor',
+      page.nextCursor,
+    ]);
+    expect(second.stdout).toMatch(/Error code E1/);
+    expect(second.stderr).toBe('');
+    const text = await runCli(['--project', PROJECT_ID, '--emulator', 'alerts', '--all', '--limit', '2']);
+    expect(text.stderr).toMatch(/^More: add --cursor \S+\n$/);
+    const bad = await runCli(['--project', PROJECT_ID, '--emulator', 'alerts', '--limit', '0']);
+    expect(bad).toMatchObject({ code: 1, stdout: '', stderr: 'error: limit must be an integer from 1 to 100\n' });
   });
 });
 

@@ -6,7 +6,8 @@
  *   - a signed-in user may read their own users/{uid} and users/{uid}/notifications/*, and may
  *     change only the `read` field (to a bool) of their own notifications;
  *   - every other client read or write is denied (the functions write through the Admin SDK,
- *     which bypasses these rules), also of the daily reports (kioskDays) to an admin's token.
+ *     which bypasses these rules): kiosk telemetry and alerts (§7), and the daily reports
+ *     (kioskDays) also to an admin's token.
  *
  * The test names are the list of guarantees: each one states what the rules allow or deny.
  */
@@ -57,6 +58,8 @@ const SERVER_ONLY_DOCS: ReadonlyArray<readonly [collectionName: string, path: st
   ['kioskDays', 'kioskDays/kiosk-1_2026-11-23'],
   ['kioskFolds', 'kioskFolds/kiosk-1'],
   ['diagnostics', 'diagnostics/event-1'],
+  ['kioskTelemetry', 'kioskTelemetry/kiosk-1'],
+  ['alerts', 'alerts/alert-1'],
 ];
 
 const SEED: Record<string, Record<string, unknown>> = {
@@ -104,6 +107,8 @@ const SEED: Record<string, Record<string, unknown>> = {
   'ledger/entry-bob': { userId: BOB, kind: 'earn', points: 50, balanceAfter: 50 },
   'redemptions/redemption-alice': { userId: ALICE, rewardId: 'coffee', status: 'issued' },
   'rewards/coffee': { name: 'Coffee', cost: 100, kind: 'voucher', stock: 5, active: true },
+  'kioskTelemetry/kiosk-1': { kioskId: 'kiosk-1', fillLevel: { plastic: 93, metal: 10 }, errorCode: 'E1' },
+  'alerts/alert-1': { kioskId: 'kiosk-1', kind: 'bin-full', resolvedAt: null, detail: 'Bin full' },
 };
 
 let testEnv: RulesTestEnvironment;

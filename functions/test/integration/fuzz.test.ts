@@ -11,7 +11,8 @@
  *  - every non-2xx answer is JSON `{ error: "<non-empty>", ... }` without stack
  *    traces, file paths or library internals;
  *  - every 4xx leaves Firestore exactly as it was (data and update times of every
- *    document), except the contract's removal of a push token reported unregistered (410).
+ *    document), except the contract's removal of a push token reported unregistered (410)
+ *    and a valid kiosk key's record of its kiosk as seen (lastSeenAt, §7).
  *
  * Environment: FUZZ_RUNS scales the number of runs (default 1); FUZZ_SEED fixes
  * fast-check's seed; FUZZ_STATS=1 prints the statuses seen per property;
@@ -89,6 +90,8 @@ Object.assign(process.env, {
   OTP_PER_IP_WINDOW_MINUTES: '60',
   NOTIFY_TOPICS: 'all_users,offers_updates',
   CORS_ORIGINS: '',
+  KIOSK_ONLINE_MINUTES: '15',
+  FILL_ALERT_PERCENT: '90',
 });
 
 const RUN_SCALE = Number(process.env.FUZZ_RUNS ?? 1);
@@ -241,6 +244,24 @@ function isTokenRemoval(response: RawResponse, change: DocChange): boolean {
   return [...names].every((name) => before[name] === after[name]);
 }
 
+/**
+ * The write any request with a valid kiosk key makes, also one answered 4xx: the
+ * kiosk's lastSeenAt (at most once a minute). Nothing else of the kiosk changes.
+ */
+function isLivenessRecord(request: FuzzRequest, change: DocChange): boolean {
+  const keyOwner = new Map([
+    [fx.keyA, fx.kioskA],
+    [fx.keyT, fx.kioskT],
+    [fx.keyM, fx.kioskM],
+  ]).get(request.headers['x-api-key']);
+  if (!keyOwner || change.kind !== 'changed' || change.path !== `kiosks/${keyOwner}`) return false;
+  const before = change.before!.fields;
+  const after = change.after!.fields;
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  names.delete('lastSeenAt');
+  return after.lastSeenAt !== undefined && [...names].every((name) => before[name] === after[name]);
+}
+
 // ---------------------------------------------------------------------------------
 // Endpoints
 
@@ -314,6 +335,16 @@ const hostileDeposit = {
   metalCount: hostileCount,
   occurredAt: weighted([2, hostileOccurredAt], [1, hostileText(80)]),
 };
+/** Mostly under FILL_ALERT_PERCENT, sometimes over it: bin-full alerts open and resolve. */
+const fillPercents = weighted<number | null>(
+  [3, fc.integer({ min: 0, max: 100 })],
+  [1, fc.constantFrom(null, 0, 90, 100)],
+);
+const hostilePercent = fc.constantFrom<unknown>(-1, 101, 50.5, '50', 1e308, true, [], {});
+const deviceText = weighted(
+  [3, fc.string({ unit: fc.constantFrom(...'ABCEJM-_.0123456789 '.split('')), minLength: 1, maxLength: 8 })],
+  [1, fc.constantFrom(' ', '~'.repeat(64), 'E-42')],
+);
 const text = (maxLength: number) => fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.min(maxLength, 60) });
 const DATA_KEYS = [
   'from',
@@ -390,6 +421,7 @@ const specs: RouteSpec[] = [
           body: (fuzzed) => bodies(deposit(kioskId), hostileDeposit, fuzzed),
         }),
       ),
+    allowWrite: (request, _response, change) => isLivenessRecord(request, change),
   },
   {
     route: 'POST /kiosk/transactions/batch',
@@ -429,6 +461,7 @@ const specs: RouteSpec[] = [
           };
         },
       ),
+    allowWrite: (request, _response, change) => isLivenessRecord(request, change),
   },
   {
     route: 'POST /kiosk/:kioskId/status',
@@ -447,12 +480,33 @@ const specs: RouteSpec[] = [
           apiKey,
           body: (fuzzed) =>
             bodies(
-              fc.record({ status: fc.constantFrom(...STATUSES) }),
-              { status: fc.constantFrom('AVAILABLE', 'available ', 'closed', '', 'toString', '__proto__') },
+              fc.record(
+                {
+                  status: fc.constantFrom(...STATUSES),
+                  fillLevel: fc.record(
+                    { plastic: fillPercents, metal: fillPercents },
+                    { requiredKeys: [], noNullPrototype: true },
+                  ),
+                  firmwareVersion: fc.option(deviceText, { nil: null }),
+                  errorCode: fc.option(deviceText, { nil: null }),
+                },
+                { requiredKeys: ['status'] },
+              ),
+              {
+                status: fc.constantFrom('AVAILABLE', 'available ', 'closed', '', 'toString', '__proto__'),
+                fillLevel: weighted<unknown>(
+                  [2, fc.record({ plastic: hostilePercent, metal: hostilePercent }, { requiredKeys: [] })],
+                  [1, fc.constantFrom<unknown>({ glass: 10 }, [90], 90, 'full', { plastic: 10, metal: 10, x: 1 })],
+                ),
+                firmwareVersion: weighted([2, hostileText(64)], [1, fc.constantFrom('v2\n', 'ü', 'x'.repeat(65))]),
+                errorCode: weighted([2, hostileText(64)], [1, fc.constantFrom('E\t1', '€', '')]),
+              },
               fuzzed,
             ),
         }),
       ),
+    // A valid key records its kiosk as seen, whatever becomes of the request.
+    allowWrite: (request, _response, change) => isLivenessRecord(request, change),
   },
   {
     route: 'GET /kiosk/:kioskId',
@@ -896,6 +950,51 @@ const specs: RouteSpec[] = [
         }),
       ),
   },
+  {
+    route: 'GET /admin/kiosks',
+    runs: 40,
+    requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/admin/kiosks'), token: fx.adminToken }),
+  },
+  {
+    route: 'GET /admin/alerts',
+    runs: 80,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'GET',
+        token: fx.adminToken,
+        path: (fuzzed) =>
+          fuzzed
+            ? weighted(
+                [
+                  2,
+                  fc
+                    .tuple(fc.constantFrom('state', 'limit', 'cursor'), hostileText(40))
+                    .map(([name, value]) => `/admin/alerts?${name}=${encodeSegment(value)}`),
+                ],
+                [
+                  1,
+                  fc.constantFrom(
+                    '/admin/alerts?limit=0',
+                    '/admin/alerts?limit=101',
+                    '/admin/alerts?limit=1.5',
+                    '/admin/alerts?limit=-1',
+                    '/admin/alerts?state=open&state=all',
+                    '/admin/alerts?cursor=MTIzLjQ1Ni5fX3hfXw',
+                    '/admin/alerts?cursor=LTEuMC54',
+                    '/admin/alerts?cursor=OTk5OTk5OTk5OTk5LjAueA',
+                    '/admin/alerts?order=asc',
+                    '/admin/alerts?state',
+                  ),
+                ],
+              )
+            : fc
+                .record(
+                  { state: fc.constantFrom('open', 'all'), limit: fc.integer({ min: 1, max: 100 }) },
+                  { requiredKeys: [] },
+                )
+                .map((query) => `/admin/alerts?${new URLSearchParams(query as Record<string, string>)}`),
+      }),
+  },
 ];
 
 /** Days around the fixtures' transactions: some reports hold rows, some span more than 92 days. */
@@ -940,6 +1039,7 @@ function reportQueries(fuzzed: boolean): fc.Arbitrary<string> {
 const anyRoute: RouteSpec = {
   route: 'any method, any path',
   runs: 120,
+  allowWrite: (request, _response, change) => isLivenessRecord(request, change),
   requests: () =>
     fc
       .tuple(

@@ -250,6 +250,8 @@ describe('the response check', () => {
     openingHours: '24/7',
     timezone: 'Europe/Berlin',
     openNow: true,
+    lastSeenAt: null,
+    online: false,
   };
 
   it('passes responses as described', () => {

@@ -35,7 +35,13 @@ describe('cold start: importing src/index.ts', () => {
   });
 
   it('actually loads the entry point', () => {
-    expect(Object.keys(exported as object).sort()).toEqual(['api', 'provisionUserProfile', 'transactionEffects']);
+    expect(Object.keys(exported as object).sort()).toEqual([
+      'alertPush',
+      'api',
+      'provisionUserProfile',
+      'silentKioskSweep',
+      'transactionEffects',
+    ]);
   });
 
   it.each(['nodemailer', 'opening_hours', 'ajv', 'the OpenAPI builder'] as const)('does not load %s', (name) => {
@@ -88,6 +94,9 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
     'the HTTP layer': '/src/http/api.ts',
     'the transaction trigger': '/src/triggers/transactionCreated.ts',
     'the provisioning trigger': '/src/triggers/provisionUser.ts',
+    'firebase-functions scheduler provider': '/node_modules/firebase-functions/lib/v2/providers/scheduler.js',
+    'the alert trigger': '/src/triggers/alertCreated.ts',
+    'the silent sweep': '/src/triggers/silentSweep.ts',
   } as const;
   type Marker = keyof typeof MARKERS;
 
@@ -117,6 +126,20 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
     expect(loadAs('transactionEffects')).toEqual({
       defined: ['transactionEffects'],
       loaded: ['firebase-functions Firestore provider', 'the transaction trigger'],
+    });
+  });
+
+  it('alertPush: the Firestore trigger of alerts only', () => {
+    expect(loadAs('alertPush')).toEqual({
+      defined: ['alertPush'],
+      loaded: ['firebase-functions Firestore provider', 'the alert trigger'],
+    });
+  });
+
+  it('silentKioskSweep: the scheduled sweep only', () => {
+    expect(loadAs('silentKioskSweep')).toEqual({
+      defined: ['silentKioskSweep'],
+      loaded: ['firebase-functions scheduler provider', 'the silent sweep'],
     });
   });
 

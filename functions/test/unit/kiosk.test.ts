@@ -21,20 +21,38 @@ const record: KioskRecord = {
   location: { latitude: 52.5219, longitude: 13.4132 },
   openingHours: 'Mo-Fr 08:00-20:00',
   timezone: 'Europe/Berlin',
+  lastSeenAt: new Date('2026-11-23T07:20:00.000Z'),
 };
+const ONLINE_MINUTES = 15;
 
 describe('toKioskView', () => {
   test('has exactly the public fields, lastUpdated as ISO string', () => {
-    const view = toKioskView(record, new Date('2026-11-23T07:30:00Z'));
-    expect(view).toStrictEqual({ ...record, lastUpdated: '2026-11-20T10:15:30.123Z', openNow: true });
+    const view = toKioskView(record, new Date('2026-11-23T07:30:00Z'), ONLINE_MINUTES);
+    expect(view).toStrictEqual({
+      id: 'kiosk-berlin-1',
+      name: 'Alexanderplatz',
+      address: 'Alexanderplatz 1, 10178 Berlin',
+      status: 'available',
+      plasticCount: 12,
+      metalCount: 7,
+      lastUpdated: '2026-11-20T10:15:30.123Z',
+      location: { latitude: 52.5219, longitude: 13.4132 },
+      openingHours: 'Mo-Fr 08:00-20:00',
+      timezone: 'Europe/Berlin',
+      openNow: true,
+      lastSeenAt: '2026-11-23T07:20:00.000Z',
+      online: true,
+    });
     expect(Object.keys(view).sort()).toEqual(
       [
         'address',
         'id',
+        'lastSeenAt',
         'lastUpdated',
         'location',
         'metalCount',
         'name',
+        'online',
         'openNow',
         'openingHours',
         'plasticCount',
@@ -44,16 +62,24 @@ describe('toKioskView', () => {
     );
   });
 
+  test('online: seen within the window, at its edge included; never seen is offline', () => {
+    const at = (iso: string) => toKioskView(record, new Date(iso), ONLINE_MINUTES);
+    expect(at('2026-11-23T07:35:00.000Z').online).toBe(true);
+    expect(at('2026-11-23T07:35:00.001Z').online).toBe(false);
+    const never = toKioskView({ ...record, lastSeenAt: null }, new Date('2026-11-23T07:30:00Z'), ONLINE_MINUTES);
+    expect([never.lastSeenAt, never.online]).toEqual([null, false]);
+  });
+
   test('openNow follows the kiosk time zone', () => {
-    expect(toKioskView(record, new Date('2026-11-23T06:30:00Z')).openNow).toBe(false); // 07:30 Berlin
-    expect(toKioskView(record, new Date('2026-11-23T07:30:00Z')).openNow).toBe(true); // 08:30 Berlin
+    expect(toKioskView(record, new Date('2026-11-23T06:30:00Z'), ONLINE_MINUTES).openNow).toBe(false); // 07:30 Berlin
+    expect(toKioskView(record, new Date('2026-11-23T07:30:00Z'), ONLINE_MINUTES).openNow).toBe(true); // 08:30 Berlin
     const newYork = { ...record, timezone: 'America/New_York' };
-    expect(toKioskView(newYork, new Date('2026-11-23T07:30:00Z')).openNow).toBe(false); // 02:30 New York
+    expect(toKioskView(newYork, new Date('2026-11-23T07:30:00Z'), ONLINE_MINUTES).openNow).toBe(false); // 02:30 New York
   });
 
   test('openNow does not depend on the status', () => {
     const offline: KioskRecord = { ...record, status: 'offline', openingHours: '24/7' };
-    const view = toKioskView(offline, new Date('2026-11-22T03:00:00Z'));
+    const view = toKioskView(offline, new Date('2026-11-22T03:00:00Z'), ONLINE_MINUTES);
     expect(view.status).toBe('offline');
     expect(view.openNow).toBe(true);
   });
@@ -65,7 +91,7 @@ describe('toKioskView', () => {
       geohash: 'u33dc',
       location: { latitude: 1, longitude: 2, geohash: 'u33dc' },
     };
-    const view = toKioskView(stored, new Date('2026-11-23T07:30:00Z'));
+    const view = toKioskView(stored, new Date('2026-11-23T07:30:00Z'), ONLINE_MINUTES);
     expect(view).not.toHaveProperty('apiKeyHash');
     expect(view).not.toHaveProperty('geohash');
     expect(view.location).toStrictEqual({ latitude: 1, longitude: 2 });
@@ -78,6 +104,7 @@ describe('toKioskView', () => {
     const view = toKioskView(
       { ...record, openingHours: DEFAULT_OPENING_HOURS, timezone: DEFAULT_TIMEZONE },
       new Date('2026-11-22T03:00:00Z'),
+      ONLINE_MINUTES,
     );
     expect(view.openNow).toBe(true);
   });

@@ -31,7 +31,7 @@ interface SchemaCase {
 const cases: Record<BodySchemaName, SchemaCase> = {
   kioskStatusBody: {
     valid: { status: 'maintenance' },
-    full: { status: 'offline' },
+    full: { status: 'offline', fillLevel: { plastic: 100, metal: 0 }, firmwareVersion: 'v2.4.1 (rc)', errorCode: '~' },
     required: ['status'],
     wrongType: ['status', 1],
   },
@@ -225,6 +225,32 @@ describe('kioskStatusBody', () => {
     expect(messageFor('kioskStatusBody', { status: 'broken' })).toBe(
       'status must be one of available, maintenance, offline',
     );
+  });
+
+  test.each([
+    [{ fillLevel: { plastic: 101 } }, 'fillLevel.plastic must be <= 100'],
+    [{ fillLevel: { metal: -1 } }, 'fillLevel.metal must be >= 0'],
+    [{ fillLevel: { metal: 50.5 } }, 'fillLevel.metal must be integer'],
+    [{ fillLevel: { glass: 10 } }, 'fillLevel.glass is not a known field'],
+    [{ fillLevel: 90 }, 'fillLevel must be object'],
+    [{ firmwareVersion: '' }, 'firmwareVersion must NOT have fewer than 1 characters'],
+    [{ firmwareVersion: 'v'.repeat(65) }, 'firmwareVersion must NOT have more than 64 characters'],
+    [{ firmwareVersion: 'v2\n' }, 'firmwareVersion must be printable ASCII characters'],
+    [{ errorCode: 'Fehler ü' }, 'errorCode must be printable ASCII characters'],
+    [{ errorCode: 42 }, 'errorCode must be string'],
+  ])('telemetry %p: %p', (telemetry, message) => {
+    expect(messageFor('kioskStatusBody', { status: 'available', ...telemetry })).toBe(message);
+  });
+
+  test('telemetry is optional, each bin on its own, and null is taken (errorCode: null clears)', () => {
+    for (const body of [
+      { status: 'available', fillLevel: { metal: 0 } },
+      { status: 'available', fillLevel: {} },
+      { status: 'available', fillLevel: null, firmwareVersion: null, errorCode: null },
+      { status: 'available', fillLevel: { plastic: null, metal: 100 }, firmwareVersion: ' ', errorCode: 'E-42' },
+    ]) {
+      expect(validateBody('kioskStatusBody', body)).toEqual(body);
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 /** kiosk:upsert, key:create, key:revoke: the CLI side of the admin kiosk routes. */
+import { fleetSettings } from '../../config';
 import { assertKioskExists, upsertKiosk } from '../../data/kiosks';
 import { issueKey, revokeKey } from '../../data/kioskKeys';
 import { assertDocumentId } from '../../domain/ids';
@@ -60,7 +61,7 @@ const kioskUpsert: Command = {
     });
     const { kiosk, created } = await upsertKiosk(definition);
     await note(`${created ? 'Created' : 'Updated'} kiosk ${kiosk.id}.`);
-    await printJson(toKioskView(kiosk, new Date()));
+    await printJson(toKioskView(kiosk, new Date(), fleetSettings().onlineMinutes));
   },
 };
 

@@ -1,3 +1,4 @@
+import { fleetSettings } from '../../config';
 import { logInfo } from '../../log';
 import type { VerifiedCaller } from '../../adapters/identity';
 import { assertKioskExists, upsertKiosk } from '../../data/kiosks';
@@ -21,7 +22,10 @@ export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {
   handler: async ({ body, caller }) => {
     const { kiosk, created } = await upsertKiosk(assertKioskDefinition(body));
     logInfo(created ? 'kiosk_created' : 'kiosk_updated', { kioskId: kiosk.id, by: caller.uid });
-    return { status: created ? 201 : 200, body: { success: true, kiosk: toKioskView(kiosk, new Date()) } };
+    return {
+      status: created ? 201 : 200,
+      body: { success: true, kiosk: toKioskView(kiosk, new Date(), fleetSettings().onlineMinutes) },
+    };
   },
   doc: {
     operationId: 'upsertKiosk',
@@ -62,6 +66,8 @@ export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {
             openingHours: 'Mo-Su 06:00-23:00',
             timezone: 'Europe/Berlin',
             openNow: true,
+            lastSeenAt: null,
+            online: false,
           },
         },
       },

@@ -1,3 +1,4 @@
+import { fleetSettings } from '../../config';
 import { getKiosk } from '../../data/kiosks';
 import { toKioskView } from '../../domain/kiosk';
 import { kioskExample, kioskSchema, successBody } from '../components';
@@ -9,14 +10,15 @@ export const getKioskRoute: Route = {
   path: '/kiosk/:kioskId',
   handler: async ({ params }) => {
     const kiosk = await getKiosk(params.kioskId);
-    return { body: { success: true, kiosk: toKioskView(kiosk, new Date()) } };
+    return { body: { success: true, kiosk: toKioskView(kiosk, new Date(), fleetSettings().onlineMinutes) } };
   },
   doc: {
     operationId: 'getKiosk',
     summary: 'Get one kiosk',
     description:
       'A kiosk with its counters, location and opening hours; `openNow` is evaluated from the opening hours in ' +
-      "the kiosk's own time zone at the time of the answer.",
+      "the kiosk's own time zone at the time of the answer; `online` says whether the kiosk was seen (a request " +
+      'with one of its API keys) within KIOSK_ONLINE_MINUTES.',
     tag: 'Kiosks',
     access: 'public',
     responses: {

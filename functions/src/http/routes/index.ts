@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../types';
 import { upsertKioskRoute, createKioskKeyRoute, revokeKioskKeyRoute } from './admin';
+import { listAlertsRoute, listFleetRoute } from './fleet';
 import { getKioskRoute } from './getKiosk';
 import { getUserRoute } from './getUser';
 import { userHistoryRoute } from './userHistory';
@@ -34,4 +35,6 @@ export const routes: AnyRoute[] = [
   createKioskKeyRoute,
   revokeKioskKeyRoute,
   kioskDaysReportRoute,
+  listFleetRoute,
+  listAlertsRoute,
 ];

@@ -1,3 +1,4 @@
+import { fleetSettings } from '../../config';
 import { listKiosks } from '../../data/kiosks';
 import { KIOSK_STATUSES, isKioskStatus, toKioskView } from '../../domain/kiosk';
 import { badRequest } from '../../errors';
@@ -17,8 +18,9 @@ export const listKiosksRoute: Route = {
       throw badRequest(`status must be one of ${KIOSK_STATUSES.join(', ')}`);
     }
     const now = new Date();
+    const { onlineMinutes } = fleetSettings();
     const kiosks = await listKiosks(status);
-    return { body: { success: true, kiosks: kiosks.map((kiosk) => toKioskView(kiosk, now)) } };
+    return { body: { success: true, kiosks: kiosks.map((kiosk) => toKioskView(kiosk, now, onlineMinutes)) } };
   },
   doc: {
     operationId: 'listKiosks',

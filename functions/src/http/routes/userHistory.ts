@@ -80,9 +80,6 @@ export const userHistoryRoute: Route<undefined, VerifiedCaller> = {
   },
   handler: async ({ params, query }) => {
     const limit = pageLimit(query.limit);
-    if (query.cursor !== undefined && (query.cursor.length === 0 || query.cursor.length > 1000)) {
-      throw badRequest('cursor is not one this endpoint gave out');
-    }
     await getUser(params.userId);
     return { body: { success: true, ...(await historyPage(params.userId, limit, query.cursor)) } };
   },

@@ -1,0 +1,89 @@
+import type { VerifiedCaller } from '../../adapters/identity';
+import { fleetSettings } from '../../config';
+import { listAlerts, toAlertView } from '../../data/alerts';
+import { ALERT_STATES, DEFAULT_ALERT_PAGE, MAX_ALERT_PAGE, alertPageRequest } from '../../domain/alerts';
+import { encodeCursor } from '../../domain/cursor';
+import { fleetOverview } from '../../services/fleet';
+import { adminKioskExample, adminKioskSchema, alertExample, alertSchema, successBody } from '../components';
+import type { Route } from '../types';
+import { adminOnly } from './admin';
+
+/** GET /admin/kiosks: the fleet as operators watch it. */
+export const listFleetRoute: Route<undefined, VerifiedCaller> = {
+  method: 'GET',
+  path: '/admin/kiosks',
+  authenticate: adminOnly,
+  handler: async () => {
+    const kiosks = await fleetOverview(new Date(), fleetSettings().onlineMinutes);
+    return { body: { success: true, kiosks } };
+  },
+  doc: {
+    operationId: 'listFleet',
+    summary: 'List the kiosks with their telemetry and open alerts',
+    description:
+      'Every kiosk, by id: every field of the public kiosk view, plus the telemetry the kiosk last reported ' +
+      '(`fillLevel`, `firmwareVersion`, `errorCode`) and the kinds of its open alerts. A kiosk whose stored ' +
+      'record is damaged is left out (and logged), as in GET /kiosks.',
+    tag: 'Administration',
+    access: 'admin',
+    responses: {
+      200: {
+        description: 'The kiosks, by id',
+        schema: successBody({ kiosks: { type: 'array', items: adminKioskSchema } }),
+        example: { success: true, kiosks: [adminKioskExample] },
+      },
+    },
+  },
+};
+
+/** GET /admin/alerts[?state=open|all][&limit=][&cursor=]: alerts, newest first, a page at a time. */
+export const listAlertsRoute: Route<undefined, VerifiedCaller> = {
+  method: 'GET',
+  path: '/admin/alerts',
+  authenticate: adminOnly,
+  query: {
+    state: {
+      description: '`open` (the default): the alerts open now; `all`: resolved ones too',
+      schema: { type: 'string', enum: ALERT_STATES, default: 'open' },
+    },
+    limit: {
+      description: `Alerts per page, 1-${MAX_ALERT_PAGE}`,
+      schema: { type: 'integer', minimum: 1, maximum: MAX_ALERT_PAGE, default: DEFAULT_ALERT_PAGE },
+    },
+    cursor: {
+      description: "The previous page's `nextCursor`, for the page after it",
+      schema: { type: 'string', minLength: 1 },
+    },
+  },
+  handler: async ({ query }) => {
+    const { state, limit, after } = alertPageRequest(query);
+    const { alerts, next } = await listAlerts(state, limit, after);
+    return { body: { success: true, alerts: alerts.map(toAlertView), nextCursor: next && encodeCursor(next) } };
+  },
+  doc: {
+    operationId: 'listAlerts',
+    summary: 'List alerts, newest first',
+    description:
+      'The alerts open now, or with `state=all` every alert, newest first, `limit` a page. Pass `nextCursor` as ' +
+      '`cursor` for the next page; it is null on the last one. Paging never skips or repeats an alert that ' +
+      'existed when the first page was read, while alerts are being opened (with `state=open`, an alert resolved ' +
+      'meanwhile leaves the later pages). Opening an alert also pushes it to the topic `operators`.',
+    tag: 'Administration',
+    access: 'admin',
+    responses: {
+      200: {
+        description: 'One page of alerts',
+        schema: successBody({
+          alerts: { type: 'array', items: alertSchema },
+          nextCursor: {
+            type: 'string',
+            nullable: true,
+            description: 'Opaque; pass it as `cursor` for the next page. null on the last page',
+          },
+        }),
+        example: { success: true, alerts: [alertExample], nextCursor: null },
+      },
+      400: { description: '`state`, `limit` or `cursor` is not valid', codes: ['invalid-argument'] },
+    },
+  },
+};
