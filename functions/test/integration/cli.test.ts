@@ -262,7 +262,13 @@ describe('fleet, alerts and alerts:sweep', () => {
       .update({ lastSeenAt: Timestamp.fromMillis(Date.now() - 20 * 60_000) });
     await seedKiosk({ id: 'k-new', status: 'maintenance' });
 
-    expect(JSON.parse(await admin('alerts:sweep'))).toEqual({ checked: 1, opened: 1, resolved: 0, failed: 0 });
+    expect(JSON.parse(await admin('alerts:sweep'))).toEqual({
+      checked: 1,
+      opened: 1,
+      resolved: 0,
+      failed: 0,
+      staleFolded: { kiosks: 0, transactions: 0 },
+    });
 
     // KIOSK_ONLINE_MINUTES comes from functions/.env, as the functions read it.
     const env = { ...process.env };
