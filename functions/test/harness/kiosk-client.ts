@@ -59,6 +59,34 @@ export const backoffRetries = ({
 /** How requests leave the kiosk: `fetch`, or a wrapper around it that injects a network's faults. */
 export type Transport = (url: string, init: RequestInit) => Promise<Response>;
 
+/** What a network may do to one request: lose the answer after the service received it, or drop the request. */
+export type NetworkFault = 'lose-answer' | 'drop';
+
+/**
+ * A transport over `transport` (default fetch) that injects the network faults
+ * `faultFor` picks for the n-th request (0, 1, ...) to `url`: 'drop' fails it before
+ * it is sent, 'lose-answer' sends it, waits for the whole answer, then fails as a
+ * broken connection would, so the service has done the work and the kiosk does not
+ * know. `injected` counts both.
+ */
+export function faultyTransport(
+  faultFor: (url: string, n: number) => NetworkFault | undefined,
+  transport: Transport = fetch,
+): Transport & { injected: Record<NetworkFault, number> } {
+  let n = 0;
+  const injected: Record<NetworkFault, number> = { 'lose-answer': 0, drop: 0 };
+  const faulty = async (url: string, init: RequestInit) => {
+    const fault = faultFor(url, n++);
+    if (fault) injected[fault] += 1;
+    if (fault === 'drop') throw new TypeError('fetch failed (request dropped by the injected fault)');
+    const response = await transport(url, init);
+    if (fault !== 'lose-answer') return response;
+    await response.arrayBuffer();
+    throw new TypeError('fetch failed (answer lost by the injected fault)');
+  };
+  return Object.assign(faulty, { injected });
+}
+
 export interface SendHooks {
   /** Every response (status, body text, time from send to body), retries included. */
   onResponse?: (status: number, text: string, ms: number) => void;

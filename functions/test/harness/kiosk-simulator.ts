@@ -46,6 +46,9 @@ export type KioskEvent =
   | { kind: 'status'; report: StatusReport; status: number; reason?: string }
   | { kind: 'connection'; connected: boolean };
 
+/** A deposit as the kiosk takes it; `occurredAt` (ISO 8601) defaults to now. */
+export type DepositInput = Omit<DepositDraft, 'occurredAt'> & { occurredAt?: string };
+
 export interface BatchOutcome {
   accepted: number;
   replayed: number;
@@ -124,17 +127,21 @@ export class SimulatedKiosk {
     }
   }
 
-  /**
-   * Takes a deposit: written to the journal first, then, when connected, sent alone.
-   * `occurredAt` defaults to now. Resolves with the deposit and, if it was sent, the
-   * verdict on it ('kept' also when no answer came).
-   */
-  async deposit(
-    draft: Omit<DepositDraft, 'occurredAt'> & { occurredAt?: string },
-  ): Promise<{ deposit: Deposit; verdict?: Verdict }> {
+  /** Takes a deposit into the journal (saved before anything else happens); `occurredAt` defaults to now. */
+  record(draft: DepositInput): Deposit {
     const deposit = recordDeposit(this.journal, { ...draft, occurredAt: draft.occurredAt ?? new Date().toISOString() });
     this.options.journal.save();
     this.emit({ kind: 'recorded', deposit, connected: this.connected });
+    return deposit;
+  }
+
+  /**
+   * Takes a deposit into the journal and, when connected, sends it alone. Resolves
+   * with the deposit and, if it was sent, the verdict on it ('kept' also when no
+   * answer came: it waits in the journal for the next flush).
+   */
+  async deposit(draft: DepositInput): Promise<{ deposit: Deposit; verdict?: Verdict }> {
+    const deposit = this.record(draft);
     if (!this.connected) return { deposit };
     return { deposit, verdict: await this.sendSingle(deposit) };
   }

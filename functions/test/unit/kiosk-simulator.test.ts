@@ -6,24 +6,27 @@
  */
 import { emptyJournal, type JournalState } from '../harness/kiosk-journal';
 import { SimulatedKiosk, type KioskEvent } from '../harness/kiosk-simulator';
-import type { RetryPolicy, Transport } from '../harness/kiosk-client';
+import { faultyTransport, type NetworkFault, type RetryPolicy, type Transport } from '../harness/kiosk-client';
 
 const API = 'http://service.invalid/api';
 
-type Fault = 'drop' | 'lose-answer' | { status: number; retryAfter?: string } | { status: 413 };
+type Fault = NetworkFault | { status: number; retryAfter?: string };
 
 /**
  * Records each key once (an award), answers a known key as a replay, refuses users
- * named `nobody`, and applies `faults` to the requests in turn.
+ * named `nobody` (404) and answers those named `busy` 409; the n-th request meets
+ * `faults[n]`: a network fault (faultyTransport), or that status as the whole answer.
+ * `requests` lists what reached it.
  */
 function standIn(faults: Fault[] = []) {
   const awarded = new Map<string, number>();
   const requests: { path: string; items: number }[] = [];
+  let current = 0;
   const answerItem = (item: { idempotencyKey: string; userId: string; plasticCount: number }) => {
-    if (item.userId === 'nobody')
-      return { idempotencyKey: item.idempotencyKey, status: 404, error: 'User nobody not found', code: 'not-found' };
-    if (item.userId === 'busy')
-      return { idempotencyKey: item.idempotencyKey, status: 409, error: 'Kiosk busy', code: 'kiosk-unavailable' };
+    const refused = (
+      { nobody: { status: 404, code: 'not-found' }, busy: { status: 409, code: 'kiosk-unavailable' } } as const
+    )[item.userId as 'nobody' | 'busy'];
+    if (refused) return { idempotencyKey: item.idempotencyKey, error: 'refused', ...refused };
     const replayed = awarded.has(item.idempotencyKey);
     if (!replayed) awarded.set(item.idempotencyKey, item.plasticCount * 10);
     return {
@@ -33,40 +36,32 @@ function standIn(faults: Fault[] = []) {
       replayed,
     };
   };
-  const transport: Transport = async (url, init) => {
+  const service: Transport = async (url, init) => {
     const path = url.slice(API.length);
     const body = JSON.parse(String(init.body));
-    const headers = new Headers(init.headers);
     requests.push({ path, items: body.transactions?.length ?? 1 });
-    const fault = faults.shift();
-    if (fault === 'drop') throw new TypeError('fetch failed');
+    const fault = faults[current];
     if (typeof fault === 'object') {
       return new Response(JSON.stringify({ error: 'injected', code: 'injected' }), {
         status: fault.status,
-        headers: 'retryAfter' in fault && fault.retryAfter ? { 'retry-after': fault.retryAfter } : {},
+        headers: fault.retryAfter ? { 'retry-after': fault.retryAfter } : {},
       });
     }
-    let response: Response;
     if (path === '/kiosk/transactions/batch') {
-      response = Response.json({ success: true, results: body.transactions.map(answerItem) });
-    } else {
-      const {
-        status,
-        replayed,
-        idempotencyKey: _key,
-        ...rest
-      } = answerItem({
-        ...body,
-        idempotencyKey: headers.get('idempotency-key'),
-      });
-      response = new Response(JSON.stringify({ success: status === 200, ...rest }), {
-        status,
-        headers: replayed ? { 'idempotent-replayed': 'true' } : {},
-      });
+      return Response.json({ success: true, results: body.transactions.map(answerItem) });
     }
-    if (fault === 'lose-answer') throw new TypeError('fetch failed (the answer was lost)');
-    return response;
+    const idempotencyKey = new Headers(init.headers).get('idempotency-key')!;
+    const { status, replayed, idempotencyKey: _key, ...rest } = answerItem({ ...body, idempotencyKey });
+    return new Response(JSON.stringify({ success: status === 200, ...rest }), {
+      status,
+      headers: replayed ? { 'idempotent-replayed': 'true' } : {},
+    });
   };
+  const transport = faultyTransport((_url, n) => {
+    current = n;
+    const fault = faults[n];
+    return typeof fault === 'string' ? fault : undefined;
+  }, service);
   return { transport, awarded, requests };
 }
 
@@ -119,15 +114,16 @@ test('a lost answer, a dropped request, 5xx and 429: the same batch is sent agai
   kiosk.setConnected(true);
 
   const summary = await kiosk.flush();
-  expect(service.requests.map((r) => r.items)).toEqual([40, 40, 40, 40, 40]);
+  // Four sends reached the service (the dropped one did not), the first of them applied.
+  expect(service.requests.map((r) => r.items)).toEqual([40, 40, 40, 40]);
   expect(pauses).toEqual([1, 1, 1, 3000]);
   // The first send landed: the re-send is answered as replays.
   expect(summary).toMatchObject({ uploads: 1, accepted: 0, replayed: 40, kept: 0 });
   expect(journal.pending).toEqual([]);
   expect(service.awarded.size).toBe(40);
   expect(events.filter((e) => e.kind === 'retry').map((e) => (e as { reason: string }).reason)).toEqual([
-    'no answer (fetch failed (the answer was lost))',
-    'no answer (fetch failed)',
+    'no answer (fetch failed (answer lost by the injected fault))',
+    'no answer (fetch failed (request dropped by the injected fault))',
     'answered 502',
     'answered 429',
   ]);
