@@ -78,6 +78,8 @@ export interface KioskOptions {
   transport?: Transport;
   sleep?: (ms: number) => Promise<void>;
   onEvent?: (event: KioskEvent) => void;
+  /** Every HTTP response (status, body text, ms), retries included: for a load test's tallies. */
+  onResponse?: SendHooks['onResponse'];
 }
 
 const emptyOutcome = (): BatchOutcome => ({ accepted: 0, replayed: 0, rejected: 0, kept: 0, points: 0 });
@@ -249,6 +251,7 @@ export class SimulatedKiosk {
     const hooks: SendHooks = {
       transport: this.options.transport,
       sleep: this.options.sleep,
+      onResponse: this.options.onResponse,
       onRetry: (attempt, reason, pauseMs) => this.emit({ kind: 'retry', what, attempt, reason, pauseMs }),
     };
     return postAsKiosk(
