@@ -82,7 +82,7 @@ export class Ledger {
  * @param {{ users: string[], hotUser: string, kiosks: { id: string }[], offlineKiosks: { id: string }[] }} seeded
  * @param {{ size: number, docs: { get(field: string): any }[] }} transactions every transaction document, effects done
  * @param {{ logical: number, answered: number, doubled: number }} retries the retries phase's outcome
- * @param {{ deposits: number, answered: number, doubled: number, leftInJournals: number }} offline the offline phase's outcome
+ * @param {{ deposits: number, answered: number, doubled: number, leftInJournals: number, itemServerErrors: number }} offline the offline phase's outcome
  */
 export async function auditBooks(ledger, seeded, transactions, retries, offline) {
   const problems = [];
@@ -131,6 +131,8 @@ export async function auditBooks(ledger, seeded, transactions, retries, offline)
     problems.push(`${offline.deposits - offline.answered} offline deposits were never awarded`);
   if (offline.doubled > 0) problems.push(`${offline.doubled} offline deposits were answered with two transactions`);
   if (offline.leftInJournals > 0) problems.push(`${offline.leftInJournals} deposits left in the kiosks' journals`);
+  if (offline.itemServerErrors > 0)
+    problems.push(`the service answered ${offline.itemServerErrors} batch items with 5xx`);
 
   const days = await auditKioskDays(ledger);
   return { problems: [...problems, ...days.problems], kioskDays: days.verdict };

@@ -46,6 +46,8 @@ export async function offlinePhase({ api, offlineKiosks: kiosks, users, deposits
     dropped: 0,
     answersLost: 0,
     leftInJournals: 0,
+    /** Items of a batch answered 500 (the batch itself 200): the service failed them. */
+    itemServerErrors: 0,
   };
   const started = performance.now();
   try {
@@ -103,6 +105,7 @@ async function offlineKiosk(kiosk, { api, users, deposits, days, dir }, ledger, 
     },
     onEvent: (event) => {
       if (event.kind === 'retry') tally.retries += 1;
+      if (event.kind === 'answer' && event.answer.status >= 500) tally.itemServerErrors += 1;
       if (event.kind !== 'answer' || !event.answer.transaction) return;
       const transaction = /** @type {import('./books.mjs').Transaction} */ (event.answer.transaction);
       ledger.award(transaction);

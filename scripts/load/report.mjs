@@ -18,6 +18,11 @@ const SUITES = [
   ],
   [
     'Faults',
+    'kiosk-simulator.test.ts',
+    'a kiosk offline for days: its journal across a restart, the first batch answer lost and the batch sent again blindly (a replay), books and daily figures exact; 409 keeps the backlog',
+  ],
+  [
+    'Faults',
     'triggers.test.ts',
     'trigger redelivered (firebase-functions-test, twice), a run that died after claiming the push',
   ],
