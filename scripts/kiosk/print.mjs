@@ -88,7 +88,7 @@ export function createPrinter(write = (line) => console.log(line)) {
         const { status, ...telemetry } = event.report;
         const extra = Object.keys(telemetry).length ? ` ${JSON.stringify(telemetry)}` : '';
         line(
-          `status ${status}${extra} → ${event.status === 0 ? 'no answer' : event.status}${event.reason ? ` (${event.reason})` : ''}`,
+          `status ${status}${extra} → ${event.status === 0 ? `no answer (${event.reason})` : (event.reason ?? event.status)}`,
         );
         return;
       }
@@ -110,7 +110,7 @@ export function createPrinter(write = (line) => console.log(line)) {
   function summary(journal, path) {
     const t = tally;
     return [
-      `summary: ${t.recorded} deposits taken (${t.buffered} while offline); ${t.accepted} awarded (+${t.points} points), ${t.replayed} replayed, ${t.rejected} refused, ${t.kept} answers kept them; ${t.sentAlone} sent alone, ${t.batches} batches; ${t.retries} retries; ${t.statusReports} status reports${t.statusFailed ? ` (${t.statusFailed} not 200)` : ''}`,
+      `summary: ${t.recorded} deposits taken (${t.buffered} while offline); ${t.accepted} awarded (+${t.points} points), ${t.replayed} replayed, ${t.rejected} refused, ${t.kept} answers that kept one pending; ${t.sentAlone} answers to single sends, ${t.batches} batches; ${t.retries} retries; ${t.statusReports} status reports${t.statusFailed ? ` (${t.statusFailed} not 200)` : ''}`,
       describeJournal(journal, path),
     ];
   }
