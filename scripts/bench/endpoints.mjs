@@ -2,10 +2,10 @@
 // What the bench calls: per endpoint the request plus its Firestore floor, i.e. the
 // same reads and writes done directly with the Admin SDK (what the endpoint cannot
 // do with less), on the data of seed.mjs.
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { functionsDir } from '../lib/paths.mjs';
+import { awardWorkFloor, batchFloor, kioskKeyFloor } from './award-floor.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
 const { db, adminApp } = requireFn('./lib/adapters/firestore.js');
@@ -25,15 +25,6 @@ let apiDocument;
  * @typedef {{ name: string, request: (w: number, g: number) => BenchRequest, floorLabel: string, floor: (w: number, g: number) => Promise<unknown>, idToken?: (w: number) => string, emulatorLocks?: boolean }} EndpointSpec
  * @typedef {Awaited<ReturnType<typeof import('./seed.mjs').seed>> & { runId: string, mailFloor: (mail: Record<string, string>) => Promise<unknown> }} BenchContext
  */
-
-/**
- * The idempotency record id as the service builds it (idempotencyRecordId of
- * src/domain/idempotency.ts), written out rather than called: the transaction floor
- * is CPU-profiled in the same-host floor (sections/cpu-profile.mjs), where a call into
- * functions/lib would be charged to the service's code.
- */
-const idempotencyRecordId = (/** @type {string} */ kioskId, /** @type {string} */ key) =>
-  createHash('sha256').update(`${kioskId}:${key}`).digest('hex');
 
 /**
  * The SMTP part of the OTP floor: the nodemailer settings the service uses (one transporter per instance).
@@ -162,57 +153,23 @@ export function endpointSpecs(ctx) {
         headers: { 'x-api-key': kioskOf(w).apiKey, 'idempotency-key': `${runId}-ep-${g}` },
         body: transactionBody(kioskOf(w).id, g),
       }),
-      floorLabel: 'get key; get config, kiosk; getAll user, idempotency; commit tx + user + idempotency',
+      floorLabel: 'get key; get config, kiosk; getAll user, keyed tx, legacy record; commit tx + user',
       floor: async (w, g) => {
-        const kiosk = kioskOf(w);
-        const body = transactionBody(kiosk.id, g);
-        (await db().collection('kioskKeys').doc(kiosk.keyId).get()).data();
-        (await Promise.all([db().doc('config/rewards').get(), db().collection('kiosks').doc(kiosk.id).get()])).map(
-          (/** @type {any} */ snap) => snap.data(),
-        );
-        const userRef = db().collection('users').doc(body.userId);
-        const idempotencyRef = db()
-          .collection('idempotency')
-          .doc(idempotencyRecordId(kiosk.id, `${runId}-floor-${g}`));
-        const [userSnap, idempotencySnap] = await db().getAll(userRef, idempotencyRef);
-        idempotencySnap.data();
-        const points = body.plasticCount * 10 + body.metalCount * 20;
-        const current = userSnap.get('currentPoints') ?? 0;
-        const batch = db().batch();
-        const transactionRef = db().collection('transactions').doc();
-        const recorded = {
-          ...body,
-          totalItems: body.plasticCount + body.metalCount,
-          pointsEarned: points,
-          newBalance: current + points,
-        };
-        batch.create(transactionRef, {
-          ...recorded,
-          balanceBefore: current,
-          createdAt: FieldValue.serverTimestamp(),
-          idempotencyKey: `${runId}-floor-${g}`,
-          apiKeyId: kiosk.keyId,
-        });
-        batch.update(
-          userRef,
-          {
-            currentPoints: current + points,
-            totalPoints: (userSnap.get('totalPoints') ?? 0) + points,
-            recycledCount: (userSnap.get('recycledCount') ?? 0) + recorded.totalItems,
-            rank: 'Bronze',
-            earnedToday: { day: '2000-01-01', points },
-          },
-          { lastUpdateTime: userSnap.updateTime },
-        );
-        batch.create(idempotencyRef, {
-          kioskId: kiosk.id,
-          fingerprint: 'x',
-          response: { success: true, transaction: { id: transactionRef.id, ...recorded } },
-          createdAt: FieldValue.serverTimestamp(),
-          expireAt: Timestamp.fromMillis(Date.now() + 86_400_000),
-        });
-        await batch.commit();
+        await kioskKeyFloor(kioskOf(w));
+        return awardWorkFloor(kioskOf(w), transactionBody(kioskOf(w).id, g), `${runId}-floor-${g}`);
       },
+    },
+    {
+      name: 'POST /kiosk/transactions/batch',
+      request: (w, g) => ({
+        method: 'POST',
+        path: '/kiosk/transactions/batch',
+        headers: { 'x-api-key': kioskOf(w).apiKey },
+        body: { transactions: [{ ...transactionBody(kioskOf(w).id, g), idempotencyKey: `${runId}-epb-${g}` }] },
+      }),
+      floorLabel: '1 item: the award floor, and the envelope of results',
+      floor: (w, g) =>
+        batchFloor(kioskOf(w), [{ ...transactionBody(kioskOf(w).id, g), idempotencyKey: `${runId}-floorb-${g}` }]),
     },
     {
       name: 'PUT /user/{id}/push-token',

@@ -26,6 +26,8 @@ export function benchPlan(quick) {
     // One instance each of api and the same-host floor, profiled under the same c=16 load.
     cpuBreakdown: { concurrency: 16, warmup: scale(200, 48), requests: scale(800, 96) },
     lag: { sequential: scale(15, 3), bursts: scale(3, 1), burstSize: 16 },
+    // A kiosk's backlog: one batch against single submissions of the same deposits, modes rotating.
+    batch: { items: scale(100, 20), rounds: scale(2, 1) },
     tokenCheck: { runs: scale(500, 50) },
     throughput: {
       users: [10, 1_000, 10_000],

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../lib/paths.mjs';
 import { fmtMb, fmtMs, fmtRatio, markdownTable as table } from './measure.mjs';
+import { batchParts, batchTargets } from './report-batch.mjs';
 import {
   DIAGNOSE_COMMAND,
   cpuBreakdownParts,
@@ -97,6 +98,7 @@ function summarize(results) {
           .join(', '),
         met: spreads.every((s) => s.fall <= TARGETS.throughputSpread),
       },
+      ...batchTargets(results),
     ],
     lines: [
       `cold-start ratio: ${fmtRatio(headline.ratio)}`,
@@ -207,7 +209,7 @@ export function writeReport(results) {
     results.diagnose
       ? '- Diagnostic sections included (--diagnose): module load and first use of the route-specific modules (under section 1), where a warm request’s CPU goes (under section 2), FIRESTORE_PREFER_REST vs gRPC.'
       : `- Diagnostic sections not run: module load and first use of the route-specific modules, where a warm request’s CPU goes (CPU profile), FIRESTORE_PREFER_REST vs gRPC. They explain the figures and are judged by no target; ${DIAGNOSE_COMMAND} adds them.`,
-    `- Hosting: every function instance is \`@google-cloud/functions-framework --target=api\` on the built code (functions/lib), a process of its own, NODE_ENV=production, the params of functions/.env, against the Firestore and Auth emulators (project ${process.env.GCLOUD_PROJECT}). The functions emulator only runs the Firestore trigger (section 3); background triggers are off in every other section so they do not share the 2 cores with what is timed.`,
+    `- Hosting: every function instance is \`@google-cloud/functions-framework --target=api\` on the built code (functions/lib), a process of its own, NODE_ENV=production, the params of functions/.env, against the Firestore and Auth emulators (project ${process.env.GCLOUD_PROJECT}). The functions emulator only runs the Firestore trigger (sections 3 and 3b); background triggers are off in every other section so they do not share the 2 cores with what is timed.`,
     `- Repetitions are modest so the whole run fits in ~10-15 minutes on 2 cores: ${plan.coldRuns} cold starts of each instance per request (api and floor alternating${results.diagnose ? `; ${plan.coldRestRuns} with FIRESTORE_PREFER_REST), ${plan.moduleLoadRuns} module loads each` : ')'}; per endpoint ${plan.warm[1].endpoint} requests at c=1 (endpoint and floor alternating request by request) and ${plan.warm[16].rounds} rounds of ${plan.warm[16].endpoint} at c=16 (batches interleaved with the floors); ${plan.throughput.repeats} run${plan.throughput.repeats > 1 ? 's' : ''} of ${plan.throughput.seconds} s per throughput point. Figures are medians (cold start, ${results.diagnose ? 'module load, ' : ''}throughput) or percentiles over all samples (latency).`,
     '',
   );
@@ -400,6 +402,7 @@ export function writeReport(results) {
     ),
     '',
   );
+  p(...batchParts(results));
 
   p('## 4. Throughput of POST /kiosk/transaction', '');
   p(

@@ -3,7 +3,7 @@
 //   node scripts/bench/run.mjs [--quick] [--diagnose]
 // The functions are hosted as Cloud Functions hosts them (functions-framework on the
 // built code, a process per instance) against the Firestore and Auth emulators; the
-// functions emulator only runs the Firestore trigger (section 3). Emulator hosts come
+// functions emulator only runs the Firestore trigger (sections 3 and 3b). Emulator hosts come
 // from the environment emulators:exec sets, so any firebase.json works.
 //
 // One module per section (sections/), in the order they run. By default the run
@@ -15,6 +15,7 @@
 //   *2b CPU profile of a warm request     sections/cpu-profile.mjs
 //   *2c FIRESTORE_PREFER_REST vs gRPC     sections/rest-vs-grpc.mjs
 //    3  trigger lag                       sections/trigger-lag.mjs
+//    3b a backlog: batch vs singles        sections/batch-upload.mjs
 //    4  throughput by data size           sections/throughput.mjs
 //    5  deploy size                       sections/deploy-size.mjs
 //    6  admin token check (checkRevoked)  sections/admin-token-check.mjs
@@ -31,6 +32,7 @@ import { API_SOURCE, logDir, memoryOf, startFunction, stopFunction, waitForSucce
 import { writeReport } from './report.mjs';
 import { describeMachine, emulatorsForBench, setUpBench, warmApiEnv } from './setup.mjs';
 import { measureAdminTokenCheck } from './sections/admin-token-check.mjs';
+import { measureBatchUpload } from './sections/batch-upload.mjs';
 import { measureColdStart } from './sections/cold-start.mjs';
 import { measureCpuProfile } from './sections/cpu-profile.mjs';
 import { measureDeploySize } from './sections/deploy-size.mjs';
@@ -129,8 +131,12 @@ async function measureSections(bench) {
     const lag = await section('3. Trigger lag: transaction accepted → effects.completedAt', () =>
       measureTriggerLag(bench, api),
     );
-    const memory = [before, ...warm.memory, { stage: 'after trigger lag (section 3)', ...memoryOf(api.pid) }];
-    return { warm: warm.rows, cpuBreakdown, ...rest, lag, memory };
+    const backlog = await section(
+      `3b. A backlog of ${bench.plan.batch.items}: one batch against single submissions of the same deposits`,
+      () => measureBatchUpload(bench, api),
+    );
+    const memory = [before, ...warm.memory, { stage: 'after sections 3 and 3b', ...memoryOf(api.pid) }];
+    return { warm: warm.rows, cpuBreakdown, ...rest, lag, ...backlog, memory };
   });
   const throughput = await section('4. Throughput of POST /kiosk/transaction', () => measureThroughput(bench));
   const size = section('5. Deploy size', () => measureDeploySize());
@@ -141,7 +147,7 @@ async function measureSections(bench) {
 }
 
 /**
- * Runs `use` on the one warm api instance that serves sections 2, 2c and 3.
+ * Runs `use` on the one warm api instance that serves sections 2, 2c, 3 and 3b.
  * @template T
  * @param {import('./setup.mjs').Bench} bench
  * @param {(api: import('./host.mjs').Instance) => Promise<T>} use

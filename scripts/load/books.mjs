@@ -8,7 +8,8 @@ import { functionsDir } from '../lib/paths.mjs';
 const requireFn = createRequire(join(functionsDir, 'package.json'));
 const { db } = requireFn('./lib/adapters/firestore.js');
 
-/** @typedef {{ id: string, kioskId: string, userId: string, pointsEarned: number, plasticCount: number, metalCount: number }} Transaction */
+/** @typedef {{ id: string, kioskId: string, userId: string, pointsEarned: number, plasticCount: number, metalCount: number, occurredAt: string }} Transaction */
+/** @typedef {{ transactions: number, plasticCount: number, metalCount: number, points: number }} DayFigures */
 
 export class Ledger {
   constructor() {
@@ -19,6 +20,8 @@ export class Ledger {
     this.byKiosk = new Map();
     /** @type {Map<string, number>} */
     this.byUser = new Map();
+    /** @type {Map<string, DayFigures>} by `<kioskId>_<UTC day of occurredAt>`, as kioskDays documents are named */
+    this.byKioskDay = new Map();
     /** @type {Map<number, number>} */
     this.statuses = new Map();
     /** @type {number[]} */
@@ -57,6 +60,13 @@ export class Ledger {
     kiosk.metal += transaction.metalCount;
     this.byKiosk.set(transaction.kioskId, kiosk);
     this.byUser.set(transaction.userId, (this.byUser.get(transaction.userId) ?? 0) + transaction.pointsEarned);
+    const dayId = `${transaction.kioskId}_${transaction.occurredAt.slice(0, 10)}`;
+    const day = this.byKioskDay.get(dayId) ?? { transactions: 0, plasticCount: 0, metalCount: 0, points: 0 };
+    day.transactions += 1;
+    day.plasticCount += transaction.plasticCount;
+    day.metalCount += transaction.metalCount;
+    day.points += transaction.pointsEarned;
+    this.byKioskDay.set(dayId, day);
   }
 }
 
@@ -64,13 +74,17 @@ export class Ledger {
  * Every way the stored books differ from the ledger (none: the books balance).
  * Returned points = transaction documents = users' gain, per user too; kiosk counters
  * = items; one notification per transaction; no 5xx from the service; no
- * Idempotency-Key awarded twice, none never awarded.
+ * Idempotency-Key awarded twice, none never awarded; every offline deposit exactly one
+ * transaction document, none left in a journal; and the daily figures (kioskDays)
+ * equal the sums per kiosk and day, when this build keeps them (`kioskDays` says
+ * whether they were checked).
  * @param {Ledger} ledger
- * @param {{ users: string[], hotUser: string, kiosks: { id: string }[] }} seeded
+ * @param {{ users: string[], hotUser: string, kiosks: { id: string }[], offlineKiosks: { id: string }[] }} seeded
  * @param {{ size: number, docs: { get(field: string): any }[] }} transactions every transaction document, effects done
  * @param {{ logical: number, answered: number, doubled: number }} retries the retries phase's outcome
+ * @param {{ deposits: number, answered: number, doubled: number, leftInJournals: number, itemServerErrors: number }} offline the offline phase's outcome
  */
-export async function auditBooks(ledger, seeded, transactions, retries) {
+export async function auditBooks(ledger, seeded, transactions, retries, offline) {
   const problems = [];
   const storedPoints = transactions.docs.reduce((/** @type {number} */ sum, doc) => sum + doc.get('pointsEarned'), 0);
   const userDocs = await db().getAll(
@@ -90,7 +104,9 @@ export async function auditBooks(ledger, seeded, transactions, retries) {
       problems.push(`user ${doc.id} holds ${doc.get('currentPoints')}/${doc.get('totalPoints')}, expected ${expected}`);
     }
   }
-  const kioskDocs = await db().getAll(...seeded.kiosks.map((k) => db().collection('kiosks').doc(k.id)));
+  const kioskDocs = await db().getAll(
+    ...[...seeded.kiosks, ...seeded.offlineKiosks].map((k) => db().collection('kiosks').doc(k.id)),
+  );
   for (const doc of kioskDocs) {
     const expected = ledger.byKiosk.get(doc.id) ?? { plastic: 0, metal: 0 };
     if (doc.get('plasticCount') !== expected.plastic || doc.get('metalCount') !== expected.metal) {
@@ -106,5 +122,48 @@ export async function auditBooks(ledger, seeded, transactions, retries) {
   if (retries.doubled > 0) problems.push(`${retries.doubled} idempotency keys produced more than one transaction`);
   if (retries.answered !== retries.logical)
     problems.push(`${retries.logical - retries.answered} retried requests were never awarded`);
-  return problems;
+
+  const offlineIds = new Set(seeded.offlineKiosks.map((kiosk) => kiosk.id));
+  const offlineStored = transactions.docs.filter((doc) => offlineIds.has(doc.get('kioskId'))).length;
+  if (offlineStored !== offline.deposits)
+    problems.push(`${offlineStored} transaction documents for ${offline.deposits} offline deposits`);
+  if (offline.answered !== offline.deposits)
+    problems.push(`${offline.deposits - offline.answered} offline deposits were never awarded`);
+  if (offline.doubled > 0) problems.push(`${offline.doubled} offline deposits were answered with two transactions`);
+  if (offline.leftInJournals > 0) problems.push(`${offline.leftInJournals} deposits left in the kiosks' journals`);
+  if (offline.itemServerErrors > 0)
+    problems.push(`the service answered ${offline.itemServerErrors} batch items with 5xx`);
+
+  const days = await auditKioskDays(ledger);
+  return { problems: [...problems, ...days.problems], kioskDays: days.verdict };
+}
+
+/**
+ * The daily figures against the sums of the answers per kiosk and UTC day of
+ * occurredAt: every kioskDays document, and a document for every kiosk-day that had a
+ * transaction. Skipped when no kioskDays document exists at all (a build without the
+ * daily reports).
+ * @param {Ledger} ledger
+ */
+async function auditKioskDays(ledger) {
+  const stored = await db().collection('kioskDays').get();
+  if (stored.empty)
+    return { problems: [], verdict: 'skipped: no kioskDays documents (this build keeps no daily reports)' };
+  /** @type {string[]} */
+  const problems = [];
+  const zero = { transactions: 0, plasticCount: 0, metalCount: 0, points: 0 };
+  for (const doc of stored.docs) {
+    const expected = ledger.byKioskDay.get(doc.id) ?? zero;
+    const found = Object.fromEntries(Object.keys(zero).map((field) => [field, doc.get(field)]));
+    if (Object.entries(expected).some(([field, value]) => found[field] !== value))
+      problems.push(`kioskDays/${doc.id} holds ${JSON.stringify(found)}, expected ${JSON.stringify(expected)}`);
+  }
+  const storedIds = new Set(stored.docs.map((/** @type {any} */ doc) => doc.id));
+  for (const id of ledger.byKioskDay.keys()) if (!storedIds.has(id)) problems.push(`no kioskDays/${id}`);
+  return {
+    problems,
+    verdict: problems.length
+      ? `FAIL (${problems.length} kiosk-days differ)`
+      : `PASS (${stored.size} kiosk-days, ${new Set(stored.docs.map((/** @type {any} */ doc) => doc.get('kioskId'))).size} kiosks)`,
+  };
 }

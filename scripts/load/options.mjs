@@ -3,19 +3,27 @@
 // emulators) and by scripts/load/run.mjs. Each is `--name value` or `--name=value`.
 import { parseArgs } from 'node:util';
 
-/** @type {Record<'kiosks' | 'users' | 'duration' | 'hot' | 'retries', [number, number, string]>} Flag → [default, smallest allowed, what it sizes]. */
+/**
+ * @typedef {'kiosks' | 'users' | 'duration' | 'hot' | 'retries' | 'offline-kiosks' | 'offline-deposits' | 'offline-days'} Flag
+ * @type {Record<Flag, [number, number, string, number?]>} Flag → [default, smallest allowed, what it sizes, largest allowed].
+ */
 const FLAGS = {
   kiosks: [50, 1, 'kiosks in the fleet phase (one connection each)'],
   users: [200, 1, 'users the fleet phase awards points to'],
   duration: [60, 1, 'seconds of the fleet phase'],
   hot: [100, 0, 'concurrent awards to one user in the hot phase'],
   retries: [100, 0, 'requests of the retries phase, each sent 2-5 times'],
+  'offline-kiosks': [10, 0, 'kiosks of the offline phase, each with a backlog to upload'],
+  'offline-deposits': [120, 1, 'deposits each offline kiosk keeps in its journal'],
+  // OFFLINE_MAX_DAYS (7) bounds how old a deposit may be when it arrives.
+  'offline-days': [6, 1, 'days back the offline deposits are spread over', 6],
 };
 
 export const USAGE = [
   'Usage: npm run loadtest -- [--kiosks N] [--users N] [--duration S] [--hot N] [--retries N]',
-  ...Object.entries(FLAGS).map(([name, [fallback, , what]]) => `  --${name.padEnd(9)} ${what} (default ${fallback})`),
-  'A quick run: npm run loadtest -- --kiosks 10 --users 20 --duration 10 --hot 20 --retries 10',
+  '         [--offline-kiosks N] [--offline-deposits N] [--offline-days N]',
+  ...Object.entries(FLAGS).map(([name, [fallback, , what]]) => `  --${name.padEnd(16)} ${what} (default ${fallback})`),
+  'A quick run: npm run loadtest -- --kiosks 10 --users 20 --duration 10 --hot 20 --retries 10 --offline-kiosks 2 --offline-deposits 30',
 ].join('\n');
 
 /**
@@ -34,14 +42,15 @@ export function loadOptions(args) {
   } catch (error) {
     throw new Error(`${error instanceof Error ? error.message : error}\n${USAGE}`, { cause: error });
   }
-  /** @param {keyof typeof FLAGS} name */
+  /** @param {Flag} name */
   const read = (name) => {
-    const [fallback, min] = FLAGS[name];
+    const [fallback, min, , max = Infinity] = FLAGS[name];
     const given = values[name];
     if (typeof given !== 'string') return fallback;
     const value = Number(given);
-    if (given.trim() === '' || !Number.isInteger(value) || value < min) {
-      throw new Error(`--${name} must be a whole number of at least ${min}, not '${given}'\n${USAGE}`);
+    if (given.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
+      const range = max === Infinity ? `of at least ${min}` : `from ${min} to ${max}`;
+      throw new Error(`--${name} must be a whole number ${range}, not '${given}'\n${USAGE}`);
     }
     return value;
   };
@@ -51,5 +60,8 @@ export function loadOptions(args) {
     duration: read('duration'),
     hot: read('hot'),
     retries: read('retries'),
+    offlineKiosks: read('offline-kiosks'),
+    offlineDeposits: read('offline-deposits'),
+    offlineDays: read('offline-days'),
   };
 }

@@ -18,6 +18,11 @@ const SUITES = [
   ],
   [
     'Faults',
+    'kiosk-simulator.test.ts',
+    'a kiosk offline for days: its journal across a restart, the first batch answer lost and the batch sent again blindly (a replay), books and daily figures exact; 409 keeps the backlog',
+  ],
+  [
+    'Faults',
     'triggers.test.ts',
     'trigger redelivered (firebase-functions-test, twice), a run that died after claiming the push',
   ],
@@ -67,6 +72,36 @@ function lastTestRun() {
   return { counts, when };
 }
 
+const ms = (/** @type {number} */ value) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
+
+/**
+ * The load run's figures on the console, before the books' verdict.
+ * @param {any} figures what run.mjs measured
+ */
+export function printLoadSummary(figures) {
+  const { fleet, latency, triggerLag: lag, hot, retries, offline } = figures;
+  console.log(`
+throughput (fleet):   ${fleet.throughput.toFixed(1)} req/s over ${figures.durationSeconds} s (${fleet.requests} requests, ${fleet.errors} connection errors, ${fleet.timeouts} timeouts, ${fleet.askedAgain} in flight at the end asked again)
+latency (all phases): p50 ${ms(latency.p50)}, p95 ${ms(latency.p95)}, p99 ${ms(latency.p99)} (${latency.n} requests)
+trigger lag:          p50 ${ms(lag.p50)}, p95 ${ms(lag.p95)} (transaction created -> effects.completedAt)
+hot user:             ${hot.requests} concurrent awards in ${hot.seconds.toFixed(1)} s, ${hot.failures} not 200
+blind retries:        ${retries.logical} requests sent ${retries.sent} times, ${retries.answered} awarded, ${retries.doubled} doubled
+offline:              ${offline.deposits} deposits of ${offline.kiosks} kiosks over ${offline.days} days: ${offline.batchRequests} batch requests (${offline.dropped} dropped, ${offline.answersLost} answers lost, ${offline.overlappingBatches} overlapping), ${offline.singleResends} sent again alone; ${offline.answered} awarded, ${offline.replayedAnswers} replayed answers, ${offline.doubled} doubled, ${offline.leftInJournals} left in journals; uploaded in ${offline.uploadSeconds.toFixed(1)} s
+kiosk days:           ${figures.kioskDays}
+status codes:         ${JSON.stringify(figures.statuses)}
+5xx:                  ${figures.serviceErrors} from the service, ${figures.emulatorErrors} from the emulator's proxy (broken worker socket; the kiosk sent the same request again)
+transactions:         ${figures.transactions}, points awarded ${figures.pointsAwarded}`);
+}
+
+/**
+ * The offline phase's row of the load table (none in figures saved before it existed).
+ * @param {any} offline
+ */
+const offlineRow = (offline) =>
+  offline
+    ? `| offline | ${offline.kiosks} kiosks (the kiosk simulator) journal ${offline.deposits / offline.kiosks} deposits each, spread over the last ${offline.days} days; back online they upload the backlog in batches of 100 through a network that drops ${offline.dropped} batch requests and loses ${offline.answersLost} answers after the service acted (blind re-sends of whole batches), with an overlapping batch beside each flush and ${offline.singleResends} deposits sent again alone | ${offline.batchRequests} batch requests, ${offline.retries} retries; ${offline.answered} of ${offline.deposits} deposits awarded, ${offline.replayedAnswers} replayed answers, ${offline.doubled} doubled, ${offline.leftInJournals} left in journals; backlogs uploaded in ${offline.uploadSeconds.toFixed(1)} s |`
+    : '';
+
 /** @param {any} figures what run.mjs measured (also saved, for a rewrite with newer suite results) */
 export function writeReliabilityReport(figures) {
   mkdirSync(cacheDir, { recursive: true });
@@ -77,7 +112,6 @@ export function writeReliabilityReport(figures) {
     const result = count ? `${count.passed} passed, ${count.failed} failed` : 'not in the last run';
     return `| ${kind} | \`${file}\` | ${what} | ${result} |`;
   });
-  const ms = (/** @type {number} */ value) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
   const text = `# Reliability
 
 Written by \`npm run loadtest\` (scripts/load/run.mjs) on ${figures.date}; the suite
@@ -92,6 +126,7 @@ one machine of 2 cores; figures are the emulator's, not production's.
 | fleet | ${figures.kiosks} kiosks (autocannon, one connection each) submitting to ${figures.users} users for ${figures.durationSeconds} s, ~10 % status heartbeats | ${figures.fleet.requests} requests, ${figures.fleet.throughput.toFixed(1)} req/s, ${figures.fleet.errors} connection errors, ${figures.fleet.timeouts} timeouts |
 | hot user | ${figures.hot.requests} concurrent awards to one user | ${figures.hot.failures} not answered 200, ${figures.hot.awarded} points, done in ${figures.hot.seconds.toFixed(1)} s |
 | blind retries | ${figures.retries.logical} requests, each sent 2-5 times with one Idempotency-Key, partly concurrently | sent ${figures.retries.sent} times, ${figures.retries.answered} awarded, ${figures.retries.doubled} doubled |
+${offlineRow(figures.offline)}
 
 | Figure | Value |
 |---|---|
@@ -104,14 +139,18 @@ one machine of 2 cores; figures are the emulator's, not production's.
     .join(', ')} |
 | 5xx from the service | ${figures.serviceErrors} |
 | 5xx from the emulator's proxy (its worker socket broke: EPIPE/ECONNRESET; the kiosk sent the same request again with its Idempotency-Key) | ${figures.emulatorErrors} |
+| daily reports (kioskDays = sums per kiosk and UTC day of occurredAt) | ${figures.kioskDays ?? 'not checked by this run'} |
 | **books** | **${figures.books}** |
 
 The books check: the points in the 200 responses, the users' total-points gain, and the
 transaction documents agree exactly; each user holds exactly what was returned for them;
 every kiosk's counters equal the items submitted to it once the triggers drained; one
 notification per transaction; no 5xx written by the service; no Idempotency-Key awarded
-twice or never. Kiosks behave as real ones: every transaction carries an Idempotency-Key
-and is sent again after a 5xx or a broken connection.
+twice or never; every offline deposit exactly one transaction document, none left in a
+kiosk's journal; each kiosk's daily figures (\`kioskDays\`) equal the sums of its
+transactions per UTC day of \`occurredAt\`. Kiosks behave as real ones: every transaction
+carries an Idempotency-Key and is sent again after a 5xx or a broken connection; the
+offline kiosks are the kiosk simulator (\`npm run kiosk\`), journal and all.
 
 ## Faults and hostile input: \`npm test\`
 

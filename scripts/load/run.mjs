@@ -1,9 +1,10 @@
 // @ts-check
 // The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs.
-// Three phases against the real functions on the emulator suite, then the books:
+// Four phases against the real functions on the emulator suite, then the books:
 //   fleet:  50 kiosks, 200 users, 60 s of autocannon (transactions + status heartbeats)
 //   hot:    100 concurrent awards to one user
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently
+//   offline: 10 kiosks upload 120 deposits each of the last 6 days (offline.mjs)
 // Sizes from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)`
 // (exit 1; the audit is books.mjs) and writes RELIABILITY.md.
 import autocannon from 'autocannon';
@@ -17,8 +18,9 @@ import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { functionsDir } from '../lib/paths.mjs';
 import { summarize as summarizeValues } from '../lib/stats.mjs';
 import { Ledger, auditBooks } from './books.mjs';
+import { offlinePhase } from './offline.mjs';
 import { loadOptions } from './options.mjs';
-import { writeReliabilityReport } from './report.mjs';
+import { printLoadSummary, writeReliabilityReport } from './report.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
 const { db } = requireFn('./lib/adapters/firestore.js');
@@ -31,6 +33,9 @@ const {
   duration: DURATION_S,
   hot: HOT_REQUESTS,
   retries: RETRY_REQUESTS,
+  offlineKiosks: OFFLINE_KIOSKS,
+  offlineDeposits: OFFLINE_DEPOSITS,
+  offlineDays: OFFLINE_DAYS,
 } = loadOptions(process.argv.slice(2));
 const API = apiUrl(await discoverEmulators());
 
@@ -43,10 +48,12 @@ const summarize = (values) => {
   return { ...percentiles, n };
 };
 const randomInt = (/** @type {number} */ max) => Math.floor(Math.random() * max);
-const ms = (/** @type {number} */ value) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'n/a');
 
 async function seed() {
-  const kioskIds = Array.from({ length: KIOSKS }, (_, i) => `load-kiosk-${i}`);
+  const kioskIds = [
+    ...Array.from({ length: KIOSKS }, (_, i) => `load-kiosk-${i}`),
+    ...Array.from({ length: OFFLINE_KIOSKS }, (_, i) => `load-offline-kiosk-${i}`),
+  ];
   const users = Array.from({ length: USERS + 1 }, (_, i) => (i === USERS ? 'load-hot-user' : `load-user-${i}`));
   await writeAll([
     ...kioskIds.map((id, i) => [
@@ -63,7 +70,12 @@ async function seed() {
   /** @type {{ id: string, apiKey: string }[]} */
   const kiosks = [];
   for (const id of kioskIds) kiosks.push({ id, ...(await issueKey(id, 'load test')) });
-  return { kiosks, users: users.slice(0, USERS), hotUser: 'load-hot-user' };
+  return {
+    kiosks: kiosks.slice(0, KIOSKS),
+    offlineKiosks: kiosks.slice(KIOSKS),
+    users: users.slice(0, USERS),
+    hotUser: 'load-hot-user',
+  };
 }
 
 /**
@@ -295,6 +307,8 @@ console.log(`hot: ${HOT_REQUESTS} concurrent awards to one user...`);
 const hot = await hotPhase(seeded, ledger);
 console.log(`retries: ${RETRY_REQUESTS} requests, each sent 2-5 times...`);
 const retries = await retriesPhase(seeded, ledger);
+console.log(`offline: ${OFFLINE_KIOSKS} kiosks upload ${OFFLINE_DEPOSITS} deposits each...`);
+const offline = await offlinePhase({ ...seeded, api: API, deposits: OFFLINE_DEPOSITS, days: OFFLINE_DAYS }, ledger);
 console.log('Waiting for the triggers to drain...');
 const drained = await waitForEffects(transactionsCollection(), 'all', { timeoutMs: 600_000, intervalMs: 1000 });
 const transactions = { size: drained.length, docs: drained };
@@ -304,7 +318,7 @@ const lag = summarize(
   ),
 );
 const latency = summarize(ledger.latencies);
-const problems = await auditBooks(ledger, seeded, transactions, retries);
+const { problems, kioskDays } = await auditBooks(ledger, seeded, transactions, retries, offline);
 
 const figures = {
   date: new Date().toISOString(),
@@ -314,6 +328,7 @@ const figures = {
   fleet,
   hot,
   retries,
+  offline,
   transactions: transactions.size,
   pointsAwarded: ledger.points,
   latency,
@@ -321,19 +336,12 @@ const figures = {
   statuses: Object.fromEntries([...ledger.statuses].sort()),
   serviceErrors: ledger.serviceErrors,
   emulatorErrors: ledger.emulatorErrors,
+  kioskDays,
   books: problems.length === 0 ? 'PASS' : `FAIL (${problems.slice(0, 5).join('; ')})`,
   elapsedSeconds: Math.round((Date.now() - started) / 1000),
 };
 
-console.log(`
-throughput (fleet):   ${fleet.throughput.toFixed(1)} req/s over ${DURATION_S} s (${fleet.requests} requests, ${fleet.errors} connection errors, ${fleet.timeouts} timeouts, ${fleet.askedAgain} in flight at the end asked again)
-latency (all phases): p50 ${ms(latency.p50)}, p95 ${ms(latency.p95)}, p99 ${ms(latency.p99)} (${latency.n} requests)
-trigger lag:          p50 ${ms(lag.p50)}, p95 ${ms(lag.p95)} (transaction created -> effects.completedAt)
-hot user:             ${HOT_REQUESTS} concurrent awards in ${hot.seconds.toFixed(1)} s, ${hot.failures} not 200
-blind retries:        ${retries.logical} requests sent ${retries.sent} times, ${retries.answered} awarded, ${retries.doubled} doubled
-status codes:         ${JSON.stringify(figures.statuses)}
-5xx:                  ${ledger.serviceErrors} from the service, ${ledger.emulatorErrors} from the emulator's proxy (broken worker socket; the kiosk sent the same request again)
-transactions:         ${transactions.size}, points awarded ${ledger.points}`);
+printLoadSummary(figures);
 writeReliabilityReport(figures);
 console.log(`books: ${figures.books}`);
 process.exit(problems.length === 0 ? 0 : 1);

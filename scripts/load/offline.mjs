@@ -1,0 +1,168 @@
+// @ts-check
+// The load test's offline phase: kiosks that lost their connection for days. Each is
+// the kiosk simulator (functions/test/harness/kiosk-simulator.ts, the code behind
+// `npm run kiosk`) with a journal file of its own: offline it journals its deposits,
+// their occurredAt spread over the last days, oldest first; back online it reports its
+// status and uploads the backlog in batches of 100 through a network that drops some
+// requests and loses some answers after the service acted on them (so whole batches
+// are sent again blindly), while an overlapping batch of the same journal goes up
+// beside it; afterwards some of its deposits are sent again alone. Every answer goes
+// into the ledger; the books then require each deposit to be one transaction.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { backoffRetries, faultyTransport } from '../../functions/test/harness/kiosk-client.ts';
+import { JournalFile } from '../../functions/test/harness/kiosk-journal.ts';
+import { SimulatedKiosk } from '../../functions/test/harness/kiosk-simulator.ts';
+
+const DAY_MS = 86_400_000;
+/** Of the batch requests, this share is dropped before it is sent, and as many lose their answer. */
+const FAULT_RATE = 0.15;
+/** Of the deposits, this share is sent again alone once the backlog is uploaded. */
+const SINGLE_RESEND_RATE = 0.1;
+
+const randomInt = (/** @type {number} */ max) => Math.floor(Math.random() * max);
+
+/**
+ * @typedef {import('./books.mjs').Ledger} Ledger
+ * @typedef {{ id: string, apiKey: string }} Kiosk
+ */
+
+/**
+ * @param {{ api: string, offlineKiosks: Kiosk[], users: string[], deposits: number, days: number }} plan
+ * @param {Ledger} ledger
+ */
+export async function offlinePhase({ api, offlineKiosks: kiosks, users, deposits, days }, ledger) {
+  const dir = mkdtempSync(join(tmpdir(), 'kiosk-loadtest-journals-'));
+  /** @type {Map<string, Set<string>>} the transaction ids answered for each Idempotency-Key */
+  const transactionIdsByKey = new Map();
+  const tally = {
+    batchRequests: 0,
+    overlappingBatches: 0,
+    singleResends: 0,
+    replayedAnswers: 0,
+    retries: 0,
+    dropped: 0,
+    answersLost: 0,
+    leftInJournals: 0,
+    /** Items of a batch answered 500 (the batch itself 200): the service failed them. */
+    itemServerErrors: 0,
+  };
+  const started = performance.now();
+  try {
+    const perKiosk = await Promise.all(
+      kiosks.map((kiosk) =>
+        offlineKiosk(kiosk, { api, users, deposits, days, dir }, ledger, transactionIdsByKey, tally),
+      ),
+    );
+    const uploadSeconds = Math.max(...perKiosk);
+    const answered = transactionIdsByKey.size;
+    const doubled = [...transactionIdsByKey.values()].filter((ids) => ids.size > 1).length;
+    return {
+      kiosks: kiosks.length,
+      deposits: kiosks.length * deposits,
+      days,
+      ...tally,
+      answered,
+      doubled,
+      uploadSeconds,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One kiosk's offline days and return; resolves with the seconds from reconnecting to
+ * an empty journal.
+ * @param {Kiosk} kiosk
+ * @param {{ api: string, users: string[], deposits: number, days: number, dir: string }} plan
+ * @param {Ledger} ledger
+ * @param {Map<string, Set<string>>} transactionIdsByKey
+ * @param {Record<string, number>} tally
+ */
+async function offlineKiosk(kiosk, { api, users, deposits, days, dir }, ledger, transactionIdsByKey, tally) {
+  const journal = JournalFile.open(join(dir, `${kiosk.id}.json`), kiosk.id);
+  const batchUrl = `${api}/kiosk/transactions/batch`;
+  const transport = faultyTransport((url) => {
+    if (url !== batchUrl) return undefined;
+    tally.batchRequests += 1;
+    const roll = Math.random();
+    return roll < FAULT_RATE ? 'drop' : roll < 2 * FAULT_RATE ? 'lose-answer' : undefined;
+  });
+  const simulated = new SimulatedKiosk({
+    api,
+    apiKey: kiosk.apiKey,
+    journal,
+    transport,
+    // Blind and quick: a dropped or lost batch goes again within a second or two.
+    policy: backoffRetries({ attempts: 12, firstMs: 200, capMs: 2_000 }),
+    onResponse: (status, text, ms) => {
+      ledger.status(status, text);
+      ledger.latencies.push(ms);
+    },
+    onEvent: (event) => {
+      if (event.kind === 'retry') tally.retries += 1;
+      if (event.kind === 'answer' && event.answer.status >= 500) tally.itemServerErrors += 1;
+      if (event.kind !== 'answer' || !event.answer.transaction) return;
+      const transaction = /** @type {import('./books.mjs').Transaction} */ (event.answer.transaction);
+      ledger.award(transaction);
+      if (event.answer.replayed) tally.replayedAnswers += 1;
+      const ids = transactionIdsByKey.get(event.deposit.idempotencyKey) ?? new Set();
+      ids.add(transaction.id);
+      transactionIdsByKey.set(event.deposit.idempotencyKey, ids);
+    },
+  });
+  try {
+    simulated.setConnected(false);
+    // Offline: the deposits of the last `days` days, oldest first, journaled only.
+    const now = Date.now();
+    const span = days * DAY_MS - 10 * 60_000;
+    for (let i = 0; i < deposits; i++) {
+      const plasticCount = randomInt(6);
+      simulated.record({
+        userId: users[randomInt(users.length)],
+        plasticCount,
+        metalCount: plasticCount === 0 ? 1 + randomInt(5) : randomInt(6),
+        occurredAt: new Date(now - span + (i * span) / deposits).toISOString(),
+      });
+    }
+    const backlog = [...simulated.journal.pending];
+
+    // Back online: status, then the backlog; beside it a batch overlapping two of the flush's batches.
+    const back = performance.now();
+    simulated.setConnected(true);
+    await simulated.reportStatus({ status: 'available' });
+    const overlap = backlog.slice(Math.floor(backlog.length / 2) - 25, Math.floor(backlog.length / 2) + 75);
+    await Promise.all([
+      flushUntilEmpty(simulated),
+      new Promise((resolve) => setTimeout(resolve, randomInt(300))).then(() => {
+        tally.overlappingBatches += 1;
+        return simulated.uploadBatch(overlap);
+      }),
+    ]);
+    const uploadSeconds = (performance.now() - back) / 1000;
+
+    // Some deposits sent again alone, as a kiosk unsure of an answer would: each a replay.
+    const resends = backlog.filter(() => Math.random() < SINGLE_RESEND_RATE);
+    for (const deposit of resends) await simulated.sendSingle(deposit);
+    tally.singleResends += resends.length;
+    tally.dropped += transport.injected.drop;
+    tally.answersLost += transport.injected['lose-answer'];
+    tally.leftInJournals += simulated.journal.pending.length + simulated.journal.rejected.length;
+    return uploadSeconds;
+  } finally {
+    journal.close();
+  }
+}
+
+/**
+ * Flushes until the journal is empty (a flush stops early when a batch got no
+ * answer after all its retries); at most 10 flushes.
+ * @param {SimulatedKiosk} kiosk
+ */
+async function flushUntilEmpty(kiosk) {
+  for (let round = 0; round < 10 && kiosk.journal.pending.length > 0; round++) await kiosk.flush();
+}
