@@ -79,6 +79,21 @@ export async function awardWorkFloor(kiosk, deposit, key) {
     pushQueued: userSnap.get('pushToken') !== undefined,
     createdAt: FieldValue.serverTimestamp(),
   });
+  // The transaction's earn entry in the ledger, in the same commit.
+  batch.create(db().collection('ledger').doc(transactionRef.id), {
+    userId: deposit.userId,
+    kind: 'earn',
+    points,
+    balanceAfter: current + points,
+    transaction: {
+      id: transactionRef.id,
+      kioskId: deposit.kioskId,
+      plasticCount: deposit.plasticCount,
+      metalCount: deposit.metalCount,
+      occurredAt: Timestamp.fromDate(occurredAt),
+    },
+    createdAt: FieldValue.serverTimestamp(),
+  });
   batch.update(
     userRef,
     {

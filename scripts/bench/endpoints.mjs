@@ -153,7 +153,7 @@ export function endpointSpecs(ctx) {
         headers: { 'x-api-key': kioskOf(w).apiKey, 'idempotency-key': `${runId}-ep-${g}` },
         body: transactionBody(kioskOf(w).id, g),
       }),
-      floorLabel: 'get key; get config, kiosk; getAll user, keyed tx, legacy record; commit tx + user',
+      floorLabel: 'get key; get config, kiosk; getAll user, keyed tx, legacy record; commit tx + ledger entry + user',
       floor: async (w, g) => {
         await kioskKeyFloor(kioskOf(w));
         return awardWorkFloor(kioskOf(w), transactionBody(kioskOf(w).id, g), `${runId}-floor-${g}`);

@@ -1,6 +1,7 @@
 // @ts-check
 // The load test's books: what the service's answers said (the Ledger, filled as the
 // phases run) and the audit of what Firestore holds against it at the end.
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { functionsDir } from '../lib/paths.mjs';
@@ -166,4 +167,20 @@ async function auditKioskDays(ledger) {
       ? `FAIL (${problems.length} kiosk-days differ)`
       : `PASS (${stored.size} kiosk-days, ${new Set(stored.docs.map((/** @type {any} */ doc) => doc.get('kioskId'))).size} kiosks)`,
   };
+}
+
+/**
+ * The operator CLI's `audit` on the whole database (every balance from the ledger,
+ * every kiosk counter from the transactions): its verdict line, and the differences it
+ * printed.
+ * @param {string} projectId
+ */
+export function pointsAudit(projectId) {
+  const run = spawnSync(
+    process.execPath,
+    [join(functionsDir, 'lib', 'cli', 'admin.js'), '--project', projectId, '--emulator', 'audit'],
+    { encoding: 'utf8' },
+  );
+  const verdict = `${run.stdout}${run.stderr}`.match(/audit: (OK|DRIFT) \([^)]*\)/)?.[0];
+  return { ok: run.status === 0, line: verdict ?? `audit did not run (exit ${run.status})`, output: run.stdout.trim() };
 }

@@ -140,6 +140,7 @@ ${offlineRow(figures.offline)}
 | 5xx from the service | ${figures.serviceErrors} |
 | 5xx from the emulator's proxy (its worker socket broke: EPIPE/ECONNRESET; the kiosk sent the same request again with its Idempotency-Key) | ${figures.emulatorErrors} |
 | daily reports (kioskDays = sums per kiosk and UTC day of occurredAt) | ${figures.kioskDays ?? 'not checked by this run'} |
+| \`npm run admin -- audit\` (balances from the ledger, kiosk counters from the transactions) | ${figures.audit} |
 | **books** | **${figures.books}** |
 
 The books check: the points in the 200 responses, the users' total-points gain, and the

@@ -17,7 +17,7 @@ import { waitForEffects } from '../../functions/test/harness/wait.ts';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { functionsDir } from '../lib/paths.mjs';
 import { summarize as summarizeValues } from '../lib/stats.mjs';
-import { Ledger, auditBooks } from './books.mjs';
+import { Ledger, auditBooks, pointsAudit } from './books.mjs';
 import { offlinePhase } from './offline.mjs';
 import { loadOptions } from './options.mjs';
 import { printLoadSummary, writeReliabilityReport } from './report.mjs';
@@ -37,7 +37,8 @@ const {
   offlineDeposits: OFFLINE_DEPOSITS,
   offlineDays: OFFLINE_DAYS,
 } = loadOptions(process.argv.slice(2));
-const API = apiUrl(await discoverEmulators());
+const emulators = await discoverEmulators();
+const API = apiUrl(emulators);
 
 /**
  * p50, p95, p99 and n, in the key order the saved figures have always had.
@@ -319,6 +320,8 @@ const lag = summarize(
 );
 const latency = summarize(ledger.latencies);
 const { problems, kioskDays } = await auditBooks(ledger, seeded, transactions, retries, offline);
+const audit = pointsAudit(emulators.projectId);
+if (!audit.ok) problems.push(`${audit.line}: ${audit.output.split('\n').slice(0, 3).join('; ')}`);
 
 const figures = {
   date: new Date().toISOString(),
@@ -337,11 +340,13 @@ const figures = {
   serviceErrors: ledger.serviceErrors,
   emulatorErrors: ledger.emulatorErrors,
   kioskDays,
+  audit: audit.line,
   books: problems.length === 0 ? 'PASS' : `FAIL (${problems.slice(0, 5).join('; ')})`,
   elapsedSeconds: Math.round((Date.now() - started) / 1000),
 };
 
 printLoadSummary(figures);
 writeReliabilityReport(figures);
+console.log(figures.audit);
 console.log(`books: ${figures.books}`);
 process.exit(problems.length === 0 ? 0 : 1);
