@@ -47,12 +47,12 @@ function coldStartGaps(cold, firstUse) {
   });
 }
 
-/** @param {Results} results */
-export function coldStartParts(results) {
+/**
+ * @param {Results} results
+ * @param {(...lines: string[]) => void} p appends lines to BENCHMARKS.md
+ */
+export function coldStartSection(results, p) {
   const { cold } = results;
-  /** @type {string[]} */
-  const out = [];
-  const p = (/** @type {string[]} */ ...lines) => out.push(...lines);
   p('## 1. Cold start', '');
   p(
     'A fresh functions-framework process, timed from spawn to the first 200 of the request, polled on fresh connections every few ms. The floor is a minimal `onRequest` function on the same host and libraries that does the same work (scripts/bench/floor.js): for `GET /kiosk/{id}` one document read, for `GET /user/{id}` the ID-token check and one document read. "Listening" is when the first connection was accepted (code loaded, server up); the rest is the first request (Firestore client start-up, first connection, route code). CPU is the process’s user+system time at the first response (less sensitive to other load than wall time). Peak memory is VmHWM just after the first response. The headline ratio is `GET /kiosk/{id}`: its answer includes `openNow`, so that route evaluates the kiosk’s opening hours (a plain weekly schedule, read without the opening_hours library) in its time zone (a time-zone formatter, ICU data); `GET /user/{id}` needs no route-specific work, so it shows what the rest of the service costs a cold instance.',
@@ -107,5 +107,4 @@ export function coldStartParts(results) {
     '',
   );
   p(...coldStartGaps(cold, results.firstUse), '');
-  return out;
 }

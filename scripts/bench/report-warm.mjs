@@ -8,12 +8,12 @@ import { TARGETS, judged, within } from './report-targets.mjs';
 
 /** @typedef {import('./run.mjs').Results} Results */
 
-/** @param {Results} results */
-export function warmLatencyParts(results) {
+/**
+ * @param {Results} results
+ * @param {(...lines: string[]) => void} p appends lines to BENCHMARKS.md
+ */
+export function warmLatencySection(results, p) {
   const { plan } = results;
-  /** @type {string[]} */
-  const out = [];
-  const p = (/** @type {string[]} */ ...lines) => out.push(...lines);
   p('## 2. Warm latency', '');
   p(
     'One warm functions-framework instance of `api`; requests on keep-alive connections from closed-loop workers (concurrency 1 and 16). Per endpoint, in the same run and interleaved with it (request by request at c=1, in small batches at c=16): the HTTP floor `GET /` (the HTTP path with no work) and the Firestore floor, the same reads and writes the endpoint needs done directly with the Admin SDK (column "Firestore floor does"). The Firestore floor runs in a process of its own (scripts/bench/floor-runner.mjs), each operation in the context functions-framework gives a request (an AsyncLocalStorage store and a domain: both make every asynchronous step dearer, and the endpoint pays that too). For endpoints called with an ID token the floor also verifies that token with firebase-admin, as the endpoint must (against the emulator `verifyIdToken` always looks the account up, an HTTP call; deployed it only checks the signature). Ratio = endpoint p50 ÷ (HTTP floor p50 + Firestore floor p50). CPU/req is the CPU time the instance (or the floor process) used per request over the same batches: unlike wall time it barely moves with other load on the machine, so its ratio is the steadier view of the service’s own overhead. A third reference, not part of the target, is the same-host floor: the Firestore floor run inside a minimal `onRequest` function (scripts/bench/floor.js) on the same host, warm, sent the endpoint’s own request. At c=16 one process serves 16 requests at once and is CPU-bound, so each p50 is mostly queueing behind the others’ CPU; adding two floors measured apart (GET / batches especially cheaply) then understates what HTTP and Firestore work cost together in one process, and the same-host ratio shows how much of a c=16 ratio is the service’s own code. Pushes go to the outbox (PUSH_TRANSPORT=outbox); mail to an SMTP server in the bench process (that floor includes the SMTP send with the same nodemailer settings). Requests use distinct ids (users, idempotency keys, addresses, client IPs) so concurrent requests do not contend on one document, for endpoint and floor alike.',
@@ -103,5 +103,4 @@ export function warmLatencyParts(results) {
     ),
     '',
   );
-  return out;
 }

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { repoRoot } from '../lib/paths.mjs';
 import { fmtMs, fmtRatio, markdownTable as table } from './measure.mjs';
 import { batchParts, batchTargets } from './report-batch.mjs';
-import { coldStartParts } from './report-cold.mjs';
+import { coldStartSection } from './report-cold.mjs';
 import { DIAGNOSE_COMMAND, moduleLoadParts, restParts, serviceCodeShares } from './report-diagnostics.mjs';
 import { TARGETS, judged, verdict, within } from './report-targets.mjs';
-import { warmLatencyParts } from './report-warm.mjs';
+import { warmLatencySection } from './report-warm.mjs';
 
 /** @typedef {import('./run.mjs').Results} Results */
 
@@ -181,11 +181,11 @@ export function writeReport(results) {
     p('');
   }
 
-  p(...coldStartParts(results));
+  coldStartSection(results, p);
 
   p(...moduleLoadParts(results));
 
-  p(...warmLatencyParts(results));
+  warmLatencySection(results, p);
 
   p(...restParts(results));
 
