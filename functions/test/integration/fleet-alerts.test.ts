@@ -14,7 +14,7 @@ import { alertPush, silentKioskSweep } from '../../src/index';
 import { recordKioskSeen } from '../../src/services/liveness';
 import { sweepSilentKiosks } from '../../src/services/silentSweep';
 import { applyStatusReport } from '../../src/services/statusReport';
-import { injectCommitFaults, writesTo } from './commit-faults';
+import { withLostCommitAnswer, writesTo } from './commit-faults';
 import {
   PROJECT_ID,
   adminHeaders,
@@ -140,13 +140,8 @@ describe('a commit whose answer is lost (the SDK resends it) opens one alert, re
   test('the status report, the sweep and the liveness write', async () => {
     const kioskId = await seedKiosk();
     const lose = async (collection: string, run: () => Promise<unknown>) => {
-      const fault = injectCommitFaults(db(), writesTo(collection), 1, 'lose-answer');
-      try {
-        await run();
-        expect(fault.injected()).toBe(1);
-      } finally {
-        fault.restore();
-      }
+      const { injected } = await withLostCommitAnswer(db(), writesTo(collection), run);
+      expect(injected).toBe(1);
     };
     await lose('kioskTelemetry', () => applyStatusReport(kioskId, { status: 'available', errorCode: 'E1' }, 90));
     await lose('kioskTelemetry', () => applyStatusReport(kioskId, { status: 'available', errorCode: null }, 90));
