@@ -25,9 +25,9 @@ import {
   resetEmulators,
   seedKiosk,
   seedKioskWithKey,
-  setBackgroundTriggers,
   uniqueId,
   waitFor,
+  withoutBackgroundTriggers,
 } from './helpers';
 
 // The handlers this file runs in-process read the params the functions run with.
@@ -134,8 +134,7 @@ describe('bin-full and error: opened and resolved by the status report that chan
 });
 
 describe('a commit whose answer is lost (the SDK resends it) opens one alert, resolves it once', () => {
-  beforeEach(() => setBackgroundTriggers(false));
-  afterEach(() => setBackgroundTriggers(true));
+  withoutBackgroundTriggers();
 
   test('the status report, the sweep and the liveness write', async () => {
     const kioskId = await seedKiosk();
@@ -162,8 +161,7 @@ describe('a commit whose answer is lost (the SDK resends it) opens one alert, re
 });
 
 describe('the operators push: exactly once per opened alert, also when the trigger is redelivered', () => {
-  beforeEach(() => setBackgroundTriggers(false));
-  afterEach(() => setBackgroundTriggers(true));
+  withoutBackgroundTriggers();
 
   async function seedAlert(push?: DocumentData) {
     const ref = alertsCollection().doc();

@@ -9,7 +9,7 @@ import type { KioskStatus } from '../../src/domain/kiosk';
 import type { KioskDayRow } from '../../src/domain/kioskDays';
 import { DEFAULT_REWARDS, pointsFor } from '../../src/domain/rewards';
 import { idTokenFor } from '../harness/auth';
-import { apiUrl, emulatorsFromEnv } from '../harness/emulators';
+import { apiUrl, emulatorsFromEnv, setBackgroundTriggers } from '../harness/emulators';
 import * as wait from '../harness/wait';
 import { assertDescribed } from './response-check';
 
@@ -20,6 +20,15 @@ export const PROJECT_ID = emulators.projectId;
 export const API_URL = emulators.functions ? apiUrl(emulators) : 'http://no-functions-emulator.invalid';
 
 export { clearEmulators as resetEmulators, setBackgroundTriggers } from '../harness/emulators';
+
+/**
+ * For the tests of the describe block it is called in: background triggers off (the
+ * test runs the trigger's work itself), and on again after each.
+ */
+export function withoutBackgroundTriggers(): void {
+  beforeEach(() => setBackgroundTriggers(false));
+  afterEach(() => setBackgroundTriggers(true));
+}
 export { waitFor } from '../harness/wait';
 export { db, idTokenFor };
 

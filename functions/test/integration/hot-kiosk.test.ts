@@ -16,7 +16,7 @@ import { foldStaleKioskTransactions } from '../../src/services/kioskFold';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import * as wait from '../harness/wait';
 import { withLostCommitAnswer, writesTo } from './commit-faults';
-import { db, resetEmulators, seedKiosk, seedTransaction, seedUser, setBackgroundTriggers } from './helpers';
+import { db, resetEmulators, seedKiosk, seedTransaction, seedUser, withoutBackgroundTriggers } from './helpers';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -91,8 +91,7 @@ describe('a kiosk uploading a backlog of 100 transactions at once', () => {
 });
 
 describe('the fold, driven by hand', () => {
-  beforeEach(() => setBackgroundTriggers(false));
-  afterEach(() => setBackgroundTriggers(true));
+  withoutBackgroundTriggers();
 
   const quiet: PushTransport = { send: async () => 'message-1' };
 

@@ -23,8 +23,8 @@ import {
   seedKioskDays,
   seedTransaction,
   seedUser,
-  setBackgroundTriggers,
   uniqueId,
+  withoutBackgroundTriggers,
 } from './helpers';
 
 const testEnv = functionsTest({ projectId: process.env.GCLOUD_PROJECT });
@@ -82,8 +82,7 @@ describe('kept by the transaction trigger', () => {
 });
 
 describe('redelivered', () => {
-  beforeEach(() => setBackgroundTriggers(false));
-  afterEach(() => setBackgroundTriggers(true));
+  withoutBackgroundTriggers();
 
   test('the same event run twice, and two runs at once: the day counts the transaction once', async () => {
     const kioskId = await seedKiosk();

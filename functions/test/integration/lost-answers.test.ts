@@ -10,8 +10,8 @@ import {
   seedKioskWithKey,
   seedTransaction,
   seedUser,
-  setBackgroundTriggers,
   uniqueId,
+  withoutBackgroundTriggers,
 } from './helpers';
 import { withLostCommitAnswer, writesTo } from './commit-faults';
 
@@ -71,8 +71,7 @@ describe('an award whose commit answer is lost', () => {
 });
 
 describe('the trigger claim whose commit answer is lost', () => {
-  beforeEach(() => setBackgroundTriggers(false));
-  afterEach(() => setBackgroundTriggers(true));
+  withoutBackgroundTriggers();
 
   test('the push is still sent, once, and the counters applied once', async () => {
     const kioskId = await seedKiosk();
