@@ -18,10 +18,9 @@ import { withLostCommitAnswer, writesTo } from './commit-faults';
 import {
   PROJECT_ID,
   adminHeaders,
-  bearer,
+  bearerFor,
   call,
   db,
-  idTokenFor,
   resetEmulators,
   seedKiosk,
   seedKioskWithKey,
@@ -318,7 +317,7 @@ describe('GET /admin/alerts', () => {
   });
 
   test('a user token: 403; none: 401', async () => {
-    const user = await call('GET', '/admin/alerts', { headers: bearer(await idTokenFor(uniqueId('user'))) });
+    const user = await call('GET', '/admin/alerts', { headers: await bearerFor(uniqueId('user')) });
     expect(user.status).toBe(403);
     expect((await call('GET', '/admin/alerts')).status).toBe(401);
   });

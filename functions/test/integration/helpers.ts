@@ -179,8 +179,11 @@ export async function seedKioskDays(rows: readonly KioskDayRow[]): Promise<void>
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** The Authorization header of `uid`, signed in (with `claims`, if any). */
+export const bearerFor = async (uid: string, claims?: Record<string, unknown>) => bearer(await idTokenFor(uid, claims));
+
 export async function adminHeaders(): Promise<Record<string, string>> {
-  return bearer(await idTokenFor(uniqueId('admin'), { admin: true }));
+  return bearerFor(uniqueId('admin'), { admin: true });
 }
 
 /** Waits for the transaction trigger to finish and returns the transaction document. */

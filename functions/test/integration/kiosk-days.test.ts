@@ -13,10 +13,9 @@ import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import * as wait from '../harness/wait';
 import {
   adminHeaders,
-  bearer,
+  bearerFor,
   call,
   db,
-  idTokenFor,
   kioskDayRow,
   resetEmulators,
   seedKiosk,
@@ -212,6 +211,6 @@ describe('GET /admin/reports/kiosk-days', () => {
   test('admins only: no token 401, a user 403', async () => {
     const path = '/admin/reports/kiosk-days?from=2026-11-01&to=2026-11-02';
     expect((await call('GET', path)).status).toBe(401);
-    expect((await call('GET', path, { headers: bearer(await idTokenFor(uniqueId('u'))) })).status).toBe(403);
+    expect((await call('GET', path, { headers: await bearerFor(uniqueId('u')) })).status).toBe(403);
   });
 });
