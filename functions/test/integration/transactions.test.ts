@@ -214,10 +214,15 @@ describe('POST /kiosk/transaction', () => {
 });
 
 describe('daily earning cap', () => {
-  test('a deposit past the cap is recorded for the points left, capped; later ones for 0; none refused', async () => {
+  /** A daily cap of 100 points, a kiosk with its key, and a user who has earned nothing yet. */
+  const underCapOf100 = async () => {
     await db().doc('config/rewards').set({ dailyPointsCap: 100 });
     const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    return { kioskId, apiKey, userId: await seedUser() };
+  };
+
+  test('a deposit past the cap is recorded for the points left, capped; later ones for 0; none refused', async () => {
+    const { kioskId, apiKey, userId } = await underCapOf100();
     const under = await submit(apiKey, { kioskId, userId, plasticCount: 8, metalCount: 0 });
     expect(under.body.transaction).toMatchObject({ pointsEarned: 80, capped: false });
     const past = await submit(apiKey, { kioskId, userId, plasticCount: 3, metalCount: 0 });
@@ -245,17 +250,13 @@ describe('daily earning cap', () => {
   });
 
   test('landing exactly on the cap is not capped', async () => {
-    await db().doc('config/rewards').set({ dailyPointsCap: 100 });
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await underCapOf100();
     const res = await submit(apiKey, { kioskId, userId, plasticCount: 10, metalCount: 0 });
     expect(res.body.transaction).toMatchObject({ pointsEarned: 100, capped: false });
   });
 
   test('the cap counts by the UTC day of occurredAt: a backlog of days is not squeezed into today', async () => {
-    await db().doc('config/rewards').set({ dailyPointsCap: 100 });
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await underCapOf100();
     const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
     const results = [];
     for (const days of [3, 3, 2, 0]) {
@@ -273,9 +274,7 @@ describe('daily earning cap', () => {
   });
 
   test('a profile awarded before per-day earnings were kept: its earnedToday still counts', async () => {
-    await db().doc('config/rewards').set({ dailyPointsCap: 100 });
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await underCapOf100();
     const today = new Date().toISOString().slice(0, 10);
     await db()
       .collection('users')
