@@ -17,6 +17,12 @@ beforeEach(resetEmulators);
 const submit = (apiKey: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   call('POST', '/kiosk/transaction', { body, headers: { 'x-api-key': apiKey, ...headers } });
 
+/** A kiosk with its key, and a user with no points yet. */
+const seedKioskAndUser = async () => {
+  const { kioskId, apiKey } = await seedKioskWithKey();
+  return { kioskId, apiKey, userId: await seedUser() };
+};
+
 describe('POST /kiosk/transaction', () => {
   test('awards points, records the transaction and applies the side effects', async () => {
     const { kioskId, apiKey } = await seedKioskWithKey({ name: 'Central Station' });
@@ -82,8 +88,7 @@ describe('POST /kiosk/transaction', () => {
   });
 
   test('without a push token: pushNotification false, push skipped, notification still written', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 });
     expect(res.body.pushNotification).toBe(false);
     const transaction = await waitForEffects(res.body.transaction.id);
@@ -128,8 +133,7 @@ describe('POST /kiosk/transaction', () => {
           { name: 'Tree', minTotalPoints: 5 },
         ],
       });
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 2 });
     expect(res.body.transaction.pointsEarned).toBe(5);
     expect((await db().collection('users').doc(userId).get()).get('rank')).toBe('Tree');
@@ -217,8 +221,7 @@ describe('daily earning cap', () => {
   /** A daily cap of 100 points, a kiosk with its key, and a user who has earned nothing yet. */
   const underCapOf100 = async () => {
     await db().doc('config/rewards').set({ dailyPointsCap: 100 });
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    return { kioskId, apiKey, userId: await seedUser() };
+    return seedKioskAndUser();
   };
 
   test('a deposit past the cap is recorded for the points left, capped; later ones for 0; none refused', async () => {
@@ -290,8 +293,7 @@ describe('daily earning cap', () => {
 
 describe('occurredAt', () => {
   test('stored as sent, returned in UTC', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const sent = new Date(Date.now() - 2 * 86_400_000);
     sent.setUTCMilliseconds(0);
     const withOffset = `${sent
@@ -310,8 +312,7 @@ describe('occurredAt', () => {
     ['8 days back', -8 * 86_400_000, 'occurredAt must not be more than 7 days in the past'],
     ['10 minutes ahead', 10 * 60_000, 'occurredAt must not be more than 5 minutes in the future'],
   ])('%s: 400 naming occurredAt, nothing written', async (_, offset, message) => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const occurredAt = new Date(Date.now() + offset).toISOString();
     const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0, occurredAt });
     expect(res.status).toBe(400);
@@ -321,8 +322,7 @@ describe('occurredAt', () => {
   });
 
   test('without an offset: 400 naming occurredAt', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const res = await submit(apiKey, {
       kioskId,
       userId,
@@ -337,8 +337,7 @@ describe('occurredAt', () => {
 
 describe('Idempotency-Key', () => {
   test('a repeat returns the stored response and awards nothing more', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const body = { kioskId, userId, plasticCount: 2, metalCount: 0 };
     const first = await submit(apiKey, body, { 'idempotency-key': 'receipt-0001' });
     const second = await submit(
@@ -357,8 +356,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('the same key with another body: 422', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     await submit(apiKey, { kioskId, userId, plasticCount: 2, metalCount: 0 }, { 'idempotency-key': 'receipt-0002' });
     const res = await submit(
       apiKey,
@@ -398,8 +396,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('the same key sent concurrently awards once, and every duplicate gets the same answer', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const body = { kioskId, userId, plasticCount: 1, metalCount: 1 };
     const responses = await Promise.all(
       Array.from({ length: 10 }, () => submit(apiKey, body, { 'idempotency-key': 'burst-1' })),
@@ -413,8 +410,7 @@ describe('Idempotency-Key', () => {
 
 describe('Idempotency-Key, exactly once forever', () => {
   test('a retry long after the old 24-hour window is still a replay', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const body = { kioskId, userId, plasticCount: 1, metalCount: 0 };
     const first = await submit(apiKey, body, { 'idempotency-key': 'receipt-old' });
     // Age the stored transaction as a month would: nothing about it may expire.
@@ -448,8 +444,7 @@ describe('Idempotency-Key, exactly once forever', () => {
   });
 
   test('one key reused concurrently with different bodies: one award, every other answer a replay or 422', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         submit(
@@ -530,8 +525,7 @@ describe('Idempotency-Key, exactly once forever', () => {
 
 describe('concurrency', () => {
   test('50 concurrent awards to one user end in exactly the right balance', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         submit(apiKey, { kioskId, userId, plasticCount: 1 + (i % 3), metalCount: i % 2 }),
