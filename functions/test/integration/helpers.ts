@@ -191,3 +191,9 @@ export async function waitForEffects(transactionId: string, timeoutMs = 30_000) 
   const [snapshot] = await wait.waitForEffects(transactionsCollection(), [transactionId], { timeoutMs });
   return snapshot.data()!;
 }
+
+/** A kiosk with its key, and a user with no points yet. */
+export async function seedKioskAndUser(): Promise<{ kioskId: string; apiKey: string; userId: string }> {
+  const { kioskId, apiKey } = await seedKioskWithKey();
+  return { kioskId, apiKey, userId: await seedUser() };
+}

@@ -6,6 +6,7 @@ import {
   describeTransactionEffects,
   resetEmulators,
   seedKiosk,
+  seedKioskAndUser,
   seedKioskWithKey,
   seedUser,
   waitFor,
@@ -16,12 +17,6 @@ beforeEach(resetEmulators);
 
 const submit = (apiKey: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   call('POST', '/kiosk/transaction', { body, headers: { 'x-api-key': apiKey, ...headers } });
-
-/** A kiosk with its key, and a user with no points yet. */
-const seedKioskAndUser = async () => {
-  const { kioskId, apiKey } = await seedKioskWithKey();
-  return { kioskId, apiKey, userId: await seedUser() };
-};
 
 describe('POST /kiosk/transaction', () => {
   test('awards points, records the transaction and applies the side effects', async () => {
