@@ -44,8 +44,10 @@ describe('GET /user/{id}/history', () => {
 
     const seen = [...first.body.entries];
     let cursor = first.body.nextCursor;
+    let added = 0;
     while (cursor) {
       await deposit(apiKey, kioskId, userId, 1); // newer than the first page: never on a later one
+      added++;
       const page = await history(userId, `?limit=3&cursor=${encodeURIComponent(cursor)}`);
       expect(page.status).toBe(200);
       seen.push(...page.body.entries);
@@ -54,7 +56,8 @@ describe('GET /user/{id}/history', () => {
     expect(seen.map((e) => e.points)).toEqual([70, 60, 50, 40, 30, 20, 10]);
     expect(new Set(seen.map((e) => e.id)).size).toBe(7);
     const fresh = await history(userId, '?limit=100');
-    expect(fresh.body.entries).toHaveLength(10);
+    expect(added).toBe(2);
+    expect(fresh.body.entries).toHaveLength(7 + added);
     expect(fresh.body.nextCursor).toBeNull();
   });
 
@@ -93,24 +96,25 @@ describe('audit and ledger:backfill', () => {
     expect(before.code).toBe(1);
     expect(before.stdout).toContain(`user ${saver}: currentPoints 500, the ledger says 0`);
 
-    expect(await admin('ledger:backfill')).toBe('ledger:backfill: 2 of 2 users given opening entries\n');
-    expect(await admin('ledger:backfill')).toBe('ledger:backfill: 0 of 2 users given opening entries\n');
+    // Other profiles may exist (signed-in test accounts of earlier tests, provisioned late), all without points.
+    expect(await admin('ledger:backfill')).toMatch(/^ledger:backfill: 2 of \d+ users given opening entries\n$/);
+    expect(await admin('ledger:backfill')).toMatch(/^ledger:backfill: 0 of \d+ users given opening entries\n$/);
     const spent = (await db().collection('ledger').doc(`opening-spent-${spender}`).get()).data();
     expect(spent).toMatchObject({ kind: 'redeem', points: -700, balanceAfter: 200 });
 
     const res = await deposit(apiKey, kioskId, saver, 2);
     await waitForEffects(res.body.transaction.id);
-    expect(await admin('audit')).toBe('audit: OK (2 users, 1 kiosks, 4 entries, 1 transactions)\n');
+    expect(await admin('audit')).toMatch(/^audit: OK \(\d+ users, 1 kiosks, 4 entries, 1 transactions\)\n$/);
 
     await db().collection('users').doc(saver).update({ currentPoints: 999 });
     const drift = await runCli(['--project', PROJECT_ID, '--emulator', 'audit']);
     expect(drift.code).toBe(1);
     expect(drift.stdout).toBe(`user ${saver}: currentPoints 999, the ledger says 520\n`);
-    expect(drift.stderr).toContain('audit: DRIFT (1 differences; 2 users, 1 kiosks, 4 entries, 1 transactions)');
+    expect(drift.stderr).toMatch(/audit: DRIFT \(1 differences; \d+ users, 1 kiosks, 4 entries, 1 transactions\)/);
   });
 
   test('the demo seed passes the audit', async () => {
     await admin('seed');
-    expect(await admin('audit')).toMatch(/^audit: OK \(3 users, 4 kiosks, \d+ entries, 0 transactions\)\n$/);
+    expect(await admin('audit')).toMatch(/^audit: OK \(\d+ users, 4 kiosks, \d+ entries, 0 transactions\)\n$/);
   });
 });
