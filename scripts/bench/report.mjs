@@ -1,39 +1,22 @@
 // @ts-check
 // BENCHMARKS.md, written from the measured results only (never edit it by hand): the
-// targets judged, and each section's figures; the diagnostic sections' parts come
-// from report-diagnostics.mjs when they ran.
+// targets judged (report-targets.mjs), and each section's figures; sections 1 and 2
+// come from report-cold.mjs and report-warm.mjs, the diagnostic sections' parts from
+// report-diagnostics.mjs when they ran.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../lib/paths.mjs';
-import { fmtMb, fmtMs, fmtRatio, markdownTable as table } from './measure.mjs';
+import { fmtMs, fmtRatio, markdownTable as table } from './measure.mjs';
 import { batchParts, batchTargets } from './report-batch.mjs';
-import {
-  DIAGNOSE_COMMAND,
-  cpuBreakdownParts,
-  moduleLoadParts,
-  restParts,
-  serviceCodeShares,
-} from './report-diagnostics.mjs';
+import { coldStartSection } from './report-cold.mjs';
+import { DIAGNOSE_COMMAND, moduleLoadParts, restParts, serviceCodeShares } from './report-diagnostics.mjs';
+import { TARGETS, judged, verdict, within } from './report-targets.mjs';
+import { warmLatencySection } from './report-warm.mjs';
 
 /** @typedef {import('./run.mjs').Results} Results */
 
-const TARGETS = { coldStartRatio: 1.15, warmP50Ratio: 1.2, throughputSpread: 0.2 };
-
-/** Ratios are judged as printed (two decimals), so a printed 1.15 never reads "missed". */
-const within = (/** @type {number} */ ratio, /** @type {number} */ target) =>
-  Number.isFinite(ratio) && Math.round(ratio * 100) / 100 <= target;
-
 const kib = (/** @type {number} */ bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
 const mib = (/** @type {number} */ bytes) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-const verdict = (/** @type {boolean} */ ok) => (ok ? 'met' : '**MISSED**');
-
-/**
- * Not judged: a row where more than 10% of the endpoint's requests failed (no
- * meaningful p50), and concurrent transactions with a query, which the emulator
- * deadlocks (the service retries them for up to 30 s, the floor's SDK gives up sooner).
- * @param {Results['warm'][number]} row
- */
-const judged = (row) => row.failed.endpoint <= 0.1 * row.attempted && !(row.emulatorLocks && row.concurrency > 1);
 
 /**
  * The targets, judged. Also the two summary lines the outer script prints last.
@@ -143,50 +126,10 @@ function warmMissReason(results, summary) {
   ];
 }
 
-const signedMs = (/** @type {number} */ ms) => `${ms >= 0 ? '+' : '−'}${fmtMs(Math.abs(ms))} ms`;
-const spanMs = (/** @type {number[]} */ samples) => `${Math.min(...samples)}–${Math.max(...samples)} ms`;
-
-/**
- * Where each cold start's difference to its floor goes, and for a miss, what would
- * close it. The route's own first-use work is known only from a --diagnose run.
- * @param {Results['cold']} cold
- * @param {Results['firstUse']} firstUse
- */
-function coldStartGaps(cold, firstUse) {
-  const openNowMs = firstUse?.[0].ms;
-  return cold.flatMap((row) => {
-    const ownWork = row.request.startsWith('GET /kiosk/') ? openNowMs : 0;
-    const listen = row.api.listenMs - row.floor.listenMs;
-    const request = row.api.firstResponseMs - row.api.listenMs - (row.floor.firstResponseMs - row.floor.listenMs);
-    const lines = [
-      `- ${row.request}, api against floor (medians): ${signedMs(listen)} until listening (loading the code), ${signedMs(request)} in the first request, ${signedMs(row.api.cpuMs - row.floor.cpuMs)} of CPU. Single runs spread ${spanMs(row.api.samplesMs)} (api) and ${spanMs(row.floor.samplesMs)} (floor).` +
-        (row.request.startsWith('GET /kiosk/') && ownWork !== undefined
-          ? ` The route’s own extra work, the first openNow, costs ${fmtMs(ownWork)} ms (first-use table below).`
-          : ''),
-    ];
-    if (!within(row.ratio, TARGETS.coldStartRatio)) {
-      const gap = row.api.firstResponseMs - row.floor.firstResponseMs;
-      const spread = Math.max(...row.api.samplesMs) - Math.min(...row.api.samplesMs);
-      const noisy = `single runs of the same instance spread over ${fmtMs(spread)} ms on this machine, so a run on a quiet machine is the first thing to try.`;
-      const explained = `The route’s own first-use work explains ${fmtMs(ownWork)} ms of the ${fmtMs(gap)} ms gap; `;
-      lines.push(
-        `  - **Missed (${fmtRatio(row.ratio)}×).** ` +
-          (ownWork === undefined
-            ? `How much of the ${fmtMs(gap)} ms gap is the route’s own first-use work is measured by ${DIAGNOSE_COMMAND}; ${noisy}`
-            : ownWork >= gap / 2
-              ? `${explained}closing it means taking that work out of the first request.`
-              : `${explained}the rest is not work of the route’s own, and ${noisy}`) +
-          ' Independently of the code, `minInstances: 1` on `api` keeps cold starts off user requests (at the price of one idle instance).',
-      );
-    }
-    return lines;
-  });
-}
-
 /** @param {Results} results */
 export function writeReport(results) {
   const summary = summarize(results);
-  const { machine, plan, cold } = results;
+  const { machine, plan } = results;
   const command = [
     'npm run bench',
     ...(results.quick || results.diagnose ? ['--'] : []),
@@ -238,152 +181,11 @@ export function writeReport(results) {
     p('');
   }
 
-  p('## 1. Cold start', '');
-  p(
-    'A fresh functions-framework process, timed from spawn to the first 200 of the request, polled on fresh connections every few ms. The floor is a minimal `onRequest` function on the same host and libraries that does the same work (scripts/bench/floor.js): for `GET /kiosk/{id}` one document read, for `GET /user/{id}` the ID-token check and one document read. "Listening" is when the first connection was accepted (code loaded, server up); the rest is the first request (Firestore client start-up, first connection, route code). CPU is the process’s user+system time at the first response (less sensitive to other load than wall time). Peak memory is VmHWM just after the first response. The headline ratio is `GET /kiosk/{id}`: its answer includes `openNow`, so that route evaluates the kiosk’s opening hours (a plain weekly schedule, read without the opening_hours library) in its time zone (a time-zone formatter, ICU data); `GET /user/{id}` needs no route-specific work, so it shows what the rest of the service costs a cold instance.',
-    '',
-  );
-  /**
-   * @param {string} label
-   * @param {Results['cold'][number]['api']} instance
-   */
-  const instanceRow = (label, instance) => [
-    label,
-    fmtMs(instance.firstResponseMs),
-    fmtMs(instance.listenMs),
-    fmtMs(instance.firstResponseMs - instance.listenMs),
-    fmtMs(instance.cpuMs),
-    fmtMb(instance.hwmKb),
-    instance.samplesMs.join(', '),
-  ];
-  const coldRows = (/** @type {Results['cold']} */ rows) =>
-    rows.flatMap((row) => [
-      instanceRow(`${row.request}: api`, row.api),
-      instanceRow(`${row.request}: floor`, row.floor),
-      [
-        `**${row.request}: api ÷ floor**`,
-        within(row.ratio, TARGETS.coldStartRatio)
-          ? `**${fmtRatio(row.ratio)}**`
-          : `**${fmtRatio(row.ratio)} (target ${TARGETS.coldStartRatio})**`,
-        fmtRatio(row.api.listenMs / row.floor.listenMs),
-        fmtRatio((row.api.firstResponseMs - row.api.listenMs) / (row.floor.firstResponseMs - row.floor.listenMs)),
-        fmtRatio(row.api.cpuMs / row.floor.cpuMs),
-        fmtRatio(row.api.hwmKb / row.floor.hwmKb),
-        '',
-      ],
-    ]);
-  p(
-    table(
-      [
-        'Instance',
-        'First response, ms (median)',
-        'Listening, ms',
-        'First request, ms',
-        'CPU, ms',
-        'Peak memory, MiB',
-        'All runs, ms',
-      ],
-      coldRows(cold),
-    ),
-    '',
-  );
-  p(
-    `Target ≤ ${TARGETS.coldStartRatio}×: ${cold.map((row) => `${row.request} ${verdict(within(row.ratio, TARGETS.coldStartRatio))}`).join(', ')}.`,
-    '',
-  );
-  p(...coldStartGaps(cold, results.firstUse), '');
+  coldStartSection(results, p);
 
   p(...moduleLoadParts(results));
 
-  p('## 2. Warm latency', '');
-  p(
-    'One warm functions-framework instance of `api`; requests on keep-alive connections from closed-loop workers (concurrency 1 and 16). Per endpoint, in the same run and interleaved with it (request by request at c=1, in small batches at c=16): the HTTP floor `GET /` (the HTTP path with no work) and the Firestore floor, the same reads and writes the endpoint needs done directly with the Admin SDK (column "Firestore floor does"). The Firestore floor runs in a process of its own (scripts/bench/floor-runner.mjs), each operation in the context functions-framework gives a request (an AsyncLocalStorage store and a domain: both make every asynchronous step dearer, and the endpoint pays that too). For endpoints called with an ID token the floor also verifies that token with firebase-admin, as the endpoint must (against the emulator `verifyIdToken` always looks the account up, an HTTP call; deployed it only checks the signature). Ratio = endpoint p50 ÷ (HTTP floor p50 + Firestore floor p50). CPU/req is the CPU time the instance (or the floor process) used per request over the same batches: unlike wall time it barely moves with other load on the machine, so its ratio is the steadier view of the service’s own overhead. A third reference, not part of the target, is the same-host floor: the Firestore floor run inside a minimal `onRequest` function (scripts/bench/floor.js) on the same host, warm, sent the endpoint’s own request. At c=16 one process serves 16 requests at once and is CPU-bound, so each p50 is mostly queueing behind the others’ CPU; adding two floors measured apart (GET / batches especially cheaply) then understates what HTTP and Firestore work cost together in one process, and the same-host ratio shows how much of a c=16 ratio is the service’s own code. Pushes go to the outbox (PUSH_TRANSPORT=outbox); mail to an SMTP server in the bench process (that floor includes the SMTP send with the same nodemailer settings). Requests use distinct ids (users, idempotency keys, addresses, client IPs) so concurrent requests do not contend on one document, for endpoint and floor alike.',
-    '',
-  );
-  for (const concurrency of [1, 16]) {
-    p(`### Concurrency ${concurrency}`, '');
-    p(
-      table(
-        [
-          'Endpoint',
-          'p50',
-          'p95',
-          'p99',
-          'HTTP floor p50',
-          'Firestore floor p50',
-          'Ratio (p50)',
-          'CPU/req: endpoint; HTTP + Firestore floors',
-          'CPU ratio',
-          'Same-host floor p50',
-          'Ratio to same-host floor: p50 / CPU',
-          'Firestore floor does',
-          'Failed (endpoint / floor)',
-        ],
-        results.warm
-          .filter((row) => row.concurrency === concurrency)
-          .map((row) => [
-            row.name,
-            fmtMs(row.endpoint.p50),
-            fmtMs(row.endpoint.p95),
-            fmtMs(row.endpoint.p99),
-            fmtMs(row.http.p50),
-            fmtMs(row.firestore.p50),
-            !judged(row)
-              ? `${fmtRatio(row.ratio)} (not judged)`
-              : within(row.ratio, TARGETS.warmP50Ratio)
-                ? fmtRatio(row.ratio)
-                : `**${fmtRatio(row.ratio)}**`,
-            `${fmtMs(row.cpuPerRequest.endpoint)}; ${fmtMs(row.cpuPerRequest.http)} + ${fmtMs(row.cpuPerRequest.firestore)}`,
-            fmtRatio(row.cpuRatio),
-            fmtMs(row.sameHost.p50),
-            `${fmtRatio(row.sameHostRatio)} / ${fmtRatio(row.sameHostCpuRatio)}`,
-            row.floorLabel,
-            row.failed.endpoint + row.failed.floor + row.failed.http
-              ? `${row.failed.endpoint} / ${row.failed.floor} of ${row.attempted}`
-              : '0',
-          ]),
-      ),
-      '',
-    );
-  }
-  p(
-    `All latencies in ms. Target: ratio ≤ ${TARGETS.warmP50Ratio} for every endpoint. A row where more than 10% of the endpoint’s requests failed is shown but not judged (its p50 covers only the requests that got through).`,
-    '',
-  );
-  const failedRows = results.warm.filter((row) => row.failed.endpoint + row.failed.floor + row.failed.http > 0);
-  if (failedRows.length) {
-    p(
-      `Failed requests (endpoint / floor): ${failedRows.map((row) => `${row.name} @ c=${row.concurrency}: ${row.failed.endpoint} / ${row.failed.floor} (first: ${row.failures[0]})`).join('; ')}.`,
-      '',
-    );
-  }
-  if (results.warm.some((row) => row.emulatorLocks && row.concurrency > 1)) {
-    p(
-      'PUT /user/{id}/push-token runs a query inside a Firestore transaction (other holders of the token). On the emulator, 16 such transactions at once block each other until "ABORTED: Transaction lock timeout", although every request registers a different token for a different user: the service retries contention for up to 30 s (then answers 500), while the floor’s SDK gives up after 5 attempts, so neither the p50 of what got through nor the ratio compares like with like. The row at c=16 is therefore one short round of 16 requests and is not judged. This is the emulator’s locking; whether deployed Firestore serialises these transactions the same way is not measured here.',
-      '',
-    );
-  }
-  p(...cpuBreakdownParts(results));
-
-  p('### Memory of the warm instance', '');
-  p(
-    'VmHWM (peak resident set so far) and RSS of the warm `api` instance of sections 2 and 3 as the run goes on, then of the throughput instances (section 4) after all their runs at 16 and 64 connections, with no memory limit set (a deployed instance with a limit gets a smaller V8 heap and collects garbage sooner).',
-    '',
-    table(
-      ['After', 'Peak (VmHWM), MiB', 'RSS, MiB'],
-      [
-        ...results.memory.map((m) => [m.stage, fmtMb(m.hwmKb), fmtMb(m.rssKb)]),
-        ...results.throughput
-          .filter((row) => row.connections === Math.max(...plan.throughput.connections))
-          .map((row) => [
-            `throughput instance, ${row.users.toLocaleString('en-US')} users`,
-            fmtMb(row.memory.hwmKb),
-            fmtMb(row.memory.rssKb),
-          ]),
-      ],
-    ),
-    '',
-  );
+  warmLatencySection(results, p);
 
   p(...restParts(results));
 

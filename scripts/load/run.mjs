@@ -2,8 +2,8 @@
 // The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs.
 // Four phases against the real functions on the emulator suite, then the books:
 //   fleet:  50 kiosks, 200 users, 60 s of autocannon (transactions + status heartbeats)
-//   hot:    100 concurrent awards to one user
-//   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently
+//   hot:    100 concurrent awards to one user (bursts.mjs)
+//   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently (bursts.mjs)
 //   offline: 10 kiosks upload 120 deposits each of the last 6 days (offline.mjs)
 // Sizes from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)`
 // (exit 1; the audit is books.mjs) and writes RELIABILITY.md.
@@ -12,12 +12,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulators.ts';
-import { submitAsKiosk } from '../../functions/test/harness/kiosk-client.ts';
 import { waitForEffects } from '../../functions/test/harness/wait.ts';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { functionsDir } from '../lib/paths.mjs';
 import { summarize as summarizeValues } from '../lib/stats.mjs';
 import { Ledger, auditBooks, pointsAudit } from './books.mjs';
+import { hotPhase, randomInt, retriesPhase, submitRecorded, transactionBody } from './bursts.mjs';
 import { offlinePhase } from './offline.mjs';
 import { loadOptions } from './options.mjs';
 import { printLoadSummary, writeReliabilityReport } from './report.mjs';
@@ -48,7 +48,6 @@ const summarize = (values) => {
   const { n, ...percentiles } = summarizeValues(values);
   return { ...percentiles, n };
 };
-const randomInt = (/** @type {number} */ max) => Math.floor(Math.random() * max);
 
 async function seed() {
   const kioskIds = [
@@ -81,20 +80,10 @@ async function seed() {
 
 /**
  * @typedef {Awaited<ReturnType<typeof seed>>} Seeded
- * @typedef {ReturnType<typeof transactionBody>} TransactionBody
+ * @typedef {import('./bursts.mjs').TransactionBody} TransactionBody
  * @typedef {{ kind: 'transaction', startedAt: number, body: TransactionBody, idempotencyKey: string, apiKey: string }} SentTransaction
  * @typedef {{ kind: 'status', startedAt: number } | SentTransaction} Sent
  */
-
-/**
- * @param {string} kioskId
- * @param {string} userId
- */
-function transactionBody(kioskId, userId) {
-  const plasticCount = randomInt(6);
-  const metalCount = plasticCount === 0 ? 1 + randomInt(5) : randomInt(6);
-  return { kioskId, userId, plasticCount, metalCount };
-}
 
 /**
  * @param {Seeded} seeded
@@ -174,7 +163,7 @@ async function fleetPhase({ kiosks, users }, ledger) {
     ),
   ];
   for (const sent of unanswered) {
-    const response = await submitRecorded(ledger, sent.apiKey, sent.body, sent.idempotencyKey);
+    const response = await submitRecorded(API, ledger, sent.apiKey, sent.body, sent.idempotencyKey);
     if (response.status === 200) ledger.award(response.body.transaction);
   }
   return {
@@ -184,87 +173,6 @@ async function fleetPhase({ kiosks, users }, ledger) {
     timeouts: result.timeouts,
     askedAgain: unanswered.length,
   };
-}
-
-/**
- * One transaction as a kiosk sends it (test/harness/kiosk-client.ts), every response
- * recorded in `ledger`; the final one is returned.
- * @param {Ledger} ledger
- * @param {string} apiKey
- * @param {TransactionBody} body
- * @param {string} idempotencyKey
- */
-const submitRecorded = (ledger, apiKey, body, idempotencyKey) =>
-  submitAsKiosk(API, { apiKey, body, idempotencyKey }, undefined, (status, text, ms) => {
-    ledger.status(status, text);
-    ledger.latencies.push(ms);
-  });
-
-/**
- * @param {Seeded} seeded
- * @param {Ledger} ledger
- */
-async function hotPhase({ kiosks, hotUser }, ledger) {
-  const started = performance.now();
-  const responses = await Promise.all(
-    Array.from({ length: HOT_REQUESTS }, (_, i) => {
-      const kiosk = kiosks[i % kiosks.length];
-      return submitRecorded(ledger, kiosk.apiKey, transactionBody(kiosk.id, hotUser), `hot-${process.pid}-${i}`);
-    }),
-  );
-  for (const response of responses) if (response.status === 200) ledger.award(response.body.transaction);
-  const awarded = responses
-    .filter((r) => r.status === 200)
-    .reduce((sum, r) => sum + r.body.transaction.pointsEarned, 0);
-  return {
-    requests: HOT_REQUESTS,
-    seconds: (performance.now() - started) / 1000,
-    awarded,
-    failures: responses.filter((r) => r.status !== 200).length,
-  };
-}
-
-/**
- * @param {Seeded} seeded
- * @param {Ledger} ledger
- */
-async function retriesPhase({ kiosks, users }, ledger) {
-  /** @type {Map<string, Set<string>>} */
-  const transactionIdsByKey = new Map();
-  let sent = 0;
-  const logical = Array.from({ length: RETRY_REQUESTS }, (_, i) => {
-    const kiosk = kiosks[i % kiosks.length];
-    return {
-      kiosk,
-      key: `retry-${Date.now()}-${i}`,
-      body: transactionBody(kiosk.id, users[randomInt(users.length)]),
-      copies: 2 + randomInt(4),
-    };
-  });
-  /**
-   * @param {string} key
-   * @param {{ status: number, body: any }} response
-   */
-  const record = (key, response) => {
-    sent += 1;
-    if (response.status !== 200) return;
-    const ids = transactionIdsByKey.get(key) ?? new Set();
-    ledger.award(response.body.transaction);
-    ids.add(response.body.transaction.id);
-    transactionIdsByKey.set(key, ids);
-  };
-  await Promise.all(
-    logical.map(async ({ kiosk, key, body, copies }) => {
-      const concurrent = 1 + randomInt(copies);
-      const first = await Promise.all(
-        Array.from({ length: concurrent }, () => submitRecorded(ledger, kiosk.apiKey, body, key)),
-      );
-      first.forEach((response) => record(key, response));
-      for (let i = concurrent; i < copies; i++) record(key, await submitRecorded(ledger, kiosk.apiKey, body, key));
-    }),
-  );
-  const doubled = [...transactionIdsByKey.values()].filter((ids) => ids.size > 1).length;
-  return { logical: RETRY_REQUESTS, sent, answered: transactionIdsByKey.size, doubled };
 }
 
 /**
@@ -305,9 +213,9 @@ await warmUp();
 console.log(`fleet: ${KIOSKS} kiosks for ${DURATION_S} s...`);
 const fleet = await fleetPhase(seeded, ledger);
 console.log(`hot: ${HOT_REQUESTS} concurrent awards to one user...`);
-const hot = await hotPhase(seeded, ledger);
+const hot = await hotPhase({ ...seeded, api: API, requests: HOT_REQUESTS }, ledger);
 console.log(`retries: ${RETRY_REQUESTS} requests, each sent 2-5 times...`);
-const retries = await retriesPhase(seeded, ledger);
+const retries = await retriesPhase({ ...seeded, api: API, requests: RETRY_REQUESTS }, ledger);
 console.log(`offline: ${OFFLINE_KIOSKS} kiosks upload ${OFFLINE_DEPOSITS} deposits each...`);
 const offline = await offlinePhase({ ...seeded, api: API, deposits: OFFLINE_DEPOSITS, days: OFFLINE_DAYS }, ledger);
 console.log('Waiting for the triggers to drain...');

@@ -29,19 +29,27 @@ export interface RecordedTransaction {
 }
 
 /** A recorded transaction as its kiosk is told (the `transaction` of POST /kiosk/transaction). */
-export interface TransactionView {
-  id: string;
-  userId: string;
-  kioskId: string;
-  plasticCount: number;
-  metalCount: number;
-  totalItems: number;
-  pointsEarned: number;
-  capped: boolean;
-  newBalance: number;
-  /** ISO 8601 UTC. */
-  occurredAt: string;
-}
+export type TransactionView = { id: string } & Pick<
+  RecordedTransaction,
+  'userId' | 'kioskId' | 'plasticCount' | 'metalCount' | 'totalItems' | 'pointsEarned' | 'capped' | 'newBalance'
+> & {
+    /** ISO 8601 UTC. */
+    occurredAt: string;
+  };
+
+/** How `transaction`, recorded under `id`, is told to its kiosk. */
+export const transactionView = (id: string, transaction: RecordedTransaction): TransactionView => ({
+  id,
+  userId: transaction.userId,
+  kioskId: transaction.kioskId,
+  plasticCount: transaction.plasticCount,
+  metalCount: transaction.metalCount,
+  totalItems: transaction.totalItems,
+  pointsEarned: transaction.pointsEarned,
+  capped: transaction.capped,
+  newBalance: transaction.newBalance,
+  occurredAt: transaction.occurredAt.toISOString(),
+});
 
 /** What a kiosk is told about a recorded transaction (the body of POST /kiosk/transaction). */
 export interface TransactionResult {
@@ -77,18 +85,12 @@ export function transactionResultFromSnapshot(snapshot: DocumentSnapshot): Trans
   if (!data) throw new Error(`transaction ${snapshot.id} does not exist`);
   return {
     success: true,
-    transaction: {
-      id: snapshot.id,
-      userId: data.userId,
-      kioskId: data.kioskId,
-      plasticCount: data.plasticCount,
-      metalCount: data.metalCount,
-      totalItems: data.totalItems,
-      pointsEarned: data.pointsEarned,
+    // Read as recorded, but for the fields older documents may lack.
+    transaction: transactionView(snapshot.id, {
+      ...(data as RecordedTransaction),
       capped: data.capped === true,
-      newBalance: data.newBalance,
-      occurredAt: occurredAtOf(data, snapshot.createTime).toISOString(),
-    },
+      occurredAt: occurredAtOf(data, snapshot.createTime),
+    }),
     pushNotification: data.pushQueued === true,
   };
 }

@@ -135,39 +135,37 @@ export const transactionBatchBody: JSONSchemaType<TransactionBatchBody> = {
   additionalProperties: false,
 };
 
-export interface NotifyTopicBody {
-  topic: string;
+/** What an operator's push says, to a topic or to one recipient. */
+interface PushMessageBody {
   title: string;
   body: string;
   data?: Record<string, string>;
+}
+const pushMessageProperties = { title, body: text, data: dataPayload } as const;
+
+export interface NotifyTopicBody extends PushMessageBody {
+  topic: string;
 }
 export const notifyTopicBody: JSONSchemaType<NotifyTopicBody> = {
   type: 'object',
   properties: {
     topic: { type: 'string', minLength: 1, maxLength: 900 },
-    title,
-    body: text,
-    data: dataPayload,
+    ...pushMessageProperties,
   },
   required: ['topic', 'title', 'body'],
   additionalProperties: false,
 };
 
-export interface NotifyUserBody {
+export interface NotifyUserBody extends PushMessageBody {
   userId?: string;
   pushToken?: string;
-  title: string;
-  body: string;
-  data?: Record<string, string>;
 }
 export const notifyUserBody: JSONSchemaType<NotifyUserBody> = {
   type: 'object',
   properties: {
     userId: { ...id, nullable: true },
     pushToken: { ...pushToken, nullable: true },
-    title,
-    body: text,
-    data: dataPayload,
+    ...pushMessageProperties,
   },
   required: ['title', 'body'],
   additionalProperties: false,

@@ -7,7 +7,9 @@ import { loadRewardsConfig } from '../data/rewardsConfig';
 import {
   newTransaction,
   transactionResultFromSnapshot,
+  transactionView,
   transactionsCollection,
+  type RecordedTransaction,
   type TransactionResult,
 } from '../data/transactions';
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
@@ -125,26 +127,24 @@ export async function awardTransaction(
 
         const award = computeAward(config, user, { plasticCount, metalCount }, happenedAt, origin.oldestAcceptedDay);
         const pushQueued = user.pushToken !== undefined;
-        batch.create(
-          transactionRef,
-          newTransaction({
-            userId,
-            kioskId,
-            plasticCount,
-            metalCount,
-            totalItems: award.totalItems,
-            pointsEarned: award.pointsEarned,
-            capped: award.capped,
-            balanceBefore: award.balanceBefore,
-            newBalance: award.currentPoints,
-            occurredAt: happenedAt,
-            idempotencyKey: idempotencyKey ?? null,
-            requestFingerprint: idempotencyKey ? fingerprint : null,
-            submissionId,
-            apiKeyId: origin.apiKeyId,
-            pushQueued,
-          }),
-        );
+        const recorded: RecordedTransaction = {
+          userId,
+          kioskId,
+          plasticCount,
+          metalCount,
+          totalItems: award.totalItems,
+          pointsEarned: award.pointsEarned,
+          capped: award.capped,
+          balanceBefore: award.balanceBefore,
+          newBalance: award.currentPoints,
+          occurredAt: happenedAt,
+          idempotencyKey: idempotencyKey ?? null,
+          requestFingerprint: idempotencyKey ? fingerprint : null,
+          submissionId,
+          apiKeyId: origin.apiKeyId,
+          pushQueued,
+        };
+        batch.create(transactionRef, newTransaction(recorded));
         // The transaction's one `earn` entry: under the transaction's own id, in the same commit.
         batch.create(
           ledgerCollection().doc(transactionRef.id),
@@ -172,18 +172,7 @@ export async function awardTransaction(
         );
         const result: TransactionResult = {
           success: true,
-          transaction: {
-            id: transactionRef.id,
-            userId,
-            kioskId,
-            plasticCount,
-            metalCount,
-            totalItems: award.totalItems,
-            pointsEarned: award.pointsEarned,
-            capped: award.capped,
-            newBalance: award.currentPoints,
-            occurredAt: happenedAt.toISOString(),
-          },
+          transaction: transactionView(transactionRef.id, recorded),
           pushNotification: pushQueued,
         };
         return { result: { result, replayed: false }, commit: true };

@@ -1,4 +1,4 @@
-import { adminHeaders, bearer, call, db, idTokenFor, resetEmulators, seedKiosk, uniqueId } from './helpers';
+import { adminHeaders, bearerFor, call, db, resetEmulators, seedKiosk, uniqueId } from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -64,9 +64,7 @@ describe('POST /admin/kiosks', () => {
   test('a non-admin: 403; no token: 401', async () => {
     const body = { id: 'k', name: 'n', address: 'a', location: berlin };
     expect((await call('POST', '/admin/kiosks', { body })).status).toBe(401);
-    expect(
-      (await call('POST', '/admin/kiosks', { headers: bearer(await idTokenFor(uniqueId('u'))), body })).status,
-    ).toBe(403);
+    expect((await call('POST', '/admin/kiosks', { headers: await bearerFor(uniqueId('u')), body })).status).toBe(403);
   });
 });
 
@@ -108,7 +106,7 @@ describe('kiosk API keys', () => {
 
   test('a non-admin can neither issue nor revoke: 403', async () => {
     const kioskId = await seedKiosk();
-    const headers = bearer(await idTokenFor(uniqueId('u')));
+    const headers = await bearerFor(uniqueId('u'));
     expect((await call('POST', `/admin/kiosks/${kioskId}/keys`, { headers, body: {} })).status).toBe(403);
     expect((await call('DELETE', `/admin/kiosks/${kioskId}/keys/${'0'.repeat(64)}`, { headers })).status).toBe(403);
     expect((await db().collection('kioskKeys').get()).size).toBe(0);

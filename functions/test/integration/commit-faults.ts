@@ -59,6 +59,26 @@ export function injectCommitFaults(
   };
 }
 
+/**
+ * Runs `act` while the next commit that `matches` loses its answer (applied, then
+ * reported as a lost connection), and removes the fault afterwards, also when `act`
+ * throws. Returns what `act` returned and how many commits lost their answer, for the
+ * test to check that the commit it meant was the one hit.
+ */
+export async function withLostCommitAnswer<T>(
+  firestore: Firestore,
+  matches: (request: CommitRequest) => boolean,
+  act: () => Promise<T>,
+): Promise<{ result: T; injected: number }> {
+  const fault = injectCommitFaults(firestore, matches, 1, 'lose-answer');
+  try {
+    const result = await act();
+    return { result, injected: fault.injected() };
+  } finally {
+    fault.restore();
+  }
+}
+
 /** gRPC status codes a test injects. */
 export const GRPC = { DEADLINE_EXCEEDED: 4 } as const;
 const UNAVAILABLE = 14;

@@ -14,20 +14,19 @@ import { alertPush, silentKioskSweep } from '../../src/index';
 import { recordKioskSeen } from '../../src/services/liveness';
 import { sweepSilentKiosks } from '../../src/services/silentSweep';
 import { applyStatusReport } from '../../src/services/statusReport';
-import { injectCommitFaults, writesTo } from './commit-faults';
+import { withLostCommitAnswer, writesTo } from './commit-faults';
 import {
   PROJECT_ID,
   adminHeaders,
-  bearer,
+  bearerFor,
   call,
   db,
-  idTokenFor,
   resetEmulators,
   seedKiosk,
   seedKioskWithKey,
-  setBackgroundTriggers,
   uniqueId,
   waitFor,
+  withoutBackgroundTriggers,
 } from './helpers';
 
 // The handlers this file runs in-process read the params the functions run with.
@@ -134,19 +133,13 @@ describe('bin-full and error: opened and resolved by the status report that chan
 });
 
 describe('a commit whose answer is lost (the SDK resends it) opens one alert, resolves it once', () => {
-  beforeEach(() => setBackgroundTriggers(false));
-  afterEach(() => setBackgroundTriggers(true));
+  withoutBackgroundTriggers();
 
   test('the status report, the sweep and the liveness write', async () => {
     const kioskId = await seedKiosk();
     const lose = async (collection: string, run: () => Promise<unknown>) => {
-      const fault = injectCommitFaults(db(), writesTo(collection), 1, 'lose-answer');
-      try {
-        await run();
-        expect(fault.injected()).toBe(1);
-      } finally {
-        fault.restore();
-      }
+      const { injected } = await withLostCommitAnswer(db(), writesTo(collection), run);
+      expect(injected).toBe(1);
     };
     await lose('kioskTelemetry', () => applyStatusReport(kioskId, { status: 'available', errorCode: 'E1' }, 90));
     await lose('kioskTelemetry', () => applyStatusReport(kioskId, { status: 'available', errorCode: null }, 90));
@@ -167,8 +160,7 @@ describe('a commit whose answer is lost (the SDK resends it) opens one alert, re
 });
 
 describe('the operators push: exactly once per opened alert, also when the trigger is redelivered', () => {
-  beforeEach(() => setBackgroundTriggers(false));
-  afterEach(() => setBackgroundTriggers(true));
+  withoutBackgroundTriggers();
 
   async function seedAlert(push?: DocumentData) {
     const ref = alertsCollection().doc();
@@ -325,7 +317,7 @@ describe('GET /admin/alerts', () => {
   });
 
   test('a user token: 403; none: 401', async () => {
-    const user = await call('GET', '/admin/alerts', { headers: bearer(await idTokenFor(uniqueId('user'))) });
+    const user = await call('GET', '/admin/alerts', { headers: await bearerFor(uniqueId('user')) });
     expect(user.status).toBe(403);
     expect((await call('GET', '/admin/alerts')).status).toBe(401);
   });

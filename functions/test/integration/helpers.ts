@@ -9,7 +9,7 @@ import type { KioskStatus } from '../../src/domain/kiosk';
 import type { KioskDayRow } from '../../src/domain/kioskDays';
 import { DEFAULT_REWARDS, pointsFor } from '../../src/domain/rewards';
 import { idTokenFor } from '../harness/auth';
-import { apiUrl, emulatorsFromEnv } from '../harness/emulators';
+import { apiUrl, emulatorsFromEnv, setBackgroundTriggers } from '../harness/emulators';
 import * as wait from '../harness/wait';
 import { assertDescribed } from './response-check';
 
@@ -20,6 +20,15 @@ export const PROJECT_ID = emulators.projectId;
 export const API_URL = emulators.functions ? apiUrl(emulators) : 'http://no-functions-emulator.invalid';
 
 export { clearEmulators as resetEmulators, setBackgroundTriggers } from '../harness/emulators';
+
+/**
+ * For the tests of the describe block it is called in: background triggers off (the
+ * test runs the trigger's work itself), and on again after each.
+ */
+export function withoutBackgroundTriggers(): void {
+  beforeEach(() => setBackgroundTriggers(false));
+  afterEach(() => setBackgroundTriggers(true));
+}
 export { waitFor } from '../harness/wait';
 export { db, idTokenFor };
 
@@ -170,12 +179,21 @@ export async function seedKioskDays(rows: readonly KioskDayRow[]): Promise<void>
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** The Authorization header of `uid`, signed in (with `claims`, if any). */
+export const bearerFor = async (uid: string, claims?: Record<string, unknown>) => bearer(await idTokenFor(uid, claims));
+
 export async function adminHeaders(): Promise<Record<string, string>> {
-  return bearer(await idTokenFor(uniqueId('admin'), { admin: true }));
+  return bearerFor(uniqueId('admin'), { admin: true });
 }
 
 /** Waits for the transaction trigger to finish and returns the transaction document. */
 export async function waitForEffects(transactionId: string, timeoutMs = 30_000) {
   const [snapshot] = await wait.waitForEffects(transactionsCollection(), [transactionId], { timeoutMs });
   return snapshot.data()!;
+}
+
+/** A kiosk with its key, and a user with no points yet. */
+export async function seedKioskAndUser(): Promise<{ kioskId: string; apiKey: string; userId: string }> {
+  const { kioskId, apiKey } = await seedKioskWithKey();
+  return { kioskId, apiKey, userId: await seedUser() };
 }

@@ -15,8 +15,8 @@ import { utcDay } from '../../src/domain/rewards';
 import { foldStaleKioskTransactions } from '../../src/services/kioskFold';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import * as wait from '../harness/wait';
-import { injectCommitFaults, writesTo } from './commit-faults';
-import { db, resetEmulators, seedKiosk, seedTransaction, seedUser, setBackgroundTriggers } from './helpers';
+import { withLostCommitAnswer, writesTo } from './commit-faults';
+import { db, resetEmulators, seedKiosk, seedTransaction, seedUser, withoutBackgroundTriggers } from './helpers';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -91,8 +91,7 @@ describe('a kiosk uploading a backlog of 100 transactions at once', () => {
 });
 
 describe('the fold, driven by hand', () => {
-  beforeEach(() => setBackgroundTriggers(false));
-  afterEach(() => setBackgroundTriggers(true));
+  withoutBackgroundTriggers();
 
   const quiet: PushTransport = { send: async () => 'message-1' };
 
@@ -127,18 +126,12 @@ describe('the fold, driven by hand', () => {
 
   test('a fold whose commit answer is lost counts its transactions once', async () => {
     const { kioskId, transactionId } = await oneTransaction();
-    const fault = injectCommitFaults(
+    const { injected } = await withLostCommitAnswer(
       db(),
       (request) => request.transaction !== undefined && writesTo('kioskDays')(request),
-      1,
-      'lose-answer',
+      () => applyTransactionEffects(transactionId, quiet),
     );
-    try {
-      await applyTransactionEffects(transactionId, quiet);
-      expect(fault.injected()).toBe(1);
-    } finally {
-      fault.restore();
-    }
+    expect(injected).toBe(1);
     expect(await kioskCounters(kioskId)).toEqual({ plasticCount: 2, metalCount: 1 });
     expect(await storedDays(kioskId)).toEqual({
       [utcDay(new Date())]: { transactions: 1, plasticCount: 2, metalCount: 1, points: 40 },

@@ -13,18 +13,17 @@ import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import * as wait from '../harness/wait';
 import {
   adminHeaders,
-  bearer,
+  bearerFor,
   call,
   db,
-  idTokenFor,
   kioskDayRow,
   resetEmulators,
   seedKiosk,
   seedKioskDays,
   seedTransaction,
   seedUser,
-  setBackgroundTriggers,
   uniqueId,
+  withoutBackgroundTriggers,
 } from './helpers';
 
 const testEnv = functionsTest({ projectId: process.env.GCLOUD_PROJECT });
@@ -82,8 +81,7 @@ describe('kept by the transaction trigger', () => {
 });
 
 describe('redelivered', () => {
-  beforeEach(() => setBackgroundTriggers(false));
-  afterEach(() => setBackgroundTriggers(true));
+  withoutBackgroundTriggers();
 
   test('the same event run twice, and two runs at once: the day counts the transaction once', async () => {
     const kioskId = await seedKiosk();
@@ -213,6 +211,6 @@ describe('GET /admin/reports/kiosk-days', () => {
   test('admins only: no token 401, a user 403', async () => {
     const path = '/admin/reports/kiosk-days?from=2026-11-01&to=2026-11-02';
     expect((await call('GET', path)).status).toBe(401);
-    expect((await call('GET', path, { headers: bearer(await idTokenFor(uniqueId('u'))) })).status).toBe(403);
+    expect((await call('GET', path, { headers: await bearerFor(uniqueId('u')) })).status).toBe(403);
   });
 });

@@ -1,15 +1,5 @@
 import { admin, runCli } from './cli-runner';
-import {
-  PROJECT_ID,
-  bearer,
-  call,
-  db,
-  idTokenFor,
-  resetEmulators,
-  seedKioskWithKey,
-  seedUser,
-  waitForEffects,
-} from './helpers';
+import { PROJECT_ID, bearerFor, call, db, resetEmulators, seedKioskWithKey, seedUser, waitForEffects } from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -19,7 +9,7 @@ const deposit = (apiKey: string, kioskId: string, userId: string, plasticCount: 
     headers: { 'x-api-key': apiKey, ...(key && { 'idempotency-key': key }) },
   });
 const history = async (userId: string, query = '') =>
-  call('GET', `/user/${userId}/history${query}`, { headers: bearer(await idTokenFor(userId)) });
+  call('GET', `/user/${userId}/history${query}`, { headers: await bearerFor(userId) });
 
 describe('the ledger', () => {
   test('every transaction has exactly one earn entry, in the commit that credits the user', async () => {
@@ -87,10 +77,10 @@ describe('GET /user/{id}/history', () => {
 
   test("another user's history: 403; an admin may read it", async () => {
     const userId = await seedUser();
-    const other = await call('GET', `/user/${userId}/history`, { headers: bearer(await idTokenFor('someone-else')) });
+    const other = await call('GET', `/user/${userId}/history`, { headers: await bearerFor('someone-else') });
     expect(other.status).toBe(403);
     const byAdmin = await call('GET', `/user/${userId}/history`, {
-      headers: bearer(await idTokenFor('an-admin', { admin: true })),
+      headers: await bearerFor('an-admin', { admin: true }),
     });
     expect(byAdmin.status).toBe(200);
     expect(byAdmin.body).toEqual({ success: true, entries: [], nextCursor: null });

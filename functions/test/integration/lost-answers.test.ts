@@ -10,10 +10,10 @@ import {
   seedKioskWithKey,
   seedTransaction,
   seedUser,
-  setBackgroundTriggers,
   uniqueId,
+  withoutBackgroundTriggers,
 } from './helpers';
-import { injectCommitFaults, writesTo } from './commit-faults';
+import { withLostCommitAnswer, writesTo } from './commit-faults';
 
 beforeEach(resetEmulators);
 
@@ -34,18 +34,11 @@ describe('an award whose commit answer is lost', () => {
   const submit = async (idempotencyKey?: string) => {
     const { kioskId, keyId } = await seedKioskWithKey();
     const userId = await seedUser({ currentPoints: 100, totalPoints: 100 });
-    const fault = injectCommitFaults(db(), writesTo('transactions'), 1, 'lose-answer');
-    try {
-      const outcome = await awardTransaction(deposit(kioskId, userId), {
-        apiKeyId: keyId,
-        idempotencyKey,
-        oldestAcceptedDay: '2000-01-01',
-      });
-      expect(fault.injected()).toBe(1);
-      return { kioskId, userId, outcome };
-    } finally {
-      fault.restore();
-    }
+    const { result: outcome, injected } = await withLostCommitAnswer(db(), writesTo('transactions'), () =>
+      awardTransaction(deposit(kioskId, userId), { apiKeyId: keyId, idempotencyKey, oldestAcceptedDay: '2000-01-01' }),
+    );
+    expect(injected).toBe(1);
+    return { kioskId, userId, outcome };
   };
 
   const expectExactlyOnce = async (userId: string, outcome: Awaited<ReturnType<typeof awardTransaction>>) => {
@@ -78,8 +71,7 @@ describe('an award whose commit answer is lost', () => {
 });
 
 describe('the trigger claim whose commit answer is lost', () => {
-  beforeEach(() => setBackgroundTriggers(false));
-  afterEach(() => setBackgroundTriggers(true));
+  withoutBackgroundTriggers();
 
   test('the push is still sent, once, and the counters applied once', async () => {
     const kioskId = await seedKiosk();
@@ -88,18 +80,12 @@ describe('the trigger claim whose commit answer is lost', () => {
     const sent: unknown[] = [];
     const recording: PushTransport = { send: async (message) => (sent.push(message), 'message-1') };
     // The claim's commit: the one Firestore transaction that writes the notification.
-    const fault = injectCommitFaults(
+    const { injected } = await withLostCommitAnswer(
       db(),
       (request) => request.transaction !== undefined && writesTo('users')(request),
-      1,
-      'lose-answer',
+      () => applyTransactionEffects(transactionId, recording),
     );
-    try {
-      await applyTransactionEffects(transactionId, recording);
-      expect(fault.injected()).toBe(1);
-    } finally {
-      fault.restore();
-    }
+    expect(injected).toBe(1);
 
     const effects = (await db().collection('transactions').doc(transactionId).get()).get('effects');
     expect(effects).toMatchObject({
@@ -116,13 +102,11 @@ describe('the trigger claim whose commit answer is lost', () => {
 describe('a rate-limit reservation whose commit answer is lost', () => {
   test('takes one slot, not two', async () => {
     const bucket: Bucket = { scope: 'lost-answer-test', key: uniqueId('client'), limit: 5, windowMs: 60_000 };
-    const fault = injectCommitFaults(db(), writesTo('rateLimits'), 1, 'lose-answer');
-    try {
-      expect(await reserve([bucket])).toMatchObject({ reserved: true });
-      expect(fault.injected()).toBe(1);
-    } finally {
-      fault.restore();
-    }
+    const { result: reservation, injected } = await withLostCommitAnswer(db(), writesTo('rateLimits'), () =>
+      reserve([bucket]),
+    );
+    expect(reservation).toMatchObject({ reserved: true });
+    expect(injected).toBe(1);
     const buckets = await db().collection('rateLimits').where('scope', '==', bucket.scope).get();
     expect(buckets.docs.map((doc) => doc.get('hits').length)).toEqual([1]);
   });
@@ -131,14 +115,11 @@ describe('a rate-limit reservation whose commit answer is lost', () => {
 describe('a document created under its own random id whose answer is lost', () => {
   test('issuing a kiosk key succeeds and stores the key once', async () => {
     const kioskId = await seedKiosk();
-    const fault = injectCommitFaults(db(), writesTo('kioskKeys'), 1, 'lose-answer');
-    try {
-      const { apiKey, keyId } = await issueKey(kioskId, 'front panel');
-      expect(fault.injected()).toBe(1);
-      expect(await findActiveKey(apiKey)).toMatchObject({ kioskId, keyId });
-    } finally {
-      fault.restore();
-    }
+    const { result: issued, injected } = await withLostCommitAnswer(db(), writesTo('kioskKeys'), () =>
+      issueKey(kioskId, 'front panel'),
+    );
+    expect(injected).toBe(1);
+    expect(await findActiveKey(issued.apiKey)).toMatchObject({ kioskId, keyId: issued.keyId });
     expect((await db().collection('kioskKeys').where('kioskId', '==', kioskId).get()).size).toBe(1);
   });
 });

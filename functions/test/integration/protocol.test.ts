@@ -1,15 +1,5 @@
 import http from 'node:http';
-import {
-  API_URL,
-  adminHeaders,
-  bearer,
-  call,
-  db,
-  idTokenFor,
-  resetEmulators,
-  seedKioskWithKey,
-  seedUser,
-} from './helpers';
+import { API_URL, adminHeaders, bearerFor, call, db, resetEmulators, seedKioskWithKey, seedUser } from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -135,7 +125,7 @@ describe('routes without a body refuse one', () => {
 
   async function signedInUser() {
     const userId = await seedUser({ pushToken: 'kept-device' });
-    return { userId, headers: bearer(await idTokenFor(userId)) };
+    return { userId, headers: await bearerFor(userId) };
   }
   const storedToken = async (userId: string) => (await db().collection('users').doc(userId).get()).get('pushToken');
 

@@ -1,6 +1,17 @@
 import { getAuth } from 'firebase-admin/auth';
 import { adminApp } from '../../src/adapters/firestore';
-import { bearer, call, db, idTokenFor, PROJECT_ID, resetEmulators, seedUser, uniqueId, waitFor } from './helpers';
+import {
+  PROJECT_ID,
+  bearer,
+  bearerFor,
+  call,
+  db,
+  idTokenFor,
+  resetEmulators,
+  seedUser,
+  uniqueId,
+  waitFor,
+} from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -97,7 +108,7 @@ describe('admin rights end at once', () => {
     expect((await db().collection('kiosks').doc(kiosk.id).get()).exists).toBe(false);
 
     const fresh = await call('POST', '/admin/kiosks', {
-      headers: bearer(await idTokenFor(uid, { admin: true })),
+      headers: await bearerFor(uid, { admin: true }),
       body: kiosk,
     });
     expect(fresh.status).toBe(201);

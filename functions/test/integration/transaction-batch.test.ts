@@ -4,6 +4,7 @@ import {
   describeTransactionEffects,
   resetEmulators,
   seedKiosk,
+  seedKioskAndUser,
   seedKioskWithKey,
   seedUser,
   waitFor,
@@ -85,8 +86,7 @@ describe('POST /kiosk/transactions/batch', () => {
   });
 
   test('a batch sent again is replayed item by item: nothing awarded twice', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const batch = {
       transactions: Array.from({ length: 5 }, (_, i) => ({
         kioskId,
@@ -108,8 +108,7 @@ describe('POST /kiosk/transactions/batch', () => {
   });
 
   test('a key repeated inside one batch is a replay of its first occurrence (or 422 with another body)', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const item = { kioskId, userId, plasticCount: 2, metalCount: 0, idempotencyKey: 'twice' };
     const res = await upload(apiKey, { transactions: [item, item, { ...item, plasticCount: 3 }] });
     const [first, repeat, changed] = res.body.results;

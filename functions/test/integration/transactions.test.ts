@@ -6,6 +6,7 @@ import {
   describeTransactionEffects,
   resetEmulators,
   seedKiosk,
+  seedKioskAndUser,
   seedKioskWithKey,
   seedUser,
   waitFor,
@@ -82,8 +83,7 @@ describe('POST /kiosk/transaction', () => {
   });
 
   test('without a push token: pushNotification false, push skipped, notification still written', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 });
     expect(res.body.pushNotification).toBe(false);
     const transaction = await waitForEffects(res.body.transaction.id);
@@ -128,8 +128,7 @@ describe('POST /kiosk/transaction', () => {
           { name: 'Tree', minTotalPoints: 5 },
         ],
       });
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 2 });
     expect(res.body.transaction.pointsEarned).toBe(5);
     expect((await db().collection('users').doc(userId).get()).get('rank')).toBe('Tree');
@@ -214,10 +213,14 @@ describe('POST /kiosk/transaction', () => {
 });
 
 describe('daily earning cap', () => {
-  test('a deposit past the cap is recorded for the points left, capped; later ones for 0; none refused', async () => {
+  /** A daily cap of 100 points, a kiosk with its key, and a user who has earned nothing yet. */
+  const underCapOf100 = async () => {
     await db().doc('config/rewards').set({ dailyPointsCap: 100 });
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    return seedKioskAndUser();
+  };
+
+  test('a deposit past the cap is recorded for the points left, capped; later ones for 0; none refused', async () => {
+    const { kioskId, apiKey, userId } = await underCapOf100();
     const under = await submit(apiKey, { kioskId, userId, plasticCount: 8, metalCount: 0 });
     expect(under.body.transaction).toMatchObject({ pointsEarned: 80, capped: false });
     const past = await submit(apiKey, { kioskId, userId, plasticCount: 3, metalCount: 0 });
@@ -245,17 +248,13 @@ describe('daily earning cap', () => {
   });
 
   test('landing exactly on the cap is not capped', async () => {
-    await db().doc('config/rewards').set({ dailyPointsCap: 100 });
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await underCapOf100();
     const res = await submit(apiKey, { kioskId, userId, plasticCount: 10, metalCount: 0 });
     expect(res.body.transaction).toMatchObject({ pointsEarned: 100, capped: false });
   });
 
   test('the cap counts by the UTC day of occurredAt: a backlog of days is not squeezed into today', async () => {
-    await db().doc('config/rewards').set({ dailyPointsCap: 100 });
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await underCapOf100();
     const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
     const results = [];
     for (const days of [3, 3, 2, 0]) {
@@ -273,9 +272,7 @@ describe('daily earning cap', () => {
   });
 
   test('a profile awarded before per-day earnings were kept: its earnedToday still counts', async () => {
-    await db().doc('config/rewards').set({ dailyPointsCap: 100 });
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await underCapOf100();
     const today = new Date().toISOString().slice(0, 10);
     await db()
       .collection('users')
@@ -291,8 +288,7 @@ describe('daily earning cap', () => {
 
 describe('occurredAt', () => {
   test('stored as sent, returned in UTC', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const sent = new Date(Date.now() - 2 * 86_400_000);
     sent.setUTCMilliseconds(0);
     const withOffset = `${sent
@@ -311,8 +307,7 @@ describe('occurredAt', () => {
     ['8 days back', -8 * 86_400_000, 'occurredAt must not be more than 7 days in the past'],
     ['10 minutes ahead', 10 * 60_000, 'occurredAt must not be more than 5 minutes in the future'],
   ])('%s: 400 naming occurredAt, nothing written', async (_, offset, message) => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const occurredAt = new Date(Date.now() + offset).toISOString();
     const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0, occurredAt });
     expect(res.status).toBe(400);
@@ -322,8 +317,7 @@ describe('occurredAt', () => {
   });
 
   test('without an offset: 400 naming occurredAt', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const res = await submit(apiKey, {
       kioskId,
       userId,
@@ -338,8 +332,7 @@ describe('occurredAt', () => {
 
 describe('Idempotency-Key', () => {
   test('a repeat returns the stored response and awards nothing more', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const body = { kioskId, userId, plasticCount: 2, metalCount: 0 };
     const first = await submit(apiKey, body, { 'idempotency-key': 'receipt-0001' });
     const second = await submit(
@@ -358,8 +351,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('the same key with another body: 422', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     await submit(apiKey, { kioskId, userId, plasticCount: 2, metalCount: 0 }, { 'idempotency-key': 'receipt-0002' });
     const res = await submit(
       apiKey,
@@ -399,8 +391,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('the same key sent concurrently awards once, and every duplicate gets the same answer', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const body = { kioskId, userId, plasticCount: 1, metalCount: 1 };
     const responses = await Promise.all(
       Array.from({ length: 10 }, () => submit(apiKey, body, { 'idempotency-key': 'burst-1' })),
@@ -414,8 +405,7 @@ describe('Idempotency-Key', () => {
 
 describe('Idempotency-Key, exactly once forever', () => {
   test('a retry long after the old 24-hour window is still a replay', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const body = { kioskId, userId, plasticCount: 1, metalCount: 0 };
     const first = await submit(apiKey, body, { 'idempotency-key': 'receipt-old' });
     // Age the stored transaction as a month would: nothing about it may expire.
@@ -449,8 +439,7 @@ describe('Idempotency-Key, exactly once forever', () => {
   });
 
   test('one key reused concurrently with different bodies: one award, every other answer a replay or 422', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         submit(
@@ -531,8 +520,7 @@ describe('Idempotency-Key, exactly once forever', () => {
 
 describe('concurrency', () => {
   test('50 concurrent awards to one user end in exactly the right balance', async () => {
-    const { kioskId, apiKey } = await seedKioskWithKey();
-    const userId = await seedUser();
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         submit(apiKey, { kioskId, userId, plasticCount: 1 + (i % 3), metalCount: i % 2 }),

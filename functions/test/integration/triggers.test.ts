@@ -7,7 +7,15 @@ import { transactionEffects } from '../../src/index';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import { provisionUser } from '../../src/triggers/provisionUser';
 import { GRPC, injectCommitFaults, writesDocument } from './commit-faults';
-import { db, resetEmulators, seedKiosk, seedTransaction, seedUser, setBackgroundTriggers, waitFor } from './helpers';
+import {
+  db,
+  resetEmulators,
+  seedKiosk,
+  seedTransaction,
+  seedUser,
+  waitFor,
+  withoutBackgroundTriggers,
+} from './helpers';
 
 const testEnv = functionsTest({ projectId: process.env.GCLOUD_PROJECT });
 
@@ -15,8 +23,7 @@ beforeEach(resetEmulators);
 afterAll(() => testEnv.cleanup());
 
 describe('transaction trigger redelivered', () => {
-  beforeEach(() => setBackgroundTriggers(false));
-  afterEach(() => setBackgroundTriggers(true));
+  withoutBackgroundTriggers();
 
   async function seedUserTransaction(pushToken?: string) {
     const kioskId = await seedKiosk();

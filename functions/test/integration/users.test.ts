@@ -1,4 +1,4 @@
-import { adminHeaders, bearer, call, db, idTokenFor, resetEmulators, seedUser, uniqueId } from './helpers';
+import { adminHeaders, bearerFor, call, db, resetEmulators, seedUser, uniqueId } from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -10,7 +10,7 @@ describe('GET /user/{userId}', () => {
       totalPoints: 1200,
       pushToken: 'secret-device-token',
     });
-    const res = await call('GET', `/user/${userId}`, { headers: bearer(await idTokenFor(userId)) });
+    const res = await call('GET', `/user/${userId}`, { headers: await bearerFor(userId) });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
@@ -37,7 +37,7 @@ describe('GET /user/{userId}', () => {
   test("user A's token on user B: 403", async () => {
     const alice = await seedUser();
     const bob = await seedUser();
-    const res = await call('GET', `/user/${bob}`, { headers: bearer(await idTokenFor(alice)) });
+    const res = await call('GET', `/user/${bob}`, { headers: await bearerFor(alice) });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('You may only access your own user');
   });
@@ -67,7 +67,7 @@ describe('rank', () => {
     // 1,500 points made the user Silver at their last award, and the document says so.
     const userId = await seedUser({ totalPoints: 1500 });
     await db().collection('users').doc(userId).update({ rank: 'Silver' });
-    const headers = bearer(await idTokenFor(userId));
+    const headers = await bearerFor(userId);
     expect((await call('GET', `/user/${userId}`, { headers })).body.user.rank).toBe('Silver');
 
     // The config is read on every view (no copy is kept in an instance), so the next request sees the change.
@@ -93,7 +93,7 @@ describe('rank', () => {
   test('a broken config/rewards shows the default ranks, as awards use them', async () => {
     const userId = await seedUser({ totalPoints: 5000 });
     await setRanks([{ name: 'Only', minTotalPoints: 10 }]);
-    const res = await call('GET', `/user/${userId}`, { headers: bearer(await idTokenFor(userId)) });
+    const res = await call('GET', `/user/${userId}`, { headers: await bearerFor(userId) });
     expect(res.body.user.rank).toBe('Gold');
   });
 });
@@ -101,7 +101,7 @@ describe('rank', () => {
 describe('push token registration', () => {
   test('PUT stores the token; DELETE removes the field', async () => {
     const userId = await seedUser();
-    const headers = bearer(await idTokenFor(userId));
+    const headers = await bearerFor(userId);
     const put = await call('PUT', `/user/${userId}/push-token`, { headers, body: { token: 'fcm-token-123' } });
     expect(put.status).toBe(200);
     expect(put.body.user.hasPushToken).toBe(true);
@@ -119,7 +119,7 @@ describe('push token registration', () => {
     const first = await seedUser({ pushToken: 'shared-phone' });
     const second = await seedUser();
     const res = await call('PUT', `/user/${second}/push-token`, {
-      headers: bearer(await idTokenFor(second)),
+      headers: await bearerFor(second),
       body: { token: 'shared-phone' },
     });
     expect(res.status).toBe(200);
@@ -132,14 +132,14 @@ describe('push token registration', () => {
     [{ token: '' }, 'token must NOT have fewer than 1 characters'],
   ])('bad body %p: 400', async (body, message) => {
     const userId = await seedUser();
-    const res = await call('PUT', `/user/${userId}/push-token`, { headers: bearer(await idTokenFor(userId)), body });
+    const res = await call('PUT', `/user/${userId}/push-token`, { headers: await bearerFor(userId), body });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
   });
 
   test("another user's token: 403 on PUT and DELETE; no token: 401", async () => {
     const victim = await seedUser({ pushToken: 'victim-phone' });
-    const attacker = bearer(await idTokenFor(uniqueId('attacker')));
+    const attacker = await bearerFor(uniqueId('attacker'));
     expect((await call('PUT', `/user/${victim}/push-token`, { headers: attacker, body: { token: 'x' } })).status).toBe(
       403,
     );

@@ -238,6 +238,13 @@ describe('the response check', () => {
     body,
     text: JSON.stringify(body),
   });
+  /** An answer with a body that is not JSON. */
+  const textAnswer = (status: number, mediaType: string, text: string) => ({
+    status,
+    headers: new Headers({ 'content-type': `${mediaType}; charset=utf-8` }),
+    body: undefined,
+    text,
+  });
   const kiosk = {
     id: 'k1',
     name: 'Kiosk',
@@ -366,12 +373,7 @@ describe('the response check', () => {
   });
 
   it('flags a body that is not JSON where JSON is described, and accepts the runtime’s HTML 400', () => {
-    const html = {
-      status: 400,
-      headers: new Headers({ 'content-type': 'text/html; charset=utf-8' }),
-      body: undefined,
-      text: '<pre>Bad Request</pre>',
-    };
+    const html = textAnswer(400, 'text/html', '<pre>Bad Request</pre>');
     expect(responseProblems('POST', '/kiosk/transaction', html)).toEqual([]);
     expect(responseProblems('GET', '/kiosks', { ...html, status: 200 })).toEqual([
       'listKiosks 200: Content-Type text/html is not described (application/json)',
@@ -379,12 +381,7 @@ describe('the response check', () => {
   });
 
   it('accepts the daily report as CSV, where the document describes it, and nowhere else', () => {
-    const csv = {
-      status: 200,
-      headers: new Headers({ 'content-type': 'text/csv; charset=utf-8' }),
-      body: undefined,
-      text: 'kioskId,day,transactions,plasticCount,metalCount,points\r\n',
-    };
+    const csv = textAnswer(200, 'text/csv', 'kioskId,day,transactions,plasticCount,metalCount,points\r\n');
     expect(
       responseProblems('GET', '/admin/reports/kiosk-days?from=2026-11-01&to=2026-11-30&format=csv', csv, {}),
     ).toEqual([]);

@@ -115,32 +115,21 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
     }
   }
 
-  it('api: the HTTP layer only', () => {
-    expect(loadAs('api')).toEqual({
-      defined: ['api'],
-      loaded: ['firebase-functions HTTPS provider', 'the HTTP layer'],
-    });
-  });
-
-  it('transactionEffects: the Firestore trigger only', () => {
-    expect(loadAs('transactionEffects')).toEqual({
-      defined: ['transactionEffects'],
-      loaded: ['firebase-functions Firestore provider', 'the transaction trigger'],
-    });
-  });
-
-  it('alertPush: the Firestore trigger of alerts only', () => {
-    expect(loadAs('alertPush')).toEqual({
-      defined: ['alertPush'],
-      loaded: ['firebase-functions Firestore provider', 'the alert trigger'],
-    });
-  });
-
-  it('silentKioskSweep: the scheduled sweep only', () => {
-    expect(loadAs('silentKioskSweep')).toEqual({
-      defined: ['silentKioskSweep'],
-      loaded: ['firebase-functions scheduler provider', 'the silent sweep'],
-    });
+  it.each([
+    ['api', 'the HTTP layer only', ['firebase-functions HTTPS provider', 'the HTTP layer']],
+    [
+      'transactionEffects',
+      'the Firestore trigger only',
+      ['firebase-functions Firestore provider', 'the transaction trigger'],
+    ],
+    [
+      'alertPush',
+      'the Firestore trigger of alerts only',
+      ['firebase-functions Firestore provider', 'the alert trigger'],
+    ],
+    ['silentKioskSweep', 'the scheduled sweep only', ['firebase-functions scheduler provider', 'the silent sweep']],
+  ] as const)('%s: %s', (target, _loads, loaded) => {
+    expect(loadAs(target)).toEqual({ defined: [target], loaded });
   });
 
   it('provisionUserProfile: the Auth trigger only', () => {

@@ -29,16 +29,8 @@ describe('toKioskView', () => {
   test('has exactly the public fields, lastUpdated as ISO string', () => {
     const view = toKioskView(record, new Date('2026-11-23T07:30:00Z'), ONLINE_MINUTES);
     expect(view).toStrictEqual({
-      id: 'kiosk-berlin-1',
-      name: 'Alexanderplatz',
-      address: 'Alexanderplatz 1, 10178 Berlin',
-      status: 'available',
-      plasticCount: 12,
-      metalCount: 7,
+      ...record,
       lastUpdated: '2026-11-20T10:15:30.123Z',
-      location: { latitude: 52.5219, longitude: 13.4132 },
-      openingHours: 'Mo-Fr 08:00-20:00',
-      timezone: 'Europe/Berlin',
       openNow: true,
       lastSeenAt: '2026-11-23T07:20:00.000Z',
       online: true,

@@ -50,13 +50,16 @@ const OLDEST_DAY = '2026-11-15';
 const noEarnings = { earnedByDay: {} };
 
 describe('award', () => {
+  /** An award at noon to a user who has earned nothing in the last days. */
+  const awardAtNoon = (
+    user: Omit<Parameters<typeof computeAward>[1], 'earnedByDay'>,
+    deposit: Parameters<typeof computeAward>[2],
+  ) => computeAward(DEFAULT_REWARDS, { ...user, ...noEarnings }, deposit, NOON, OLDEST_DAY);
+
   test('raises balance, lifetime points and recycled count, and ranks by lifetime points', () => {
-    const award = computeAward(
-      DEFAULT_REWARDS,
-      { currentPoints: 10, totalPoints: 990, recycledCount: 40, ...noEarnings },
+    const award = awardAtNoon(
+      { currentPoints: 10, totalPoints: 990, recycledCount: 40 },
       { plasticCount: 1, metalCount: 0 },
-      NOON,
-      OLDEST_DAY,
     );
     expect(award).toEqual({
       earnedByDay: { '2026-11-22': 10 },
@@ -72,12 +75,9 @@ describe('award', () => {
   });
 
   test('a spent balance does not lower the rank', () => {
-    const award = computeAward(
-      DEFAULT_REWARDS,
-      { currentPoints: 0, totalPoints: 6000, recycledCount: 500, ...noEarnings },
+    const award = awardAtNoon(
+      { currentPoints: 0, totalPoints: 6000, recycledCount: 500 },
       { plasticCount: 0, metalCount: 1 },
-      NOON,
-      OLDEST_DAY,
     );
     expect(award.rank).toBe('Gold');
     expect(award.currentPoints).toBe(20);

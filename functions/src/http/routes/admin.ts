@@ -6,7 +6,8 @@ import { issueKey, revokeKey } from '../../data/kioskKeys';
 import { assertKioskDefinition, toKioskView } from '../../domain/kiosk';
 import { notFound } from '../../errors';
 import { requireAdmin } from '../auth';
-import { kioskExample, kioskSchema, successBody } from '../components';
+import { kioskAnswer } from '../answers';
+import { kioskExample, successBody } from '../components';
 import type { AdminKioskBody, KioskKeyBody } from '../schemas';
 import type { Route } from '../types';
 
@@ -44,33 +45,22 @@ export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {
       timezone: 'Europe/Berlin',
     },
     responses: {
-      200: {
-        description: 'Updated',
-        schema: successBody({ kiosk: kioskSchema }),
-        example: { success: true, kiosk: { ...kioskExample, name: 'Berlin Alexanderplatz (north exit)' } },
-      },
-      201: {
-        description: 'Created',
-        schema: successBody({ kiosk: kioskSchema }),
-        example: {
-          success: true,
-          kiosk: {
-            id: 'hamburg-hbf',
-            name: 'Hamburg Hbf',
-            address: 'Hachmannplatz 16, 20099 Hamburg, Germany',
-            status: 'available',
-            plasticCount: 0,
-            metalCount: 0,
-            lastUpdated: '2026-11-23T10:00:00.000Z',
-            location: { latitude: 53.553, longitude: 10.0067 },
-            openingHours: 'Mo-Su 06:00-23:00',
-            timezone: 'Europe/Berlin',
-            openNow: true,
-            lastSeenAt: null,
-            online: false,
-          },
-        },
-      },
+      200: kioskAnswer('Updated', { ...kioskExample, name: 'Berlin Alexanderplatz (north exit)' }),
+      201: kioskAnswer('Created', {
+        id: 'hamburg-hbf',
+        name: 'Hamburg Hbf',
+        address: 'Hachmannplatz 16, 20099 Hamburg, Germany',
+        status: 'available',
+        plasticCount: 0,
+        metalCount: 0,
+        lastUpdated: '2026-11-23T10:00:00.000Z',
+        location: { latitude: 53.553, longitude: 10.0067 },
+        openingHours: 'Mo-Su 06:00-23:00',
+        timezone: 'Europe/Berlin',
+        openNow: true,
+        lastSeenAt: null,
+        online: false,
+      }),
       400: {
         description:
           'An invalid id, coordinates off the globe, an unknown time zone, or opening hours the evaluator cannot read',

@@ -1,7 +1,7 @@
 import { fleetSettings } from '../../config';
 import { getKiosk } from '../../data/kiosks';
 import { toKioskView } from '../../domain/kiosk';
-import { kioskExample, kioskSchema, successBody } from '../components';
+import { kioskAnswer } from '../answers';
 import type { Route } from '../types';
 
 /** GET /kiosk/{kioskId}: public kiosk details for the map, with openNow. */
@@ -22,11 +22,7 @@ export const getKioskRoute: Route = {
     tag: 'Kiosks',
     access: 'public',
     responses: {
-      200: {
-        description: 'The kiosk',
-        schema: successBody({ kiosk: kioskSchema }),
-        example: { success: true, kiosk: kioskExample },
-      },
+      200: kioskAnswer('The kiosk'),
       404: { description: 'No kiosk has this id', codes: ['not-found'] },
     },
   },

@@ -1,7 +1,7 @@
 import type { VerifiedCaller } from '../../adapters/identity';
 import { getUserView } from '../../data/users';
 import { requireUserOrAdmin } from '../auth';
-import { successBody, userExample, userSchema } from '../components';
+import { userAnswer } from '../answers';
 import type { Route } from '../types';
 
 /** GET /user/{userId}: the signed-in user's own points and profile (admins: anyone's). */
@@ -19,11 +19,7 @@ export const getUserRoute: Route<undefined, VerifiedCaller> = {
     tag: 'Users',
     access: 'user',
     responses: {
-      200: {
-        description: 'The user',
-        schema: successBody({ user: userSchema }),
-        example: { success: true, user: userExample },
-      },
+      200: userAnswer('The user'),
       404: { description: 'No user has this id', codes: ['not-found'] },
     },
   },

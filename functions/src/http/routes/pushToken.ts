@@ -2,15 +2,10 @@ import { logInfo } from '../../log';
 import type { VerifiedCaller } from '../../adapters/identity';
 import { registerPushToken, removePushToken } from '../../data/users';
 import { requireUserOrAdmin } from '../auth';
-import { successBody, userExample, userSchema } from '../components';
+import { userAnswer } from '../answers';
+import { userExample } from '../components';
 import type { PushTokenBody } from '../schemas';
 import type { Route } from '../types';
-
-const userAnswer = (description: string, hasPushToken: boolean) => ({
-  description,
-  schema: successBody({ user: userSchema }),
-  example: { success: true, user: { ...userExample, hasPushToken } },
-});
 
 /** PUT /user/{userId}/push-token: the app registers its FCM device token. */
 export const putPushTokenRoute: Route<PushTokenBody, VerifiedCaller> = {
@@ -33,7 +28,7 @@ export const putPushTokenRoute: Route<PushTokenBody, VerifiedCaller> = {
     access: 'user',
     example: { token: 'fcm-registration-token-of-the-device' },
     responses: {
-      200: userAnswer('Registered; the user now has a push token', true),
+      200: userAnswer('Registered; the user now has a push token', { ...userExample, hasPushToken: true }),
       404: { description: 'No user has this id', codes: ['not-found'] },
     },
   },
@@ -56,7 +51,7 @@ export const deletePushTokenRoute: Route<undefined, VerifiedCaller> = {
     tag: 'Users',
     access: 'user',
     responses: {
-      200: userAnswer('Removed; the user has no push token', false),
+      200: userAnswer('Removed; the user has no push token', { ...userExample, hasPushToken: false }),
       404: { description: 'No user has this id', codes: ['not-found'] },
     },
   },

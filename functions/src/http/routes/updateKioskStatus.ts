@@ -3,7 +3,7 @@ import { logInfo } from '../../log';
 import { toKioskView } from '../../domain/kiosk';
 import { applyStatusReport } from '../../services/statusReport';
 import { requireKiosk, type KioskCaller } from '../auth';
-import { kioskExample, kioskSchema, successBody } from '../components';
+import { kioskAnswer } from '../answers';
 import type { KioskStatusBody } from '../schemas';
 import type { Route } from '../types';
 
@@ -34,11 +34,7 @@ export const updateKioskStatusRoute: Route<KioskStatusBody, KioskCaller> = {
     access: 'kiosk',
     example: { status: 'available', fillLevel: { plastic: 72, metal: 35 }, firmwareVersion: '2.4.1', errorCode: null },
     responses: {
-      200: {
-        description: 'The kiosk as now stored',
-        schema: successBody({ kiosk: kioskSchema }),
-        example: { success: true, kiosk: kioskExample },
-      },
+      200: kioskAnswer('The kiosk as now stored'),
       404: { description: 'The kiosk of this key no longer exists', codes: ['not-found'] },
     },
   },
