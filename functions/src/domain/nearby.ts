@@ -13,7 +13,7 @@ export const NEARBY_LIMIT = { min: 1, max: 100, default: 50 } as const;
 
 /** Decimal notation as people and number formatters write it: `52.52`, `-0.5`, `.5`, `1e-7`; no hex, no blanks. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-const INTEGER = /^\d+$/;
+const INTEGER = /^[0-9]{1,3}$/;
 const NEAR_FORM = 'near must be latitude,longitude in decimal degrees, e.g. near=52.5219,13.4132';
 
 const decimal = (text: string): number | undefined => (DECIMAL.test(text) ? Number(text) : undefined);
@@ -40,7 +40,7 @@ function parseLimit(text: string | undefined): number {
   if (text === undefined) return NEARBY_LIMIT.default;
   const limit = INTEGER.test(text) ? Number(text) : undefined;
   if (limit === undefined || limit < NEARBY_LIMIT.min || limit > NEARBY_LIMIT.max) {
-    throw badRequest(`limit must be a whole number from ${NEARBY_LIMIT.min} to ${NEARBY_LIMIT.max}`);
+    throw badRequest(`limit must be an integer from ${NEARBY_LIMIT.min} to ${NEARBY_LIMIT.max}`);
   }
   return limit;
 }
