@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../lib/paths.mjs';
 import { fmtMb, fmtMs, fmtRatio, markdownTable as table } from './measure.mjs';
 import { batchParts, batchTargets } from './report-batch.mjs';
+import { nearbyParts, nearbyTargets } from './report-nearby.mjs';
 import {
   DIAGNOSE_COMMAND,
   cpuBreakdownParts,
@@ -99,6 +100,7 @@ function summarize(results) {
         met: spreads.every((s) => s.fall <= TARGETS.throughputSpread),
       },
       ...batchTargets(results),
+      ...nearbyTargets(results),
     ],
     lines: [
       `cold-start ratio: ${fmtRatio(headline.ratio)}`,
@@ -440,6 +442,8 @@ export function writeReport(results) {
     `Largest fall of req/s from a data size to a larger one: ${summary.spreads.map((s) => `c=${s.connections}: ${(s.fall * 100).toFixed(0)}%`).join('; ')}; max-min spread across sizes: ${summary.spreads.map((s) => `c=${s.connections}: ${(s.spread * 100).toFixed(0)}% (${s.min.toFixed(0)}–${s.max.toFixed(0)} req/s)`).join('; ')}. Target: zero errors, and flat as the data grows: a scan that grows with the data would make req/s fall from each size to the next, so the fall is judged (≤ ${TARGETS.throughputSpread * 100}%). The spread also counts the 10-user point’s contention: there ${results.plan.throughput.connections.map((c) => `${c / results.plan.throughput.users[0]} awards per user are in flight at ${c} connections`).join(' and ')}, and one user’s awards are committed one at a time, so fewer users can mean fewer req/s with less data, not more.`,
     '',
   );
+
+  p(...nearbyParts(results));
 
   const { size } = results;
   p('## 5. Deploy size', '');
