@@ -222,6 +222,14 @@ export interface SentRequest {
 /** An `integer` or `number` parameter travels as its decimal text (OpenAPI's `form` style). */
 const numericSchema = (schema: Json | undefined): boolean => schema?.type === 'integer' || schema?.type === 'number';
 
+/** A parameter's text as its schema reads it: a number, or an array of comma-separated items (`explode: false`). */
+function parameterValue(parameter: Json, text: string): unknown {
+  const { schema } = parameter;
+  if (numericSchema(schema)) return Number(text);
+  if (schema?.type !== 'array' || parameter.explode !== false) return text;
+  return text.split(',').map((item) => (numericSchema(schema.items) ? Number(item) : item));
+}
+
 /**
  * What the service accepted must be a request the document allows: its query
  * parameters and headers declared and within their schemas, its body valid against
@@ -236,7 +244,7 @@ function acceptedRequestProblems(template: string, method: string, url: string, 
     const declared = parameters.find(({ node }) => node.in === where && node.name.toLowerCase() === name.toLowerCase());
     if (!declared) problems.push(`the accepted request has the ${where} parameter ${name}, which is not described`);
     else {
-      const typed = numericSchema(declared.node.schema) ? Number(value) : value;
+      const typed = parameterValue(declared.node, value);
       problems.push(...schemaErrors(`${declared.at}/schema`, typed).map((error) => `${where} ${name}: ${error}`));
     }
   };

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { functionsDir } from '../lib/paths.mjs';
 import { adminEndpointSpecs } from './admin-endpoints.mjs';
 import { awardWorkFloor, batchFloor, kioskKeyFloor } from './award-floor.mjs';
+import { nearbyFloor, nearbyPath } from './nearby-floor.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
 const { db, adminApp } = requireFn('./lib/adapters/firestore.js');
@@ -111,6 +112,12 @@ export function endpointSpecs(ctx) {
       request: () => ({ method: 'GET', path: '/kiosks' }),
       floorLabel: 'query all kiosks',
       floor: async () => (await db().collection('kiosks').get()).docs.map((/** @type {any} */ doc) => doc.data()),
+    },
+    {
+      name: 'GET /kiosks?near=',
+      request: () => ({ method: 'GET', path: nearbyPath }),
+      floorLabel: 'the geohash range queries around the point, side by side',
+      floor: nearbyFloor,
     },
     {
       name: 'GET /user/{id}',

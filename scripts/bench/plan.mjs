@@ -28,6 +28,14 @@ export function benchPlan(quick) {
     lag: { sequential: scale(15, 3), bursts: scale(3, 1), burstSize: 16 },
     // A kiosk's backlog: one batch against single submissions of the same deposits, modes rotating.
     batch: { items: scale(100, 20), rounds: scale(2, 1) },
+    // GET /kiosks?near= at one neighbourhood of 20 kiosks, with 100 and with 10,000 kiosks elsewhere, sizes rotating.
+    nearby: {
+      fleets: [100, 10_000],
+      neighbourhood: 20,
+      warmup: scale(20, 5),
+      rounds: scale(5, 2),
+      requests: scale(40, 10),
+    },
     tokenCheck: { runs: scale(500, 50) },
     throughput: {
       users: [10, 1_000, 10_000],

@@ -12,6 +12,7 @@ import { coldStartSection } from './report-cold.mjs';
 import { DIAGNOSE_COMMAND, moduleLoadParts, restParts, serviceCodeShares } from './report-diagnostics.mjs';
 import { TARGETS, judged, verdict, within } from './report-targets.mjs';
 import { warmLatencySection } from './report-warm.mjs';
+import { nearbyParts, nearbyTargets } from './report-nearby.mjs';
 
 /** @typedef {import('./run.mjs').Results} Results */
 
@@ -82,6 +83,7 @@ function summarize(results) {
         met: spreads.every((s) => s.fall <= TARGETS.throughputSpread),
       },
       ...batchTargets(results),
+      ...nearbyTargets(results),
     ],
     lines: [
       `cold-start ratio: ${fmtRatio(headline.ratio)}`,
@@ -242,6 +244,8 @@ export function writeReport(results) {
     `Largest fall of req/s from a data size to a larger one: ${summary.spreads.map((s) => `c=${s.connections}: ${(s.fall * 100).toFixed(0)}%`).join('; ')}; max-min spread across sizes: ${summary.spreads.map((s) => `c=${s.connections}: ${(s.spread * 100).toFixed(0)}% (${s.min.toFixed(0)}–${s.max.toFixed(0)} req/s)`).join('; ')}. Target: zero errors, and flat as the data grows: a scan that grows with the data would make req/s fall from each size to the next, so the fall is judged (≤ ${TARGETS.throughputSpread * 100}%). The spread also counts the 10-user point’s contention: there ${results.plan.throughput.connections.map((c) => `${c / results.plan.throughput.users[0]} awards per user are in flight at ${c} connections`).join(' and ')}, and one user’s awards are committed one at a time, so fewer users can mean fewer req/s with less data, not more.`,
     '',
   );
+
+  p(...nearbyParts(results));
 
   const { size } = results;
   p('## 5. Deploy size', '');

@@ -17,6 +17,7 @@
 //    3  trigger lag                       sections/trigger-lag.mjs
 //    3b a backlog: batch vs singles        sections/batch-upload.mjs
 //    4  throughput by data size           sections/throughput.mjs
+//    4b kiosks near a point, fleet grows  sections/nearby.mjs
 //    5  deploy size                       sections/deploy-size.mjs
 //    6  admin token check (checkRevoked)  sections/admin-token-check.mjs
 // --quick shrinks every section to seconds (plan.mjs), for trying the bench itself.
@@ -37,6 +38,7 @@ import { measureColdStart } from './sections/cold-start.mjs';
 import { measureCpuProfile } from './sections/cpu-profile.mjs';
 import { measureDeploySize } from './sections/deploy-size.mjs';
 import { measureModuleLoad } from './sections/module-load.mjs';
+import { measureNearby } from './sections/nearby.mjs';
 import { measureRestVsGrpc } from './sections/rest-vs-grpc.mjs';
 import { measureThroughput } from './sections/throughput.mjs';
 import { measureTriggerLag } from './sections/trigger-lag.mjs';
@@ -139,11 +141,14 @@ async function measureSections(bench) {
     return { warm: warm.rows, cpuBreakdown, ...rest, lag, ...backlog, memory };
   });
   const throughput = await section('4. Throughput of POST /kiosk/transaction', () => measureThroughput(bench));
+  const nearby = await section('4b. GET /kiosks?near= at one neighbourhood as the fleet grows', () =>
+    measureNearby(bench),
+  );
   const size = section('5. Deploy size', () => measureDeploySize());
   const tokenCheck = await section('6. Admin token check: verifyIdToken with and without checkRevoked', () =>
     measureAdminTokenCheck(plan.tokenCheck),
   );
-  return { ...moduleLoad, cold, ...onWarmApi, throughput, size, ...tokenCheck };
+  return { ...moduleLoad, cold, ...onWarmApi, throughput, ...nearby, size, ...tokenCheck };
 }
 
 /**

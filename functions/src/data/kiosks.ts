@@ -131,16 +131,20 @@ export async function getKiosk(kioskId: string): Promise<KioskRecord> {
   return wholeKiosk(kioskId, data);
 }
 
-/** Every kiosk (or those with one status); one broken by hand is logged and left out, never failing the list. */
-export async function listKiosks(status: KioskStatus | undefined): Promise<KioskRecord[]> {
-  const query = status ? kiosksCollection().where('status', '==', status) : kiosksCollection();
-  const snapshot = await query.get();
-  return snapshot.docs.flatMap((doc) => {
+/** The kiosks of documents read by a query; one broken by hand is logged and left out, never failing the list. */
+export function usableKiosks(docs: readonly { id: string; data(): DocumentData }[]): KioskRecord[] {
+  return docs.flatMap((doc) => {
     const kiosk = kioskFromData(doc.id, doc.data());
     if (!('invalidFields' in kiosk)) return [kiosk];
     reportInvalidKiosk(doc.id, kiosk.invalidFields);
     return [];
   });
+}
+
+/** Every kiosk (or those with one status); one broken by hand is logged and left out, never failing the list. */
+export async function listKiosks(status: KioskStatus | undefined): Promise<KioskRecord[]> {
+  const query = status ? kiosksCollection().where('status', '==', status) : kiosksCollection();
+  return usableKiosks((await query.get()).docs);
 }
 
 /**

@@ -90,6 +90,21 @@ export const kioskSchema: ObjectSchemaOf<KioskView> = {
   additionalProperties: false,
 };
 
+export const nearbyKioskSchema: ObjectSchemaOf<KioskView & { distanceKm: number }> = {
+  type: 'object',
+  description: 'A kiosk found by a search around a point (GET /kiosks?near=): its view and its distance.',
+  properties: {
+    ...kioskSchema.properties,
+    distanceKm: {
+      type: 'number',
+      minimum: 0,
+      description: 'Great-circle distance from the point searched around, in kilometres to 2 decimals',
+    },
+  },
+  required: [...kioskSchema.required, 'distanceKm'],
+  additionalProperties: false,
+};
+
 const fillPercent = { type: 'integer', minimum: 0, maximum: 100, nullable: true } as const;
 const deviceText = { type: 'string', nullable: true } as const;
 const alertKind = { type: 'string', enum: ALERT_KINDS as unknown as AlertKind[] } as const;
@@ -222,6 +237,7 @@ export const componentSchemas: Readonly<Record<string, JsonSchema>> = {
   // Not "Error" or "ApiError": client generators keep those names for their own types.
   ErrorBody: errorSchema,
   Kiosk: kioskSchema,
+  NearbyKiosk: nearbyKioskSchema,
   User: userSchema,
   Transaction: transactionSchema,
   PushResponse: pushResponseSchema,

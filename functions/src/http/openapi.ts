@@ -150,8 +150,16 @@ function parametersOf(route: AnyRoute): Json[] {
     if (!(name in PATH_PARAMETERS)) throw new Error(`${route.path}: path parameter ${name} has no description`);
     return { $ref: `#/components/parameters/${name}` };
   });
-  for (const [name, { description, schema, required }] of Object.entries(route.query ?? {})) {
-    parameters.push({ name, in: 'query', required: required === true, description, schema: toDocumentSchema(schema) });
+  for (const [name, { description, schema, required, explode }] of Object.entries(route.query ?? {})) {
+    const style = explode === false && { style: 'form', explode };
+    parameters.push({
+      name,
+      in: 'query',
+      required: required === true,
+      description,
+      ...style,
+      schema: toDocumentSchema(schema),
+    });
   }
   if (route.doc.headers?.includes('Idempotency-Key'))
     parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });

@@ -87,6 +87,8 @@ export interface QueryParameter {
   description: string;
   schema: JsonSchema;
   required?: true;
+  /** An array sent as one comma-separated value, e.g. `near=52.52,13.41` (OpenAPI's `form` style, not exploded). */
+  explode?: false;
 }
 
 export interface Route<Body = unknown, Caller = undefined> {

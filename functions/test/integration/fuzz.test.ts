@@ -289,6 +289,69 @@ function each<T>(variants: T[], shape: (variant: T) => Shape): fc.Arbitrary<Fuzz
 }
 
 const STATUSES = ['available', 'maintenance', 'offline'];
+
+/** A number as a client writes it, within [min, max]; at the bounds and at the fixtures' kiosks (Berlin) often. */
+const decimalIn = (min: number, max: number, often: number[]) =>
+  weighted(
+    [3, fc.double({ min, max, noNaN: true }).map(String)],
+    [2, fc.constantFrom(...[min, max, ...often].map(String))],
+  );
+
+/**
+ * The query of a search around a point (GET /kiosks?near=): valid (near the poles,
+ * the antimeridian and the fixtures' kiosks too), or when fuzzed, with values out
+ * of bounds, in odd notations, or hostile text, and parameters left out.
+ */
+function nearbyQueries(fuzzed: boolean): fc.Arbitrary<string> {
+  const junk = weighted(
+    [
+      2,
+      fc.constantFrom(
+        '',
+        ' 1',
+        '1 ',
+        '0x10',
+        'NaN',
+        'Infinity',
+        '-Infinity',
+        '1e999',
+        '1e-999',
+        '+',
+        '.',
+        '1,2',
+        '5km',
+      ),
+    ],
+    [
+      1,
+      fc.constantFrom('-0', '.5', '5.', '+1', '1e2', '00090', '90.0000001', '-180.0000001', '50.0001', '0.0999', '101'),
+    ],
+    [1, fc.double({ min: -400, max: 400, noNaN: true }).map(String)],
+    [1, hostileText(20)],
+  );
+  const value = (valid: fc.Arbitrary<string>) => (fuzzed ? weighted([1, valid], [2, junk]) : valid);
+  const latitude = value(decimalIn(-90, 90, [52.52, 89.9, -89.9, 0]));
+  const longitude = value(decimalIn(-180, 180, [13.405, 179.9, -179.9, 0]));
+  const radiusKm = value(decimalIn(0.1, 50, [5, 1]));
+  const limit = value(fc.integer({ min: 1, max: 100 }).map(String));
+  return fc
+    .record(
+      {
+        near: fc.tuple(latitude, longitude).map(([lat, lng]) => `${lat},${lng}`),
+        radiusKm,
+        limit,
+        status: fuzzed
+          ? weighted([3, fc.constantFrom(...STATUSES)], [1, hostileText(20)])
+          : fc.constantFrom(...STATUSES),
+      },
+      { requiredKeys: fuzzed ? [] : ['near'] },
+    )
+    .map((params) =>
+      Object.entries(params)
+        .map(([name, text]) => `${name}=${encodeSegment(text)}`)
+        .join('&'),
+    );
+}
 /** Mostly small, so that users stay under the daily points cap and awards keep succeeding. */
 const counts = weighted(
   [8, fc.integer({ min: 0, max: 5 })],
@@ -519,7 +582,7 @@ const specs: RouteSpec[] = [
   },
   {
     route: 'GET /kiosks',
-    runs: 60,
+    runs: 100,
     requests: () =>
       requestsFor(pool(), {
         method: 'GET',
@@ -527,6 +590,7 @@ const specs: RouteSpec[] = [
           fuzzed
             ? weighted(
                 [2, hostileText(20).map((status) => `/kiosks?status=${encodeSegment(status)}`)],
+                [3, nearbyQueries(true).map((query) => `/kiosks?${query}`)],
                 [
                   1,
                   fc.constantFrom(
@@ -536,6 +600,14 @@ const specs: RouteSpec[] = [
                     '/kiosks?status=%ZZ',
                     '/kiosks?status[a]=b',
                     '/kiosks?limit=1',
+                    '/kiosks?radiusKm=5&status=available',
+                    '/kiosks?near=52.52,13.4&near=52.52,13.4',
+                    '/kiosks?near[]=52.52&near[]=13.4',
+                    '/kiosks?near',
+                    '/kiosks?near=52.52%2C13.4',
+                    '/kiosks?near=52.52,13.4,',
+                    '/kiosks?near=%2C',
+                    '/kiosks?near=52.52,13.4&radiusKm=%ZZ',
                     '/kiosks/',
                     '/kiosks?',
                   ),
@@ -544,6 +616,7 @@ const specs: RouteSpec[] = [
             : weighted(
                 [1, fc.constant('/kiosks')],
                 [2, fc.constantFrom(...STATUSES).map((status) => `/kiosks?status=${status}`)],
+                [3, nearbyQueries(false).map((query) => `/kiosks?${query}`)],
               ),
       }),
   },

@@ -364,8 +364,29 @@ describe('the response check', () => {
     expect(responseProblems('GET', '/kiosks?status=available', json(200, { success: true, kiosks: [] }), {})).toEqual(
       [],
     );
-    expect(responseProblems('GET', '/kiosks?near=1,2', json(200, { success: true, kiosks: [] }), {})).toEqual([
-      'listKiosks 200: the accepted request has the query parameter near, which is not described',
+    expect(responseProblems('GET', '/kiosks?page=2', json(200, { success: true, kiosks: [] }), {})).toEqual([
+      'listKiosks 200: the accepted request has the query parameter page, which is not described',
+    ]);
+    expect(
+      responseProblems(
+        'GET',
+        '/kiosks?near=52.52,13.41&radiusKm=2.5&limit=3',
+        json(200, { success: true, kiosks: [] }),
+        {},
+      ),
+    ).toEqual([]);
+    expect(
+      responseProblems(
+        'GET',
+        '/kiosks?near=91,13.41&radiusKm=60&limit=0.5',
+        json(200, { success: true, kiosks: [] }),
+        {},
+      ),
+    ).toEqual([
+      'listKiosks 200: query near: /0 must be <= 90 (#/prefixItems/0/maximum {"comparison":"<=","limit":90})',
+      'listKiosks 200: query radiusKm: (body) must be <= 50 (#/maximum {"comparison":"<=","limit":50})',
+      'listKiosks 200: query limit: (body) must be integer (#/type {"type":"integer"})',
+      'listKiosks 200: query limit: (body) must be >= 1 (#/minimum {"comparison":">=","limit":1})',
     ]);
     expect(responseProblems('GET', '/kiosks', json(200, { success: true, kiosks: [] }), { body: {} })).toEqual([
       'listKiosks 200: the accepted request has a body, and the operation describes none',

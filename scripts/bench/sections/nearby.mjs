@@ -1,0 +1,167 @@
+// @ts-check
+// Section 4b (judged): GET /kiosks?near= at one fixed neighbourhood as the fleet
+// grows elsewhere. Each fleet size is a project of its own in the same Firestore
+// emulator holding the same neighbourhood (kiosks within a few km of Alexanderplatz)
+// and that many kiosks elsewhere in Europe, served by a warm instance of its own;
+// the sizes are measured in turn, round after round, like section 4. A search that
+// read the whole fleet would slow down with it; one that reads only the geohash
+// ranges around the point (src/domain/geohashCover.ts) stays flat. Beside the
+// latencies: the documents those ranges hold in each project, counted directly.
+import { summarize } from '../../lib/stats.mjs';
+import { pointAt } from '../../../functions/test/harness/geo.ts';
+import { requireFn } from '../endpoints.mjs';
+import { API_SOURCE, startFunction, stopFunction, waitForSuccess } from '../host.mjs';
+import { httpSender, keepAliveAgent, loop, request } from '../measure.mjs';
+import { warmApiEnv } from '../setup.mjs';
+
+const { newKiosk } = requireFn('./lib/data/kiosks.js');
+const { geohashRanges } = requireFn('./lib/domain/geohashCover.js');
+const { distanceBetween } = requireFn('geofire-common');
+
+/** Where the app user stands: Berlin Alexanderplatz, where the demo kiosks are. */
+export const NEIGHBOURHOOD = { latitude: 52.521918, longitude: 13.413215 };
+export const RADIUS_KM = 5;
+/** Kiosks "elsewhere" keep at least this far from the neighbourhood. */
+const ELSEWHERE_KM = 100;
+const WRITES_PER_BATCH = 500;
+const BATCHES_AT_ONCE = 4;
+
+/**
+ * `count` places spread over Europe (lat 36-70, lon -10-40; a low-discrepancy
+ * sequence, so any prefix is spread too), none within ELSEWHERE_KM of the neighbourhood.
+ * @param {number} count
+ */
+function elsewhere(count) {
+  /** @type {{ latitude: number, longitude: number }[]} */
+  const places = [];
+  // The R2 sequence (golden ratio generalised to 2 dimensions).
+  const [a1, a2] = [0.7548776662466927, 0.5698402909980532];
+  for (let n = 1; places.length < count; n++) {
+    const place = { latitude: 36 + 34 * ((0.5 + a1 * n) % 1), longitude: -10 + 50 * ((0.5 + a2 * n) % 1) };
+    const km = distanceBetween([place.latitude, place.longitude], [NEIGHBOURHOOD.latitude, NEIGHBOURHOOD.longitude]);
+    if (km > ELSEWHERE_KM) places.push(place);
+  }
+  return places;
+}
+
+/**
+ * The neighbourhood's kiosks: `count` of them between 0.2 and 4.5 km of its centre, all around it.
+ * @param {number} count
+ */
+const neighbourhood = (count) =>
+  Array.from({ length: count }, (_, i) => pointAt(NEIGHBOURHOOD, 0.2 + (4.3 * i) / count, (i * 137.5) % 360));
+
+/**
+ * A project of its own holding the neighbourhood and `fleet` kiosks elsewhere, written
+ * by the service's builder (newKiosk) in batches of 500, a few batches at a time.
+ * @param {string} projectId
+ * @param {number} fleet
+ * @param {number} near
+ */
+async function seedFleet(projectId, fleet, near) {
+  const { initializeApp } = requireFn('firebase-admin/app');
+  const { getFirestore } = requireFn('firebase-admin/firestore');
+  const firestore = getFirestore(initializeApp({ projectId }, projectId));
+  const kiosks = [
+    ...neighbourhood(near).map((location, i) => [`near-${i}`, location]),
+    ...elsewhere(fleet).map((location, i) => [`elsewhere-${i}`, location]),
+  ];
+  const batches = [];
+  for (let i = 0; i < kiosks.length; i += WRITES_PER_BATCH) batches.push(kiosks.slice(i, i + WRITES_PER_BATCH));
+  for (let i = 0; i < batches.length; i += BATCHES_AT_ONCE) {
+    await Promise.all(
+      batches.slice(i, i + BATCHES_AT_ONCE).map((chunk) => {
+        const batch = firestore.batch();
+        for (const [id, location] of chunk) {
+          const definition = { name: `Kiosk ${id}`, address: 'Bench street', location, timezone: 'Europe/Berlin' };
+          batch.set(firestore.collection('kiosks').doc(id), newKiosk(definition));
+        }
+        return batch.commit();
+      }),
+    );
+  }
+  // What the search's range queries hold in this project: the documents it reads.
+  const reads = await Promise.all(
+    geohashRanges(NEIGHBOURHOOD, RADIUS_KM).map((/** @type {[string, string]} */ [start, end]) =>
+      firestore.collection('kiosks').where('geohash', '>=', start).where('geohash', '<', end).select().get(),
+    ),
+  );
+  return { projectId, fleet, documentsRead: reads.reduce((sum, read) => sum + read.size, 0), ranges: reads.length };
+}
+
+/** @param {import('../setup.mjs').Bench} bench */
+export async function measureNearby(bench) {
+  const { fleets, neighbourhood: near, rounds, requests, warmup } = bench.plan.nearby;
+  const path = `/kiosks?near=${NEIGHBOURHOOD.latitude},${NEIGHBOURHOOD.longitude}&radiusKm=${RADIUS_KM}`;
+  /** @type {Target[]} */
+  const targets = [];
+  try {
+    for (const fleet of fleets) {
+      const started = Date.now();
+      const seeded = await seedFleet(`${process.env.GCLOUD_PROJECT}-near${fleet}`, fleet, near);
+      console.log(
+        `  seeded ${fleet} kiosks elsewhere + ${near} near in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+      const instance = await startFunction({
+        source: API_SOURCE,
+        env: warmApiEnv(bench, { GCLOUD_PROJECT: seeded.projectId }),
+        name: `api-near${fleet}`,
+      });
+      const agent = keepAliveAgent(1);
+      targets.push({ ...seeded, instance, agent, send: httpSender(instance.url, agent), latencies: [], failed: 0 });
+    }
+    for (const target of targets) {
+      await waitForSuccess(target.instance, path);
+      await loop(1, warmup, () => target.send({ method: 'GET', path }));
+      target.found = await kiosksFound(target, path);
+    }
+    for (let round = 0; round < rounds; round++) {
+      for (const target of targets.map((_, i) => targets[(i + round) % targets.length])) {
+        const result = await loop(1, requests, () => target.send({ method: 'GET', path }));
+        target.latencies.push(...result.latencies);
+        target.failed += result.failed;
+      }
+    }
+    const rows = targets.map(({ fleet, documentsRead, ranges, found, latencies, failed }) => ({
+      fleet,
+      near,
+      found,
+      documentsRead,
+      ranges,
+      failed,
+      ...summarize(latencies),
+    }));
+    for (const row of rows) {
+      console.log(
+        `  ${String(row.fleet).padStart(6)} kiosks elsewhere: ${row.found} found of ${row.near} near, ${row.documentsRead} documents in ${row.ranges} ranges  p50 ${row.p50.toFixed(1)} ms  p95 ${row.p95.toFixed(1)} ms  failed ${row.failed}`,
+      );
+    }
+    const [smallest, largest] = [rows[0], rows[rows.length - 1]];
+    return { nearby: { rows, path, radiusKm: RADIUS_KM, rounds, requests, ratio: largest.p50 / smallest.p50 } };
+  } finally {
+    for (const target of targets) {
+      target.agent.destroy();
+      await stopFunction(target.instance);
+    }
+  }
+}
+
+/**
+ * How many kiosks the search answers on `target` (the same neighbourhood in every project).
+ * @param {Target} target
+ * @param {string} path
+ */
+async function kiosksFound(target, path) {
+  const response = await request({ url: `${target.instance.url}${path}`, agent: target.agent });
+  if (response.status !== 200)
+    throw new Error(`GET ${path} on ${target.projectId}: ${response.status} ${response.body}`);
+  return JSON.parse(response.body).kiosks.length;
+}
+
+/**
+ * One fleet size: its project and what its ranges hold, its instance, and the latencies measured.
+ * @typedef {Awaited<ReturnType<typeof seedFleet>> & {
+ *   instance: import('../host.mjs').Instance, agent: import('node:http').Agent,
+ *   send: ReturnType<typeof httpSender>, latencies: number[], failed: number, found?: number,
+ * }} Target
+ */
