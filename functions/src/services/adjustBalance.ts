@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'firebase-admin/firestore';
 import { runTransaction } from '../adapters/firestore';
 import { ledgerCollection, ledgerEntryView, newLedgerEntry } from '../data/ledger';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { toUserView, userFromSnapshot, usersCollection, type UserView } from '../data/users';
 import { adjustBalances } from '../domain/adjustment';
 import { keyReused, keyedAdjustmentId, requestFingerprint } from '../domain/idempotency';
-import { notFound } from '../errors';
+import { ApiError, notFound } from '../errors';
 import { logInfo } from '../log';
 
 export interface AdjustmentRequest {
@@ -58,7 +59,7 @@ export async function adjustBalance(userId: string, request: AdjustmentRequest):
   // Read outside the lock, as an award does: the thresholds change rarely, users often.
   const config = await loadRewardsConfig();
 
-  const outcome = await runTransaction(async (tx): Promise<AdjustmentOutcome> => {
+  const stage = async (tx: Transaction): Promise<AdjustmentOutcome> => {
     const [userSnap, entrySnap] = await tx.getAll(userRef, entryRef);
     const user = userFromSnapshot(userSnap);
     if (!user) throw notFound(`User ${userId} not found`);
@@ -89,7 +90,20 @@ export async function adjustBalance(userId: string, request: AdjustmentRequest):
       user: toUserView(adjusted, config),
       replayed: false,
     };
+  };
+  const outcome = await runTransaction(async (tx) => {
+    try {
+      return await stage(tx);
+    } catch (error) {
+      // A refusal ends the transaction by committing it, without writes: that releases
+      // its locks before the answer. The SDK's rollback is only sent in the background,
+      // and a process that exits at once (the CLI) would leave the user locked until
+      // the server gives up on the transaction.
+      if (error instanceof ApiError) return error;
+      throw error;
+    }
   });
+  if (outcome instanceof ApiError) throw outcome;
 
   logInfo(outcome.replayed ? 'adjustment_replayed' : 'balance_adjusted', {
     entryId: outcome.adjustment.id,

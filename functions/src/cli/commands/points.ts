@@ -100,19 +100,23 @@ const history: Command = {
       entries.push(...page.entries);
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined && entries.length < limit);
-    if (flags.has('json')) return printJson(entries);
-    const rows = entries.map((entry) => [
-      `${entry.createdAt.slice(0, 19).replace('T', ' ')}Z`,
-      entry.kind,
-      entry.points,
-      entry.balanceAfter,
-      detail(entry),
-      entry.id,
-    ]);
-    await print(textTable(['WHEN', 'KIND', 'POINTS', 'BALANCE', 'FROM', 'ENTRY'], rows));
+    if (flags.has('json')) await printJson(entries);
+    else await print(historyTable(entries));
     if (entries.length === 0) await note(`User ${userId} has no ledger entries.`);
     else if (cursor !== undefined) await note(`The newest ${entries.length}; more with a larger --limit.`);
   },
 };
+
+function historyTable(entries: readonly LedgerEntryView[]): string {
+  const rows = entries.map((entry) => [
+    `${entry.createdAt.slice(0, 19).replace('T', ' ')}Z`,
+    entry.kind,
+    entry.points,
+    entry.balanceAfter,
+    detail(entry),
+    entry.id,
+  ]);
+  return textTable(['WHEN', 'KIND', 'POINTS', 'BALANCE', 'FROM', 'ENTRY'], rows);
+}
 
 export const pointsCommands: readonly Command[] = [adjust, history];
