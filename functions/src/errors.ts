@@ -20,7 +20,8 @@ export type ErrorCode =
   | 'mail-delivery-failed'
   | 'push-provider-unavailable'
   | 'auth-unavailable'
-  | 'kiosk-misconfigured';
+  | 'kiosk-misconfigured'
+  | 'insufficient-points';
 
 /**
  * The one error type of the service. Anything thrown as an ApiError is answered

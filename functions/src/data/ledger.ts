@@ -34,6 +34,10 @@ export interface NewLedgerEntry {
   reason?: string;
   /** The admin who made an adjustment (their uid), or the command that opened a balance. */
   by?: string;
+  /** Which call wrote an adjustment (chosen once per call): a retry of the call finds its own entry. */
+  submissionId?: string;
+  /** The body of a keyed adjustment, for telling a replay of its key from a reuse. */
+  requestFingerprint?: string;
 }
 
 /** A ledger/{id} document as first stored; the one place one is written out. */

@@ -1,4 +1,4 @@
-import { badRequest } from '../errors';
+import { ApiError, badRequest } from '../errors';
 import { sha256Hex } from './hash';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -29,6 +29,20 @@ export function requestFingerprint(body: unknown): string {
 export function keyedTransactionId(kioskId: string, key: string): string {
   return sha256Hex(JSON.stringify([kioskId, key]));
 }
+
+/**
+ * The id of the ledger entry an admin's Idempotency-Key names for one user's
+ * adjustment, forever, as keyedTransactionId does for a kiosk's transaction. Keys are
+ * scoped per user; the leading "adjust" keeps these ids apart from transactions' (whose
+ * `earn` entries share the ledger's id space) whatever the ids and keys.
+ */
+export function keyedAdjustmentId(userId: string, key: string): string {
+  return sha256Hex(JSON.stringify(['adjust', userId, key]));
+}
+
+/** The answer to a key sent again with another body: nothing is applied. */
+export const keyReused = (): ApiError =>
+  new ApiError(422, 'idempotency-key-reused', 'This Idempotency-Key was already used with a different request body');
 
 /**
  * The id of a 24-hour idempotency record written before keyed transaction ids: read

@@ -270,8 +270,9 @@ export function openApiDocument(routes: readonly AnyRoute[] = allRoutes): Json {
           in: 'header',
           required: false,
           description:
-            'Makes retries safe: a repeat with the same key from the same kiosk, at any later time, is answered ' +
-            'with the original response and awards nothing again; the same key with another body is 422',
+            'Makes retries safe: a repeat with the same key from the same kiosk (for an adjustment: for the same ' +
+            'user), at any later time, is answered with the original response and applies nothing again; the ' +
+            'same key with another body is 422',
           schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
         },
       },

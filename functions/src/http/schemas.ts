@@ -7,6 +7,7 @@ import { KIOSK_STATUSES, type Coordinates, type KioskStatus } from '../domain/ki
 import { MAX_ID_LENGTH } from '../domain/ids';
 import type { DepositSubmission } from '../domain/deposit';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
+import { MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON_LENGTH } from '../domain/adjustment';
 import type { StatusReport } from '../services/statusReport';
 
 export const MAX_ITEMS_PER_MATERIAL = 1000;
@@ -229,6 +230,32 @@ export const kioskKeyBody: JSONSchemaType<KioskKeyBody> = {
   additionalProperties: false,
 };
 
+export interface AdjustmentBody {
+  points: number;
+  reason: string;
+}
+export const adjustmentBody: JSONSchemaType<AdjustmentBody> = {
+  type: 'object',
+  properties: {
+    points: {
+      type: 'integer',
+      minimum: -MAX_ADJUSTMENT_POINTS,
+      maximum: MAX_ADJUSTMENT_POINTS,
+      not: { const: 0 },
+      description: 'Added to both balances (negative: taken from both); not 0',
+    },
+    reason: {
+      type: 'string',
+      minLength: 1,
+      maxLength: MAX_ADJUSTMENT_REASON_LENGTH,
+      pattern: '\\S',
+      description: "Why, for the user's history and the books",
+    },
+  },
+  required: ['points', 'reason'],
+  additionalProperties: false,
+};
+
 export const bodySchemas = {
   kioskStatusBody,
   transactionBody,
@@ -240,6 +267,7 @@ export const bodySchemas = {
   pushTokenBody,
   adminKioskBody,
   kioskKeyBody,
+  adjustmentBody,
 } as const;
 
 export type BodySchemaName = keyof typeof bodySchemas;

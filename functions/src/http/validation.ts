@@ -35,6 +35,11 @@ const PATTERN_MESSAGES: Record<string, string> = {
   pushToken: `pushToken ${FCM_TOKEN_RULE}`,
   firmwareVersion: 'firmwareVersion must be printable ASCII characters',
   errorCode: 'errorCode must be printable ASCII characters',
+  reason: 'reason must contain a character other than white space',
+};
+/** The values a `not` keyword refuses, in words. */
+const NOT_MESSAGES: Record<string, string> = {
+  points: 'points must not be 0',
 };
 
 /**
@@ -83,6 +88,8 @@ export function describeError(error: ErrorObject): string {
         : `${field} must be a valid ${String(error.params.format)}`;
     case 'pattern':
       return PATTERN_MESSAGES[field] ?? `${field} has an invalid format`;
+    case 'not':
+      return NOT_MESSAGES[field] ?? `${field} has a value it must not have`;
     default:
       return field ? `${field} ${error.message}` : `request body ${error.message}`;
   }

@@ -15,7 +15,7 @@ import {
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
 import { userFromSnapshot, usersCollection } from '../data/users';
 import type { Deposit } from '../domain/deposit';
-import { keyedTransactionId, legacyIdempotencyRecordId, requestFingerprint } from '../domain/idempotency';
+import { keyReused, keyedTransactionId, legacyIdempotencyRecordId, requestFingerprint } from '../domain/idempotency';
 import { createKeyedQueue } from '../domain/keyedQueue';
 import { computeAward } from '../domain/rewards';
 import { ApiError, conflict, notFound } from '../errors';
@@ -37,9 +37,6 @@ const oneAtATimePerUser = createKeyedQueue();
 const legacyIdempotencyCollection = () => db().collection('idempotency');
 /** How soon a kiosk whose record an operator must repair is asked to try again. */
 const KIOSK_REPAIR_RETRY_SECONDS = 300;
-
-const keyReused = () =>
-  new ApiError(422, 'idempotency-key-reused', 'This Idempotency-Key was already used with a different request body');
 
 /** What a retry compares: the body as sent (the key itself aside), its instant in one spelling. */
 const fingerprintOf = ({ kioskId, userId, plasticCount, metalCount, happenedAt, occurredAt }: Deposit): string =>

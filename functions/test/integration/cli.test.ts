@@ -32,6 +32,8 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   'rewards:show': [],
   audit: [],
   'ledger:backfill': [],
+  adjust: ['user', 'points', 'reason', 'key'],
+  history: ['user', 'limit', 'json'],
   seed: ['json'],
   token: ['email', 'password'],
   help: [],

@@ -337,7 +337,7 @@ export interface CredentialPool {
 export interface Credentials {
   apiKey?: string;
   token?: string;
-  /** Send Idempotency-Key headers (POST /kiosk/transaction). */
+  /** Send Idempotency-Key headers (POST /kiosk/transaction, POST /admin/users/{id}/adjustments). */
   idempotency?: boolean;
 }
 

@@ -1068,6 +1068,34 @@ const specs: RouteSpec[] = [
                 .map((query) => `/admin/alerts?${new URLSearchParams(query as Record<string, string>)}`),
       }),
   },
+  {
+    route: 'POST /admin/users/:userId/adjustments',
+    runs: 120,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        // fx.stranger has no profile (404); the others gain and lose points, at times past 0 (409).
+        path: pathsOf('/admin/users/:userId/adjustments', { userId: [fx.user, fx.userPush, fx.stranger] }),
+        token: fx.adminToken,
+        idempotency: true,
+        body: (fuzzed) =>
+          bodies(
+            fc.record({
+              points: weighted(
+                [4, fc.integer({ min: -50, max: 50 }).filter((points) => points !== 0)],
+                [1, fc.integer({ min: -100_000, max: 100_000 }).filter((points) => points !== 0)],
+                [1, fc.constantFrom(100_000, -100_000, 1, -1)],
+              ),
+              reason: text(200),
+            }),
+            {
+              points: fc.constantFrom<unknown>(0, -0, 100_001, -100_001, 1.5, '5', 1e308, 2 ** 53, null, true, []),
+              reason: weighted([2, hostileText(200)], [1, fc.constantFrom(' ', '\t\n', 'x'.repeat(201))]),
+            },
+            fuzzed,
+          ),
+      }),
+  },
 ];
 
 /** Days around the fixtures' transactions: some reports hold rows, some span more than 92 days. */

@@ -115,6 +115,12 @@ const cases: Record<BodySchemaName, SchemaCase> = {
     required: [],
     wrongType: ['label', false],
   },
+  adjustmentBody: {
+    valid: { points: -200, reason: 'Counted twice' },
+    full: { points: 100_000, reason: 'r'.repeat(200) },
+    required: ['points', 'reason'],
+    wrongType: ['points', '5'],
+  },
 };
 
 describe('every body schema', () => {
@@ -386,5 +392,23 @@ describe('text Firestore cannot store or query (found by the fuzzer)', () => {
         data: { screen_id: 'v', 'x-y': 'w' },
       }),
     ).toBeTruthy();
+  });
+});
+
+describe('adjustmentBody', () => {
+  test.each([
+    [{ points: 0, reason: 'r' }, 'points must not be 0'],
+    [{ points: 100_001, reason: 'r' }, 'points must be <= 100000'],
+    [{ points: -100_001, reason: 'r' }, 'points must be >= -100000'],
+    [{ points: 1.5, reason: 'r' }, 'points must be integer'],
+    [{ points: 1, reason: '' }, 'reason must NOT have fewer than 1 characters'],
+    [{ points: 1, reason: 'r'.repeat(201) }, 'reason must NOT have more than 200 characters'],
+    [{ points: 1, reason: ' \t\n' }, 'reason must contain a character other than white space'],
+  ])('%j: %s', (body, message) => {
+    expect(messageFor('adjustmentBody', body)).toBe(message);
+  });
+
+  test('±100,000 and a reason of 200 characters (one emoji is one) pass', () => {
+    expect(validateBody('adjustmentBody', { points: -100_000, reason: '🚲'.repeat(200) })).toBeTruthy();
   });
 });

@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../types';
 import { upsertKioskRoute, createKioskKeyRoute, revokeKioskKeyRoute } from './admin';
+import { adjustUserRoute } from './adjustUser';
 import { listAlertsRoute, listFleetRoute } from './fleet';
 import { getKioskRoute } from './getKiosk';
 import { getUserRoute } from './getUser';
@@ -37,4 +38,5 @@ export const routes: AnyRoute[] = [
   kioskDaysReportRoute,
   listFleetRoute,
   listAlertsRoute,
+  adjustUserRoute,
 ];

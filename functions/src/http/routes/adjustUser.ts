@@ -1,0 +1,92 @@
+import type { VerifiedCaller } from '../../adapters/identity';
+import { parseIdempotencyKey } from '../../domain/idempotency';
+import { adjustBalance, type AdjustmentView } from '../../services/adjustBalance';
+import { successBody, userExample, userSchema } from '../components';
+import type { AdjustmentBody } from '../schemas';
+import type { JsonSchema, Route } from '../types';
+import { adminOnly } from './admin';
+
+const adjustmentSchema: JsonSchema = {
+  type: 'object',
+  description: 'The adjustment, as its `adjust` entry in the history shows it (same id)',
+  properties: {
+    id: { type: 'string', description: 'The id of its ledger entry' },
+    points: { type: 'integer', description: 'Signed: added to both balances' },
+    reason: { type: 'string' },
+    balanceAfter: { type: 'integer', minimum: 0, description: 'The spendable balance after it' },
+  },
+  required: ['id', 'points', 'reason', 'balanceAfter'],
+  additionalProperties: false,
+};
+const answerSchema = successBody({ adjustment: adjustmentSchema, user: userSchema });
+
+const exampleAdjustment: AdjustmentView = {
+  id: '0c6e2f4b9d1a3c5e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6',
+  points: -200,
+  reason: 'Deposit at munich-marienplatz counted twice (ticket 4711)',
+  balanceAfter: 1050,
+};
+const example = {
+  success: true,
+  adjustment: exampleAdjustment,
+  user: { ...userExample, currentPoints: 1050, totalPoints: 1050, rank: 'Silver' },
+};
+
+/** POST /admin/users/{userId}/adjustments: an operator corrects a user's points, with a reason. */
+export const adjustUserRoute: Route<AdjustmentBody, VerifiedCaller> = {
+  method: 'POST',
+  path: '/admin/users/:userId/adjustments',
+  authenticate: adminOnly,
+  bodySchema: 'adjustmentBody',
+  handler: async ({ params, headers, body, caller }) => {
+    const idempotencyKey = parseIdempotencyKey(headers['idempotency-key']);
+    const { replayed, ...answer } = await adjustBalance(params.userId, {
+      points: body.points,
+      reason: body.reason,
+      by: caller.uid,
+      idempotencyKey,
+    });
+    const responseHeaders: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
+    return { status: replayed ? 200 : 201, headers: responseHeaders, body: { success: true, ...answer } };
+  },
+  doc: {
+    operationId: 'adjustUserPoints',
+    summary: "Adjust a user's points",
+    description:
+      "Adds `points` (negative: takes them) to both of the user's balances, `currentPoints` and `totalPoints`, " +
+      'so the rank follows, with a `reason` the user sees in their history; the admin is recorded. One atomic ' +
+      'commit: the balances, the rank and an `adjust` ledger entry (the adjustment is that entry: the same id). ' +
+      'An adjustment that would take either balance below 0 is refused (409) and changes nothing.\n\nSend an ' +
+      '`Idempotency-Key` to retry safely: the same key for the same user is answered with the stored adjustment ' +
+      '(200, `Idempotent-Replayed: true`; `user` as it is now) and applies nothing again; with another body it ' +
+      'is 422.',
+    tag: 'Administration',
+    access: 'admin',
+    headers: ['Idempotency-Key'],
+    example: { points: -200, reason: 'Deposit at munich-marienplatz counted twice (ticket 4711)' },
+    responses: {
+      201: { description: 'Applied', schema: answerSchema, example },
+      200: {
+        description: 'The stored answer to an earlier request with this Idempotency-Key; nothing was applied now',
+        schema: answerSchema,
+        headers: ['Idempotent-Replayed'],
+        example,
+      },
+      400: {
+        description:
+          '`points` not an integer within ±100,000 or 0, `reason` not 1-200 characters (or only white space), ' +
+          'or an Idempotency-Key that is empty, over 255 characters or sent twice',
+        codes: ['invalid-argument'],
+      },
+      404: { description: 'No user has this id', codes: ['not-found'] },
+      409: {
+        description: '`currentPoints` or `totalPoints` would go below 0; nothing was changed',
+        codes: ['insufficient-points'],
+      },
+      422: {
+        description: 'This Idempotency-Key was already used for this user with a different body',
+        codes: ['idempotency-key-reused'],
+      },
+    },
+  },
+};
