@@ -20,7 +20,11 @@ export type ErrorCode =
   | 'mail-delivery-failed'
   | 'push-provider-unavailable'
   | 'auth-unavailable'
-  | 'kiosk-misconfigured';
+  | 'kiosk-misconfigured'
+  | 'reward-inactive'
+  | 'out-of-stock'
+  | 'insufficient-points'
+  | 'already-cancelled';
 
 /**
  * The one error type of the service. Anything thrown as an ApiError is answered

@@ -161,8 +161,10 @@ function parametersOf(route: AnyRoute): Json[] {
       schema: toDocumentSchema(schema),
     });
   }
-  if (route.doc.headers?.includes('Idempotency-Key'))
-    parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (route.doc.headers?.includes('Idempotency-Key')) {
+    const component = route.doc.idempotencyKeyRequired ? 'SpendIdempotencyKey' : 'IdempotencyKey';
+    parameters.push({ $ref: `#/components/parameters/${component}` });
+  }
   return parameters;
 }
 
@@ -272,6 +274,16 @@ export function openApiDocument(routes: readonly AnyRoute[] = allRoutes): Json {
           description:
             'Makes retries safe: a repeat with the same key from the same kiosk, at any later time, is answered ' +
             'with the original response and awards nothing again; the same key with another body is 422',
+          schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+        },
+        SpendIdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: true,
+          description:
+            'Required (400 without it), so a spend is safe to retry: a repeat with the same key for the same user, ' +
+            'at any later time, is answered with the original response and spends nothing again; the same key ' +
+            'with another body is 422',
           schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
         },
       },

@@ -143,4 +143,5 @@ export const PATH_PARAMETERS: Record<string, string> = {
   kioskId: "The kiosk's id",
   userId: "The user's id: their Firebase Auth uid",
   keyId: 'The key id (SHA-256 of the key, hex) that was returned when the key was issued',
+  redemptionId: 'The redemption id, as `POST /user/{userId}/redemptions` returned it',
 };

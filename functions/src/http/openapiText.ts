@@ -30,6 +30,9 @@ export const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
     "The app's signed-in user: points, rank and push registration. A Firebase ID token of that user (or of an admin).",
   'Sign-in': 'One-time codes by mail, for an app that signs users in with them.',
   Notifications: 'Pushes sent by operators. An admin ID token.',
+  Rewards:
+    'The catalog of rewards points buy (anyone may read it), redeeming one (the user, with an ' +
+    '`Idempotency-Key`), and the catalog and cancellations for operators (an admin ID token).',
   Administration:
     'Kiosks and their API keys, the fleet (telemetry, alerts) and the daily reports, for operators. An admin ID ' +
     'token.',

@@ -14,6 +14,11 @@ import { sendOtpEmailRoute } from './sendOtpEmail';
 import { submitTransactionRoute } from './submitTransaction';
 import { submitTransactionBatchRoute } from './submitTransactionBatch';
 import { updateKioskStatusRoute } from './updateKioskStatus';
+import { listRewardsRoute } from './listRewards';
+import { upsertRewardRoute } from './upsertReward';
+import { redeemRewardRoute } from './redeemReward';
+import { userRedemptionsRoute } from './userRedemptions';
+import { cancelRedemptionRoute } from './cancelRedemption';
 
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
@@ -37,4 +42,9 @@ export const routes: AnyRoute[] = [
   kioskDaysReportRoute,
   listFleetRoute,
   listAlertsRoute,
+  listRewardsRoute,
+  redeemRewardRoute,
+  userRedemptionsRoute,
+  upsertRewardRoute,
+  cancelRedemptionRoute,
 ];
