@@ -42,6 +42,14 @@ export const toRewardView = ({ active: _active, ...reward }: RewardRecord): Rewa
   available: reward.stock !== 0,
 });
 
+/** A reward as an operator sees it: also whether it is offered. */
+export type AdminRewardView = RewardView & { active: boolean };
+
+export const toAdminRewardView = (reward: RewardRecord): AdminRewardView => ({
+  ...toRewardView(reward),
+  active: reward.active,
+});
+
 /** A rewards/{id} document as written by a create or update; the one place one is written out. */
 const rewardDocument = (reward: RewardRecord, created: boolean): DocumentData => ({
   name: reward.name,

@@ -13,7 +13,7 @@ import type { AlertView } from '../data/alerts';
 import type { AdminKioskView } from '../services/fleet';
 import { MAX_ID_LENGTH } from '../domain/ids';
 import { coordinates } from './schemas';
-import { redeemedFromSchema, redemptionSchema, rewardSchema } from './rewardComponents';
+import { adminRewardSchema, redeemedFromSchema, redemptionSchema, rewardSchema } from './rewardComponents';
 import type { JsonSchema } from './types';
 
 const id = { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH } as const;
@@ -246,6 +246,7 @@ export const componentSchemas: Readonly<Record<string, JsonSchema>> = {
   AdminKiosk: adminKioskSchema,
   Alert: alertSchema,
   Reward: rewardSchema,
+  AdminReward: adminRewardSchema,
   Redemption: redemptionSchema,
   RedeemedFrom: redeemedFromSchema,
 };

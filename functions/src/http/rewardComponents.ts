@@ -5,7 +5,7 @@
 import type { JSONSchemaType } from 'ajv';
 import type { RedeemedFrom } from '../data/ledger';
 import type { RedemptionView } from '../data/redemptions';
-import type { RewardView } from '../data/rewards';
+import type { AdminRewardView, RewardView } from '../data/rewards';
 import { REWARD_KINDS, type RewardKind } from '../domain/redemption';
 import { MAX_ID_LENGTH } from '../domain/ids';
 import { VOUCHER_CODE_LENGTH } from '../domain/voucherCode';
@@ -33,6 +33,16 @@ export const rewardSchema: ObjectSchemaOf<RewardView> = {
   },
   required: ['id', 'name', 'description', 'cost', 'kind', 'available', 'stock'],
   additionalProperties: false,
+};
+
+export const adminRewardSchema: ObjectSchemaOf<AdminRewardView> = {
+  ...rewardSchema,
+  description: 'A reward as operators see it: also whether it is offered.',
+  properties: {
+    ...rewardSchema.properties,
+    active: { type: 'boolean', description: 'Offered in the catalog (GET /rewards); false: taken out' },
+  },
+  required: [...rewardSchema.required, 'active'],
 };
 
 export const redemptionSchema: ObjectSchemaOf<RedemptionView> = {

@@ -60,7 +60,16 @@ describe('the catalog: POST /admin/rewards, GET /rewards', () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       success: true,
-      reward: { id: 'coffee', name: 'Coffee', description: '', cost: 500, kind: 'voucher', available: true, stock: 2 },
+      reward: {
+        id: 'coffee',
+        name: 'Coffee',
+        description: '',
+        cost: 500,
+        kind: 'voucher',
+        available: true,
+        stock: 2,
+        active: true,
+      },
     });
     const updated = await call('POST', '/admin/rewards', {
       body: { id: 'coffee', name: 'Coffee to go', cost: 450, kind: 'voucher' },
@@ -154,9 +163,12 @@ describe('POST /user/{id}/redemptions', () => {
     expect(res.body.redemption).toMatchObject({ kind: 'donation', code: null });
     expect(await stockOf('tree')).toBeNull();
     const id = res.body.redemption.id;
+    const redemptionDoc = db().collection('redemptions').doc(id);
     const effects = await waitFor(
       `the effects of redemption ${id}`,
-      async () => (await db().collection('redemptions').doc(id).get()).get('effects.completedAt') && true,
+      async () => (await redemptionDoc.get()).get('effects.completedAt') && true,
+      30_000,
+      async () => `its effects: ${JSON.stringify((await redemptionDoc.get()).get('effects') ?? null)}`,
     );
     expect(effects).toBe(true);
     const notification = (await db().collection(`users/${userId}/notifications`).doc(id).get()).data();
@@ -368,6 +380,7 @@ describe('operator CLI: catalog, catalog:set, redemption:cancel', () => {
       kind: 'voucher',
       available: true,
       stock: 2,
+      active: true,
     });
     await admin(
       'catalog:set',

@@ -1,6 +1,6 @@
 /** catalog, catalog:set, redemption:cancel: the CLI side of the rewards catalog and cancelling a redemption. */
 import { FieldPath } from 'firebase-admin/firestore';
-import { rewardFromSnapshot, rewardsCollection, toRewardView, upsertReward } from '../../data/rewards';
+import { rewardFromSnapshot, rewardsCollection, toAdminRewardView, upsertReward } from '../../data/rewards';
 import { assertDocumentId } from '../../domain/ids';
 import { REWARD_KINDS } from '../../domain/redemption';
 import type { AdminRewardBody, CancelRedemptionBody } from '../../http/schemas';
@@ -75,7 +75,7 @@ const catalogSet: Command = {
     );
     const { reward, created } = await upsertReward(definition);
     await note(`${created ? 'Created' : 'Updated'} reward ${reward.id}${reward.active ? '' : ' (not offered)'}.`);
-    await printJson(toRewardView(reward));
+    await printJson(toAdminRewardView(reward));
   },
 };
 

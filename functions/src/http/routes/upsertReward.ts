@@ -1,16 +1,16 @@
 import type { VerifiedCaller } from '../../adapters/identity';
-import { toRewardView, upsertReward } from '../../data/rewards';
+import { toAdminRewardView, upsertReward } from '../../data/rewards';
 import { logInfo } from '../../log';
 import { successBody } from '../components';
-import { rewardExample, rewardSchema } from '../rewardComponents';
+import { adminRewardSchema, rewardExample } from '../rewardComponents';
 import type { AdminRewardBody } from '../schemas';
 import type { Route } from '../types';
 import { adminOnly } from './admin';
 
 const rewardAnswer = (description: string) => ({
   description,
-  schema: successBody({ reward: rewardSchema }),
-  example: { success: true, reward: rewardExample },
+  schema: successBody({ reward: adminRewardSchema }),
+  example: { success: true, reward: { ...rewardExample, active: true } },
 });
 
 /** POST /admin/rewards: create (201) or update (200) a reward of the catalog. */
@@ -22,7 +22,7 @@ export const upsertRewardRoute: Route<AdminRewardBody, VerifiedCaller> = {
   handler: async ({ body, caller }) => {
     const { reward, created } = await upsertReward(body);
     logInfo(created ? 'reward_created' : 'reward_updated', { rewardId: reward.id, by: caller.uid });
-    return { status: created ? 201 : 200, body: { success: true, reward: toRewardView(reward) } };
+    return { status: created ? 201 : 200, body: { success: true, reward: toAdminRewardView(reward) } };
   },
   doc: {
     operationId: 'upsertReward',
