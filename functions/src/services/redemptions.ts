@@ -133,13 +133,19 @@ export async function cancelRedemption(
   const redemptionRef = redemptionsCollection().doc(redemptionId);
   const cancelId = randomUUID();
   const at = Timestamp.now();
+  const refuse = (snapshot: DocumentSnapshot) => {
+    if (!snapshot.exists) throw notFound(`Redemption ${redemptionId} not found`);
+    if (snapshot.get('status') === 'cancelled' && snapshot.get('cancelId') !== cancelId) {
+      throw conflict(`Redemption ${redemptionId} is already cancelled`, 'already-cancelled');
+    }
+  };
+  // Refused before any lock is taken: a transaction given up leaves its locks until they
+  // expire (its rollback is not awaited), which would hold up the redemption's trigger.
+  refuse(await redemptionRef.get());
   const outcome = await runTransaction(async (tx) => {
     const snapshot = await tx.get(redemptionRef);
-    if (!snapshot.exists) throw notFound(`Redemption ${redemptionId} not found`);
+    refuse(snapshot);
     if (snapshot.get('status') === 'cancelled') {
-      if (snapshot.get('cancelId') !== cancelId) {
-        throw conflict(`Redemption ${redemptionId} is already cancelled`, 'already-cancelled');
-      }
       return { redemption: redemptionView(snapshot), newBalance: snapshot.get('refundBalanceAfter') as number };
     }
     const { userId, rewardId, rewardName, cost } = snapshot.data()!;

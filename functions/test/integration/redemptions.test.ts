@@ -243,7 +243,9 @@ describe('POST /user/{id}/redemptions', () => {
 describe('under concurrency', () => {
   test('20 users at once against a stock of 3: exactly 3 issued, the stock 0, the rest out-of-stock', async () => {
     await setReward({ id: 'scarce', cost: 100, stock: 3 });
-    const users = await Promise.all(Array.from({ length: 20 }, () => userWith(100)));
+    // One after the other: opening balances read a user's entries in a transaction, which locks them.
+    const users: string[] = [];
+    for (let i = 0; i < 20; i++) users.push(await userWith(100));
     const headers = await adminHeaders();
     const answers = await Promise.all(users.map((userId) => redeem(userId, 'scarce', 'once', headers)));
     const statuses = answers.map((res) => (res.status === 201 ? 201 : `${res.status} ${res.body.code}`));
