@@ -84,7 +84,8 @@ Responses are never cached (\`Cache-Control: no-store\`).
 \`POST /kiosk/transaction\` takes an \`Idempotency-Key\` (each item of
 \`POST /kiosk/transactions/batch\` carries its \`idempotencyKey\`): repeat a request
 with the same key after a timeout or a lost connection, at any later time, and it is
-answered as the first one was, never awarded twice. A 429 or 503 says in
+answered as the first one was, never awarded twice. \`POST /user/{userId}/redemptions\`
+requires one (keys are the user's): a spend is never made twice. A 429 or 503 says in
 \`Retry-After\` when to try again.
 
 ## Versions
