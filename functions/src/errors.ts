@@ -21,7 +21,10 @@ export type ErrorCode =
   | 'push-provider-unavailable'
   | 'auth-unavailable'
   | 'kiosk-misconfigured'
-  | 'insufficient-points';
+  | 'reward-inactive'
+  | 'out-of-stock'
+  | 'insufficient-points'
+  | 'already-cancelled';
 
 /**
  * The one error type of the service. Anything thrown as an ApiError is answered

@@ -59,6 +59,18 @@ export const transactionEffects = defineWhereServed('transactionEffects', () => 
   );
 });
 
+/** retry: a failed run is redelivered; applyRedemptionEffects claims the notification and push, so each happens once. */
+export const redemptionEffects = defineWhereServed('redemptionEffects', () => {
+  const { onDocumentCreated } =
+    require('firebase-functions/v2/firestore') as typeof import('firebase-functions/v2/firestore');
+  const { onRedemptionCreated } =
+    require('./triggers/redemptionCreated') as typeof import('./triggers/redemptionCreated');
+  return onDocumentCreated(
+    { document: 'redemptions/{redemptionId}', retry: true, memory: '256MiB', maxInstances: 20 },
+    onRedemptionCreated,
+  );
+});
+
 /** 2nd gen has no non-blocking Auth trigger, hence the 1st gen API. */
 export const provisionUserProfile = defineWhereServed('provisionUserProfile', () => {
   const authV1 = require('firebase-functions/v1/auth') as typeof import('firebase-functions/v1/auth');

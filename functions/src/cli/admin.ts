@@ -1,10 +1,10 @@
 /**
  * The operator CLI (`npm run admin -- <command>`): kiosks, kiosk API keys, the fleet's
  * health and alerts, the daily report, the ledger's books, users' points and history,
- * the admin claim, the rewards config and demo data, through the Admin SDK and the
- * same data and domain modules as the API, under the project's params
- * (cli/params.ts). Never imported by index.ts, so the deployed functions do not
- * load it.
+ * the admin claim, the rewards config, the rewards catalog and redemptions, and demo
+ * data, through the Admin SDK and the same data and domain modules as the API, under
+ * the project's params (cli/params.ts). Never imported by index.ts, so the deployed
+ * functions do not load it.
  *
  * Output: results on stdout (JSON where a script may read them), notes on stderr.
  * Exit codes: 0 done, 1 failed (one line on stderr), 2 bad usage.
@@ -21,6 +21,7 @@ import { reportCommands } from './commands/reports';
 import { ledgerCommands } from './commands/ledger';
 import { pointsCommands } from './commands/points';
 import { rewardsCommands } from './commands/rewards';
+import { catalogCommands } from './commands/catalog';
 import { loadProjectParams } from './params';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
@@ -32,6 +33,7 @@ const COMMANDS: readonly Command[] = [
   ...reportCommands,
   ...adminCommands,
   ...rewardsCommands,
+  ...catalogCommands,
   ...ledgerCommands,
   ...pointsCommands,
   ...demoCommands,

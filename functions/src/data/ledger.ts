@@ -1,7 +1,6 @@
-import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot, type Query } from 'firebase-admin/firestore';
+import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
-import { decodeCursor, encodeCursor } from '../domain/cursor';
-import { badRequest } from '../errors';
+import { newestFirstPage } from './userPages';
 
 export const ledgerCollection = () => db().collection('ledger');
 
@@ -23,6 +22,12 @@ export interface EarnedFrom {
   occurredAt: Date;
 }
 
+export interface RedeemedFrom {
+  id: string;
+  rewardId: string;
+  rewardName: string;
+}
+
 export interface NewLedgerEntry {
   userId: string;
   kind: LedgerKind;
@@ -31,6 +36,8 @@ export interface NewLedgerEntry {
   /** `currentPoints` after this entry. */
   balanceAfter: number;
   transaction?: EarnedFrom;
+  /** What a `redeem` or `refund` entry keeps of its redemption. */
+  redemption?: RedeemedFrom;
   reason?: string;
   /** The admin who made an adjustment (their uid), or the command that opened a balance. */
   by?: string;
@@ -56,6 +63,7 @@ export interface LedgerEntryView {
   /** ISO 8601 UTC. */
   createdAt: string;
   transaction?: { id: string; kioskId: string; plasticCount: number; metalCount: number; occurredAt: string };
+  redemption?: RedeemedFrom;
   reason?: string;
 }
 
@@ -64,6 +72,7 @@ const iso = (value: unknown): string => (value instanceof Timestamp ? value.toDa
 export function ledgerEntryView(snapshot: DocumentSnapshot): LedgerEntryView {
   const data = snapshot.data() ?? {};
   const transaction = data.transaction as DocumentData | undefined;
+  const redemption = data.redemption as DocumentData | undefined;
   return {
     id: snapshot.id,
     kind: data.kind,
@@ -79,42 +88,19 @@ export function ledgerEntryView(snapshot: DocumentSnapshot): LedgerEntryView {
         occurredAt: iso(transaction.occurredAt),
       },
     }),
+    ...(redemption && {
+      redemption: { id: redemption.id, rewardId: redemption.rewardId, rewardName: redemption.rewardName },
+    }),
     ...(typeof data.reason === 'string' && { reason: data.reason }),
   };
 }
 
-const cursorAfter = (entry: DocumentSnapshot): string => {
-  const time = entry.get('createdAt') as Timestamp;
-  return encodeCursor({ seconds: time.seconds, nanoseconds: time.nanoseconds, id: entry.id });
-};
-
-/** A user's entries, newest first; ties (one commit time) broken by id, so the order is total. */
-const historyOf = (userId: string): Query =>
-  ledgerCollection().where('userId', '==', userId).orderBy('createdAt', 'desc').orderBy('__name__', 'desc');
-
-/**
- * One page of a user's history. The cursor is the position of the last entry shown
- * (its time and id): the next page starts strictly after it in the index, so entries
- * added meanwhile (all newer) are never seen on later pages, and no entry that
- * existed is skipped or repeated; a page costs the same at any depth.
- */
+/** One page of a user's history, newest first (see newestFirstPage). */
 export async function historyPage(
   userId: string,
   limit: number,
   cursor: string | undefined,
 ): Promise<{ entries: LedgerEntryView[]; nextCursor: string | null }> {
-  let query = historyOf(userId);
-  if (cursor !== undefined) {
-    const position = decodeCursor(cursor);
-    if (!position) throw badRequest('cursor is not one this endpoint gave out');
-    const time = new Timestamp(position.seconds, position.nanoseconds);
-    query = query.startAfter(time, ledgerCollection().doc(position.id));
-  }
-  const snapshot = await query.limit(limit + 1).get();
-  const page = snapshot.docs.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    entries: page.map(ledgerEntryView),
-    nextCursor: snapshot.docs.length > limit && last ? cursorAfter(last) : null,
-  };
+  const { items, nextCursor } = await newestFirstPage(ledgerCollection(), userId, { limit, cursor }, ledgerEntryView);
+  return { entries: items, nextCursor };
 }

@@ -5,8 +5,8 @@ import { usersCollection } from './users';
 export const notificationsOf = (userId: string) => usersCollection().doc(userId).collection('notifications');
 
 export interface NewNotification {
-  /** `transaction` for an award (its id is the transaction's), `message` for an operator's. */
-  type: 'transaction' | 'message';
+  /** `transaction` for an award, `redemption` for a reward redeemed (the id is theirs), `message` for an operator's. */
+  type: 'transaction' | 'redemption' | 'message';
   title: string;
   body: string;
   data: Record<string, string>;

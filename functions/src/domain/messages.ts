@@ -34,6 +34,27 @@ export function transactionNotification(summary: TransactionSummary): Notificati
   };
 }
 
+/** What a user is told of a redemption: the reward, its code (a voucher's), the balance left. */
+export function redemptionNotification(redemption: {
+  id: string;
+  rewardName: string;
+  cost: number;
+  code: string | null;
+  newBalance: number;
+}): NotificationContent {
+  const code = redemption.code === null ? '' : ` Your code: ${redemption.code}.`;
+  return {
+    title: `You redeemed ${redemption.rewardName}`,
+    body: `${plural(redemption.cost, 'point')} spent.${code} Your balance is now ${plural(redemption.newBalance, 'point')}.`,
+    data: {
+      type: 'redemption',
+      redemptionId: redemption.id,
+      cost: String(redemption.cost),
+      newBalance: String(redemption.newBalance),
+    },
+  };
+}
+
 /** The push topic operators' devices subscribe to; every opened alert is pushed there once. */
 export const OPERATORS_TOPIC = 'operators';
 

@@ -13,6 +13,7 @@ import type { AlertView } from '../data/alerts';
 import type { AdminKioskView } from '../services/fleet';
 import { MAX_ID_LENGTH } from '../domain/ids';
 import { coordinates } from './schemas';
+import { adminRewardSchema, redeemedFromSchema, redemptionSchema, rewardSchema } from './rewardComponents';
 import type { JsonSchema } from './types';
 
 const id = { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH } as const;
@@ -23,7 +24,7 @@ const count = { type: 'integer', minimum: 0 } as const;
  * views with members that may be null: ajv's JSONSchemaType types `nullable` only
  * on optional members.
  */
-type ObjectSchemaOf<T> = {
+export type ObjectSchemaOf<T> = {
   type: 'object';
   description: string;
   properties: { [member in keyof T]-?: JsonSchema };
@@ -244,6 +245,10 @@ export const componentSchemas: Readonly<Record<string, JsonSchema>> = {
   KioskDay: kioskDaySchema,
   AdminKiosk: adminKioskSchema,
   Alert: alertSchema,
+  Reward: rewardSchema,
+  AdminReward: adminRewardSchema,
+  Redemption: redemptionSchema,
+  RedeemedFrom: redeemedFromSchema,
 };
 
 /** `{ success: true, ... }`, the body of every success of the contract's endpoints; `optional` may be absent. */

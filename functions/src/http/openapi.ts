@@ -10,7 +10,6 @@
  * (test/unit/cold-start.test.ts).
  */
 import type { ErrorCode } from '../errors';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
 import { componentSchemas } from './components';
 import { routes as allRoutes } from './routes';
 import { SERVICE_NAME, SERVICE_VERSION } from './routes/health';
@@ -22,6 +21,7 @@ import {
   NO_OPERATION_ANSWERS,
   PATH_ID_RULE,
   PATH_ID_SCHEMA,
+  IDEMPOTENCY_KEY_PARAMETERS,
   PATH_PARAMETERS,
   PROTOCOL_ANSWERS,
   SECURITY,
@@ -161,8 +161,10 @@ function parametersOf(route: AnyRoute): Json[] {
       schema: toDocumentSchema(schema),
     });
   }
-  if (route.doc.headers?.includes('Idempotency-Key'))
-    parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (route.doc.headers?.includes('Idempotency-Key')) {
+    const component = route.doc.idempotencyKeyRequired ? 'SpendIdempotencyKey' : 'IdempotencyKey';
+    parameters.push({ $ref: `#/components/parameters/${component}` });
+  }
   return parameters;
 }
 
@@ -265,16 +267,7 @@ export function openApiDocument(routes: readonly AnyRoute[] = allRoutes): Json {
             },
           ]),
         ),
-        IdempotencyKey: {
-          name: 'Idempotency-Key',
-          in: 'header',
-          required: false,
-          description:
-            'Makes retries safe: a repeat with the same key from the same kiosk (for an adjustment: for the same ' +
-            'user), at any later time, is answered with the original response and applies nothing again; the ' +
-            'same key with another body is 422',
-          schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
-        },
+        ...IDEMPOTENCY_KEY_PARAMETERS,
       },
       headers: Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [headerComponentName(name), header])),
       responses: componentResponses(),

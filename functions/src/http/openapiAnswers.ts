@@ -6,6 +6,7 @@
  */
 import { MAX_BODY_BYTES } from './api';
 import { MAX_ID_LENGTH } from '../domain/ids';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
 import type { Access, ErrorResponse, ResponseHeader } from './types';
 
 export type Json = Record<string, unknown>;
@@ -143,4 +144,29 @@ export const PATH_PARAMETERS: Record<string, string> = {
   kioskId: "The kiosk's id",
   userId: "The user's id: their Firebase Auth uid",
   keyId: 'The key id (SHA-256 of the key, hex) that was returned when the key was issued',
+  redemptionId: 'The redemption id, as `POST /user/{userId}/redemptions` returned it',
+};
+
+const idempotencyKeyParameter = (required: boolean, description: string): Json => ({
+  name: 'Idempotency-Key',
+  in: 'header',
+  required,
+  description,
+  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+});
+
+/** The header of retries: optional for a kiosk's deposit, required for a user's spend. */
+export const IDEMPOTENCY_KEY_PARAMETERS = {
+  IdempotencyKey: idempotencyKeyParameter(
+    false,
+    'Makes retries safe: a repeat with the same key from the same kiosk (for an adjustment: for the same ' +
+      'user), at any later time, is answered with the original response and applies nothing again; the ' +
+      'same key with another body is 422',
+  ),
+  SpendIdempotencyKey: idempotencyKeyParameter(
+    true,
+    'Required, so a spend is safe to retry: a repeat with the same key for the same user, at any later ' +
+      'time, is answered with the original response and spends nothing again; the same key with another ' +
+      'body is 422',
+  ),
 };

@@ -30,6 +30,9 @@ export const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
     "The app's signed-in user: points, rank and push registration. A Firebase ID token of that user (or of an admin).",
   'Sign-in': 'One-time codes by mail, for an app that signs users in with them.',
   Notifications: 'Pushes sent by operators. An admin ID token.',
+  Rewards:
+    'The catalog of rewards points buy (anyone may read it), redeeming one (the user, with an ' +
+    '`Idempotency-Key`), and the catalog and cancellations for operators (an admin ID token).',
   Administration:
     'Kiosks and their API keys, the fleet (telemetry, alerts) and the daily reports, for operators. An admin ID ' +
     'token.',
@@ -81,7 +84,8 @@ Responses are never cached (\`Cache-Control: no-store\`).
 \`POST /kiosk/transaction\` takes an \`Idempotency-Key\` (each item of
 \`POST /kiosk/transactions/batch\` carries its \`idempotencyKey\`): repeat a request
 with the same key after a timeout or a lost connection, at any later time, and it is
-answered as the first one was, never awarded twice. A 429 or 503 says in
+answered as the first one was, never awarded twice. \`POST /user/{userId}/redemptions\`
+requires one (keys are the user's): a spend is never made twice. A 429 or 503 says in
 \`Retry-After\` when to try again.
 
 ## Versions

@@ -9,6 +9,7 @@ import type { DepositSubmission } from '../domain/deposit';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
 import { MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON_LENGTH } from '../domain/adjustment';
 import type { StatusReport } from '../services/statusReport';
+import { REWARD_KINDS, type RewardDefinition, type RewardKind } from '../domain/redemption';
 
 export const MAX_ITEMS_PER_MATERIAL = 1000;
 
@@ -256,6 +257,42 @@ export const adjustmentBody: JSONSchemaType<AdjustmentBody> = {
   additionalProperties: false,
 };
 
+export type AdminRewardBody = RewardDefinition;
+export const adminRewardBody: JSONSchemaType<AdminRewardBody> = {
+  type: 'object',
+  properties: {
+    id,
+    name: title,
+    description: { type: 'string', maxLength: 2000, nullable: true },
+    cost: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'Points' },
+    kind: { type: 'string', enum: REWARD_KINDS as unknown as RewardKind[] },
+    stock: { type: 'integer', minimum: 0, maximum: 1_000_000_000, nullable: true, description: 'null: unlimited' },
+    active: { type: 'boolean', nullable: true },
+  },
+  required: ['id', 'name', 'cost', 'kind'],
+  additionalProperties: false,
+};
+
+export interface RedeemBody {
+  rewardId: string;
+}
+export const redeemBody: JSONSchemaType<RedeemBody> = {
+  type: 'object',
+  properties: { rewardId: id },
+  required: ['rewardId'],
+  additionalProperties: false,
+};
+
+export interface CancelRedemptionBody {
+  reason: string;
+}
+export const cancelRedemptionBody: JSONSchemaType<CancelRedemptionBody> = {
+  type: 'object',
+  properties: { reason: { type: 'string', minLength: 1, maxLength: 200 } },
+  required: ['reason'],
+  additionalProperties: false,
+};
+
 export const bodySchemas = {
   kioskStatusBody,
   transactionBody,
@@ -268,6 +305,9 @@ export const bodySchemas = {
   adminKioskBody,
   kioskKeyBody,
   adjustmentBody,
+  adminRewardBody,
+  redeemBody,
+  cancelRedemptionBody,
 } as const;
 
 export type BodySchemaName = keyof typeof bodySchemas;

@@ -38,6 +38,7 @@ export const API_TAGS = [
   'Users',
   'Sign-in',
   'Notifications',
+  'Rewards',
   'Administration',
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number];
@@ -78,6 +79,8 @@ export interface OperationDescription<Body> {
   access: Access;
   /** Request headers the route reads, besides credentials. */
   headers?: readonly 'Idempotency-Key'[];
+  /** The route refuses a request without `Idempotency-Key` (400): a spend must be safe to retry. */
+  idempotencyKeyRequired?: true;
   /** A body the route accepts; every route with a body schema has one (unit-tested). */
   example?: Body;
   responses: { [status in SuccessStatus]?: SuccessResponse } & { [status in ErrorStatus]?: ErrorResponse };

@@ -23,6 +23,8 @@ import fc from 'fast-check';
 import { SIMULATED_TOKEN_PREFIXES, classifyFcmError } from '../../src/adapters/push';
 import { utcDay } from '../../src/domain/rewards';
 import { issueKey, revokeKey } from '../../src/data/kioskKeys';
+import { upsertReward } from '../../src/data/rewards';
+import { redeemReward } from '../../src/services/redemptions';
 import { routes } from '../../src/http/routes';
 import { emulatorsFromEnv } from '../harness/emulators';
 import {
@@ -127,6 +129,10 @@ interface Fixtures {
   stranger: string;
   strangerToken: string;
   adminToken: string;
+  /** an active voucher of unlimited stock; `user` can afford it many times over */
+  reward: string;
+  /** one redemption of `reward` by `user`, for the cancel endpoint */
+  redemption: string;
 }
 
 let fx: Fixtures;
@@ -162,7 +168,10 @@ beforeAll(async () => {
   const spare = await issueKey(kioskPlain, 'spare');
   const revoked = await issueKey(a.kioskId, 'revoked');
   await revokeKey(a.kioskId, revoked.keyId);
-  await seedUser({ id: user });
+  await seedUser({ id: user, currentPoints: 1_000_000, totalPoints: 1_000_000 });
+  const reward = uniqueId('fuzz-reward');
+  await upsertReward({ id: reward, name: 'Fuzz coffee', cost: 10, kind: 'voucher', stock: null });
+  const { redemption } = await redeemReward(user, reward, 'fuzz-seed');
   // Days with figures for the daily report to find.
   const daysAgo = (days: number) => utcDay(new Date(Date.now() - days * 86_400_000));
   await seedKioskDays([
@@ -191,6 +200,8 @@ beforeAll(async () => {
     stranger,
     strangerToken,
     adminToken,
+    reward,
+    redemption: redemption.id,
   };
   server = await startFuzzServer();
   current = await snapshotDb();
@@ -287,6 +298,30 @@ const pool = (): CredentialPool => ({
 function each<T>(variants: T[], shape: (variant: T) => Shape): fc.Arbitrary<FuzzRequest> {
   return fc.constantFrom(...variants).chain((variant) => requestsFor(pool(), shape(variant)));
 }
+
+/** Requests to a route of one user, as each of `callers` (the user's id, then the caller's ID token). */
+function asCallers(
+  method: string,
+  template: string,
+  callers: [userId: string, token: string][],
+  rest: Pick<Shape, 'body' | 'idempotency'> = {},
+): fc.Arbitrary<FuzzRequest> {
+  return each(callers, ([userId, token]) => ({
+    method,
+    path: pathsOf(template, { userId: [userId] }),
+    token,
+    ...rest,
+  }));
+}
+
+/** Who redeems for whom: the user, an admin for them or for a user without points, a profile-less account, a stranger. */
+const redeemers = (): [string, string][] => [
+  [fx.user, fx.userToken],
+  [fx.user, fx.adminToken],
+  [fx.userPush, fx.adminToken],
+  [fx.stranger, fx.strangerToken],
+  [fx.user, fx.strangerToken],
+];
 
 const STATUSES = ['available', 'maintenance', 'offline'];
 
@@ -635,57 +670,22 @@ const specs: RouteSpec[] = [
         ({ userId, token }) => ({ method: 'GET', path: pathsOf('/user/:userId', { userId: [userId] }), token }),
       ),
   },
-  {
-    route: 'GET /user/:userId/history',
-    runs: 80,
-    requests: () =>
-      each(
-        [
-          { userId: fx.user, token: fx.userToken },
-          { userId: fx.userPush, token: fx.adminToken },
-          { userId: fx.user, token: fx.strangerToken },
-        ],
-        ({ userId, token }) => ({
-          method: 'GET',
-          path: (fuzzed) =>
-            (fuzzed
-              ? weighted(
-                  [2, hostileText(40).map((limit) => `?limit=${encodeSegment(limit)}`)],
-                  [2, hostileText(200).map((cursor) => `?cursor=${encodeSegment(cursor)}`)],
-                  [
-                    1,
-                    fc.constantFrom(
-                      '?limit=0',
-                      '?limit=101',
-                      '?limit=-1',
-                      '?limit=1e2',
-                      '?cursor=',
-                      '?limit=5&limit=6',
-                      '?offset=3',
-                    ),
-                  ],
-                )
-              : weighted([1, fc.constant('')], [2, fc.integer({ min: 1, max: 100 }).map((limit) => `?limit=${limit}`)])
-            ).map((query) => `/user/${encodeSegment(userId)}/history${query}`),
-          token,
-        }),
-      ),
-  },
+  userPageSpec('history'),
+  userPageSpec('redemptions'),
   {
     route: 'PUT /user/:userId/push-token',
     runs: 100,
     requests: () =>
-      each(
+      asCallers(
+        'PUT',
+        '/user/:userId/push-token',
         [
-          { userId: fx.user, token: fx.userToken },
-          { userId: fx.user, token: fx.userToken },
-          { userId: fx.userPush, token: fx.adminToken },
-          { userId: fx.stranger, token: fx.strangerToken },
+          [fx.user, fx.userToken],
+          [fx.user, fx.userToken],
+          [fx.userPush, fx.adminToken],
+          [fx.stranger, fx.strangerToken],
         ],
-        ({ userId, token }) => ({
-          method: 'PUT',
-          path: pathsOf('/user/:userId/push-token', { userId: [userId] }),
-          token,
+        {
           body: (fuzzed) =>
             bodies(
               fc.record({
@@ -701,25 +701,18 @@ const specs: RouteSpec[] = [
               { token: weighted([2, hostileText(4096)], [1, fc.string({ minLength: 1000, maxLength: 4096 })]) },
               fuzzed,
             ),
-        }),
+        },
       ),
   },
   {
     route: 'DELETE /user/:userId/push-token',
     runs: 60,
     requests: () =>
-      each(
-        [
-          { userId: fx.user, token: fx.userToken },
-          { userId: fx.userPush, token: fx.adminToken },
-          { userId: fx.stranger, token: fx.strangerToken },
-        ],
-        ({ userId, token }) => ({
-          method: 'DELETE',
-          path: pathsOf('/user/:userId/push-token', { userId: [userId] }),
-          token,
-        }),
-      ),
+      asCallers('DELETE', '/user/:userId/push-token', [
+        [fx.user, fx.userToken],
+        [fx.userPush, fx.adminToken],
+        [fx.stranger, fx.strangerToken],
+      ]),
   },
   {
     route: 'POST /notify/topic',
@@ -1096,7 +1089,109 @@ const specs: RouteSpec[] = [
           ),
       }),
   },
+  {
+    route: 'GET /rewards',
+    runs: 20,
+    requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/rewards') }),
+  },
+  {
+    route: 'POST /admin/rewards',
+    runs: 100,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/admin/rewards'),
+        token: fx.adminToken,
+        body: (fuzzed) =>
+          bodies(
+            fc.record(
+              {
+                id: fc.constantFrom('fz-reward-1', 'fz-reward-2', 'fz-reward-3'),
+                name: text(200),
+                description: fc.option(text(2000), { nil: null }),
+                cost: weighted([4, fc.integer({ min: 1, max: 1_000_000 })], [1, fc.constantFrom(1, 1_000_000)]),
+                kind: fc.constantFrom('voucher', 'donation'),
+                stock: fc.option(fc.integer({ min: 0, max: 1_000_000_000 }), { nil: null }),
+                active: fc.option(fc.boolean(), { nil: null }),
+              },
+              { requiredKeys: ['id', 'name', 'cost', 'kind'] },
+            ),
+            {
+              id: hostileId,
+              name: hostileText(200),
+              description: hostileText(2000),
+              cost: fc.constantFrom<unknown>(0, -1, 1_000_001, 2.5, '500', null, 1e308),
+              kind: fc.constantFrom<unknown>('Voucher', 'gift', '', null, 1),
+              stock: fc.constantFrom<unknown>(-1, 0.5, '3', 1_000_000_001, 'unlimited'),
+              active: fc.constantFrom<unknown>('true', 0, 1, 'yes'),
+            },
+            fuzzed,
+          ),
+      }),
+  },
+  {
+    route: 'POST /user/:userId/redemptions',
+    runs: 120,
+    requests: () =>
+      asCallers('POST', '/user/:userId/redemptions', redeemers(), {
+        idempotency: true,
+        body: (fuzzed) =>
+          bodies(
+            fc.record({
+              rewardId: weighted([4, fc.constant(fx.reward)], [1, fc.constantFrom('fz-reward-1', 'ghost')]),
+            }),
+            { rewardId: hostileId },
+            fuzzed,
+          ),
+      }),
+  },
+  {
+    route: 'POST /admin/redemptions/:redemptionId/cancel',
+    runs: 60,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/admin/redemptions/:redemptionId/cancel', {
+          redemptionId: [fx.redemption, 'no-such-redemption'],
+        }),
+        token: fx.adminToken,
+        body: (fuzzed) => bodies(fc.record({ reason: text(200) }), { reason: hostileText(200) }, fuzzed),
+      }),
+  },
 ];
+
+/** GET /user/{id}/history or /redemptions: a page of valid `limit`, or hostile `limit`/`cursor` when fuzzed. */
+function userPageSpec(list: 'history' | 'redemptions'): RouteSpec {
+  const callers = (): [string, string][] => [
+    [fx.user, fx.userToken],
+    [fx.userPush, fx.adminToken],
+    [fx.user, fx.strangerToken],
+  ];
+  return {
+    route: `GET /user/:userId/${list}`,
+    runs: 80,
+    requests: () =>
+      each(callers(), ([userId, token]) => ({
+        method: 'GET',
+        path: (fuzzed) => pageQueries(fuzzed).map((query) => `/user/${encodeSegment(userId)}/${list}${query}`),
+        token,
+      })),
+  };
+}
+
+function pageQueries(fuzzed: boolean): fc.Arbitrary<string> {
+  if (!fuzzed) {
+    return weighted([1, fc.constant('')], [2, fc.integer({ min: 1, max: 100 }).map((limit) => `?limit=${limit}`)]);
+  }
+  return weighted(
+    [2, hostileText(40).map((limit) => `?limit=${encodeSegment(limit)}`)],
+    [2, hostileText(200).map((cursor) => `?cursor=${encodeSegment(cursor)}`)],
+    [
+      1,
+      fc.constantFrom('?limit=0', '?limit=101', '?limit=-1', '?limit=1e2', '?cursor=', '?limit=5&limit=6', '?offset=3'),
+    ],
+  );
+}
 
 /** Days around the fixtures' transactions: some reports hold rows, some span more than 92 days. */
 const reportDays = fc

@@ -39,6 +39,7 @@ describe('cold start: importing src/index.ts', () => {
       'alertPush',
       'api',
       'provisionUserProfile',
+      'redemptionEffects',
       'silentKioskSweep',
       'transactionEffects',
     ]);
@@ -97,6 +98,7 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
     'firebase-functions scheduler provider': '/node_modules/firebase-functions/lib/v2/providers/scheduler.js',
     'the alert trigger': '/src/triggers/alertCreated.ts',
     'the silent sweep': '/src/triggers/silentSweep.ts',
+    'the redemption trigger': '/src/triggers/redemptionCreated.ts',
   } as const;
   type Marker = keyof typeof MARKERS;
 
@@ -126,6 +128,11 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
       'alertPush',
       'the Firestore trigger of alerts only',
       ['firebase-functions Firestore provider', 'the alert trigger'],
+    ],
+    [
+      'redemptionEffects',
+      'the Firestore trigger of redemptions only',
+      ['firebase-functions Firestore provider', 'the redemption trigger'],
     ],
     ['silentKioskSweep', 'the scheduled sweep only', ['firebase-functions scheduler provider', 'the silent sweep']],
   ] as const)('%s: %s', (target, _loads, loaded) => {

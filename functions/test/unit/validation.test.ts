@@ -121,6 +121,32 @@ const cases: Record<BodySchemaName, SchemaCase> = {
     required: ['points', 'reason'],
     wrongType: ['points', '5'],
   },
+  adminRewardBody: {
+    valid: { id: 'coffee', name: 'Coffee', cost: 1, kind: 'donation' },
+    full: {
+      id: 'coffee',
+      name: 'Coffee',
+      description: 'One cup',
+      cost: 1_000_000,
+      kind: 'voucher',
+      stock: 0,
+      active: false,
+    },
+    required: ['id', 'name', 'cost', 'kind'],
+    wrongType: ['cost', '500'],
+  },
+  redeemBody: {
+    valid: { rewardId: 'coffee' },
+    full: { rewardId: 'x'.repeat(128) },
+    required: ['rewardId'],
+    wrongType: ['rewardId', 7],
+  },
+  cancelRedemptionBody: {
+    valid: { reason: 'r' },
+    full: { reason: 'x'.repeat(200) },
+    required: ['reason'],
+    wrongType: ['reason', null],
+  },
 };
 
 describe('every body schema', () => {

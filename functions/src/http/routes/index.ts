@@ -15,6 +15,11 @@ import { sendOtpEmailRoute } from './sendOtpEmail';
 import { submitTransactionRoute } from './submitTransaction';
 import { submitTransactionBatchRoute } from './submitTransactionBatch';
 import { updateKioskStatusRoute } from './updateKioskStatus';
+import { listRewardsRoute } from './listRewards';
+import { upsertRewardRoute } from './upsertReward';
+import { redeemRewardRoute } from './redeemReward';
+import { userRedemptionsRoute } from './userRedemptions';
+import { cancelRedemptionRoute } from './cancelRedemption';
 
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
@@ -39,4 +44,9 @@ export const routes: AnyRoute[] = [
   listFleetRoute,
   listAlertsRoute,
   adjustUserRoute,
+  listRewardsRoute,
+  redeemRewardRoute,
+  userRedemptionsRoute,
+  upsertRewardRoute,
+  cancelRedemptionRoute,
 ];

@@ -1,20 +1,11 @@
 import type { VerifiedCaller } from '../../adapters/identity';
 import { historyPage, type LedgerEntryView } from '../../data/ledger';
 import { getUser } from '../../data/users';
-import { badRequest } from '../../errors';
 import { requireUserOrAdmin } from '../auth';
 import { successBody } from '../components';
+import { redeemedFromSchema } from '../rewardComponents';
+import { PAGE_ERRORS, pageLimit, pageQuery } from '../paging';
 import type { JsonSchema, Route } from '../types';
-
-const MAX_PAGE = 100;
-const DEFAULT_PAGE = 20;
-
-function pageLimit(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_PAGE;
-  const limit = /^[0-9]{1,3}$/.test(raw) ? Number(raw) : NaN;
-  if (!(limit >= 1 && limit <= MAX_PAGE)) throw badRequest(`limit must be an integer from 1 to ${MAX_PAGE}`);
-  return limit;
-}
 
 const entrySchema: JsonSchema = {
   type: 'object',
@@ -42,6 +33,7 @@ const entrySchema: JsonSchema = {
       required: ['id', 'kioskId', 'plasticCount', 'metalCount', 'occurredAt'],
       additionalProperties: false,
     },
+    redemption: redeemedFromSchema,
     reason: { type: 'string', description: 'Why an operator adjusted the balance' },
   },
   required: ['id', 'kind', 'points', 'balanceAfter', 'createdAt'],
@@ -68,16 +60,7 @@ export const userHistoryRoute: Route<undefined, VerifiedCaller> = {
   method: 'GET',
   path: '/user/:userId/history',
   authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
-  query: {
-    limit: {
-      description: `Entries per page, 1-${MAX_PAGE} (default ${DEFAULT_PAGE})`,
-      schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE },
-    },
-    cursor: {
-      description: '`nextCursor` of the previous page, as given',
-      schema: { type: 'string', minLength: 1, maxLength: 1000 },
-    },
-  },
+  query: pageQuery('Entries'),
   handler: async ({ params, query }) => {
     const limit = pageLimit(query.limit);
     await getUser(params.userId);
@@ -103,10 +86,7 @@ export const userHistoryRoute: Route<undefined, VerifiedCaller> = {
         }),
         example: { success: true, entries: [exampleEntry], nextCursor: null },
       },
-      400: {
-        description: '`limit` outside 1-100, or a `cursor` this endpoint did not give',
-        codes: ['invalid-argument'],
-      },
+      400: PAGE_ERRORS,
       404: { description: 'No user has this id', codes: ['not-found'] },
     },
   },

@@ -1,0 +1,101 @@
+/** catalog, catalog:set, redemption:cancel: the CLI side of the rewards catalog and cancelling a redemption. */
+import { FieldPath } from 'firebase-admin/firestore';
+import { rewardFromSnapshot, rewardsCollection, toAdminRewardView, upsertReward } from '../../data/rewards';
+import { assertDocumentId } from '../../domain/ids';
+import { REWARD_KINDS } from '../../domain/redemption';
+import type { AdminRewardBody, CancelRedemptionBody } from '../../http/schemas';
+import { validateBody } from '../../http/validation';
+import { cancelRedemption } from '../../services/redemptions';
+import { numberOrText } from '../args';
+import { UsageError, note, print, printJson, type Command } from '../command';
+import { textTable } from '../table';
+
+/** Who cancelled, as the redemption and its refund entry record it. */
+export const CANCEL_ACTOR = 'cli:redemption:cancel';
+
+const catalogList: Command = {
+  name: 'catalog',
+  description:
+    'Lists every reward of the catalog, the inactive ones too (GET /rewards shows only the active): id, name, ' +
+    'kind, cost, stock (unlimited when none is counted) and whether it is offered.',
+  flags: { json: { description: 'print the rewards as JSON instead' } },
+  uses: { firestore: true },
+  run: async (flags) => {
+    const snapshot = await rewardsCollection().orderBy(FieldPath.documentId()).get();
+    const rewards = snapshot.docs.flatMap((doc) => rewardFromSnapshot(doc) ?? []);
+    if (flags.has('json')) return printJson(rewards);
+    await print(
+      textTable(
+        ['ID', 'NAME', 'KIND', 'COST', 'STOCK', 'ACTIVE'],
+        rewards.map((r) => [r.id, r.name, r.kind, r.cost, r.stock ?? 'unlimited', r.active ? 'yes' : 'no']),
+      ),
+    );
+  },
+};
+
+/** "unlimited" is null; anything else is read as a number, or left as text for the schema to refuse. */
+const stockFlag = (value: string | undefined) =>
+  value === undefined ? undefined : value === 'unlimited' ? null : numberOrText(value);
+
+function activeFlag(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') throw new UsageError('--active takes true or false');
+  return value === 'true';
+}
+
+const catalogSet: Command = {
+  name: 'catalog:set',
+  description:
+    'Creates a reward (defaults: no description, unlimited stock, active) or updates one (omitted flags keep ' +
+    'what is stored), checked as POST /admin/rewards checks it. Prints the reward as JSON.',
+  example: 'npm run admin -- catalog:set --id coffee --name "Coffee" --cost 500 --kind voucher --stock 40',
+  flags: {
+    id: { value: 'ID', description: 'the reward id', required: true },
+    name: { value: 'NAME', description: 'the name users see', required: true },
+    cost: { value: 'POINTS', description: 'what it costs, 1-1000000 points', required: true },
+    kind: { value: 'KIND', description: `${REWARD_KINDS.join(' or ')}`, required: true },
+    description: { value: 'TEXT', description: 'what the user gets' },
+    stock: { value: 'UNITS', description: 'units left, or "unlimited"' },
+    active: { value: 'BOOL', description: 'true: offered; false: taken out of the catalog' },
+  },
+  uses: { firestore: true },
+  run: async (flags) => {
+    const given = {
+      id: flags.required('id'),
+      name: flags.required('name'),
+      cost: numberOrText(flags.required('cost')),
+      kind: flags.required('kind'),
+      description: flags.get('description'),
+      stock: stockFlag(flags.get('stock')),
+      active: activeFlag(flags.get('active')),
+    };
+    const definition = validateBody<AdminRewardBody>(
+      'adminRewardBody',
+      Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
+    );
+    const { reward, created } = await upsertReward(definition);
+    await note(`${created ? 'Created' : 'Updated'} reward ${reward.id}${reward.active ? '' : ' (not offered)'}.`);
+    await printJson(toAdminRewardView(reward));
+  },
+};
+
+const redemptionCancel: Command = {
+  name: 'redemption:cancel',
+  description:
+    "Cancels a redemption, once: its cost back to the user's spendable points (a refund entry) and one unit back " +
+    'to the stock, as POST /admin/redemptions/{id}/cancel does. Prints the redemption and the new balance as JSON.',
+  flags: {
+    id: { value: 'ID', description: 'the redemption id', required: true },
+    reason: { value: 'REASON', description: 'why, 1-200 characters (kept with the refund)', required: true },
+  },
+  uses: { firestore: true },
+  run: async (flags) => {
+    const redemptionId = assertDocumentId(flags.required('id'), 'id');
+    const { reason } = validateBody<CancelRedemptionBody>('cancelRedemptionBody', { reason: flags.required('reason') });
+    const outcome = await cancelRedemption(redemptionId, reason, CANCEL_ACTOR);
+    await note(`Cancelled redemption ${redemptionId}; the user's balance is now ${outcome.newBalance}.`);
+    await printJson(outcome);
+  },
+};
+
+export const catalogCommands: readonly Command[] = [catalogList, catalogSet, redemptionCancel];

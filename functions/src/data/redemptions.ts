@@ -1,0 +1,115 @@
+import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { db } from '../adapters/firestore';
+import { sha256Hex } from '../domain/hash';
+import type { RewardKind } from '../domain/redemption';
+import type { RewardRecord } from './rewards';
+import { newestFirstPage } from './userPages';
+
+export const redemptionsCollection = () => db().collection('redemptions');
+
+export type RedemptionStatus = 'issued' | 'cancelled';
+
+/**
+ * The id of the redemption a user's Idempotency-Key names, forever: a second request
+ * with the key finds it, however late. Keys are scoped per user; the pair is encoded
+ * as a JSON array, which no two pairs share.
+ */
+export const keyedRedemptionId = (userId: string, key: string): string => sha256Hex(JSON.stringify([userId, key]));
+
+/** What a redemption records when it is made; the trigger adds `effects`, a cancel its fields. */
+export interface NewRedemption {
+  userId: string;
+  reward: RewardRecord;
+  /** The voucher code; null for a donation. */
+  code: string | null;
+  /** The user's `currentPoints` after it. */
+  balanceAfter: number;
+  idempotencyKey: string;
+  /** The body's fingerprint: a replay of the key (200) from a reuse with another body (422). */
+  requestFingerprint: string;
+  /** Chosen once per request: tells a commit of its own whose answer was lost from a concurrent twin's. */
+  submissionId: string;
+}
+
+/** A redemptions/{id} document as first stored; the one place one is written out. */
+export const newRedemption = ({ reward, ...redemption }: NewRedemption): DocumentData => ({
+  ...redemption,
+  rewardId: reward.id,
+  rewardName: reward.name,
+  kind: reward.kind,
+  cost: reward.cost,
+  status: 'issued' satisfies RedemptionStatus,
+  createdAt: FieldValue.serverTimestamp(),
+});
+
+export interface Cancellation {
+  reason: string;
+  /** The admin's uid, or the CLI command. */
+  by: string;
+  /** Chosen once per cancel call (see cancelRedemption). */
+  cancelId: string;
+  at: Timestamp;
+  /** The user's `currentPoints` after the refund. */
+  refundBalanceAfter: number;
+}
+
+/** The fields a cancel adds to a redemption, once. */
+export const cancellation = ({ reason, by, cancelId, at, refundBalanceAfter }: Cancellation): DocumentData => ({
+  status: 'cancelled' satisfies RedemptionStatus,
+  cancelledAt: at,
+  cancelReason: reason,
+  cancelledBy: by,
+  cancelId,
+  refundBalanceAfter,
+});
+
+/** A redemption as its user (and an operator) sees it. */
+export interface RedemptionView {
+  id: string;
+  rewardId: string;
+  rewardName: string;
+  kind: RewardKind;
+  cost: number;
+  code: string | null;
+  status: RedemptionStatus;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  cancelledAt?: string;
+  cancelReason?: string;
+}
+
+const iso = (value: unknown): string | undefined =>
+  value instanceof Timestamp ? value.toDate().toISOString() : undefined;
+
+/** The redemption as stored, with `changes` (a cancel about to commit) applied. */
+export function redemptionView(snapshot: DocumentSnapshot, changes: DocumentData = {}): RedemptionView {
+  const data = { ...snapshot.data(), ...changes };
+  const cancelledAt = iso(data.cancelledAt);
+  return {
+    id: snapshot.id,
+    rewardId: data.rewardId,
+    rewardName: data.rewardName,
+    kind: data.kind,
+    cost: data.cost,
+    code: data.code ?? null,
+    status: data.status,
+    createdAt: iso(data.createdAt) ?? new Date(0).toISOString(),
+    ...(cancelledAt && { cancelledAt }),
+    ...(typeof data.cancelReason === 'string' && { cancelReason: data.cancelReason }),
+  };
+}
+
+/** One page of a user's redemptions, newest first (see newestFirstPage). */
+export async function redemptionsPage(
+  userId: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ redemptions: RedemptionView[]; nextCursor: string | null }> {
+  const { items, nextCursor } = await newestFirstPage(
+    redemptionsCollection(),
+    userId,
+    { limit, cursor },
+    redemptionView,
+  );
+  return { redemptions: items, nextCursor };
+}

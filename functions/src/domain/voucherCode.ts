@@ -1,0 +1,15 @@
+import { randomBytes } from 'node:crypto';
+
+/** Crockford's base32: no I, L, O or U, so a code read aloud or off a screen has no look-alikes. */
+export const VOUCHER_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** 12 characters of 5 bits: 60 random bits, beyond guessing. */
+export const VOUCHER_CODE_LENGTH = 12;
+
+/**
+ * A voucher code from the operating system's cryptographic random source. Each byte
+ * picks one of 32 characters by its low 5 bits: 256 is a multiple of 32, so every
+ * character is equally likely.
+ */
+export function newVoucherCode(): string {
+  return [...randomBytes(VOUCHER_CODE_LENGTH)].map((byte) => VOUCHER_ALPHABET[byte & 31]).join('');
+}

@@ -1,0 +1,180 @@
+/**
+ * Spending points on a reward, and an operator's cancelling of it: each one atomic
+ * commit of the redemption, the user's balance, the reward's stock and the ledger
+ * entry that explains the change. Only `currentPoints` moves: the rank follows
+ * `totalPoints`, what was ever earned.
+ */
+import { randomUUID } from 'node:crypto';
+import { Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { commitOptimistically, db, runTransaction } from '../adapters/firestore';
+import { ledgerCollection, newLedgerEntry } from '../data/ledger';
+import {
+  cancellation,
+  keyedRedemptionId,
+  newRedemption,
+  redemptionView,
+  redemptionsCollection,
+  type RedemptionView,
+} from '../data/redemptions';
+import { rewardFromSnapshot, rewardsCollection } from '../data/rewards';
+import { userFromSnapshot, usersCollection } from '../data/users';
+import { requestFingerprint } from '../domain/idempotency';
+import { assertRedeemable } from '../domain/redemption';
+import { newVoucherCode } from '../domain/voucherCode';
+import { ApiError, conflict, notFound } from '../errors';
+import { logInfo } from '../log';
+
+export interface RedemptionOutcome {
+  redemption: RedemptionView;
+  /** The user's `currentPoints` right after the redemption (or its cancelling). */
+  newBalance: number;
+  replayed: boolean;
+}
+
+const keyReused = () =>
+  new ApiError(422, 'idempotency-key-reused', 'This Idempotency-Key was already used with a different request body');
+
+/** The ledger entries of a redemption, under ids derived from it: a redemption is spent and refunded once. */
+const redeemEntryId = (redemptionId: string) => `redeem-${redemptionId}`;
+const refundEntryId = (redemptionId: string) => `refund-${redemptionId}`;
+
+/**
+ * Redeems `rewardId` for `userId` under the user's `idempotencyKey`. The redemption's
+ * id is derived from user and key, and every request with the key creates that one
+ * document: a later one finds it and is answered with it (422 when its body differs);
+ * a concurrent twin loses the create and then finds it. The commit is guarded by
+ * preconditions on the user and on the reward (when its stock is counted), so under
+ * any concurrency a balance and a stock never go below 0.
+ */
+export async function redeemReward(
+  userId: string,
+  rewardId: string,
+  idempotencyKey: string,
+): Promise<RedemptionOutcome> {
+  const fingerprint = requestFingerprint({ rewardId });
+  const submissionId = randomUUID();
+  const userRef = usersCollection().doc(userId);
+  const rewardRef = rewardsCollection().doc(rewardId);
+  const redemptionRef = redemptionsCollection().doc(keyedRedemptionId(userId, idempotencyKey));
+
+  /** The answer for the redemption recorded under this key: this request's own, or an earlier one's. */
+  const answerFor = (recorded: DocumentSnapshot): RedemptionOutcome => {
+    const replayed = recorded.get('submissionId') !== submissionId;
+    if (replayed && recorded.get('requestFingerprint') !== fingerprint) throw keyReused();
+    return { redemption: redemptionView(recorded), newBalance: recorded.get('balanceAfter'), replayed };
+  };
+
+  const outcome = await commitOptimistically<RedemptionOutcome | undefined>(
+    redemptionRef,
+    async (batch) => {
+      const [userSnap, rewardSnap, recordedSnap] = await db().getAll(userRef, rewardRef, redemptionRef);
+      if (recordedSnap.exists) return { result: answerFor(recordedSnap), commit: false };
+      const user = userFromSnapshot(userSnap);
+      if (!user) throw notFound(`User ${userId} not found`);
+      const reward = rewardFromSnapshot(rewardSnap);
+      if (!reward) throw notFound(`Reward ${rewardId} not found`);
+      assertRedeemable(reward, user.currentPoints);
+
+      const balanceAfter = user.currentPoints - reward.cost;
+      batch.create(
+        redemptionRef,
+        newRedemption({
+          userId,
+          reward,
+          code: reward.kind === 'voucher' ? newVoucherCode() : null,
+          balanceAfter,
+          idempotencyKey,
+          requestFingerprint: fingerprint,
+          submissionId,
+        }),
+      );
+      batch.create(
+        ledgerCollection().doc(redeemEntryId(redemptionRef.id)),
+        newLedgerEntry({
+          userId,
+          kind: 'redeem',
+          points: -reward.cost,
+          balanceAfter,
+          redemption: { id: redemptionRef.id, rewardId, rewardName: reward.name },
+        }),
+      );
+      // The preconditions make concurrent spends safe: whatever changed since the read fails the whole commit.
+      batch.update(userRef, { currentPoints: balanceAfter }, { lastUpdateTime: userSnap.updateTime! });
+      if (reward.stock !== null) {
+        batch.update(rewardRef, { stock: reward.stock - 1 }, { lastUpdateTime: rewardSnap.updateTime! });
+      }
+      return { result: undefined, commit: true };
+    },
+    answerFor,
+  );
+  // Committed by this request: answered from what landed, with the time the server gave it.
+  const result = outcome ?? answerFor(await redemptionRef.get());
+  logInfo(result.replayed ? 'redemption_replayed' : 'redemption_issued', {
+    redemptionId: result.redemption.id,
+    userId,
+    rewardId,
+    cost: result.redemption.cost,
+  });
+  return result;
+}
+
+/**
+ * Cancels a redemption once: the cost back to the user (a `refund` entry), one unit
+ * back to the reward's stock when it is counted, and the redemption marked cancelled
+ * with why and by whom, in one transaction. A second cancel is 409. The id of this
+ * call, stored with the cancel, tells its own commit whose answer was lost (the body
+ * runs again) from an earlier cancel.
+ */
+export async function cancelRedemption(
+  redemptionId: string,
+  reason: string,
+  by: string,
+): Promise<Omit<RedemptionOutcome, 'replayed'>> {
+  const redemptionRef = redemptionsCollection().doc(redemptionId);
+  const cancelId = randomUUID();
+  const at = Timestamp.now();
+  const refuse = (snapshot: DocumentSnapshot) => {
+    if (!snapshot.exists) throw notFound(`Redemption ${redemptionId} not found`);
+    if (snapshot.get('status') === 'cancelled' && snapshot.get('cancelId') !== cancelId) {
+      throw conflict(`Redemption ${redemptionId} is already cancelled`, 'already-cancelled');
+    }
+  };
+  // Refused before any lock is taken: a transaction given up leaves its locks until they
+  // expire (its rollback is not awaited), which would hold up the redemption's trigger.
+  refuse(await redemptionRef.get());
+  const outcome = await runTransaction(async (tx) => {
+    const snapshot = await tx.get(redemptionRef);
+    refuse(snapshot);
+    if (snapshot.get('status') === 'cancelled') {
+      return { redemption: redemptionView(snapshot), newBalance: snapshot.get('refundBalanceAfter') as number };
+    }
+    const { userId, rewardId, rewardName, cost } = snapshot.data()!;
+    const userRef = usersCollection().doc(userId);
+    const rewardRef = rewardsCollection().doc(rewardId);
+    const [userSnap, rewardSnap] = await tx.getAll(userRef, rewardRef);
+    const user = userFromSnapshot(userSnap);
+    if (!user) throw notFound(`User ${userId} of redemption ${redemptionId} not found`);
+    const reward = rewardFromSnapshot(rewardSnap);
+
+    const newBalance = user.currentPoints + cost;
+    tx.update(userRef, { currentPoints: newBalance });
+    if (reward && reward.stock !== null) tx.update(rewardRef, { stock: reward.stock + 1 });
+    tx.create(
+      ledgerCollection().doc(refundEntryId(redemptionId)),
+      newLedgerEntry({
+        userId,
+        kind: 'refund',
+        points: cost,
+        balanceAfter: newBalance,
+        redemption: { id: redemptionId, rewardId, rewardName },
+        reason,
+        by,
+      }),
+    );
+    const cancelled = cancellation({ reason, by, cancelId, at, refundBalanceAfter: newBalance });
+    tx.update(redemptionRef, cancelled);
+    return { redemption: redemptionView(snapshot, cancelled), newBalance };
+  });
+  logInfo('redemption_cancelled', { redemptionId, by, newBalance: outcome.newBalance });
+  return outcome;
+}
