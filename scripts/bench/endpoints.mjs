@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { functionsDir } from '../lib/paths.mjs';
 import { adminEndpointSpecs } from './admin-endpoints.mjs';
 import { awardWorkFloor, batchFloor, kioskKeyFloor } from './award-floor.mjs';
+import { historyFloor } from './history-floor.mjs';
 import { nearbyFloor, nearbyPath } from './nearby-floor.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
@@ -129,6 +130,13 @@ export function endpointSpecs(ctx) {
         (await db().getAll(db().collection('users').doc(signedIn(w).uid), db().doc('config/rewards'))).map(
           (/** @type {any} */ snap) => snap.data(),
         ),
+    },
+    {
+      name: 'GET /user/{id}/history',
+      request: (w) => ({ method: 'GET', path: `/user/${signedIn(w).uid}/history`, headers: signedIn(w).headers }),
+      idToken: (w) => signedIn(w).token,
+      floorLabel: 'get user; query the user’s ledger entries newest first, limit 21',
+      floor: (w) => historyFloor(signedIn(w).uid),
     },
     {
       name: 'POST /kiosk/{id}/status',
