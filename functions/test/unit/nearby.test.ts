@@ -63,34 +63,24 @@ describe('nearbySearchOf: the query parameters', () => {
   });
 
   const FORM = 'near must be latitude,longitude in decimal degrees, e.g. near=52.5219,13.4132';
+  const LATITUDE = 'near: the latitude must be from -90 to 90';
+  const LONGITUDE = 'near: the longitude must be from -180 to 180';
+  const RADIUS = 'radiusKm must be a number of kilometres from 0.1 to 50';
+  const LIMIT = 'limit must be an integer from 1 to 100';
+  const aroundNothing = (name: string) =>
+    `${name} needs near=<latitude>,<longitude>: it only applies to a search around a point`;
+  /** One 400 row a value: `name` set to each value, after the other parameters of `around`. */
+  const refused = (message: string, name: string, values: string[], around = {}): [Record<string, string>, string][] =>
+    values.map((value) => [{ ...around, [name]: value }, message]);
   test.each([
-    [{ near: '' }, FORM],
-    [{ near: '52.52' }, FORM],
-    [{ near: '52.52,13.41,0' }, FORM],
-    [{ near: '52.52;13.41' }, FORM],
-    [{ near: '52.52, 13.41' }, FORM],
-    [{ near: 'abc,def' }, FORM],
-    [{ near: '0x10,0' }, FORM],
-    [{ near: 'NaN,0' }, FORM],
-    [{ near: 'Infinity,0' }, FORM],
-    [{ near: ',' }, FORM],
-    [{ near: '90.0001,0' }, 'near: the latitude must be from -90 to 90'],
-    [{ near: '-91,0' }, 'near: the latitude must be from -90 to 90'],
-    [{ near: '1e999,0' }, 'near: the latitude must be from -90 to 90'],
-    [{ near: '0,180.5' }, 'near: the longitude must be from -180 to 180'],
-    [{ near: '0,-181' }, 'near: the longitude must be from -180 to 180'],
-    [{ near: '0,0', radiusKm: '0.09' }, 'radiusKm must be a number of kilometres from 0.1 to 50'],
-    [{ near: '0,0', radiusKm: '50.01' }, 'radiusKm must be a number of kilometres from 0.1 to 50'],
-    [{ near: '0,0', radiusKm: '' }, 'radiusKm must be a number of kilometres from 0.1 to 50'],
-    [{ near: '0,0', radiusKm: '5km' }, 'radiusKm must be a number of kilometres from 0.1 to 50'],
-    [{ near: '0,0', radiusKm: '-5' }, 'radiusKm must be a number of kilometres from 0.1 to 50'],
-    [{ near: '0,0', limit: '0' }, 'limit must be an integer from 1 to 100'],
-    [{ near: '0,0', limit: '101' }, 'limit must be an integer from 1 to 100'],
-    [{ near: '0,0', limit: '2.5' }, 'limit must be an integer from 1 to 100'],
-    [{ near: '0,0', limit: '-1' }, 'limit must be an integer from 1 to 100'],
-    [{ near: '0,0', limit: '' }, 'limit must be an integer from 1 to 100'],
-    [{ radiusKm: '5' }, 'radiusKm needs near=<latitude>,<longitude>: it only applies to a search around a point'],
-    [{ limit: '5' }, 'limit needs near=<latitude>,<longitude>: it only applies to a search around a point'],
+    ...refused(FORM, 'near', ['', '52.52', '52.52,13.41,0', '52.52;13.41', '52.52, 13.41', 'abc,def']),
+    ...refused(FORM, 'near', ['0x10,0', 'NaN,0', 'Infinity,0', ',']),
+    ...refused(LATITUDE, 'near', ['90.0001,0', '-91,0', '1e999,0']),
+    ...refused(LONGITUDE, 'near', ['0,180.5', '0,-181']),
+    ...refused(RADIUS, 'radiusKm', ['0.09', '50.01', '', '5km', '-5'], { near: '0,0' }),
+    ...refused(LIMIT, 'limit', ['0', '101', '2.5', '-1', ''], { near: '0,0' }),
+    ...refused(aroundNothing('radiusKm'), 'radiusKm', ['5']),
+    ...refused(aroundNothing('limit'), 'limit', ['5']),
   ])('%p: 400 %s', (query, message) => {
     const error = apiErrorOf(() => nearbySearchOf(query));
     expect([error.status, error.code, error.message]).toEqual([400, 'invalid-argument', message]);
@@ -124,36 +114,33 @@ describe('the query plan: geohash ranges around a point', () => {
     return pointsOf(center, radiusKm).filter((point) => !inRanges(ranges, point));
   };
 
+  /** Any centre on the globe, any radius the endpoint takes. */
+  const anyCircle = [
+    fc.double({ min: -90, max: 90, noNaN: true }),
+    fc.double({ min: -180, max: 180, noNaN: true }),
+    fc.double({ min: 0.1, max: 50, noNaN: true }),
+  ] as const;
+
   test('every point of the circle lies in a range (random circles, any latitude)', () => {
     fc.assert(
-      fc.property(
-        fc.double({ min: -90, max: 90, noNaN: true }),
-        fc.double({ min: -180, max: 180, noNaN: true }),
-        fc.double({ min: 0.1, max: 50, noNaN: true }),
-        (latitude, longitude, radiusKm) => {
-          expect(missed(at(latitude, longitude), radiusKm)).toEqual([]);
-        },
-      ),
+      fc.property(...anyCircle, (latitude, longitude, radiusKm) => {
+        expect(missed(at(latitude, longitude), radiusKm)).toEqual([]);
+      }),
       { numRuns: 200 },
     );
   });
 
   test('at most MAX_RANGES ranges, sorted, disjoint, each non-empty', () => {
     fc.assert(
-      fc.property(
-        fc.double({ min: -90, max: 90, noNaN: true }),
-        fc.double({ min: -180, max: 180, noNaN: true }),
-        fc.double({ min: 0.1, max: 50, noNaN: true }),
-        (latitude, longitude, radiusKm) => {
-          const ranges = geohashRanges(at(latitude, longitude), radiusKm);
-          expect(ranges.length).toBeGreaterThan(0);
-          expect(ranges.length).toBeLessThanOrEqual(MAX_RANGES);
-          ranges.forEach(([start, end], i) => {
-            expect(start < end).toBe(true);
-            if (i > 0) expect(ranges[i - 1][1] <= start).toBe(true);
-          });
-        },
-      ),
+      fc.property(...anyCircle, (latitude, longitude, radiusKm) => {
+        const ranges = geohashRanges(at(latitude, longitude), radiusKm);
+        expect(ranges.length).toBeGreaterThan(0);
+        expect(ranges.length).toBeLessThanOrEqual(MAX_RANGES);
+        ranges.forEach(([start, end], i) => {
+          expect(start < end).toBe(true);
+          if (i > 0) expect(ranges[i - 1][1] <= start).toBe(true);
+        });
+      }),
       { numRuns: 200 },
     );
   });
