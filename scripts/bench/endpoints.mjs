@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { functionsDir } from '../lib/paths.mjs';
 import { adminEndpointSpecs } from './admin-endpoints.mjs';
 import { awardWorkFloor, batchFloor, kioskKeyFloor } from './award-floor.mjs';
+import { historyFloor } from './history-floor.mjs';
 import { nearbyFloor, nearbyPath } from './nearby-floor.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
@@ -19,10 +20,11 @@ export { db, requireFn };
 
 /** @type {Record<string, unknown> | undefined} */
 let apiDocument;
+const openApiDocument = () => (apiDocument ??= requireFn('./lib/http/openapi.js').openApiDocument());
 
 /**
  * @typedef {{ method: string, path: string, headers?: Record<string, string>, body?: unknown }} BenchRequest
- * @typedef {{ name: string, request: (w: number, g: number) => BenchRequest, floorLabel: string, floor: (w: number, g: number) => Promise<unknown>, idToken?: (w: number) => string, emulatorLocks?: boolean }} EndpointSpec
+ * @typedef {{ name: string, request: (w: number, g: number) => BenchRequest, floorLabel: string, floor: (w: number, g: number) => Promise<unknown>, idToken?: (w: number) => string, emulatorLocks?: boolean, httpFloor?: () => BenchRequest }} EndpointSpec
  * @typedef {Awaited<ReturnType<typeof import('./seed.mjs').seed>> & { runId: string, mailFloor: (mail: Record<string, string>) => Promise<unknown> }} BenchContext
  */
 
@@ -58,7 +60,9 @@ export async function floorOperation(spec, w, g) {
 /**
  * Every endpoint the bench times. `request(w, g)` builds the g-th request (worker w);
  * `floor(w, g)` does that request's Firestore work directly (reading the data it
- * gets, as any use of it must). `idToken(w)` is the ID token the request carries:
+ * gets, as any use of it must). `httpFloor()`, for an endpoint whose answer is
+ * large, is its HTTP floor instead of GET /: a request to the same-host floor
+ * function that answers a body of the same size. `idToken(w)` is the ID token the request carries:
  * the floor verifies it with firebase-admin too (against the Auth emulator that
  * includes an account lookup on every call; deployed, only a signature check).
  * Ids are spread so that concurrent requests touch different documents, for the
@@ -87,13 +91,12 @@ export function endpointSpecs(ctx) {
       name: 'GET /openapi.json',
       request: () => ({ method: 'GET', path: '/openapi.json' }),
       // No Firestore work. An instance builds the document once and serialises it on
-      // every answer (res.json); the floor serialises the same ~48 KB document, so the
-      // ratio shows what the route adds around its body.
-      floorLabel: 'JSON.stringify of the same document',
-      floor: async () => {
-        apiDocument ??= requireFn('./lib/http/openapi.js').openApiDocument();
-        return JSON.stringify(apiDocument);
-      },
+      // every answer (res.json); the floor serialises the same document, and the HTTP
+      // floor sends a body of its size (GET / sends 50 bytes), so the ratio shows what
+      // the route adds around its body.
+      floorLabel: 'JSON.stringify of the same document; HTTP floor: a prebuilt body of its size',
+      floor: async () => JSON.stringify(openApiDocument()),
+      httpFloor: () => ({ method: 'GET', path: `/body?bytes=${Buffer.byteLength(JSON.stringify(openApiDocument()))}` }),
     },
     {
       name: 'GET /kiosk/{id}',
@@ -129,6 +132,13 @@ export function endpointSpecs(ctx) {
         (await db().getAll(db().collection('users').doc(signedIn(w).uid), db().doc('config/rewards'))).map(
           (/** @type {any} */ snap) => snap.data(),
         ),
+    },
+    {
+      name: 'GET /user/{id}/history',
+      request: (w) => ({ method: 'GET', path: `/user/${signedIn(w).uid}/history`, headers: signedIn(w).headers }),
+      idToken: (w) => signedIn(w).token,
+      floorLabel: 'get user; query the user’s ledger entries newest first, limit 21',
+      floor: (w) => historyFloor(signedIn(w).uid),
     },
     {
       name: 'POST /kiosk/{id}/status',

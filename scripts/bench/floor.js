@@ -7,6 +7,8 @@
 //   POST /floor?name=<endpoint>&w=&g=: that endpoint's floor operation from
 //     scripts/bench/endpoints.mjs (warm latency: the "same-host floor"); only when
 //     BENCH_FLOOR_CONTEXT names the bench's context file.
+//   GET /body?bytes=<n>: a JSON body of n bytes, built once and then only sent (the
+//     HTTP floor of an endpoint whose answer is large, warm latency)
 const { readFileSync } = require('node:fs');
 const { onRequest } = require('firebase-functions/v2/https');
 const { initializeApp } = require('firebase-admin/app');
@@ -35,8 +37,17 @@ async function sameHostFloor(req, res) {
   }
 }
 
+/** Bodies by size: `{"padding":"xx…"}` of exactly that many bytes. */
+const bodies = new Map();
+function sendBody(req, res) {
+  const bytes = Math.max(14, Number(req.query.bytes) || 0);
+  if (!bodies.has(bytes)) bodies.set(bytes, JSON.stringify({ padding: 'x'.repeat(bytes - 14) }));
+  res.type('application/json').send(bodies.get(bytes));
+}
+
 exports.api = onRequest(async (req, res) => {
   if (floors && req.path === '/floor') return sameHostFloor(req, res);
+  if (req.path === '/body') return sendBody(req, res);
   const [collection, id] = req.path.split('/').filter(Boolean);
   if (collection === 'user') {
     const token = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');

@@ -36,6 +36,16 @@ export function benchPlan(quick) {
       rounds: scale(5, 2),
       requests: scale(40, 10),
     },
+    // GET /user/{id}/history: a page of 10 with 10 and with 10,000 entries (first and last page), in turn like nearby.
+    history: {
+      entries: [10, 10_000],
+      limit: 10,
+      warmup: scale(20, 5),
+      rounds: scale(5, 2),
+      requests: scale(40, 10),
+    },
+    // The writes of single awards, counted from what changed in a project of their own.
+    awardWrites: { awards: scale(5, 3) },
     tokenCheck: { runs: scale(500, 50) },
     throughput: {
       users: [10, 1_000, 10_000],

@@ -13,6 +13,7 @@ import { DIAGNOSE_COMMAND, moduleLoadParts, restParts, serviceCodeShares } from 
 import { TARGETS, judged, verdict, within } from './report-targets.mjs';
 import { warmLatencySection } from './report-warm.mjs';
 import { nearbyParts, nearbyTargets } from './report-nearby.mjs';
+import { awardWritesParts, historyParts, historyTargets } from './report-ledger.mjs';
 
 /** @typedef {import('./run.mjs').Results} Results */
 
@@ -84,6 +85,7 @@ function summarize(results) {
       },
       ...batchTargets(results),
       ...nearbyTargets(results),
+      ...historyTargets(results),
     ],
     lines: [
       `cold-start ratio: ${fmtRatio(headline.ratio)}`,
@@ -246,6 +248,8 @@ export function writeReport(results) {
   );
 
   p(...nearbyParts(results));
+  p(...historyParts(results));
+  p(...awardWritesParts(results));
 
   const { size } = results;
   p('## 5. Deploy size', '');

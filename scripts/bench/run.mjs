@@ -18,6 +18,8 @@
 //    3b a backlog: batch vs singles        sections/batch-upload.mjs
 //    4  throughput by data size           sections/throughput.mjs
 //    4b kiosks near a point, fleet grows  sections/nearby.mjs
+//    4c a history page as history grows   sections/history.mjs
+//    4d the ledger's writes per award     sections/award-writes.mjs
 //    5  deploy size                       sections/deploy-size.mjs
 //    6  admin token check (checkRevoked)  sections/admin-token-check.mjs
 // --quick shrinks every section to seconds (plan.mjs), for trying the bench itself.
@@ -33,10 +35,12 @@ import { API_SOURCE, logDir, memoryOf, startFunction, stopFunction, waitForSucce
 import { writeReport } from './report.mjs';
 import { describeMachine, emulatorsForBench, setUpBench, warmApiEnv } from './setup.mjs';
 import { measureAdminTokenCheck } from './sections/admin-token-check.mjs';
+import { measureAwardWrites } from './sections/award-writes.mjs';
 import { measureBatchUpload } from './sections/batch-upload.mjs';
 import { measureColdStart } from './sections/cold-start.mjs';
 import { measureCpuProfile } from './sections/cpu-profile.mjs';
 import { measureDeploySize } from './sections/deploy-size.mjs';
+import { measureHistory } from './sections/history.mjs';
 import { measureModuleLoad } from './sections/module-load.mjs';
 import { measureNearby } from './sections/nearby.mjs';
 import { measureRestVsGrpc } from './sections/rest-vs-grpc.mjs';
@@ -144,11 +148,15 @@ async function measureSections(bench) {
   const nearby = await section('4b. GET /kiosks?near= at one neighbourhood as the fleet grows', () =>
     measureNearby(bench),
   );
+  const history = await section('4c. GET /user/{id}/history: a page as the history grows', () => measureHistory(bench));
+  const awardWrites = await section('4d. The ledger’s cost per award: Firestore writes counted', () =>
+    measureAwardWrites(bench),
+  );
   const size = section('5. Deploy size', () => measureDeploySize());
   const tokenCheck = await section('6. Admin token check: verifyIdToken with and without checkRevoked', () =>
     measureAdminTokenCheck(plan.tokenCheck),
   );
-  return { ...moduleLoad, cold, ...onWarmApi, throughput, ...nearby, size, ...tokenCheck };
+  return { ...moduleLoad, cold, ...onWarmApi, throughput, ...nearby, ...history, ...awardWrites, size, ...tokenCheck };
 }
 
 /**

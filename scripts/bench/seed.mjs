@@ -1,17 +1,20 @@
 // @ts-check
 // The bench's data: kiosks with keys (and a revoked key each), users (every other one
-// with a push token), users signed in to the Auth emulator and an admin; and, for
-// the throughput section, the same kiosks with more or fewer users in a project of
-// their own per data size.
+// with a push token), users signed in to the Auth emulator (each with a history of
+// points) and an admin; and, for the throughput section, the same kiosks with more or
+// fewer users in a project of their own per data size.
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
-import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
+import { fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
 import { db, requireFn } from './endpoints.mjs';
+import { projectFirestore } from './growth.mjs';
 
 const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFn('./lib/data/kioskKeys.js');
 
 const KIOSKS = 50;
 const USERS = 1000;
 const AUTH_USERS = 16;
+/** Each signed-in user's history: a page (20) and the start of the next. */
+const HISTORY_ENTRIES = 25;
 /** Kiosk i's opening hours: SCHEDULES[i % SCHEDULES.length]. */
 export const SCHEDULES = ['24/7', 'Mo-Fr 06:00-22:00; Sa 08:00-20:00', 'Mo-Su 07:00-23:00'];
 
@@ -32,9 +35,7 @@ const kioskDoc = (/** @type {number} */ i, /** @type {Record<string, unknown>} *
  * @param {string} runId
  */
 export async function seedDataSize(projectId, users, runId) {
-  const { initializeApp } = requireFn('firebase-admin/app');
-  const { getFirestore } = requireFn('firebase-admin/firestore');
-  const firestore = getFirestore(initializeApp({ projectId }, projectId));
+  const firestore = projectFirestore(projectId);
   await firestore.doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
   const kiosks = Array.from({ length: KIOSKS }, (_, i) => ({
     id: `bench-kiosk-${i}`,
@@ -69,7 +70,16 @@ export async function seed() {
     ]),
   );
   const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
-  await writeAll(authUsers.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Signed-in user ${i}`)]));
+  await writeAll(
+    authUsers.flatMap((userId, i) =>
+      fleetUserWithHistory(db(), {
+        userId,
+        name: `Signed-in user ${i}`,
+        entries: HISTORY_ENTRIES,
+        kioskId: kioskRefs[0].id,
+      }),
+    ),
+  );
 
   /** @type {{ id: string, apiKey: string, keyId: string }[]} */
   const kiosks = [];

@@ -1,7 +1,7 @@
 // @ts-check
 // What the load test and the bench seed: kiosks on a grid of sites half a degree
-// apart in south-west Germany, in Europe/Berlin, and new users; and the batched
-// writes that store them.
+// apart in south-west Germany, in Europe/Berlin, new users, users with a history;
+// and the batched writes that store them.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { functionsDir } from './paths.mjs';
@@ -9,6 +9,7 @@ import { functionsDir } from './paths.mjs';
 const requireFn = createRequire(join(functionsDir, 'package.json'));
 const { db } = requireFn('./lib/adapters/firestore.js');
 const { newKiosk } = requireFn('./lib/data/kiosks.js');
+const { newLedgerEntry } = requireFn('./lib/data/ledger.js');
 const { newProfile } = requireFn('./lib/data/users.js');
 const { DEFAULT_REWARDS } = requireFn('./lib/domain/rewards.js');
 
@@ -29,6 +30,40 @@ export function fleetKioskDoc(i, definition) {
  * @param {string} [pushToken]
  */
 export const fleetUserDoc = (name, pushToken) => newProfile({ name, pushToken }, DEFAULT_REWARDS);
+
+/** Each entry of a seeded history: a deposit of one bottle, a minute after the one before. */
+const HISTORY_STEP = { points: 10, plasticCount: 1, ms: 60_000 };
+
+/**
+ * User `userId` called `name` with a history of `entries` earn entries, as [ref, data]
+ * pairs built by the service's own builders (newProfile, newLedgerEntry): the users/{id}
+ * document holding the balance the entries add up to, then the ledger/{id} documents,
+ * oldest first, each from a deposit at kiosk `kioskId`.
+ * @param {import('firebase-admin/firestore').Firestore} firestore
+ * @param {{ userId: string, name: string, entries: number, kioskId: string }} history
+ * @returns {[import('firebase-admin/firestore').DocumentReference, Record<string, unknown>][]}
+ */
+export function fleetUserWithHistory(firestore, { userId, name, entries, kioskId }) {
+  const firstAt = Date.UTC(2026, 0, 1);
+  const points = HISTORY_STEP.points * entries;
+  const profile = { name, currentPoints: points, totalPoints: points, recycledCount: entries };
+  return [
+    [firestore.collection('users').doc(userId), newProfile(profile, DEFAULT_REWARDS)],
+    ...Array.from({ length: entries }, (_, i) => {
+      const id = `${userId}-${String(i).padStart(6, '0')}`;
+      const { plasticCount } = HISTORY_STEP;
+      const occurredAt = new Date(firstAt + i * HISTORY_STEP.ms);
+      const entry = newLedgerEntry({
+        userId,
+        kind: 'earn',
+        points: HISTORY_STEP.points,
+        balanceAfter: HISTORY_STEP.points * (i + 1),
+        transaction: { id, kioskId, plasticCount, metalCount: 0, occurredAt },
+      });
+      return /** @type {[any, Record<string, unknown>]} */ ([firestore.collection('ledger').doc(id), entry]);
+    }),
+  ];
+}
 
 /**
  * Writes `docs` ([ref, data]) in batches of 400.

@@ -7,11 +7,11 @@
 // read the whole fleet would slow down with it; one that reads only the geohash
 // ranges around the point (src/domain/geohashCover.ts) stays flat. Beside the
 // latencies: the documents those ranges hold in each project, counted directly.
-import { summarize } from '../../lib/stats.mjs';
 import { pointAt } from '../../../functions/test/harness/geo.ts';
 import { requireFn } from '../endpoints.mjs';
+import { measureInTurn, projectFirestore, writeInBatches } from '../growth.mjs';
 import { API_SOURCE, startFunction, stopFunction, waitForSuccess } from '../host.mjs';
-import { httpSender, keepAliveAgent, loop, request } from '../measure.mjs';
+import { httpSender, keepAliveAgent, request } from '../measure.mjs';
 import { warmApiEnv } from '../setup.mjs';
 
 const { newKiosk } = requireFn('./lib/data/kiosks.js');
@@ -23,8 +23,6 @@ export const NEIGHBOURHOOD = { latitude: 52.521918, longitude: 13.413215 };
 export const RADIUS_KM = 5;
 /** Kiosks "elsewhere" keep at least this far from the neighbourhood. */
 const ELSEWHERE_KM = 100;
-const WRITES_PER_BATCH = 500;
-const BATCHES_AT_ONCE = 4;
 
 /**
  * `count` places spread over Europe (lat 36-70, lon -10-40; a low-discrepancy
@@ -59,27 +57,18 @@ const neighbourhood = (count) =>
  * @param {number} near
  */
 async function seedFleet(projectId, fleet, near) {
-  const { initializeApp } = requireFn('firebase-admin/app');
-  const { getFirestore } = requireFn('firebase-admin/firestore');
-  const firestore = getFirestore(initializeApp({ projectId }, projectId));
+  const firestore = projectFirestore(projectId);
   const kiosks = [
-    ...neighbourhood(near).map((location, i) => [`near-${i}`, location]),
-    ...elsewhere(fleet).map((location, i) => [`elsewhere-${i}`, location]),
+    ...neighbourhood(near).map((location, i) => ({ id: `near-${i}`, location })),
+    ...elsewhere(fleet).map((location, i) => ({ id: `elsewhere-${i}`, location })),
   ];
-  const batches = [];
-  for (let i = 0; i < kiosks.length; i += WRITES_PER_BATCH) batches.push(kiosks.slice(i, i + WRITES_PER_BATCH));
-  for (let i = 0; i < batches.length; i += BATCHES_AT_ONCE) {
-    await Promise.all(
-      batches.slice(i, i + BATCHES_AT_ONCE).map((chunk) => {
-        const batch = firestore.batch();
-        for (const [id, location] of chunk) {
-          const definition = { name: `Kiosk ${id}`, address: 'Bench street', location, timezone: 'Europe/Berlin' };
-          batch.set(firestore.collection('kiosks').doc(id), newKiosk(definition));
-        }
-        return batch.commit();
-      }),
-    );
-  }
+  await writeInBatches(
+    firestore,
+    kiosks.map(({ id, location }) => [
+      firestore.collection('kiosks').doc(id),
+      newKiosk({ name: `Kiosk ${id}`, address: 'Bench street', location, timezone: 'Europe/Berlin' }),
+    ]),
+  );
   // What the search's range queries hold in this project: the documents it reads.
   const reads = await Promise.all(
     geohashRanges(NEIGHBOURHOOD, RADIUS_KM).map((/** @type {[string, string]} */ [start, end]) =>
@@ -108,28 +97,27 @@ export async function measureNearby(bench) {
         name: `api-near${fleet}`,
       });
       const agent = keepAliveAgent(1);
-      targets.push({ ...seeded, instance, agent, send: httpSender(instance.url, agent), latencies: [], failed: 0 });
+      targets.push({ ...seeded, instance, agent, send: httpSender(instance.url, agent) });
     }
     for (const target of targets) {
       await waitForSuccess(target.instance, path);
-      await loop(1, warmup, () => target.send({ method: 'GET', path }));
       target.found = await kiosksFound(target, path);
     }
-    for (let round = 0; round < rounds; round++) {
-      for (const target of targets.map((_, i) => targets[(i + round) % targets.length])) {
-        const result = await loop(1, requests, () => target.send({ method: 'GET', path }));
-        target.latencies.push(...result.latencies);
-        target.failed += result.failed;
-      }
-    }
-    const rows = targets.map(({ fleet, documentsRead, ranges, found, latencies, failed }) => ({
+    const measured = await measureInTurn(
+      targets.map(
+        ({ send }) =>
+          () =>
+            send({ method: 'GET', path }),
+      ),
+      { warmup, rounds, requests },
+    );
+    const rows = targets.map(({ fleet, documentsRead, ranges, found }, i) => ({
       fleet,
       near,
       found,
       documentsRead,
       ranges,
-      failed,
-      ...summarize(latencies),
+      ...measured[i],
     }));
     for (const row of rows) {
       console.log(
@@ -162,6 +150,6 @@ async function kiosksFound(target, path) {
  * One fleet size: its project and what its ranges hold, its instance, and the latencies measured.
  * @typedef {Awaited<ReturnType<typeof seedFleet>> & {
  *   instance: import('../host.mjs').Instance, agent: import('node:http').Agent,
- *   send: ReturnType<typeof httpSender>, latencies: number[], failed: number, found?: number,
+ *   send: ReturnType<typeof httpSender>, found?: number,
  * }} Target
  */

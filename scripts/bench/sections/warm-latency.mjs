@@ -1,8 +1,9 @@
 // @ts-check
 // Section 2 (judged): warm latency of every endpoint at c=1 and c=16 against its
 // floors, measured in the same run and interleaved with it: the HTTP floor (GET / of
-// the same instance), the Firestore floor (the floor runner) and, for reference, the
-// same-host floor (the floor function, warm).
+// the same instance; for a large answer, a body of its size from the floor function),
+// the Firestore floor (the floor runner) and, for reference, the same-host floor (the
+// floor function, warm).
 import { performance } from 'node:perf_hooks';
 import { summarize } from '../../lib/stats.mjs';
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
@@ -17,6 +18,7 @@ import { floorPath, floorReadyPath, startFloorRunner } from '../stand-ins.mjs';
  * @typedef {(req: import('../endpoints.mjs').BenchRequest) => Promise<Outcome>} Send
  * @typedef {import('../endpoints.mjs').EndpointSpec} EndpointSpec
  * @typedef {(spec: EndpointSpec, w: number, g: number) => Promise<Outcome>} SendSameHost
+ * @typedef {{ send: () => Promise<Outcome>, pid: number }} HttpFloor the HTTP floor's request, sent, and the process serving it
  */
 
 /**
@@ -74,10 +76,16 @@ async function measureEndpoints(bench, api, sameHost, floorRunner) {
       await loop(concurrency, warmup, (w, g) => send(spec.request(w, g)));
       await floorRunner.run(spec.name, concurrency, warmup);
       await loop(concurrency, warmup, (w, g) => sendSameHost(spec, w, g));
+      // GET / of the instance, or for a large answer a body of its size from the same-host floor function.
+      const httpRequest = spec.httpFloor?.() ?? { method: 'GET', path: '/' };
+      /** @type {HttpFloor} */
+      const http = spec.httpFloor
+        ? { send: () => toSameHost(httpRequest), pid: sameHost.pid }
+        : { send: () => send(httpRequest), pid: api.pid };
       const measured =
         concurrency === 1
-          ? await interleavedSequential(api, sameHost, spec, floorRunner, send, sendSameHost, bench.plan.warm[1])
-          : await interleavedBatches(api, sameHost, spec, floorRunner, send, sendSameHost, batches, concurrency);
+          ? await interleavedSequential(api, sameHost, spec, floorRunner, send, sendSameHost, http, bench.plan.warm[1])
+          : await interleavedBatches(api, sameHost, spec, floorRunner, send, sendSameHost, http, batches, concurrency);
       const row = warmRow(spec, concurrency, measured);
       rows.push(row);
       logWarm(row);
@@ -99,9 +107,10 @@ async function measureEndpoints(bench, api, sameHost, floorRunner) {
  * @param {FloorRunner} floorRunner
  * @param {Send} send
  * @param {SendSameHost} sendSameHost
+ * @param {HttpFloor} http
  * @param {{ endpoint: number }} plan
  */
-async function interleavedSequential(api, sameHost, spec, floorRunner, send, sendSameHost, plan) {
+async function interleavedSequential(api, sameHost, spec, floorRunner, send, sendSameHost, http, plan) {
   /** @type {Record<Kind, number[]>} */
   const samples = { endpoint: [], floor: [], http: [], sameHost: [] };
   const cpu = { endpoint: 0, floor: 0, http: 0, sameHost: 0 };
@@ -139,7 +148,7 @@ async function interleavedSequential(api, sameHost, spec, floorRunner, send, sen
     return timed('sameHost', sameHost.pid, () => sendSameHost(spec, 0, g));
   };
   for (let i = 0; i < plan.endpoint; i++) {
-    if (i % 2 === 0) await timed('http', api.pid, () => send({ method: 'GET', path: '/' }));
+    if (i % 2 === 0) await timed('http', http.pid, http.send);
     const order = i % 2 === 0 ? [endpointOnce, floorOnce, sameHostOnce] : [sameHostOnce, floorOnce, endpointOnce];
     for (const once of order) await once();
   }
@@ -162,10 +171,11 @@ async function interleavedSequential(api, sameHost, spec, floorRunner, send, sen
  * @param {FloorRunner} floorRunner
  * @param {Send} send
  * @param {SendSameHost} sendSameHost
+ * @param {HttpFloor} http
  * @param {{ rounds: number, http: number, endpoint: number, floor: number }} plan
  * @param {number} concurrency
  */
-async function interleavedBatches(api, sameHost, spec, floorRunner, send, sendSameHost, plan, concurrency) {
+async function interleavedBatches(api, sameHost, spec, floorRunner, send, sendSameHost, http, plan, concurrency) {
   /** @type {Record<Kind, number[]>} */
   const samples = { endpoint: [], floor: [], http: [], sameHost: [] };
   const cpu = {
@@ -191,9 +201,7 @@ async function interleavedBatches(api, sameHost, spec, floorRunner, send, sendSa
     return result;
   };
   for (let round = 0; round < plan.rounds; round++) {
-    const h = await charged(api.pid, cpu.http, () =>
-      loop(concurrency, plan.http, () => send({ method: 'GET', path: '/' })),
-    );
+    const h = await charged(http.pid, cpu.http, () => loop(concurrency, plan.http, http.send));
     const e = await charged(api.pid, cpu.endpoint, () =>
       loop(concurrency, plan.endpoint, (w, g) => send(spec.request(w, g))),
     );
