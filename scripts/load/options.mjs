@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 
 /**
- * @typedef {'kiosks' | 'users' | 'duration' | 'hot' | 'retries' | 'offline-kiosks' | 'offline-deposits' | 'offline-days'} Flag
+ * @typedef {'kiosks' | 'users' | 'duration' | 'hot' | 'retries' | 'offline-kiosks' | 'offline-deposits' | 'offline-days' | 'spenders' | 'rush' | 'mixed-rounds'} Flag
  * @type {Record<Flag, [number, number, string, number?]>} Flag → [default, smallest allowed, what it sizes, largest allowed].
  */
 const FLAGS = {
@@ -17,13 +17,17 @@ const FLAGS = {
   'offline-deposits': [120, 1, 'deposits each offline kiosk keeps in its journal'],
   // OFFLINE_MAX_DAYS (7) bounds how old a deposit may be when it arrives.
   'offline-days': [6, 1, 'days back the offline deposits are spread over', 6],
+  spenders: [40, 1, 'users of the mixed phase, who earn, redeem and are adjusted'],
+  rush: [100, 0, 'concurrent redemptions of a reward with a stock of 10 in the mixed phase'],
+  'mixed-rounds': [5, 1, 'rounds of the mixed phase: deposits, a redemption and an adjustment per spender'],
 };
 
 export const USAGE = [
   'Usage: npm run loadtest -- [--kiosks N] [--users N] [--duration S] [--hot N] [--retries N]',
   '         [--offline-kiosks N] [--offline-deposits N] [--offline-days N]',
+  '         [--spenders N] [--rush N] [--mixed-rounds N]',
   ...Object.entries(FLAGS).map(([name, [fallback, , what]]) => `  --${name.padEnd(16)} ${what} (default ${fallback})`),
-  'A quick run: npm run loadtest -- --kiosks 10 --users 20 --duration 10 --hot 20 --retries 10 --offline-kiosks 2 --offline-deposits 30',
+  'A quick run: npm run loadtest -- --kiosks 10 --users 20 --duration 10 --hot 20 --retries 10 --offline-kiosks 2 --offline-deposits 30 --spenders 5 --rush 20 --mixed-rounds 2',
 ].join('\n');
 
 /**
@@ -63,5 +67,8 @@ export function loadOptions(args) {
     offlineKiosks: read('offline-kiosks'),
     offlineDeposits: read('offline-deposits'),
     offlineDays: read('offline-days'),
+    spenders: read('spenders'),
+    rush: read('rush'),
+    mixedRounds: read('mixed-rounds'),
   };
 }

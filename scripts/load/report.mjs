@@ -87,6 +87,7 @@ trigger lag:          p50 ${ms(lag.p50)}, p95 ${ms(lag.p95)} (transaction create
 hot user:             ${hot.requests} concurrent awards in ${hot.seconds.toFixed(1)} s, ${hot.failures} not 200
 blind retries:        ${retries.logical} requests sent ${retries.sent} times, ${retries.answered} awarded, ${retries.doubled} doubled
 offline:              ${offline.deposits} deposits of ${offline.kiosks} kiosks over ${offline.days} days: ${offline.batchRequests} batch requests (${offline.dropped} dropped, ${offline.answersLost} answers lost, ${offline.overlappingBatches} overlapping), ${offline.singleResends} sent again alone; ${offline.answered} awarded, ${offline.replayedAnswers} replayed answers, ${offline.doubled} doubled, ${offline.leftInJournals} left in journals; uploaded in ${offline.uploadSeconds.toFixed(1)} s
+mixed:                ${figures.mixed ? `${figures.mixed.rushIssued} of ${figures.mixed.rush} rushing issued; ${figures.mixed.redemptions} redemptions, ${figures.mixed.cancelled} cancelled, ${figures.mixed.adjustments} adjustments, refused ${JSON.stringify(figures.mixed.refused)}` : 'not run'}
 kiosk days:           ${figures.kioskDays}
 status codes:         ${JSON.stringify(figures.statuses)}
 5xx:                  ${figures.serviceErrors} from the service, ${figures.emulatorErrors} from the emulator's proxy (broken worker socket; the kiosk sent the same request again)
@@ -100,6 +101,19 @@ transactions:         ${figures.transactions}, points awarded ${figures.pointsAw
 const offlineRow = (offline) =>
   offline
     ? `| offline | ${offline.kiosks} kiosks (the kiosk simulator) journal ${offline.deposits / offline.kiosks} deposits each, spread over the last ${offline.days} days; back online they upload the backlog in batches of 100 through a network that drops ${offline.dropped} batch requests and loses ${offline.answersLost} answers after the service acted (blind re-sends of whole batches), with an overlapping batch beside each flush and ${offline.singleResends} deposits sent again alone | ${offline.batchRequests} batch requests, ${offline.retries} retries; ${offline.answered} of ${offline.deposits} deposits awarded, ${offline.replayedAnswers} replayed answers, ${offline.doubled} doubled, ${offline.leftInJournals} left in journals; backlogs uploaded in ${offline.uploadSeconds.toFixed(1)} s |`
+    : '';
+
+/**
+ * The mixed phase's row of the load table (none in figures saved before it existed).
+ * @param {any} mixed
+ */
+const mixedRow = (mixed) =>
+  mixed
+    ? `| mixed | ${mixed.spenders} spenders, each opened with an adjustment, for ${mixed.rounds} rounds: kiosks keep depositing for them, each redeems a voucher or a donation, every third redemption is cancelled twice at once, each is adjusted up or down; ${mixed.rush} concurrent redemptions of a reward with a stock of ${mixed.stock}; every request sent blindly 1-3 times with one Idempotency-Key | ${mixed.sent} requests: ${mixed.rushIssued} of the rush issued, ${mixed.redemptions} redemptions for ${mixed.redemptionKeys} keys, ${mixed.cancelled} cancelled, ${mixed.adjustments} adjustments for ${mixed.adjustmentKeys} keys, ${mixed.deposits} deposits; refused: ${
+        Object.entries(mixed.refused)
+          .map(([what, n]) => `${what} ×${n}`)
+          .join(', ') || 'none'
+      }; in ${mixed.seconds.toFixed(1)} s |`
     : '';
 
 /** @param {any} figures what run.mjs measured (also saved, for a rewrite with newer suite results) */
@@ -127,6 +141,7 @@ one machine of 2 cores; figures are the emulator's, not production's.
 | hot user | ${figures.hot.requests} concurrent awards to one user | ${figures.hot.failures} not answered 200, ${figures.hot.awarded} points, done in ${figures.hot.seconds.toFixed(1)} s |
 | blind retries | ${figures.retries.logical} requests, each sent 2-5 times with one Idempotency-Key, partly concurrently | sent ${figures.retries.sent} times, ${figures.retries.answered} awarded, ${figures.retries.doubled} doubled |
 ${offlineRow(figures.offline)}
+${mixedRow(figures.mixed)}
 
 | Figure | Value |
 |---|---|
@@ -149,7 +164,11 @@ every kiosk's counters equal the items submitted to it once the triggers drained
 notification per transaction; no 5xx written by the service; no Idempotency-Key awarded
 twice or never; every offline deposit exactly one transaction document, none left in a
 kiosk's journal; each kiosk's daily figures (\`kioskDays\`) equal the sums of its
-transactions per UTC day of \`occurredAt\`. Kiosks behave as real ones: every transaction
+transactions per UTC day of \`occurredAt\`; in the mixed phase, no key redeemed or
+adjusted twice, the rush issued exactly as many as the stock and left it at 0, each
+cancelled redemption cancelled by exactly one of its two cancels, each spender's
+balances equal to what was earned, adjusted, spent and refunded, one redemption
+notification per redemption; and the operator CLI's audit OK. Kiosks behave as real ones: every transaction
 carries an Idempotency-Key and is sent again after a 5xx or a broken connection; the
 offline kiosks are the kiosk simulator (\`npm run kiosk\`), journal and all.
 

@@ -1,10 +1,11 @@
 // @ts-check
 // The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs.
-// Four phases against the real functions on the emulator suite, then the books:
+// Five phases against the real functions on the emulator suite, then the books:
 //   fleet:  50 kiosks, 200 users, 60 s of autocannon (transactions + status heartbeats)
 //   hot:    100 concurrent awards to one user (bursts.mjs)
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently (bursts.mjs)
 //   offline: 10 kiosks upload 120 deposits each of the last 6 days (offline.mjs)
+//   mixed:   40 spenders earn, redeem (100 rush a stock of 10), are adjusted and refunded (mixed.mjs)
 // Sizes from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)`
 // (exit 1; the audit is books.mjs) and writes RELIABILITY.md.
 import autocannon from 'autocannon';
@@ -19,6 +20,7 @@ import { summarize as summarizeValues } from '../lib/stats.mjs';
 import { Ledger, auditBooks, pointsAudit } from './books.mjs';
 import { hotPhase, randomInt, retriesPhase, submitRecorded, transactionBody } from './bursts.mjs';
 import { offlinePhase } from './offline.mjs';
+import { mixedBooks, mixedPhase } from './mixed.mjs';
 import { loadOptions } from './options.mjs';
 import { printLoadSummary, writeReliabilityReport } from './report.mjs';
 
@@ -36,6 +38,9 @@ const {
   offlineKiosks: OFFLINE_KIOSKS,
   offlineDeposits: OFFLINE_DEPOSITS,
   offlineDays: OFFLINE_DAYS,
+  spenders: SPENDERS,
+  rush: RUSH,
+  mixedRounds: MIXED_ROUNDS,
 } = loadOptions(process.argv.slice(2));
 const emulators = await discoverEmulators();
 const API = apiUrl(emulators);
@@ -55,12 +60,13 @@ async function seed() {
     ...Array.from({ length: OFFLINE_KIOSKS }, (_, i) => `load-offline-kiosk-${i}`),
   ];
   const users = Array.from({ length: USERS + 1 }, (_, i) => (i === USERS ? 'load-hot-user' : `load-user-${i}`));
+  const spenders = Array.from({ length: SPENDERS }, (_, i) => `load-spender-${i}`);
   await writeAll([
     ...kioskIds.map((id, i) => [
       db().collection('kiosks').doc(id),
       fleetKioskDoc(i, { name: `Load kiosk ${i}`, address: `Test street ${i}`, openingHours: '24/7' }),
     ]),
-    ...users.map((id, i) => [
+    ...[...users, ...spenders].map((id, i) => [
       db().collection('users').doc(id),
       fleetUserDoc(`Load user ${i}`, i % 2 === 0 ? `load-device-${i}` : undefined),
     ]),
@@ -75,6 +81,7 @@ async function seed() {
     offlineKiosks: kiosks.slice(KIOSKS),
     users: users.slice(0, USERS),
     hotUser: 'load-hot-user',
+    spenders,
   };
 }
 
@@ -218,6 +225,9 @@ console.log(`retries: ${RETRY_REQUESTS} requests, each sent 2-5 times...`);
 const retries = await retriesPhase({ ...seeded, api: API, requests: RETRY_REQUESTS }, ledger);
 console.log(`offline: ${OFFLINE_KIOSKS} kiosks upload ${OFFLINE_DEPOSITS} deposits each...`);
 const offline = await offlinePhase({ ...seeded, api: API, deposits: OFFLINE_DEPOSITS, days: OFFLINE_DAYS }, ledger);
+console.log(`mixed: ${SPENDERS} spenders earn, redeem and are adjusted; ${RUSH} rush a stock of 10...`);
+const mixedPlan = { api: API, kiosks: seeded.kiosks, spenders: seeded.spenders, rush: RUSH, rounds: MIXED_ROUNDS };
+const mixed = await mixedPhase(mixedPlan, ledger);
 console.log('Waiting for the triggers to drain...');
 const drained = await waitForEffects(transactionsCollection(), 'all', { timeoutMs: 600_000, intervalMs: 1000 });
 const transactions = { size: drained.length, docs: drained };
@@ -228,6 +238,7 @@ const lag = summarize(
 );
 const latency = summarize(ledger.latencies);
 const { problems, kioskDays } = await auditBooks(ledger, seeded, transactions, retries, offline);
+problems.push(...(await mixedBooks(mixed.tally, mixedPlan, ledger)));
 const audit = pointsAudit(emulators.projectId);
 if (!audit.ok) problems.push(`${audit.line}: ${audit.output.split('\n').slice(0, 3).join('; ')}`);
 
@@ -240,6 +251,7 @@ const figures = {
   hot,
   retries,
   offline,
+  mixed: mixed.figures,
   transactions: transactions.size,
   pointsAwarded: ledger.points,
   latency,

@@ -115,21 +115,18 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * POST `path` of `api` with the kiosk's key (and `idempotencyKey` as the header when
- * given), sent again under `policy` on a broken connection, a timeout, or a status
- * that is no answer, after the policy's pause or the answer's Retry-After, whichever
- * is longer. Resolves with the answer; throws the last connection error when every
- * attempt failed that way.
+ * POST `body` as JSON to `path` of `api` with `headers`, sent again under `policy` on
+ * a broken connection, a timeout, or a status that is no answer, after the policy's
+ * pause or the answer's Retry-After, whichever is longer. Resolves with the answer;
+ * throws the last connection error when every attempt failed that way.
  */
-export async function postAsKiosk(
+export async function postWithRetries(
   api: string,
   path: string,
-  { apiKey, idempotencyKey, body }: { apiKey: string; idempotencyKey?: string; body: unknown },
+  { headers, body }: { headers: Record<string, string>; body: unknown },
   policy: RetryPolicy = KIOSK_RETRIES,
   { onResponse, onRetry, transport = fetch, sleep = pause }: SendHooks = {},
 ): Promise<KioskAnswer> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': apiKey };
-  if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
   const payload = JSON.stringify(body);
   for (let attempt = 1; ; attempt++) {
     const started = performance.now();
@@ -138,7 +135,7 @@ export async function postAsKiosk(
     try {
       const response = await transport(`${api}${path}`, {
         method: 'POST',
-        headers,
+        headers: { 'content-type': 'application/json', ...headers },
         body: payload,
         signal: AbortSignal.timeout(policy.timeoutMs ?? 60_000),
       });
@@ -158,6 +155,28 @@ export async function postAsKiosk(
     await sleep(pauseMs);
   }
 }
+
+/**
+ * POST `path` of `api` with the kiosk's key (and `idempotencyKey` as the header when
+ * given), sent again as postWithRetries does.
+ */
+export const postAsKiosk = (
+  api: string,
+  path: string,
+  { apiKey, idempotencyKey, body }: { apiKey: string; idempotencyKey?: string; body: unknown },
+  policy: RetryPolicy = KIOSK_RETRIES,
+  hooks: SendHooks = {},
+): Promise<KioskAnswer> =>
+  postWithRetries(
+    api,
+    path,
+    {
+      headers: { 'x-api-key': apiKey, ...(idempotencyKey !== undefined && { 'idempotency-key': idempotencyKey }) },
+      body,
+    },
+    policy,
+    hooks,
+  );
 
 /**
  * POST /kiosk/transaction of `api` as a kiosk sends it. `onResponse` sees every
