@@ -1,4 +1,5 @@
-/** What `seed` puts on the local stack: demo kiosks and demo accounts. */
+/** What `seed` puts on the local stack: demo kiosks, demo accounts and a rewards catalog. */
+import type { RewardDefinition } from '../domain/redemption';
 import type { KioskInput } from './commands/kiosks';
 
 export const DEMO_PASSWORD = 'password123';
@@ -74,5 +75,33 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     admin: true,
     points: 0,
     recycledCount: 0,
+  },
+];
+
+/** Something for each kind: a voucher with a small stock, one without a limit, and a donation. */
+export const DEMO_REWARDS: readonly RewardDefinition[] = [
+  {
+    id: 'coffee-voucher',
+    name: 'Coffee at Café Kreislauf',
+    description: 'One hot drink of any size at a partner café; show the code at the till.',
+    cost: 300,
+    kind: 'voucher',
+    stock: 25,
+  },
+  {
+    id: 'cinema-ticket',
+    name: 'Cinema ticket',
+    description: 'One ticket for any regular screening at a partner cinema.',
+    cost: 1000,
+    kind: 'voucher',
+    stock: null,
+  },
+  {
+    id: 'plant-a-tree',
+    name: 'Plant a tree',
+    description: 'A tree planted by our reforestation partner, in your name.',
+    cost: 200,
+    kind: 'donation',
+    stock: null,
   },
 ];

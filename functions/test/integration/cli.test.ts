@@ -375,8 +375,15 @@ describe('seed', () => {
         { email: 'bob@example.com', uid: 'demo-bob', admin: false, created: true },
         { email: 'admin@example.com', uid: 'demo-admin', admin: true, created: true },
       ],
+      rewards: [
+        { id: 'coffee-voucher', cost: 300, kind: 'voucher', stock: 25 },
+        { id: 'cinema-ticket', cost: 1000, kind: 'voucher', stock: null },
+        { id: 'plant-a-tree', cost: 200, kind: 'donation', stock: null },
+      ],
       password: 'password123',
     });
+    const catalog = (await call('GET', '/rewards')).body.rewards.map((reward: { id: string }) => reward.id);
+    expect(catalog).toEqual(['plant-a-tree', 'coffee-voucher', 'cinema-ticket']);
     expect((await db().doc('users/demo-alice').get()).data()).toMatchObject({ totalPoints: 1250 });
 
     expect(JSON.parse(await admin('rewards:show'))).toEqual(DEFAULT_REWARDS);

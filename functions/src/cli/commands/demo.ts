@@ -2,6 +2,7 @@
 import type { DocumentData, DocumentReference } from 'firebase-admin/firestore';
 import { isAlreadyExists } from '../../adapters/firestore';
 import { upsertKiosk } from '../../data/kiosks';
+import { upsertReward, type RewardRecord } from '../../data/rewards';
 import { issueKey, kioskKeysCollection, revokeKey, type KioskKeyRecord } from '../../data/kioskKeys';
 import { newProfile, usersCollection } from '../../data/users';
 import type { KioskRecord, KioskStatus } from '../../domain/kiosk';
@@ -10,7 +11,7 @@ import { openBalance } from '../../services/ledgerBooks';
 import { profileName } from '../../triggers/provisionUser';
 import { auth, findAccountByEmail, setAdminClaim, type AuthUser } from '../accounts';
 import { CliError, print, printJson, type Command } from '../command';
-import { DEMO_ACCOUNTS, DEMO_KEY_LABEL, DEMO_KIOSKS, DEMO_PASSWORD, type DemoAccount } from '../demoData';
+import { DEMO_ACCOUNTS, DEMO_KEY_LABEL, DEMO_KIOSKS, DEMO_PASSWORD, DEMO_REWARDS, type DemoAccount } from '../demoData';
 import { validatedKiosk } from './kiosks';
 import { BACKFILL_ACTOR } from './ledger';
 import { storedRewards } from './rewards';
@@ -106,7 +107,7 @@ function readyToPaste(projectId: string, kioskId: string, apiKey: string, user: 
 const seed: Command = {
   name: 'seed',
   description:
-    'Demo kiosks, a fresh demo kiosk API key and demo accounts for the local stack (emulator only; safe to run ' +
+    'Demo kiosks, a fresh demo kiosk API key, demo accounts and a rewards catalog for the local stack (emulator only; safe to run ' +
     'again). Prints what it made and shell lines that try the API with it.',
   flags: { json: { description: 'print what it made as JSON instead' } },
   uses: { firestore: true, auth: true },
@@ -119,6 +120,8 @@ const seed: Command = {
     const { config } = await storedRewards();
     const accounts: SeededAccount[] = [];
     for (const demo of DEMO_ACCOUNTS) accounts.push(await seedAccount(demo, config));
+    const rewards: RewardRecord[] = [];
+    for (const definition of DEMO_REWARDS) rewards.push((await upsertReward(definition)).reward);
 
     if (flags.has('json')) {
       await printJson({
@@ -126,6 +129,7 @@ const seed: Command = {
         kiosks: kiosks.map(({ id, status }) => ({ id, status })),
         apiKey: { kioskId: demoKiosk, keyId: key.keyId, apiKey: key.apiKey, revokedEarlierKeys: key.revoked },
         accounts,
+        rewards: rewards.map(({ id, cost, kind, stock }) => ({ id, cost, kind, stock })),
         password: DEMO_PASSWORD,
       });
       return;
@@ -138,6 +142,7 @@ const seed: Command = {
         `  kiosks    ${kiosks.map((k) => `${k.id}${status(k.status)}`).join(', ')}`,
         `  accounts  ${accounts.map((a) => `${a.email} (uid ${a.uid}${a.admin ? ', admin' : ''})`).join(', ')}`,
         `            password "${DEMO_PASSWORD}"`,
+        `  rewards   ${rewards.map((r) => `${r.id} (${r.cost} points)`).join(', ')}`,
         `  API key   ${key.apiKey}`,
         `            for kiosk ${demoKiosk}, shown this once` +
           (key.revoked > 0 ? `; ${key.revoked} earlier demo key(s) revoked` : ''),
