@@ -6,7 +6,8 @@
 // the sizes are measured in turn, round after round, like section 4. A search that
 // read the whole fleet would slow down with it; one that reads only the geohash
 // ranges around the point (src/domain/geohashCover.ts) stays flat. Beside the
-// latencies: the documents those ranges hold in each project, counted directly.
+// latencies: the documents those ranges hold in each project, counted directly, and
+// the time of those range queries done directly (the floor), timed in the same turns.
 import { pointAt } from '../../../functions/test/harness/geo.ts';
 import { requireFn } from '../endpoints.mjs';
 import { measureInTurn, projectFirestore, writeInBatches } from '../growth.mjs';
@@ -69,14 +70,21 @@ async function seedFleet(projectId, fleet, near) {
       newKiosk({ name: `Kiosk ${id}`, address: 'Bench street', location, timezone: 'Europe/Berlin' }),
     ]),
   );
-  // What the search's range queries hold in this project: the documents it reads.
-  const reads = await Promise.all(
-    geohashRanges(NEIGHBOURHOOD, RADIUS_KM).map((/** @type {[string, string]} */ [start, end]) =>
-      firestore.collection('kiosks').where('geohash', '>=', start).where('geohash', '<', end).select().get(),
-    ),
-  );
+  const reads = await rangeReads(firestore);
   return { projectId, fleet, documentsRead: reads.reduce((sum, read) => sum + read.size, 0), ranges: reads.length };
 }
+
+/**
+ * The search's range queries in one project, done directly: what they hold is what the
+ * search reads, and their time is the search's Firestore floor in that project.
+ * @param {import('firebase-admin/firestore').Firestore} firestore
+ */
+const rangeReads = (firestore) =>
+  Promise.all(
+    geohashRanges(NEIGHBOURHOOD, RADIUS_KM).map((/** @type {[string, string]} */ [start, end]) =>
+      firestore.collection('kiosks').where('geohash', '>=', start).where('geohash', '<', end).get(),
+    ),
+  );
 
 /** @param {import('../setup.mjs').Bench} bench */
 export async function measureNearby(bench) {
@@ -103,12 +111,19 @@ export async function measureNearby(bench) {
       await waitForSuccess(target.instance, path);
       target.found = await kiosksFound(target, path);
     }
+    // Each size's search, then each size's floor, all in the same rotation.
     const measured = await measureInTurn(
-      targets.map(
-        ({ send }) =>
-          () =>
-            send({ method: 'GET', path }),
-      ),
+      [
+        ...targets.map(
+          ({ send }) =>
+            () =>
+              send({ method: 'GET', path }),
+        ),
+        ...targets.map(({ projectId }) => async () => {
+          await rangeReads(projectFirestore(projectId));
+          return { ok: true };
+        }),
+      ],
       { warmup, rounds, requests },
     );
     const rows = targets.map(({ fleet, documentsRead, ranges, found }, i) => ({
@@ -118,14 +133,25 @@ export async function measureNearby(bench) {
       documentsRead,
       ranges,
       ...measured[i],
+      floorP50: measured[targets.length + i].p50,
     }));
     for (const row of rows) {
       console.log(
-        `  ${String(row.fleet).padStart(6)} kiosks elsewhere: ${row.found} found of ${row.near} near, ${row.documentsRead} documents in ${row.ranges} ranges  p50 ${row.p50.toFixed(1)} ms  p95 ${row.p95.toFixed(1)} ms  failed ${row.failed}`,
+        `  ${String(row.fleet).padStart(6)} kiosks elsewhere: ${row.found} found of ${row.near} near, ${row.documentsRead} documents in ${row.ranges} ranges  p50 ${row.p50.toFixed(1)} ms (floor ${row.floorP50.toFixed(1)} ms)  p95 ${row.p95.toFixed(1)} ms  failed ${row.failed}`,
       );
     }
     const [smallest, largest] = [rows[0], rows[rows.length - 1]];
-    return { nearby: { rows, path, radiusKm: RADIUS_KM, rounds, requests, ratio: largest.p50 / smallest.p50 } };
+    return {
+      nearby: {
+        rows,
+        path,
+        radiusKm: RADIUS_KM,
+        rounds,
+        requests,
+        ratio: largest.p50 / smallest.p50,
+        floorRatio: largest.floorP50 / smallest.floorP50,
+      },
+    };
   } finally {
     for (const target of targets) {
       target.agent.destroy();
