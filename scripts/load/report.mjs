@@ -31,6 +31,16 @@ const SUITES = [
     'otp.test.ts',
     'mail server refusing and down: 502, quota not burned; per-address and per-IP flooding: 429 + Retry-After',
   ],
+  [
+    'Faults',
+    'redemptions.test.ts',
+    'concurrent redemptions against a stock of 3 and a balance for 2, one key sent 10 times at once, replays and reused keys, cancel twice, the notification once under trigger redelivery',
+  ],
+  [
+    'Faults',
+    'adjustments.test.ts',
+    '20 concurrent adjustments of -10 against a balance of 100 (exactly 10, never below 0), past zero refused with nothing written, key replay and reuse',
+  ],
   ['Faults', 'notify.test.ts', 'unregistered token 410 and removed, provider down 502, nothing half-written'],
   [
     'Hostile input',
