@@ -59,11 +59,9 @@ export async function awardTransactions(items: DepositToAward[], origin: AwardOr
   if (items.length === 0) return [];
   const planned = items.map(planAward);
   const kioskIds = [...new Set(items.map(({ deposit }) => deposit.kioskId))];
-  const [config, kioskSnaps] = await Promise.all([
-    loadRewardsConfig(),
-    db().getAll(...kioskIds.map((kioskId) => kiosksCollection().doc(kioskId))),
-  ]);
-  const kiosks = new Map(kioskSnaps.map((snap) => [snap.id, depositKioskFromSnapshot(snap)]));
+  // Failing here fails every deposit alike, each with its own result (a batch never fails whole).
+  const shared = await readShared(kioskIds).catch((error: unknown) => ({ error }));
+  if ('error' in shared) return items.map(() => ({ error: shared.error }));
   const settled: SettledAward[] = new Array(items.length);
   for (const round of roundsOf(planned)) {
     const byUser = new Map<string, number[]>();
@@ -75,7 +73,7 @@ export async function awardTransactions(items: DepositToAward[], origin: AwardOr
       [...byUser].map(async ([userId, indices]) => {
         const awards = indices.map((index) => planned[index]);
         const outcomes = await oneAtATimePerUser(userId, () =>
-          awardToUser(userId, awards, { config, kiosks, origin }),
+          awardToUser(userId, awards, { ...shared, origin }),
         ).catch((error: unknown) => indices.map(() => ({ error })));
         indices.forEach((index, n) => (settled[index] = outcomes[n]));
       }),
@@ -83,6 +81,15 @@ export async function awardTransactions(items: DepositToAward[], origin: AwardOr
   }
   for (const each of settled) if ('outcome' in each) logOutcome(each.outcome);
   return settled;
+}
+
+/** What every deposit's award reads alike: the rewards config and the kiosks, once each. */
+async function readShared(kioskIds: string[]) {
+  const [config, kioskSnaps] = await Promise.all([
+    loadRewardsConfig(),
+    db().getAll(...kioskIds.map((kioskId) => kiosksCollection().doc(kioskId))),
+  ]);
+  return { config, kiosks: new Map(kioskSnaps.map((snap) => [snap.id, depositKioskFromSnapshot(snap)])) };
 }
 
 /** Rounds of deposit indexes in which no transaction id appears twice: a key's k-th occurrence is in round k. */
