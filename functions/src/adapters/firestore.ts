@@ -128,22 +128,46 @@ export async function createUnderOwnId(ref: DocumentReference, data: DocumentDat
 export const isLostRace = (error: unknown): boolean => codeOf(error) === FAILED_PRECONDITION || isAlreadyExists(error);
 
 /**
- * Optimistic read-modify-write for hot documents (one user credited by many kiosks at
- * once): `stage` reads without locks and stages its writes on the batch guarded by
- * preconditions (`lastUpdateTime` of what it read, `create` for what must not exist
- * yet), or answers `commit: false` when there is nothing to write; the batch commits
- * atomically or not at all. Unlike runTransaction, no lock is held between the read
- * and the commit, so a burst never deadlocks: each round, one contender wins.
+ * Optimistic read-modify-write for hot documents (one user credited by many kiosks
+ * at once). `stage` reads, then stages its writes on the batch with preconditions
+ * (`lastUpdateTime` of what it read, `create` for what must not exist yet); the
+ * batch commits atomically or not at all. A commit that lost the race re-reads and
+ * tries again. Unlike runTransaction, no lock is held between the read and the
+ * commit, so a burst never deadlocks: each round, one contender wins.
  *
- * A commit that lost the race runs `stage` again on fresh reads, and so does one
- * whose answer was lost: the SDK's resend fails on the first send's own writes
- * (ALREADY_EXISTS, FAILED_PRECONDITION), exactly like a lost race, and the fresh reads
- * then find them applied. So the fresh reads must tell: `stage` writes what is the
- * same when repeated, or reads back what it creates and knows its own by an id chosen
- * once per call, outside `stage` (an award's `submissionId`).
+ * Every batch that commits creates `receipt`, a document whose id is fixed for the
+ * whole call, so at most one of the call's attempts can ever land. A commit can land
+ * with its answer lost: the SDK then sends it again by itself, and that second
+ * attempt fails on the first one's writes (ALREADY_EXISTS on the receipt,
+ * FAILED_PRECONDITION on a document it changed), which looks exactly like a lost
+ * race. So after any failed commit the receipt is read back first: if it exists, the
+ * call's write landed and its outcome is read from the receipt by `landed`.
+ */
+export async function commitOptimistically<T>(
+  receipt: DocumentReference,
+  stage: (batch: WriteBatch) => Promise<{ result: T; commit: boolean }>,
+  landed: (receipt: DocumentSnapshot) => T,
+): Promise<T> {
+  return commitOnFreshReads(stage, async () => {
+    const receiptSnap = await receipt.get();
+    return receiptSnap.exists ? { result: landed(receiptSnap) } : undefined;
+  });
+}
+
+/**
+ * Optimistic read-modify-write, as commitOptimistically, for writes that need no
+ * receipt: writes that are the same when repeated, or creates that `stage` reads back
+ * and knows as its own by an id chosen once per call (an award's `submissionId`).
+ * `stage` reads without locks and stages its writes guarded by preconditions, or
+ * answers `commit: false` when there is nothing to write. A commit that lost a race
+ * runs `stage` again on fresh reads, and so does one whose answer was lost: the SDK's
+ * resend fails on the first send's own writes, and the fresh reads then find them
+ * applied. `afterFailure`, when given, tells first whether a failed commit landed
+ * after all.
  */
 export async function commitOnFreshReads<T>(
   stage: (batch: WriteBatch) => Promise<{ result: T; commit: boolean }>,
+  afterFailure?: () => Promise<{ result: T } | undefined>,
 ): Promise<T> {
   const deadline = Date.now() + TRANSACTION_DEADLINE_MS;
   for (;;) {
@@ -154,6 +178,8 @@ export async function commitOnFreshReads<T>(
       await batch.commit();
       return result;
     } catch (error) {
+      const landed = await afterFailure?.();
+      if (landed) return landed.result;
       if (!isLostRace(error) || Date.now() > deadline) throw error;
       await pause(Math.random() * 25);
     }
