@@ -155,13 +155,15 @@ export async function commitOptimistically<T>(
 }
 
 /**
- * Optimistic read-modify-write, as commitOptimistically, for writes that are the
- * same when repeated, which need no receipt: `stage` reads without locks and stages
- * its writes guarded by preconditions, or answers `commit: false` when there is
- * nothing to write. A commit that lost a race runs `stage` again on fresh reads, and
- * so does one whose answer was lost: the SDK's resend fails on the first send's own
- * writes, and the fresh reads then find them applied. `afterFailure`, when given,
- * tells first whether a failed commit landed after all.
+ * Optimistic read-modify-write, as commitOptimistically, for writes that need no
+ * receipt: writes that are the same when repeated, or creates that `stage` reads back
+ * and knows as its own by an id chosen once per call (an award's `submissionId`).
+ * `stage` reads without locks and stages its writes guarded by preconditions, or
+ * answers `commit: false` when there is nothing to write. A commit that lost a race
+ * runs `stage` again on fresh reads, and so does one whose answer was lost: the SDK's
+ * resend fails on the first send's own writes, and the fresh reads then find them
+ * applied. `afterFailure`, when given, tells first whether a failed commit landed
+ * after all.
  */
 export async function commitOnFreshReads<T>(
   stage: (batch: WriteBatch) => Promise<{ result: T; commit: boolean }>,

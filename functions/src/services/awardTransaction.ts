@@ -1,29 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import { FieldValue, Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { FieldValue } from 'firebase-admin/firestore';
 import { logInfo } from '../log';
-import { commitOptimistically, db } from '../adapters/firestore';
+import { commitOnFreshReads, db } from '../adapters/firestore';
 import { depositKioskFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
 import { loadRewardsConfig } from '../data/rewardsConfig';
-import {
-  newTransaction,
-  transactionResultFromSnapshot,
-  transactionView,
-  transactionsCollection,
-  type RecordedTransaction,
-  type TransactionResult,
-} from '../data/transactions';
-import { ledgerCollection, newLedgerEntry } from '../data/ledger';
 import { userFromSnapshot, usersCollection } from '../data/users';
-import type { Deposit } from '../domain/deposit';
-import { keyReused, keyedTransactionId, legacyIdempotencyRecordId, requestFingerprint } from '../domain/idempotency';
+import type { KioskStatus } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
-import { computeAward } from '../domain/rewards';
+import { computeAward, type Award, type RewardsConfig } from '../domain/rewards';
 import { ApiError, conflict, notFound } from '../errors';
+import {
+  legacyAnswer,
+  planAward,
+  recordedAnswer,
+  stageAward,
+  type AwardOutcome,
+  type DepositToAward,
+  type PlannedAward,
+} from './awardRecord';
 
-export interface AwardOutcome {
-  result: TransactionResult;
-  replayed: boolean;
+export type { AwardOutcome, DepositToAward } from './awardRecord';
+
+/** Where a deposit came from: the kiosk key, and the first UTC day a deposit may still arrive for. */
+export interface AwardOrigin {
+  apiKeyId: string;
+  oldestAcceptedDay: string;
 }
+
+/** What became of one deposit: its outcome, or why it has none (an ApiError, or an unexpected failure). */
+export type SettledAward = { outcome: AwardOutcome } | { error: unknown };
 
 /**
  * Awards to one user commit one at a time within this instance. Concurrent awards
@@ -33,172 +38,181 @@ export interface AwardOutcome {
  * the precondition decides; outcomes are the same either way.
  */
 const oneAtATimePerUser = createKeyedQueue();
-/** 24-hour records of the idempotency scheme before keyed transaction ids; read only. */
-const legacyIdempotencyCollection = () => db().collection('idempotency');
 /** How soon a kiosk whose record an operator must repair is asked to try again. */
 const KIOSK_REPAIR_RETRY_SECONDS = 300;
 
-/** What a retry compares: the body as sent (the key itself aside), its instant in one spelling. */
-const fingerprintOf = ({ kioskId, userId, plasticCount, metalCount, happenedAt, occurredAt }: Deposit): string =>
-  requestFingerprint({
-    kioskId,
-    userId,
-    plasticCount,
-    metalCount,
-    ...(occurredAt !== undefined && { occurredAt: happenedAt.toISOString() }),
-  });
+type DepositKiosk = ReturnType<typeof depositKioskFromSnapshot>;
 
 /**
- * Records a deposit and awards its points in one atomic commit (the transaction, its
- * `earn` ledger entry, the user's new balance), guarded by a precondition on the user
- * document, so concurrent submissions never lose an award.
+ * Records deposits and awards their points: each deposit exactly as alone (POST
+ * /kiosk/transaction), answered in order, one deposit's failure never another's.
  *
- * With an idempotency key the transaction's id is derived from kiosk and key, and
- * every submission of the key creates that one document: a later submission, at
- * any time, finds it and is answered with it (or 422 when its body differs); a
- * concurrent twin loses the create and then finds it. Without a key the id is
- * random, chosen once per submission. Either way one submission records at most one
- * transaction, whatever the network or the SDK's own retries do (see
- * commitOptimistically).
- *
- * The daily cap counts by the UTC day the deposit happened; past the cap the
- * deposit is still recorded, for the points left under it.
- *
- * The kiosk is read outside the commit: its counters change on every transaction
- * (the trigger), and a status read a moment earlier is good enough to accept one.
+ * What is the same for every deposit is done once: the rewards config and each kiosk
+ * are read once. The deposits of one user are awarded in one atomic commit (their
+ * transactions, their `earn` ledger entries, the user's new balance once), in the
+ * order given, so the daily cap and every `balanceAfter` come out as if they had been
+ * sent one after the other; different users' commits run side by side. A key given
+ * twice names one transaction: its later occurrences are awarded in a later round,
+ * after the first has committed, and so are answered as retries (a replay, or 422).
  */
-export async function awardTransaction(
-  deposit: Deposit,
-  origin: { apiKeyId: string; idempotencyKey?: string; oldestAcceptedDay: string },
-): Promise<AwardOutcome> {
-  const { kioskId, userId, plasticCount, metalCount, happenedAt } = deposit;
-  const { idempotencyKey } = origin;
-  const fingerprint = fingerprintOf(deposit);
-  const submissionId = randomUUID();
-  const userRef = usersCollection().doc(userId);
-  const transactionRef = idempotencyKey
-    ? transactionsCollection().doc(keyedTransactionId(kioskId, idempotencyKey))
-    : transactionsCollection().doc();
-  const keyed = idempotencyKey
-    ? [transactionRef, legacyIdempotencyCollection().doc(legacyIdempotencyRecordId(kioskId, idempotencyKey))]
-    : [];
+export async function awardTransactions(items: DepositToAward[], origin: AwardOrigin): Promise<SettledAward[]> {
+  if (items.length === 0) return [];
+  const planned = items.map(planAward);
+  const kioskIds = [...new Set(items.map(({ deposit }) => deposit.kioskId))];
+  // Failing here fails every deposit alike, each with its own result (a batch never fails whole).
+  const shared = await readShared(kioskIds).catch((error: unknown) => ({ error }));
+  if ('error' in shared) return items.map(() => ({ error: shared.error }));
+  const settled: SettledAward[] = new Array(items.length);
+  for (const round of roundsOf(planned)) {
+    const byUser = new Map<string, number[]>();
+    for (const index of round) {
+      const userId = items[index].deposit.userId;
+      byUser.set(userId, [...(byUser.get(userId) ?? []), index]);
+    }
+    await Promise.all(
+      [...byUser].map(async ([userId, indices]) => {
+        const awards = indices.map((index) => planned[index]);
+        const outcomes = await oneAtATimePerUser(userId, () =>
+          awardToUser(userId, awards, { ...shared, origin }),
+        ).catch((error: unknown) => indices.map(() => ({ error })));
+        indices.forEach((index, n) => (settled[index] = outcomes[n]));
+      }),
+    );
+  }
+  for (const each of settled) if ('outcome' in each) logOutcome(each.outcome);
+  return settled;
+}
 
-  /** The answer for a transaction recorded under this submission's id: its own, or an earlier one's. */
-  const answerFor = (recorded: DocumentSnapshot): AwardOutcome => {
-    const replayed = recorded.get('submissionId') !== submissionId;
-    if (replayed && recorded.get('requestFingerprint') !== fingerprint) throw keyReused();
-    return { result: transactionResultFromSnapshot(recorded), replayed };
-  };
-
-  const [config, kiosk] = await Promise.all([
+/** What every deposit's award reads alike: the rewards config and the kiosks, once each. */
+async function readShared(kioskIds: string[]) {
+  const [config, kioskSnaps] = await Promise.all([
     loadRewardsConfig(),
-    kiosksCollection().doc(kioskId).get().then(depositKioskFromSnapshot),
+    db().getAll(...kioskIds.map((kioskId) => kiosksCollection().doc(kioskId))),
   ]);
+  return { config, kiosks: new Map(kioskSnaps.map((snap) => [snap.id, depositKioskFromSnapshot(snap)])) };
+}
 
-  const outcome = await oneAtATimePerUser(userId, () =>
-    commitOptimistically(
-      transactionRef,
-      async (batch) => {
-        const [userSnap, recordedSnap, legacySnap] = await db().getAll(userRef, ...keyed);
-        if (recordedSnap?.exists) return { result: answerFor(recordedSnap), commit: false };
-        if (legacySnap?.exists) return { result: legacyAnswer(legacySnap, fingerprint), commit: false };
-
-        if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
-        const user = userFromSnapshot(userSnap);
-        if (!user) throw notFound(`User ${userId} not found`);
-        if (kiosk.status === undefined) {
-          // A kiosk with a status broken by hand may or may not be meant to take deposits
-          // (its other fields do not matter to an award). Refused whole, and retryable: the
-          // kiosk keeps the deposit and sends it again once an operator has mended it.
-          reportInvalidKiosk(kioskId, ['status']);
-          throw new ApiError(
-            503,
-            'kiosk-misconfigured',
-            `Kiosk ${kioskId} cannot accept transactions until an operator repairs its record; nothing was awarded`,
-            { 'Retry-After': String(KIOSK_REPAIR_RETRY_SECONDS) },
-          );
-        }
-        if (kiosk.status !== 'available') {
-          throw conflict(`Kiosk ${kioskId} is ${kiosk.status} and cannot accept transactions`, 'kiosk-unavailable');
-        }
-
-        const award = computeAward(config, user, { plasticCount, metalCount }, happenedAt, origin.oldestAcceptedDay);
-        const pushQueued = user.pushToken !== undefined;
-        const recorded: RecordedTransaction = {
-          userId,
-          kioskId,
-          plasticCount,
-          metalCount,
-          totalItems: award.totalItems,
-          pointsEarned: award.pointsEarned,
-          capped: award.capped,
-          balanceBefore: award.balanceBefore,
-          newBalance: award.currentPoints,
-          occurredAt: happenedAt,
-          idempotencyKey: idempotencyKey ?? null,
-          requestFingerprint: idempotencyKey ? fingerprint : null,
-          submissionId,
-          apiKeyId: origin.apiKeyId,
-          pushQueued,
-        };
-        batch.create(transactionRef, newTransaction(recorded));
-        // The transaction's one `earn` entry: under the transaction's own id, in the same commit.
-        batch.create(
-          ledgerCollection().doc(transactionRef.id),
-          newLedgerEntry({
-            userId,
-            kind: 'earn',
-            points: award.pointsEarned,
-            balanceAfter: award.currentPoints,
-            transaction: { id: transactionRef.id, kioskId, plasticCount, metalCount, occurredAt: happenedAt },
-          }),
-        );
-        // The precondition is what makes concurrent awards safe: if anything changed
-        // the user since the read, the whole commit fails and is recomputed.
-        batch.update(
-          userRef,
-          {
-            currentPoints: award.currentPoints,
-            totalPoints: award.totalPoints,
-            recycledCount: award.recycledCount,
-            rank: award.rank,
-            earnedByDay: award.earnedByDay,
-            earnedToday: FieldValue.delete(),
-          },
-          { lastUpdateTime: userSnap.updateTime! },
-        );
-        const result: TransactionResult = {
-          success: true,
-          transaction: transactionView(transactionRef.id, recorded),
-          pushNotification: pushQueued,
-        };
-        return { result: { result, replayed: false }, commit: true };
-      },
-      answerFor,
-    ),
-  );
-
-  logInfo(outcome.replayed ? 'transaction_replayed' : 'transaction_awarded', {
-    transactionId: outcome.result.transaction.id,
-    kioskId,
-    userId,
-    pointsEarned: outcome.result.transaction.pointsEarned,
-    capped: outcome.result.transaction.capped,
+/** Rounds of deposit indexes in which no transaction id appears twice: a key's k-th occurrence is in round k. */
+function roundsOf(planned: PlannedAward[]): number[][] {
+  const rounds: number[][] = [];
+  const occurrences = new Map<string, number>();
+  planned.forEach(({ transactionRef }, index) => {
+    const round = occurrences.get(transactionRef.id) ?? 0;
+    occurrences.set(transactionRef.id, round + 1);
+    (rounds[round] ??= []).push(index);
   });
-  return outcome;
+  return rounds;
 }
 
 /**
- * A key first used before keyed transaction ids is answered from its 24-hour record
- * while the record exists. Such a transaction was never capped (the cap refused
- * then), and it happened when it was recorded.
+ * One user's deposits in one atomic commit, guarded by a precondition on the user
+ * document, so concurrent submissions never lose an award: if anything changed the
+ * user since the read, the whole commit fails and is recomputed on fresh reads.
+ *
+ Every submission of an idempotency key creates that key's one transaction document
+ * (planAward): a later submission, at any time, finds it and is answered with it (or
+ * 422 when its body differs); a concurrent twin loses the create and then finds it.
+ * Each call stores an id of its own
+ * (`submissionId`) on what it records, and every attempt reads its transactions
+ * first: a commit that landed with its answer lost (the SDK's resend then fails on
+ * its own writes, which looks like a lost race) is found on the fresh reads and
+ * answered as this call's own, never as a replay, and never recorded twice.
+ *
+ * The daily cap counts by the UTC day each deposit happened; past the cap the
+ * deposit is still recorded, for the points left under it.
  */
-function legacyAnswer(record: DocumentSnapshot, fingerprint: string): AwardOutcome {
-  if (record.get('fingerprint') !== fingerprint) throw keyReused();
-  const stored = record.get('response') as Omit<TransactionResult, 'transaction'> & {
-    transaction: Omit<TransactionResult['transaction'], 'capped' | 'occurredAt'>;
-  };
-  const createdAt = record.get('createdAt');
-  const occurredAt = (createdAt instanceof Timestamp ? createdAt.toDate() : new Date()).toISOString();
-  return { result: { ...stored, transaction: { ...stored.transaction, capped: false, occurredAt } }, replayed: true };
+async function awardToUser(
+  userId: string,
+  awards: PlannedAward[],
+  read: { config: RewardsConfig; kiosks: Map<string, DepositKiosk>; origin: AwardOrigin },
+): Promise<SettledAward[]> {
+  const submissionId = randomUUID();
+  const userRef = usersCollection().doc(userId);
+  const refs = [
+    userRef,
+    ...awards.flatMap(({ transactionRef, legacyRef }) => [transactionRef, legacyRef ?? []].flat()),
+  ];
+
+  return commitOnFreshReads(async (batch) => {
+    const [userSnap, ...snaps] = await db().getAll(...refs);
+    const snapOf = new Map(snaps.map((snap) => [snap.ref.path, snap]));
+    let user = userFromSnapshot(userSnap);
+    let latest: Award | undefined;
+    const settled = awards.map((award): SettledAward => {
+      const recorded = snapOf.get(award.transactionRef.path);
+      const legacy = award.legacyRef && snapOf.get(award.legacyRef.path);
+      try {
+        if (recorded?.exists) return { outcome: recordedAnswer(award, recorded, submissionId) };
+        if (legacy?.exists) return { outcome: legacyAnswer(award, legacy) };
+        const { kioskId, plasticCount, metalCount, happenedAt } = award.deposit;
+        const kiosk = read.kiosks.get(kioskId);
+        if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
+        if (!user) throw notFound(`User ${userId} not found`);
+        assertTakesDeposits(kioskId, kiosk.status);
+        latest = computeAward(
+          read.config,
+          user,
+          { plasticCount, metalCount },
+          happenedAt,
+          read.origin.oldestAcceptedDay,
+        );
+        const transaction = stageAward(batch, award, latest, {
+          submissionId,
+          apiKeyId: read.origin.apiKeyId,
+          pushQueued: user.pushToken !== undefined,
+        });
+        const { currentPoints, totalPoints, recycledCount, earnedByDay } = latest;
+        user = { ...user, currentPoints, totalPoints, recycledCount, earnedByDay };
+        return { outcome: { result: transaction, replayed: false } };
+      } catch (error) {
+        if (error instanceof ApiError) return { error };
+        throw error;
+      }
+    });
+    if (latest) {
+      batch.update(
+        userRef,
+        {
+          currentPoints: latest.currentPoints,
+          totalPoints: latest.totalPoints,
+          recycledCount: latest.recycledCount,
+          rank: latest.rank,
+          earnedByDay: latest.earnedByDay,
+          earnedToday: FieldValue.delete(),
+        },
+        { lastUpdateTime: userSnap.updateTime! },
+      );
+    }
+    return { result: settled, commit: latest !== undefined };
+  });
+}
+
+/**
+ * A kiosk with a status broken by hand may or may not be meant to take deposits (its
+ * other fields do not matter to an award): refused whole, and retryable, so the kiosk
+ * keeps the deposit and sends it again once an operator has mended it.
+ */
+function assertTakesDeposits(kioskId: string, status: KioskStatus | undefined): void {
+  if (status === undefined) {
+    reportInvalidKiosk(kioskId, ['status']);
+    throw new ApiError(
+      503,
+      'kiosk-misconfigured',
+      `Kiosk ${kioskId} cannot accept transactions until an operator repairs its record; nothing was awarded`,
+      { 'Retry-After': String(KIOSK_REPAIR_RETRY_SECONDS) },
+    );
+  }
+  if (status !== 'available') {
+    throw conflict(`Kiosk ${kioskId} is ${status} and cannot accept transactions`, 'kiosk-unavailable');
+  }
+}
+
+function logOutcome({ result: { transaction }, replayed }: AwardOutcome): void {
+  logInfo(replayed ? 'transaction_replayed' : 'transaction_awarded', {
+    transactionId: transaction.id,
+    kioskId: transaction.kioskId,
+    userId: transaction.userId,
+    pointsEarned: transaction.pointsEarned,
+    capped: transaction.capped,
+  });
 }

@@ -1,7 +1,7 @@
 import type { PushTransport } from '../../src/adapters/push';
 import { findActiveKey, issueKey } from '../../src/data/kioskKeys';
 import { reserve, type Bucket } from '../../src/data/rateLimits';
-import { awardTransaction } from '../../src/services/awardTransaction';
+import { awardTransactions, type AwardOrigin, type DepositToAward } from '../../src/services/awardTransaction';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import {
   db,
@@ -13,7 +13,7 @@ import {
   uniqueId,
   withoutBackgroundTriggers,
 } from './helpers';
-import { withLostCommitAnswer, writesTo } from './commit-faults';
+import { withLostCommitAnswer, writesDocument, writesTo } from './commit-faults';
 
 beforeEach(resetEmulators);
 
@@ -29,6 +29,13 @@ const deposit = (kioskId: string, userId: string) => ({
   metalCount: 1,
   happenedAt: new Date(),
 });
+
+/** One deposit awarded alone, as POST /kiosk/transaction does: its outcome, or its error thrown. */
+const awardTransaction = async (item: DepositToAward['deposit'], origin: AwardOrigin & { idempotencyKey?: string }) => {
+  const [settled] = await awardTransactions([{ deposit: item, idempotencyKey: origin.idempotencyKey }], origin);
+  if ('error' in settled) throw settled.error;
+  return settled.outcome;
+};
 
 describe('an award whose commit answer is lost', () => {
   const submit = async (idempotencyKey?: string) => {
@@ -67,6 +74,38 @@ describe('an award whose commit answer is lost', () => {
       oldestAcceptedDay: '2000-01-01',
     });
     expect(repeat).toEqual({ result: outcome.result, replayed: true });
+  });
+
+  test("a user's deposits of a batch in one commit: each recorded once, none answered as a replay", async () => {
+    const { kioskId, keyId } = await seedKioskWithKey();
+    const userId = await seedUser({ currentPoints: 100, totalPoints: 100 });
+    const other = await seedUser();
+    const items = [userId, other, userId, userId].map((owner, i) => ({
+      deposit: deposit(kioskId, owner),
+      idempotencyKey: `lost-batch-${i}`,
+    }));
+    const { result: settled, injected } = await withLostCommitAnswer(db(), writesDocument(`users/${userId}`), () =>
+      awardTransactions(items, { apiKeyId: keyId, oldestAcceptedDay: '2000-01-01' }),
+    );
+    expect(injected).toBe(1);
+    const outcomes = settled.map((each) => ('outcome' in each ? each.outcome : each.error));
+    expect(outcomes.map((outcome) => (outcome as { replayed: boolean }).replayed)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    const mine = [0, 2, 3].map((i) => outcomes[i] as { result: { transaction: { id: string; newBalance: number } } });
+    expect(mine.map((outcome) => outcome.result.transaction.newBalance)).toEqual([140, 180, 220]);
+    const transactions = await db().collection('transactions').where('userId', '==', userId).get();
+    expect(transactions.docs.map((doc) => doc.id).sort()).toEqual(mine.map((o) => o.result.transaction.id).sort());
+    const ledger = await db().collection('ledger').where('userId', '==', userId).get();
+    expect(ledger.docs.map((doc) => doc.get('balanceAfter')).sort()).toEqual([140, 180, 220]);
+    expect((await db().collection('users').doc(userId).get()).data()).toMatchObject({
+      currentPoints: 220,
+      totalPoints: 220,
+      recycledCount: 9,
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+import { auditBooks } from '../../src/services/ledgerBooks';
 import {
   call,
   db,
@@ -148,6 +149,114 @@ describe('POST /kiosk/transactions/batch', () => {
     expect((await db().collection('transactions').get()).size).toBe(byKey.size);
     const totals = await Promise.all(users.map(pointsOf));
     expect(totals.reduce((sum, points) => sum + points, 0)).toBe(byKey.size * 10);
+  });
+
+  test('users mixed, keys repeated, earlier keys replayed, the cap reached: the ledger and balances hold (audit OK)', async () => {
+    await db().doc('config/rewards').set({ dailyPointsCap: 100 });
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const [alice, bob] = [await seedUser(), await seedUser({ pushToken: 'phone-bob' })];
+    const [day1, day2] = [hoursAgo(30), hoursAgo(2)];
+    const item = (userId: string, key: string, plasticCount: number, occurredAt = day1) => ({
+      kioskId,
+      userId,
+      plasticCount,
+      metalCount: 0,
+      occurredAt,
+      idempotencyKey: key,
+    });
+    const { idempotencyKey: _key, ...earlierDeposit } = item(alice, 'earlier', 3);
+    const earlier = await single(apiKey, earlierDeposit, 'earlier');
+    const transactions = [
+      item(alice, 'b-0', 5), // day 1: 30 + 50
+      item(bob, 'b-1', 4),
+      item(alice, 'earlier', 3), // a replay of the single submission
+      item(alice, 'b-3', 4), // day 1 reaches the cap: 20 of 40
+      item(alice, 'b-0', 5), // a replay of the first item
+      item(bob, 'b-1', 9), // the key again with another body
+      item(alice, 'b-6', 2, day2), // another day, under its cap
+      item(alice, 'b-7', 1), // day 1 capped: 0 points, the items still count
+      item(bob, 'b-0', 5), // a third occurrence, another body
+    ];
+    const res = await upload(apiKey, { transactions });
+    const results = res.body.results as {
+      status: number;
+      replayed?: boolean;
+      code?: string;
+      pushNotification?: boolean;
+      transaction?: { id: string; pointsEarned: number; capped: boolean; newBalance: number };
+    }[];
+    expect(results.map((r) => [r.status, r.replayed ?? r.code])).toEqual([
+      [200, false],
+      [200, false],
+      [200, true],
+      [200, false],
+      [200, true],
+      [422, 'idempotency-key-reused'],
+      [200, false],
+      [200, false],
+      [422, 'idempotency-key-reused'],
+    ]);
+    const figures = results.map((r) => r.transaction && [r.transaction.pointsEarned, r.transaction.capped]);
+    expect(figures).toEqual([
+      [50, false],
+      [40, false],
+      [30, false],
+      [20, true],
+      [50, false],
+      undefined,
+      [20, false],
+      [0, true],
+      undefined,
+    ]);
+    expect(results.map((r) => r.transaction?.newBalance)).toEqual([
+      80,
+      40,
+      30,
+      100,
+      80,
+      undefined,
+      120,
+      120,
+      undefined,
+    ]);
+    expect(results[2].transaction).toEqual(earlier.body.transaction);
+    expect(results[4].transaction).toEqual(results[0].transaction);
+    expect(results[1].pushNotification).toBe(true);
+
+    // Exactly one earn entry per transaction, each with the balance its transaction answered.
+    const [ledger, recorded] = await Promise.all([
+      db().collection('ledger').get(),
+      db().collection('transactions').get(),
+    ]);
+    expect(ledger.docs.map((doc) => doc.id).sort()).toEqual(recorded.docs.map((doc) => doc.id).sort());
+    for (const doc of recorded.docs) {
+      const entry = ledger.docs.find((e) => e.id === doc.id)!;
+      expect([entry.get('kind'), entry.get('points'), entry.get('balanceAfter')]).toEqual([
+        'earn',
+        doc.get('pointsEarned'),
+        doc.get('newBalance'),
+      ]);
+    }
+    expect(recorded.size).toBe(6);
+    const userOf = async (userId: string) => (await db().collection('users').doc(userId).get()).data()!;
+    expect(await userOf(alice)).toMatchObject({ currentPoints: 120, totalPoints: 120, recycledCount: 15 });
+    expect(await userOf(bob)).toMatchObject({ currentPoints: 40, totalPoints: 40, recycledCount: 4 });
+
+    // The same batch again: every item answered as before, nothing more awarded.
+    const again = await upload(apiKey, { transactions });
+    expect(again.body.results.map((r: { status: number }) => r.status)).toEqual(results.map((r) => r.status));
+    expect(again.body.results.map((r: { transaction?: unknown }) => r.transaction)).toEqual(
+      results.map((r) => r.transaction),
+    );
+    const items = recorded.docs.reduce((sum, doc) => sum + doc.get('plasticCount'), 0);
+    await waitFor(
+      'the kiosk counting every transaction',
+      async () =>
+        (await db().collection('kiosks').doc(kioskId).get()).get('plasticCount') === items ? true : undefined,
+      60_000,
+      describeTransactionEffects,
+    );
+    expect(await auditBooks()).toMatchObject({ users: 2, kiosks: 1, entries: 6, transactions: 6, differences: [] });
   });
 
   test('100 items: every effect completes and the kiosk counts them exactly', async () => {

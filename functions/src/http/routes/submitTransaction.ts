@@ -13,7 +13,7 @@ export const submitTransactionRoute: Route<TransactionBody, KioskCaller> = {
   bodySchema: 'transactionBody',
   handler: async ({ headers, body, caller }) => {
     const idempotencyKey = parseIdempotencyKey(headers['idempotency-key']);
-    const { result, replayed } = await acceptDeposit(body, caller, idempotencyKey);
+    const { result, replayed } = await acceptDeposit({ submission: body, idempotencyKey }, caller);
     const responseHeaders: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
     return { headers: responseHeaders, body: { ...result } };
   },

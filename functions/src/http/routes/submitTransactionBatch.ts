@@ -1,9 +1,10 @@
 import { logError, logInfo } from '../../log';
 import { ApiError } from '../../errors';
 import type { TransactionView } from '../../data/transactions';
+import type { SettledAward } from '../../services/awardTransaction';
 import { requireKiosk, type KioskCaller } from '../auth';
 import { successBody, transactionExample, transactionSchema } from '../components';
-import { acceptDeposit } from '../deposit';
+import { acceptDeposits, type DepositRequest } from '../deposit';
 import { MAX_BATCH_ITEMS, type TransactionBatchBody, type TransactionBatchItem } from '../schemas';
 import type { Route } from '../types';
 import { validateBody } from '../validation';
@@ -23,13 +24,11 @@ export interface BatchResult {
 const keyOf = (item: Record<string, unknown>): string | null =>
   typeof item.idempotencyKey === 'string' ? item.idempotencyKey : null;
 
-/** One item, exactly as the single endpoint would answer it: its own 4xx, never an exception. */
-async function resultOf(item: Record<string, unknown>, caller: KioskCaller): Promise<BatchResult> {
+/** One item's result, exactly as the single endpoint would have answered it: its own 4xx, never an exception. */
+function resultOf(item: Record<string, unknown>, settled: SettledAward, caller: KioskCaller): BatchResult {
   const idempotencyKey = keyOf(item);
-  try {
-    const deposit = validateBody<TransactionBatchItem>('transactionBatchItem', item);
-    const { idempotencyKey: key, ...submission } = deposit;
-    const { result, replayed } = await acceptDeposit(submission, caller, key);
+  if ('outcome' in settled) {
+    const { result, replayed } = settled.outcome;
     return {
       idempotencyKey,
       status: 200,
@@ -37,30 +36,36 @@ async function resultOf(item: Record<string, unknown>, caller: KioskCaller): Pro
       pushNotification: result.pushNotification,
       replayed,
     };
-  } catch (error) {
-    if (error instanceof ApiError)
-      return { idempotencyKey, status: error.status, error: error.message, code: error.code };
-    logError('batch_item_failed', { kioskId: caller.kioskId, error: String(error) });
-    return { idempotencyKey, status: 500, error: 'Internal error; send this item again', code: 'internal' };
   }
+  const { error } = settled;
+  if (error instanceof ApiError)
+    return { idempotencyKey, status: error.status, error: error.message, code: error.code };
+  logError('batch_item_failed', { kioskId: caller.kioskId, error: String(error) });
+  return { idempotencyKey, status: 500, error: 'Internal error; send this item again', code: 'internal' };
 }
 
 /**
- * Items run side by side (awards to one user still commit one at a time, see
- * awardTransaction), except a key repeated in the batch: its later occurrences wait
- * for the first and are then answered as a single retry would be, a replay of it.
+ * Each item is validated on its own, then the valid ones are accepted together
+ * (acceptDeposits: the kiosk and config read once, each user's items in one commit,
+ * a key repeated in the batch answered as a retry of its first occurrence).
  */
 async function resultsOf(items: Record<string, unknown>[], caller: KioskCaller): Promise<BatchResult[]> {
-  const firstOfKey = new Map<string, Promise<BatchResult>>();
-  return Promise.all(
-    items.map((item) => {
-      const key = keyOf(item);
-      const earlier = key === null ? undefined : firstOfKey.get(key);
-      const result = earlier ? earlier.then(() => resultOf(item, caller)) : resultOf(item, caller);
-      if (key !== null && !earlier) firstOfKey.set(key, result);
-      return result;
-    }),
+  const settled: SettledAward[] = new Array(items.length);
+  const valid: { index: number; request: DepositRequest }[] = [];
+  items.forEach((item, index) => {
+    try {
+      const { idempotencyKey, ...submission } = validateBody<TransactionBatchItem>('transactionBatchItem', item);
+      valid.push({ index, request: { submission, idempotencyKey } });
+    } catch (error) {
+      settled[index] = { error };
+    }
+  });
+  const accepted = await acceptDeposits(
+    valid.map(({ request }) => request),
+    caller,
   );
+  valid.forEach(({ index }, n) => (settled[index] = accepted[n]));
+  return items.map((item, index) => resultOf(item, settled[index], caller));
 }
 
 /** POST /kiosk/transactions/batch: the deposits a kiosk stored while offline, up to 100 at once. */
