@@ -9,6 +9,7 @@ import { adminEndpointSpecs } from './admin-endpoints.mjs';
 import { awardWorkFloor, batchFloor, kioskKeyFloor } from './award-floor.mjs';
 import { historyFloor } from './history-floor.mjs';
 import { nearbyFloor, nearbyPath } from './nearby-floor.mjs';
+import { rewardEndpointSpecs } from './reward-endpoints.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
 const { db, adminApp } = requireFn('./lib/adapters/firestore.js');
@@ -140,6 +141,7 @@ export function endpointSpecs(ctx) {
       floorLabel: 'get user; query the user’s ledger entries newest first, limit 21',
       floor: (w) => historyFloor(signedIn(w).uid),
     },
+    ...rewardEndpointSpecs(ctx, signedIn),
     {
       name: 'POST /kiosk/{id}/status',
       request: (w) => ({

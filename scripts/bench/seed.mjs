@@ -1,20 +1,24 @@
 // @ts-check
 // The bench's data: kiosks with keys (and a revoked key each), users (every other one
 // with a push token), users signed in to the Auth emulator (each with a history of
-// points) and an admin; and, for the throughput section, the same kiosks with more or
+// points), an admin and a rewards catalog; and, for the throughput section, the same kiosks with more or
 // fewer users in a project of their own per data size.
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
 import { db, requireFn } from './endpoints.mjs';
 import { projectFirestore } from './growth.mjs';
+import { BENCH_REWARDS } from './reward-endpoints.mjs';
 
 const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFn('./lib/data/kioskKeys.js');
+const { upsertReward } = requireFn('./lib/data/rewards.js');
 
 const KIOSKS = 50;
 const USERS = 1000;
 const AUTH_USERS = 16;
 /** Each signed-in user's history: a page (20) and the start of the next. */
 const HISTORY_ENTRIES = 25;
+/** Each history entry's points: a balance (25,000) that a run's redemptions of 1 point never use up. */
+const HISTORY_ENTRY_POINTS = 1000;
 /** Kiosk i's opening hours: SCHEDULES[i % SCHEDULES.length]. */
 export const SCHEDULES = ['24/7', 'Mo-Fr 06:00-22:00; Sa 08:00-20:00', 'Mo-Su 07:00-23:00'];
 
@@ -77,9 +81,11 @@ export async function seed() {
         name: `Signed-in user ${i}`,
         entries: HISTORY_ENTRIES,
         kioskId: kioskRefs[0].id,
+        points: HISTORY_ENTRY_POINTS,
       }),
     ),
   );
+  for (const reward of BENCH_REWARDS) await upsertReward(reward);
 
   /** @type {{ id: string, apiKey: string, keyId: string }[]} */
   const kiosks = [];

@@ -35,17 +35,21 @@ export const fleetUserDoc = (name, pushToken) => newProfile({ name, pushToken },
 const HISTORY_STEP = { points: 10, plasticCount: 1, ms: 60_000 };
 
 /**
- * User `userId` called `name` with a history of `entries` earn entries, as [ref, data]
+ * User `userId` called `name` with a history of `entries` earn entries (of `points`
+ * each, 10 unless told), as [ref, data]
  * pairs built by the service's own builders (newProfile, newLedgerEntry): the users/{id}
  * document holding the balance the entries add up to, then the ledger/{id} documents,
  * oldest first, each from a deposit at kiosk `kioskId`.
  * @param {import('firebase-admin/firestore').Firestore} firestore
- * @param {{ userId: string, name: string, entries: number, kioskId: string }} history
+ * @param {{ userId: string, name: string, entries: number, kioskId: string, points?: number }} history
  * @returns {[import('firebase-admin/firestore').DocumentReference, Record<string, unknown>][]}
  */
-export function fleetUserWithHistory(firestore, { userId, name, entries, kioskId }) {
+export function fleetUserWithHistory(
+  firestore,
+  { userId, name, entries, kioskId, points: each = HISTORY_STEP.points },
+) {
   const firstAt = Date.UTC(2026, 0, 1);
-  const points = HISTORY_STEP.points * entries;
+  const points = each * entries;
   const profile = { name, currentPoints: points, totalPoints: points, recycledCount: entries };
   return [
     [firestore.collection('users').doc(userId), newProfile(profile, DEFAULT_REWARDS)],
@@ -56,8 +60,8 @@ export function fleetUserWithHistory(firestore, { userId, name, entries, kioskId
       const entry = newLedgerEntry({
         userId,
         kind: 'earn',
-        points: HISTORY_STEP.points,
-        balanceAfter: HISTORY_STEP.points * (i + 1),
+        points: each,
+        balanceAfter: each * (i + 1),
         transaction: { id, kioskId, plasticCount, metalCount: 0, occurredAt },
       });
       return /** @type {[any, Record<string, unknown>]} */ ([firestore.collection('ledger').doc(id), entry]);
