@@ -7,17 +7,9 @@ import type { JSONSchemaType } from 'ajv';
 import type { UserView } from '../data/users';
 import type { TransactionView } from '../data/transactions';
 import { KIOSK_STATUSES, type KioskStatus, type KioskView } from '../domain/kiosk';
-import type { KioskDayRow } from '../domain/kioskDays';
-import { ALERT_KINDS, type AlertKind } from '../domain/alerts';
-import type { AlertView } from '../data/alerts';
-import type { AdminKioskView } from '../services/fleet';
-import { MAX_ID_LENGTH } from '../domain/ids';
 import { coordinates } from './schemas';
-import { adminRewardSchema, redeemedFromSchema, redemptionSchema, rewardSchema } from './rewardComponents';
+import { count, id } from './schemaFields';
 import type { JsonSchema } from './types';
-
-const id = { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH } as const;
-const count = { type: 'integer', minimum: 0 } as const;
 
 /**
  * An object schema with a property for every member of `T`, each required. For
@@ -106,57 +98,6 @@ export const nearbyKioskSchema: ObjectSchemaOf<KioskView & { distanceKm: number 
   additionalProperties: false,
 };
 
-const fillPercent = { type: 'integer', minimum: 0, maximum: 100, nullable: true } as const;
-const deviceText = { type: 'string', nullable: true } as const;
-const alertKind = { type: 'string', enum: ALERT_KINDS as unknown as AlertKind[] } as const;
-
-export const adminKioskSchema: ObjectSchemaOf<AdminKioskView> = {
-  type: 'object',
-  description: 'A kiosk as admins see it (GET /admin/kiosks): the public view, its telemetry and its open alerts.',
-  properties: {
-    ...kioskSchema.properties,
-    fillLevel: {
-      type: 'object',
-      description: 'Percent full per bin as last reported; null: never reported',
-      properties: { plastic: fillPercent, metal: fillPercent },
-      required: ['plastic', 'metal'],
-      additionalProperties: false,
-    },
-    firmwareVersion: { ...deviceText, description: 'As last reported; null: never reported' },
-    errorCode: { ...deviceText, description: 'The error the kiosk last reported; null: none' },
-    openAlerts: {
-      type: 'array',
-      items: alertKind,
-      uniqueItems: true,
-      description: 'The kinds of the alerts open for the kiosk now',
-    },
-  },
-  required: [...kioskSchema.required, 'fillLevel', 'firmwareVersion', 'errorCode', 'openAlerts'],
-  additionalProperties: false,
-};
-
-export const alertSchema: ObjectSchemaOf<AlertView> = {
-  type: 'object',
-  description:
-    'An alert: open while its condition holds (`bin-full`: a bin at or above FILL_ALERT_PERCENT; `error`: an ' +
-    'error code reported; `silent`: available but not seen for KIOSK_ONLINE_MINUTES), then resolved.',
-  properties: {
-    id,
-    kioskId: id,
-    kind: alertKind,
-    openedAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC' },
-    resolvedAt: {
-      type: 'string',
-      format: 'date-time',
-      nullable: true,
-      description: 'ISO 8601 UTC; null while the alert is open',
-    },
-    detail: { type: 'string', description: 'What was seen when the alert opened, for people' },
-  },
-  required: ['id', 'kioskId', 'kind', 'openedAt', 'resolvedAt', 'detail'],
-  additionalProperties: false,
-};
-
 export const userSchema: JSONSchemaType<UserView> = {
   type: 'object',
   description: 'A user as the app shows them: exactly these fields (never the push token itself).',
@@ -218,39 +159,6 @@ export const pushResponseSchema: JSONSchemaType<{ messageId: string }> = {
   additionalProperties: false,
 };
 
-export const kioskDaySchema: JSONSchemaType<KioskDayRow> = {
-  type: 'object',
-  description: "One kiosk's figures of one UTC day (the day the kiosk took the deposits, `occurredAt`).",
-  properties: {
-    kioskId: id,
-    day: { type: 'string', format: 'date', description: 'The UTC day, YYYY-MM-DD' },
-    transactions: { ...count, description: 'Transactions recorded for that day' },
-    plasticCount: { ...count, description: 'Plastic items of those transactions' },
-    metalCount: { ...count, description: 'Metal items of those transactions' },
-    points: { ...count, description: 'Points those transactions earned (after the daily cap)' },
-  },
-  required: ['kioskId', 'day', 'transactions', 'plasticCount', 'metalCount', 'points'],
-  additionalProperties: false,
-};
-
-/** The schemas the API description names, by the name it gives them. */
-export const componentSchemas: Readonly<Record<string, JsonSchema>> = {
-  // Not "Error" or "ApiError": client generators keep those names for their own types.
-  ErrorBody: errorSchema,
-  Kiosk: kioskSchema,
-  NearbyKiosk: nearbyKioskSchema,
-  User: userSchema,
-  Transaction: transactionSchema,
-  PushResponse: pushResponseSchema,
-  KioskDay: kioskDaySchema,
-  AdminKiosk: adminKioskSchema,
-  Alert: alertSchema,
-  Reward: rewardSchema,
-  AdminReward: adminRewardSchema,
-  Redemption: redemptionSchema,
-  RedeemedFrom: redeemedFromSchema,
-};
-
 /** `{ success: true, ... }`, the body of every success of the contract's endpoints; `optional` may be absent. */
 export function successBody(
   required: Readonly<Record<string, JsonSchema>>,
@@ -278,23 +186,6 @@ export const kioskExample: KioskView = {
   openNow: true,
   lastSeenAt: '2026-11-23T09:58:00.000Z',
   online: true,
-};
-
-export const adminKioskExample: AdminKioskView = {
-  ...kioskExample,
-  fillLevel: { plastic: 93, metal: 41 },
-  firmwareVersion: '2.4.1',
-  errorCode: null,
-  openAlerts: ['bin-full'],
-};
-
-export const alertExample: AlertView = {
-  id: 'Hq2f8Xk1sW0bZ3pL9aYc',
-  kioskId: 'berlin-alexanderplatz',
-  kind: 'bin-full',
-  openedAt: '2026-11-23T09:41:12.000Z',
-  resolvedAt: null,
-  detail: 'Bin full: plastic 93% (alert at 90%)',
 };
 
 export const userExample: UserView = {

@@ -10,7 +10,7 @@
  * (test/unit/cold-start.test.ts).
  */
 import type { ErrorCode } from '../errors';
-import { componentSchemas } from './components';
+import { componentSchemas } from './componentSchemas';
 import { routes as allRoutes } from './routes';
 import { SERVICE_NAME, SERVICE_VERSION } from './routes/health';
 import { bodySchemas, itemSchemas, type BodySchemaName } from './schemas';

@@ -1,5 +1,5 @@
 /**
- * The response schemas of the rewards catalog and redemptions (components.ts names
+ * The response schemas of the rewards catalog and redemptions (componentSchemas.ts names
  * them in the API description), with an example of each.
  */
 import type { JSONSchemaType } from 'ajv';
@@ -7,11 +7,10 @@ import type { RedeemedFrom } from '../data/ledger';
 import type { RedemptionView } from '../data/redemptions';
 import type { AdminRewardView, RewardView } from '../data/rewards';
 import { REWARD_KINDS, type RewardKind } from '../domain/redemption';
-import { MAX_ID_LENGTH } from '../domain/ids';
 import { VOUCHER_CODE_LENGTH } from '../domain/voucherCode';
 import type { ObjectSchemaOf } from './components';
+import { id } from './schemaFields';
 
-const id = { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH } as const;
 const kind = {
   type: 'string',
   enum: REWARD_KINDS as unknown as RewardKind[],

@@ -4,18 +4,15 @@
  */
 import type { JSONSchemaType } from 'ajv';
 import { KIOSK_STATUSES, type Coordinates, type KioskStatus } from '../domain/kiosk';
-import { MAX_ID_LENGTH } from '../domain/ids';
 import type { DepositSubmission } from '../domain/deposit';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
-import { MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON_LENGTH } from '../domain/adjustment';
 import type { StatusReport } from '../services/statusReport';
-import { REWARD_KINDS, type RewardDefinition, type RewardKind } from '../domain/redemption';
+import { adjustmentBody, adminRewardBody, cancelRedemptionBody, redeemBody } from './pointsSchemas';
+import { id, title } from './schemaFields';
 
 export const MAX_ITEMS_PER_MATERIAL = 1000;
 
-const id = { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH } as const;
 const itemCount = { type: 'integer', minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL } as const;
-const title = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const text = { type: 'string', minLength: 1, maxLength: 2000 } as const;
 const kioskStatus = { type: 'string', enum: KIOSK_STATUSES as unknown as KioskStatus[] } as const;
 /** A kiosk's place, the same where it is set and where it is shown. */
@@ -228,68 +225,6 @@ export const kioskKeyBody: JSONSchemaType<KioskKeyBody> = {
   type: 'object',
   properties: { label: { type: 'string', maxLength: 200, nullable: true } },
   required: [],
-  additionalProperties: false,
-};
-
-export interface AdjustmentBody {
-  points: number;
-  reason: string;
-}
-export const adjustmentBody: JSONSchemaType<AdjustmentBody> = {
-  type: 'object',
-  properties: {
-    points: {
-      type: 'integer',
-      minimum: -MAX_ADJUSTMENT_POINTS,
-      maximum: MAX_ADJUSTMENT_POINTS,
-      not: { const: 0 },
-      description: 'Added to both balances (negative: taken from both); not 0',
-    },
-    reason: {
-      type: 'string',
-      minLength: 1,
-      maxLength: MAX_ADJUSTMENT_REASON_LENGTH,
-      pattern: '\\S',
-      description: "Why, for the user's history and the books",
-    },
-  },
-  required: ['points', 'reason'],
-  additionalProperties: false,
-};
-
-export type AdminRewardBody = RewardDefinition;
-export const adminRewardBody: JSONSchemaType<AdminRewardBody> = {
-  type: 'object',
-  properties: {
-    id,
-    name: title,
-    description: { type: 'string', maxLength: 2000, nullable: true },
-    cost: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'Points' },
-    kind: { type: 'string', enum: REWARD_KINDS as unknown as RewardKind[] },
-    stock: { type: 'integer', minimum: 0, maximum: 1_000_000_000, nullable: true, description: 'null: unlimited' },
-    active: { type: 'boolean', nullable: true },
-  },
-  required: ['id', 'name', 'cost', 'kind'],
-  additionalProperties: false,
-};
-
-export interface RedeemBody {
-  rewardId: string;
-}
-export const redeemBody: JSONSchemaType<RedeemBody> = {
-  type: 'object',
-  properties: { rewardId: id },
-  required: ['rewardId'],
-  additionalProperties: false,
-};
-
-export interface CancelRedemptionBody {
-  reason: string;
-}
-export const cancelRedemptionBody: JSONSchemaType<CancelRedemptionBody> = {
-  type: 'object',
-  properties: { reason: { type: 'string', minLength: 1, maxLength: 200 } },
-  required: ['reason'],
   additionalProperties: false,
 };
 

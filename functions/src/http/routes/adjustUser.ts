@@ -2,7 +2,7 @@ import type { VerifiedCaller } from '../../adapters/identity';
 import { parseIdempotencyKey } from '../../domain/idempotency';
 import { adjustBalance, type AdjustmentView } from '../../services/adjustBalance';
 import { successBody, userExample, userSchema } from '../components';
-import type { AdjustmentBody } from '../schemas';
+import type { AdjustmentBody } from '../pointsSchemas';
 import type { JsonSchema, Route } from '../types';
 import { adminOnly } from './admin';
 

@@ -2,7 +2,7 @@ import type { VerifiedCaller } from '../../adapters/identity';
 import { cancelRedemption } from '../../services/redemptions';
 import { successBody } from '../components';
 import { redemptionExample, redemptionSchema } from '../rewardComponents';
-import type { CancelRedemptionBody } from '../schemas';
+import type { CancelRedemptionBody } from '../pointsSchemas';
 import type { Route } from '../types';
 import { adminOnly } from './admin';
 

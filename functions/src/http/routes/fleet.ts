@@ -4,7 +4,8 @@ import { listAlerts, toAlertView } from '../../data/alerts';
 import { ALERT_STATES, DEFAULT_ALERT_PAGE, MAX_ALERT_PAGE, alertPageRequest } from '../../domain/alerts';
 import { encodeCursor } from '../../domain/cursor';
 import { fleetOverview } from '../../services/fleet';
-import { adminKioskExample, adminKioskSchema, alertExample, alertSchema, successBody } from '../components';
+import { successBody } from '../components';
+import { adminKioskExample, adminKioskSchema, alertExample, alertSchema } from '../fleetComponents';
 import type { Route } from '../types';
 import { adminOnly } from './admin';
 

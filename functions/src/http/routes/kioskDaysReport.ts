@@ -3,7 +3,8 @@ import { listKioskDays } from '../../data/kioskDays';
 import { MAX_ID_LENGTH, assertDocumentId } from '../../domain/ids';
 import { MAX_REPORT_DAYS, kioskDaysCsv, reportRange, type KioskDayRow } from '../../domain/kioskDays';
 import { badRequest } from '../../errors';
-import { kioskDaySchema, successBody } from '../components';
+import { successBody } from '../components';
+import { kioskDaySchema } from '../fleetComponents';
 import type { Route } from '../types';
 import { adminOnly } from './admin';
 

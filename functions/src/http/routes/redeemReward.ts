@@ -5,7 +5,7 @@ import { redeemReward } from '../../services/redemptions';
 import { requireUserOrAdmin } from '../auth';
 import { successBody } from '../components';
 import { redemptionExample, redemptionSchema } from '../rewardComponents';
-import type { RedeemBody } from '../schemas';
+import type { RedeemBody } from '../pointsSchemas';
 import type { Route } from '../types';
 
 const redemptionAnswer = {

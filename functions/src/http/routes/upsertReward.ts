@@ -3,7 +3,7 @@ import { toAdminRewardView, upsertReward } from '../../data/rewards';
 import { logInfo } from '../../log';
 import { successBody } from '../components';
 import { adminRewardSchema, rewardExample } from '../rewardComponents';
-import type { AdminRewardBody } from '../schemas';
+import type { AdminRewardBody } from '../pointsSchemas';
 import type { Route } from '../types';
 import { adminOnly } from './admin';
 
