@@ -6,7 +6,6 @@ import {
   type DocumentReference,
   type DocumentSnapshot,
   type Firestore,
-  type Timestamp,
   type Transaction,
   type UpdateData,
   type WriteBatch,
@@ -148,16 +147,11 @@ export async function commitOptimistically<T>(
   receipt: DocumentReference,
   stage: (batch: WriteBatch) => Promise<{ result: T; commit: boolean }>,
   landed: (receipt: DocumentSnapshot) => T,
-  committed?: (result: T, writeTime: Timestamp) => T,
 ): Promise<T> {
-  return commitOnFreshReads(
-    stage,
-    async () => {
-      const receiptSnap = await receipt.get();
-      return receiptSnap.exists ? { result: landed(receiptSnap) } : undefined;
-    },
-    committed,
-  );
+  return commitOnFreshReads(stage, async () => {
+    const receiptSnap = await receipt.get();
+    return receiptSnap.exists ? { result: landed(receiptSnap) } : undefined;
+  });
 }
 
 /**
@@ -169,14 +163,11 @@ export async function commitOptimistically<T>(
  * runs `stage` again on fresh reads, and so does one whose answer was lost: the SDK's
  * resend fails on the first send's own writes, and the fresh reads then find them
  * applied. `afterFailure`, when given, tells first whether a failed commit landed
- * after all. `committed`, when given, completes the result of a commit that landed
- * with the commit's time (what a server timestamp in its writes became), so that no
- * read is needed to learn it.
+ * after all.
  */
 export async function commitOnFreshReads<T>(
   stage: (batch: WriteBatch) => Promise<{ result: T; commit: boolean }>,
   afterFailure?: () => Promise<{ result: T } | undefined>,
-  committed?: (result: T, writeTime: Timestamp) => T,
 ): Promise<T> {
   const deadline = Date.now() + TRANSACTION_DEADLINE_MS;
   for (;;) {
@@ -184,8 +175,8 @@ export async function commitOnFreshReads<T>(
     const { result, commit } = await stage(batch);
     if (!commit) return result;
     try {
-      const [write] = await batch.commit();
-      return committed && write ? committed(result, write.writeTime) : result;
+      await batch.commit();
+      return result;
     } catch (error) {
       const landed = await afterFailure?.();
       if (landed) return landed.result;

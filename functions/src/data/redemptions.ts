@@ -82,14 +82,11 @@ const iso = (value: unknown): string | undefined =>
   value instanceof Timestamp ? value.toDate().toISOString() : undefined;
 
 /** The redemption as stored, with `changes` (a cancel about to commit) applied. */
-export const redemptionView = (snapshot: DocumentSnapshot, changes: DocumentData = {}): RedemptionView =>
-  redemptionViewOf(snapshot.id, { ...snapshot.data(), ...changes });
-
-/** Redemption `id` with its document's fields `data`. */
-export function redemptionViewOf(id: string, data: DocumentData): RedemptionView {
+export function redemptionView(snapshot: DocumentSnapshot, changes: DocumentData = {}): RedemptionView {
+  const data = { ...snapshot.data(), ...changes };
   const cancelledAt = iso(data.cancelledAt);
   return {
-    id,
+    id: snapshot.id,
     rewardId: data.rewardId,
     rewardName: data.rewardName,
     kind: data.kind,

@@ -13,7 +13,6 @@ import {
   keyedRedemptionId,
   newRedemption,
   redemptionView,
-  redemptionViewOf,
   redemptionsCollection,
   type RedemptionView,
 } from '../data/redemptions';
@@ -65,7 +64,7 @@ export async function redeemReward(
     return { redemption: redemptionView(recorded), newBalance: recorded.get('balanceAfter'), replayed };
   };
 
-  const result = await commitOptimistically<RedemptionOutcome>(
+  const outcome = await commitOptimistically<RedemptionOutcome | undefined>(
     redemptionRef,
     async (batch) => {
       const [userSnap, rewardSnap, recordedSnap] = await db().getAll(userRef, rewardRef, redemptionRef);
@@ -77,16 +76,18 @@ export async function redeemReward(
       assertRedeemable(reward, user.currentPoints);
 
       const balanceAfter = user.currentPoints - reward.cost;
-      const redemption = newRedemption({
-        userId,
-        reward,
-        code: reward.kind === 'voucher' ? newVoucherCode() : null,
-        balanceAfter,
-        idempotencyKey,
-        requestFingerprint: fingerprint,
-        submissionId,
-      });
-      batch.create(redemptionRef, redemption);
+      batch.create(
+        redemptionRef,
+        newRedemption({
+          userId,
+          reward,
+          code: reward.kind === 'voucher' ? newVoucherCode() : null,
+          balanceAfter,
+          idempotencyKey,
+          requestFingerprint: fingerprint,
+          submissionId,
+        }),
+      );
       batch.create(
         ledgerCollection().doc(redeemEntryId(redemptionRef.id)),
         newLedgerEntry({
@@ -102,22 +103,12 @@ export async function redeemReward(
       if (reward.stock !== null) {
         batch.update(rewardRef, { stock: reward.stock - 1 }, { lastUpdateTime: rewardSnap.updateTime! });
       }
-      return {
-        result: {
-          redemption: redemptionViewOf(redemptionRef.id, redemption),
-          newBalance: balanceAfter,
-          replayed: false,
-        },
-        commit: true,
-      };
+      return { result: undefined, commit: true };
     },
     answerFor,
-    // Committed by this request: its createdAt is the commit's time.
-    (committed, writeTime) => ({
-      ...committed,
-      redemption: { ...committed.redemption, createdAt: writeTime.toDate().toISOString() },
-    }),
   );
+  // Committed by this request: answered from what landed, with the time the server gave it.
+  const result = outcome ?? answerFor(await redemptionRef.get());
   logInfo(result.replayed ? 'redemption_replayed' : 'redemption_issued', {
     redemptionId: result.redemption.id,
     userId,
