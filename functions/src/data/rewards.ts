@@ -4,6 +4,7 @@
  */
 import { FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
+import { assertDocumentId } from '../domain/ids';
 import type { RewardDefinition, RewardKind } from '../domain/redemption';
 
 export const rewardsCollection = () => db().collection('rewards');
@@ -68,7 +69,7 @@ const rewardDocument = (reward: RewardRecord, created: boolean): DocumentData =>
  * redemption's stock change is never overwritten by a stale one.
  */
 export async function upsertReward(definition: RewardDefinition): Promise<{ reward: RewardRecord; created: boolean }> {
-  const ref = rewardsCollection().doc(definition.id);
+  const ref = rewardsCollection().doc(assertDocumentId(definition.id, 'id'));
   return runTransaction(async (tx) => {
     const stored = rewardFromSnapshot(await tx.get(ref));
     const given = Object.fromEntries(Object.entries(definition).filter(([, value]) => value !== undefined));

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { commitOptimistically, db, runTransaction } from '../adapters/firestore';
+import { assertDocumentId } from '../domain/ids';
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
 import {
   cancellation,
@@ -54,7 +55,7 @@ export async function redeemReward(
   const fingerprint = requestFingerprint({ rewardId });
   const submissionId = randomUUID();
   const userRef = usersCollection().doc(userId);
-  const rewardRef = rewardsCollection().doc(rewardId);
+  const rewardRef = rewardsCollection().doc(assertDocumentId(rewardId, 'rewardId'));
   const redemptionRef = redemptionsCollection().doc(keyedRedemptionId(userId, idempotencyKey));
 
   /** The answer for the redemption recorded under this key: this request's own, or an earlier one's. */
@@ -150,7 +151,7 @@ export async function cancelRedemption(
     }
     const { userId, rewardId, rewardName, cost } = snapshot.data()!;
     const userRef = usersCollection().doc(userId);
-    const rewardRef = rewardsCollection().doc(rewardId);
+    const rewardRef = rewardsCollection().doc(assertDocumentId(rewardId, 'rewardId'));
     const [userSnap, rewardSnap] = await tx.getAll(userRef, rewardRef);
     const user = userFromSnapshot(userSnap);
     if (!user) throw notFound(`User ${userId} of redemption ${redemptionId} not found`);
