@@ -78,11 +78,12 @@ describe('cold start: the OpenAPI builder', () => {
       const request = { params: {}, query: {}, headers: {}, body: undefined, caller: undefined } as never;
       await healthRoute.handler(request);
       expect(builderLoaded()).toBe(false);
-      const { body } = await openApiRoute.handler(request);
+      const { text } = await openApiRoute.handler(request);
       expect(builderLoaded()).toBe(true);
-      expect(body.openapi).toBe('3.1.0');
-      // Built once per instance.
-      expect((await openApiRoute.handler(request)).body).toBe(body);
+      expect(text?.contentType).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(text!.content).openapi).toBe('3.1.0');
+      // Built and serialised once per instance.
+      expect((await openApiRoute.handler(request)).text?.content).toBe(text!.content);
     });
   });
 });

@@ -1,7 +1,8 @@
 import type { Route } from '../types';
 import { SERVICE_NAME, SERVICE_VERSION } from './health';
 
-let document: Record<string, unknown> | undefined;
+/** The document as sent: built and serialised once per instance, since it never changes while it runs. */
+let documentText: string | undefined;
 
 /** GET /openapi.json: the API described by itself (OpenAPI 3.1), built on the first request of an instance. */
 export const openApiRoute: Route = {
@@ -9,8 +10,8 @@ export const openApiRoute: Route = {
   path: '/openapi.json',
   handler: async () => {
     // The builder is required here, not imported: no other request of an instance loads it.
-    document ??= (require('../openapi') as typeof import('../openapi')).openApiDocument();
-    return { body: document };
+    documentText ??= JSON.stringify((require('../openapi') as typeof import('../openapi')).openApiDocument());
+    return { body: {}, text: { contentType: 'application/json; charset=utf-8', content: documentText } };
   },
   doc: {
     operationId: 'getOpenApiDocument',
