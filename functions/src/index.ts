@@ -13,6 +13,7 @@
 // (database, pubsub, storage, ...) and firebase-admin/database, ~40 ms of CPU at each
 // cold start for nothing. Same function either way.
 import { setGlobalOptions } from 'firebase-functions/v2/options';
+import type { FirestoreEvent, QueryDocumentSnapshot } from 'firebase-functions/v2/firestore';
 import { apiMinInstances, smtpPassword } from './config';
 
 setGlobalOptions({ region: 'us-central1' });
@@ -47,29 +48,38 @@ export const api = defineWhereServed('api', () => {
   );
 });
 
-/** retry: a failed run is redelivered; applyTransactionEffects makes that safe. */
-export const transactionEffects = defineWhereServed('transactionEffects', () => {
-  const { onDocumentCreated } =
-    require('firebase-functions/v2/firestore') as typeof import('firebase-functions/v2/firestore');
-  const { onTransactionCreated } =
-    require('./triggers/transactionCreated') as typeof import('./triggers/transactionCreated');
-  return onDocumentCreated(
-    { document: 'transactions/{transactionId}', retry: true, memory: '256MiB', maxInstances: 20 },
-    onTransactionCreated,
-  );
-});
+/**
+ * A Firestore create trigger with retry: a failed run is redelivered, and the handler's
+ * service claims each effect before acting, so a redelivery repeats none.
+ */
+function defineCreateTrigger(
+  name: string,
+  options: { document: string; maxInstances?: number },
+  loadHandler: () => (
+    event: FirestoreEvent<QueryDocumentSnapshot | undefined, Record<string, string>>,
+  ) => Promise<void>,
+) {
+  return defineWhereServed(name, () => {
+    const { onDocumentCreated } =
+      require('firebase-functions/v2/firestore') as typeof import('firebase-functions/v2/firestore');
+    return onDocumentCreated({ ...options, retry: true, memory: '256MiB' }, loadHandler());
+  });
+}
 
-/** retry: a failed run is redelivered; applyRedemptionEffects claims the notification and push, so each happens once. */
-export const redemptionEffects = defineWhereServed('redemptionEffects', () => {
-  const { onDocumentCreated } =
-    require('firebase-functions/v2/firestore') as typeof import('firebase-functions/v2/firestore');
-  const { onRedemptionCreated } =
-    require('./triggers/redemptionCreated') as typeof import('./triggers/redemptionCreated');
-  return onDocumentCreated(
-    { document: 'redemptions/{redemptionId}', retry: true, memory: '256MiB', maxInstances: 20 },
-    onRedemptionCreated,
-  );
-});
+/** applyTransactionEffects: kiosk counters and daily figures, notification, push. */
+export const transactionEffects = defineCreateTrigger(
+  'transactionEffects',
+  { document: 'transactions/{transactionId}', maxInstances: 20 },
+  () =>
+    (require('./triggers/transactionCreated') as typeof import('./triggers/transactionCreated')).onTransactionCreated,
+);
+
+/** applyRedemptionEffects: the notification and the push, each once. */
+export const redemptionEffects = defineCreateTrigger(
+  'redemptionEffects',
+  { document: 'redemptions/{redemptionId}', maxInstances: 20 },
+  () => (require('./triggers/redemptionCreated') as typeof import('./triggers/redemptionCreated')).onRedemptionCreated,
+);
 
 /** 2nd gen has no non-blocking Auth trigger, hence the 1st gen API. */
 export const provisionUserProfile = defineWhereServed('provisionUserProfile', () => {
@@ -78,13 +88,12 @@ export const provisionUserProfile = defineWhereServed('provisionUserProfile', ()
   return authV1.user().onCreate((user) => provisionUser(user));
 });
 
-/** retry: a failed run is redelivered; pushOpenedAlert claims the push, so it goes out once. */
-export const alertPush = defineWhereServed('alertPush', () => {
-  const { onDocumentCreated } =
-    require('firebase-functions/v2/firestore') as typeof import('firebase-functions/v2/firestore');
-  const { onAlertCreated } = require('./triggers/alertCreated') as typeof import('./triggers/alertCreated');
-  return onDocumentCreated({ document: 'alerts/{alertId}', retry: true, memory: '256MiB' }, onAlertCreated);
-});
+/** pushOpenedAlert: the push of an opened alert, once. */
+export const alertPush = defineCreateTrigger(
+  'alertPush',
+  { document: 'alerts/{alertId}' },
+  () => (require('./triggers/alertCreated') as typeof import('./triggers/alertCreated')).onAlertCreated,
+);
 
 /**
  * Opens `silent` alerts every 5 minutes. The functions emulator runs no schedules

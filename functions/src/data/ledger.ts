@@ -96,11 +96,5 @@ export function ledgerEntryView(snapshot: DocumentSnapshot): LedgerEntryView {
 }
 
 /** One page of a user's history, newest first (see newestFirstPage). */
-export async function historyPage(
-  userId: string,
-  limit: number,
-  cursor: string | undefined,
-): Promise<{ entries: LedgerEntryView[]; nextCursor: string | null }> {
-  const { items, nextCursor } = await newestFirstPage(ledgerCollection(), userId, { limit, cursor }, ledgerEntryView);
-  return { entries: items, nextCursor };
-}
+export const historyPage = (userId: string, limit: number, cursor: string | undefined) =>
+  newestFirstPage(ledgerCollection(), userId, { limit, cursor }, ledgerEntryView);

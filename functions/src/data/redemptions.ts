@@ -100,16 +100,5 @@ export function redemptionView(snapshot: DocumentSnapshot, changes: DocumentData
 }
 
 /** One page of a user's redemptions, newest first (see newestFirstPage). */
-export async function redemptionsPage(
-  userId: string,
-  limit: number,
-  cursor: string | undefined,
-): Promise<{ redemptions: RedemptionView[]; nextCursor: string | null }> {
-  const { items, nextCursor } = await newestFirstPage(
-    redemptionsCollection(),
-    userId,
-    { limit, cursor },
-    redemptionView,
-  );
-  return { redemptions: items, nextCursor };
-}
+export const redemptionsPage = (userId: string, limit: number, cursor: string | undefined) =>
+  newestFirstPage(redemptionsCollection(), userId, { limit, cursor }, redemptionView);

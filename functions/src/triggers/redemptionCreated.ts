@@ -1,13 +1,5 @@
-import type { FirestoreEvent, QueryDocumentSnapshot } from 'firebase-functions/firestore';
-import { logInfo } from '../log';
-import { pushTransport } from '../adapters/push';
 import { applyRedemptionEffects } from '../services/redemptionEffects';
+import { claimThenActTrigger } from './claimThenAct';
 
 /** onDocumentCreated("redemptions/{redemptionId}"): the in-app notification and the push, once. */
-export async function onRedemptionCreated(
-  event: FirestoreEvent<QueryDocumentSnapshot | undefined, { redemptionId: string }>,
-): Promise<void> {
-  const { redemptionId } = event.params;
-  const state = await applyRedemptionEffects(redemptionId, pushTransport());
-  logInfo('redemption_effects', { redemptionId, eventId: event.id, state });
-}
+export const onRedemptionCreated = claimThenActTrigger('redemptionId', 'redemption_effects', applyRedemptionEffects);

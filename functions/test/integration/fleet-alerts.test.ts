@@ -5,7 +5,6 @@
  * never two open of one kind, one push to the topic `operators` per opened alert,
  * and GET /admin/alerts paged by cursor.
  */
-import functionsTest from 'firebase-functions-test';
 import { Timestamp, type DocumentData } from 'firebase-admin/firestore';
 import type { CloudFunction } from 'firebase-functions/v1';
 import { loadProjectParams } from '../../src/cli/params';
@@ -21,6 +20,7 @@ import {
   bearerFor,
   call,
   db,
+  functionsTestEnv,
   resetEmulators,
   seedKiosk,
   seedKioskWithKey,
@@ -31,10 +31,9 @@ import {
 
 // The handlers this file runs in-process read the params the functions run with.
 loadProjectParams(PROJECT_ID);
-const testEnv = functionsTest({ projectId: PROJECT_ID });
+const testEnv = functionsTestEnv();
 
 beforeEach(resetEmulators);
-afterAll(() => testEnv.cleanup());
 
 const MINUTE = 60_000;
 const report = (kioskId: string, apiKey: string, body: Record<string, unknown> = {}) =>

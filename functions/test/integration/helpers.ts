@@ -1,3 +1,4 @@
+import functionsTest from 'firebase-functions-test';
 import { Timestamp } from 'firebase-admin/firestore';
 import { db } from '../../src/adapters/firestore';
 import { kioskDayIncrement, kioskDayRef } from '../../src/data/kioskDays';
@@ -16,6 +17,13 @@ import { assertDescribed } from './response-check';
 // The emulators were found by global-setup.ts before any test file runs.
 const emulators = emulatorsFromEnv();
 export const PROJECT_ID = emulators.projectId;
+
+/** firebase-functions-test, to run a function's handler in-process (wrap); cleaned up after the file's tests. */
+export function functionsTestEnv(): ReturnType<typeof functionsTest> {
+  const env = functionsTest({ projectId: PROJECT_ID });
+  afterAll(() => env.cleanup());
+  return env;
+}
 /** Without the functions emulator (a test file run by hand on Firestore and Auth only), requests to the api fail to resolve this host. */
 export const API_URL = emulators.functions ? apiUrl(emulators) : 'http://no-functions-emulator.invalid';
 

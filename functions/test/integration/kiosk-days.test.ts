@@ -2,7 +2,6 @@
  * Daily reports (contract §7): kioskDays kept by the transaction trigger by the UTC day
  * of `occurredAt`, exactly once under redelivery, and GET /admin/reports/kiosk-days.
  */
-import functionsTest from 'firebase-functions-test';
 import type { PushTransport } from '../../src/adapters/push';
 import { kioskDayRef } from '../../src/data/kioskDays';
 import { transactionsCollection } from '../../src/data/transactions';
@@ -16,6 +15,7 @@ import {
   bearerFor,
   call,
   db,
+  functionsTestEnv,
   kioskDayRow,
   resetEmulators,
   seedKiosk,
@@ -26,11 +26,10 @@ import {
   withoutBackgroundTriggers,
 } from './helpers';
 
-const testEnv = functionsTest({ projectId: process.env.GCLOUD_PROJECT });
+const testEnv = functionsTestEnv();
 const DAY_MS = 86_400_000;
 
 beforeEach(resetEmulators);
-afterAll(() => testEnv.cleanup());
 
 const report = async (query: string) =>
   call('GET', `/admin/reports/kiosk-days?${query}`, { headers: await adminHeaders() });

@@ -1,4 +1,3 @@
-import functionsTest from 'firebase-functions-test';
 import { redemptionEffects } from '../../src/index';
 import { openBalance } from '../../src/services/ledgerBooks';
 import { admin, runCli } from './cli-runner';
@@ -8,6 +7,7 @@ import {
   bearerFor,
   call,
   db,
+  functionsTestEnv,
   resetEmulators,
   seedUser,
   uniqueId,
@@ -15,10 +15,9 @@ import {
   withoutBackgroundTriggers,
 } from './helpers';
 
-const testEnv = functionsTest({ projectId: process.env.GCLOUD_PROJECT });
+const testEnv = functionsTestEnv();
 
 beforeEach(resetEmulators);
-afterAll(() => testEnv.cleanup());
 
 const CODE = /^[0-9A-HJKMNP-TV-Z]{12}$/;
 
@@ -370,10 +369,12 @@ describe('redemption trigger redelivered', () => {
 });
 
 describe('operator CLI: catalog, catalog:set, redemption:cancel', () => {
+  /** catalog:set of the 800-point voucher "mug", with these further flags. */
+  const setMug = (...flags: string[]) =>
+    admin('catalog:set', '--id', 'mug', '--name', 'Mug', '--cost', '800', '--kind', 'voucher', ...flags);
+
   test('sets and lists rewards, cancels a redemption once', async () => {
-    const set = JSON.parse(
-      await admin('catalog:set', '--id', 'mug', '--name', 'Mug', '--cost', '800', '--kind', 'voucher', '--stock', '2'),
-    );
+    const set = JSON.parse(await setMug('--stock', '2'));
     expect(set).toEqual({
       id: 'mug',
       name: 'Mug',
@@ -384,21 +385,7 @@ describe('operator CLI: catalog, catalog:set, redemption:cancel', () => {
       stock: 2,
       active: true,
     });
-    await admin(
-      'catalog:set',
-      '--id',
-      'mug',
-      '--name',
-      'Mug',
-      '--cost',
-      '800',
-      '--kind',
-      'voucher',
-      '--stock',
-      'unlimited',
-      '--active',
-      'false',
-    );
+    await setMug('--stock', 'unlimited', '--active', 'false');
     expect(JSON.parse(await admin('catalog', '--json'))).toEqual([
       { id: 'mug', name: 'Mug', description: '', cost: 800, kind: 'voucher', stock: null, active: false },
     ]);
@@ -418,19 +405,7 @@ describe('operator CLI: catalog, catalog:set, redemption:cancel', () => {
     ]);
     expect([refused.code, refused.stderr]).toEqual([1, 'error: cost must be >= 1\n']);
 
-    await admin(
-      'catalog:set',
-      '--id',
-      'mug',
-      '--name',
-      'Mug',
-      '--cost',
-      '800',
-      '--kind',
-      'voucher',
-      '--active',
-      'true',
-    );
+    await setMug('--active', 'true');
     const userId = await userWith(800);
     const { body } = await redeem(userId, 'mug', 'm-1', await adminHeaders());
     const cancelled = JSON.parse(await admin('redemption:cancel', '--id', body.redemption.id, '--reason', 'broken'));

@@ -1,4 +1,3 @@
-import functionsTest from 'firebase-functions-test';
 import { getAuth } from 'firebase-admin/auth';
 import type { Message } from 'firebase-admin/messaging';
 import { adminApp } from '../../src/adapters/firestore';
@@ -9,6 +8,7 @@ import { provisionUser } from '../../src/triggers/provisionUser';
 import { GRPC, injectCommitFaults, writesDocument } from './commit-faults';
 import {
   db,
+  functionsTestEnv,
   resetEmulators,
   seedKiosk,
   seedTransaction,
@@ -17,10 +17,9 @@ import {
   withoutBackgroundTriggers,
 } from './helpers';
 
-const testEnv = functionsTest({ projectId: process.env.GCLOUD_PROJECT });
+const testEnv = functionsTestEnv();
 
 beforeEach(resetEmulators);
-afterAll(() => testEnv.cleanup());
 
 describe('transaction trigger redelivered', () => {
   withoutBackgroundTriggers();

@@ -97,7 +97,7 @@ const history: Command = {
     let cursor: string | undefined;
     do {
       const page = await historyPage(userId, Math.min(PAGE, limit - entries.length), cursor);
-      entries.push(...page.entries);
+      entries.push(...page.items);
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined && entries.length < limit);
     if (flags.has('json')) await printJson(entries);

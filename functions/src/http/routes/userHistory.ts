@@ -1,11 +1,7 @@
-import type { VerifiedCaller } from '../../adapters/identity';
 import { historyPage, type LedgerEntryView } from '../../data/ledger';
-import { getUser } from '../../data/users';
-import { requireUserOrAdmin } from '../auth';
-import { successBody } from '../components';
 import { redeemedFromSchema } from '../rewardComponents';
-import { PAGE_ERRORS, pageLimit, pageQuery } from '../paging';
-import type { JsonSchema, Route } from '../types';
+import type { JsonSchema } from '../types';
+import { userPagedListRoute } from '../userPagedList';
 
 const entrySchema: JsonSchema = {
   type: 'object',
@@ -56,16 +52,13 @@ const exampleEntry: LedgerEntryView = {
 };
 
 /** GET /user/{userId}/history: where the points came from and went, newest first, a page at a time. */
-export const userHistoryRoute: Route<undefined, VerifiedCaller> = {
-  method: 'GET',
-  path: '/user/:userId/history',
-  authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
-  query: pageQuery('Entries'),
-  handler: async ({ params, query }) => {
-    const limit = pageLimit(query.limit);
-    await getUser(params.userId);
-    return { body: { success: true, ...(await historyPage(params.userId, limit, query.cursor)) } };
-  },
+export const userHistoryRoute = userPagedListRoute({
+  segment: 'history',
+  itemsKey: 'entries',
+  itemsNoun: 'Entries',
+  readPage: historyPage,
+  itemSchema: entrySchema,
+  example: exampleEntry,
   doc: {
     operationId: 'getUserHistory',
     summary: "A user's points history",
@@ -76,18 +69,5 @@ export const userHistoryRoute: Route<undefined, VerifiedCaller> = {
       'entry that existed when the first page was read (new ones appear on a fresh first page), and a page ' +
       'takes the same time however long the history is.',
     tag: 'Users',
-    access: 'user',
-    responses: {
-      200: {
-        description: 'One page of entries',
-        schema: successBody({
-          entries: { type: 'array', items: entrySchema },
-          nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null: no more' },
-        }),
-        example: { success: true, entries: [exampleEntry], nextCursor: null },
-      },
-      400: PAGE_ERRORS,
-      404: { description: 'No user has this id', codes: ['not-found'] },
-    },
   },
-};
+});
