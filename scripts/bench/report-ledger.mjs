@@ -99,7 +99,7 @@ export function awardWritesParts({ awardWrites }) {
       ],
     ),
     '',
-    `The award’s commit: ${awardWrites.commitBefore} writes before the ledger, ${awardWrites.commit} with it: +${added} write per award (+${((100 * added) / awardWrites.commitBefore).toFixed(0)}%), in the same single commit (no extra round trip; the batch endpoint commits each item the same way).${sometimes.length ? ` Not the award’s commit: the writes in ${sometimes.map(({ name }) => `\`${name}\``).join(', ')} made by some requests only (a kiosk’s \`lastSeenAt\`, written by authentication at most once a minute per kiosk).` : ''}`,
+    `The award’s commit: ${awardWrites.commitBefore} writes before the ledger, ${awardWrites.commit} with it: +${added} write per award (+${((100 * added) / awardWrites.commitBefore).toFixed(0)}%), in the same single commit (no extra round trip; a batch writes one entry per item, in the commit of that user’s items).${sometimes.length ? ` Not the award’s commit: the writes in ${sometimes.map(({ name }) => `\`${name}\``).join(', ')} made by some requests only (a kiosk’s \`lastSeenAt\`, written by authentication at most once a minute per kiosk).` : ''}`,
     '',
   ];
 }
