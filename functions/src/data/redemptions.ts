@@ -1,4 +1,4 @@
-import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
 import type { RewardKind } from '../domain/redemption';
@@ -29,6 +29,12 @@ export interface NewRedemption {
   requestFingerprint: string;
   /** Chosen once per request: tells a commit of its own whose answer was lost from a concurrent twin's. */
   submissionId: string;
+  /**
+   * When it was issued, chosen by the service so that the answer carries the stored
+   * time without reading the redemption back. A user's redemptions still sort in the
+   * order they were made: each one is staged after reading the commit of the one before.
+   */
+  createdAt: Timestamp;
 }
 
 /** A redemptions/{id} document as first stored; the one place one is written out. */
@@ -39,7 +45,6 @@ export const newRedemption = ({ reward, ...redemption }: NewRedemption): Documen
   kind: reward.kind,
   cost: reward.cost,
   status: 'issued' satisfies RedemptionStatus,
-  createdAt: FieldValue.serverTimestamp(),
 });
 
 export interface Cancellation {
@@ -82,11 +87,14 @@ const iso = (value: unknown): string | undefined =>
   value instanceof Timestamp ? value.toDate().toISOString() : undefined;
 
 /** The redemption as stored, with `changes` (a cancel about to commit) applied. */
-export function redemptionView(snapshot: DocumentSnapshot, changes: DocumentData = {}): RedemptionView {
-  const data = { ...snapshot.data(), ...changes };
+export const redemptionView = (snapshot: DocumentSnapshot, changes: DocumentData = {}): RedemptionView =>
+  redemptionViewOf(snapshot.id, { ...snapshot.data(), ...changes });
+
+/** The view of redemption `id` whose fields are `data`: one stored, or one about to be. */
+export function redemptionViewOf(id: string, data: DocumentData): RedemptionView {
   const cancelledAt = iso(data.cancelledAt);
   return {
-    id: snapshot.id,
+    id,
     rewardId: data.rewardId,
     rewardName: data.rewardName,
     kind: data.kind,

@@ -14,6 +14,7 @@ import {
   keyedRedemptionId,
   newRedemption,
   redemptionView,
+  redemptionViewOf,
   redemptionsCollection,
   type RedemptionView,
 } from '../data/redemptions';
@@ -65,7 +66,7 @@ export async function redeemReward(
     return { redemption: redemptionView(recorded), newBalance: recorded.get('balanceAfter'), replayed };
   };
 
-  const outcome = await commitOptimistically<RedemptionOutcome | undefined>(
+  const result = await commitOptimistically<RedemptionOutcome>(
     redemptionRef,
     async (batch) => {
       const [userSnap, rewardSnap, recordedSnap] = await db().getAll(userRef, rewardRef, redemptionRef);
@@ -77,18 +78,17 @@ export async function redeemReward(
       assertRedeemable(reward, user.currentPoints);
 
       const balanceAfter = user.currentPoints - reward.cost;
-      batch.create(
-        redemptionRef,
-        newRedemption({
-          userId,
-          reward,
-          code: reward.kind === 'voucher' ? newVoucherCode() : null,
-          balanceAfter,
-          idempotencyKey,
-          requestFingerprint: fingerprint,
-          submissionId,
-        }),
-      );
+      const redemption = newRedemption({
+        userId,
+        reward,
+        code: reward.kind === 'voucher' ? newVoucherCode() : null,
+        balanceAfter,
+        idempotencyKey,
+        requestFingerprint: fingerprint,
+        submissionId,
+        createdAt: Timestamp.now(),
+      });
+      batch.create(redemptionRef, redemption);
       batch.create(
         ledgerCollection().doc(redeemEntryId(redemptionRef.id)),
         newLedgerEntry({
@@ -104,12 +104,11 @@ export async function redeemReward(
       if (reward.stock !== null) {
         batch.update(rewardRef, { stock: reward.stock - 1 }, { lastUpdateTime: rewardSnap.updateTime! });
       }
-      return { result: undefined, commit: true };
+      const issued = { redemption: redemptionViewOf(redemptionRef.id, redemption), newBalance: balanceAfter };
+      return { result: { ...issued, replayed: false }, commit: true };
     },
     answerFor,
   );
-  // Committed by this request: answered from what landed, with the time the server gave it.
-  const result = outcome ?? answerFor(await redemptionRef.get());
   logInfo(result.replayed ? 'redemption_replayed' : 'redemption_issued', {
     redemptionId: result.redemption.id,
     userId,
