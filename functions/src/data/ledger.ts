@@ -45,14 +45,29 @@ export interface NewLedgerEntry {
   submissionId?: string;
   /** The body of a keyed adjustment, for telling a replay of its key from a reuse. */
   requestFingerprint?: string;
+  /** When it happened: the commit's server time unless the writer chose one (see stagedEntryTime). */
+  createdAt?: Timestamp;
 }
 
 /** A ledger/{id} document as first stored; the one place one is written out. */
-export const newLedgerEntry = ({ transaction, ...entry }: NewLedgerEntry): DocumentData => ({
+export const newLedgerEntry = ({ transaction, createdAt, ...entry }: NewLedgerEntry): DocumentData => ({
   ...entry,
   ...(transaction && { transaction: { ...transaction, occurredAt: Timestamp.fromDate(transaction.occurredAt) } }),
-  createdAt: FieldValue.serverTimestamp(),
+  createdAt: createdAt ?? FieldValue.serverTimestamp(),
 });
+
+/**
+ * A time for an entry staged now by a writer that answers with it, so that it need
+ * not read the entry back after the commit: the service's clock, yet always after
+ * `lastChange`, the user's last commit (their document's update time), which wrote
+ * the entry before this one. A clock behind Firestore's, or one in the same
+ * millisecond, then cannot sort the entry before one it follows in the history.
+ */
+export function stagedEntryTime(lastChange: Timestamp | undefined): Timestamp {
+  const now = Date.now();
+  const after = lastChange ? lastChange.toMillis() + 1 : 0;
+  return Timestamp.fromMillis(Math.max(now, after));
+}
 
 /** An entry as `GET /user/{id}/history` shows it. */
 export interface LedgerEntryView {

@@ -29,11 +29,7 @@ export interface NewRedemption {
   requestFingerprint: string;
   /** Chosen once per request: tells a commit of its own whose answer was lost from a concurrent twin's. */
   submissionId: string;
-  /**
-   * When it was issued, chosen by the service so that the answer carries the stored
-   * time without reading the redemption back. A user's redemptions still sort in the
-   * order they were made: each one is staged after reading the commit of the one before.
-   */
+  /** When it was issued: its ledger entry's time (see stagedEntryTime), after the user's every earlier change. */
   createdAt: Timestamp;
 }
 

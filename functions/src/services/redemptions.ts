@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { commitOptimistically, db, runTransaction } from '../adapters/firestore';
 import { assertDocumentId } from '../domain/ids';
-import { ledgerCollection, newLedgerEntry } from '../data/ledger';
+import { ledgerCollection, newLedgerEntry, stagedEntryTime } from '../data/ledger';
 import {
   cancellation,
   keyedRedemptionId,
@@ -78,6 +78,8 @@ export async function redeemReward(
       assertRedeemable(reward, user.currentPoints);
 
       const balanceAfter = user.currentPoints - reward.cost;
+      // The redemption and its entry share one time, which the answer carries without a read after the commit.
+      const createdAt = stagedEntryTime(userSnap.updateTime);
       const redemption = newRedemption({
         userId,
         reward,
@@ -86,7 +88,7 @@ export async function redeemReward(
         idempotencyKey,
         requestFingerprint: fingerprint,
         submissionId,
-        createdAt: Timestamp.now(),
+        createdAt,
       });
       batch.create(redemptionRef, redemption);
       batch.create(
@@ -97,6 +99,7 @@ export async function redeemReward(
           points: -reward.cost,
           balanceAfter,
           redemption: { id: redemptionRef.id, rewardId, rewardName: reward.name },
+          createdAt,
         }),
       );
       // The preconditions make concurrent spends safe: whatever changed since the read fails the whole commit.
