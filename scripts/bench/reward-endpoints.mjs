@@ -91,8 +91,6 @@ export function rewardEndpointSpecs({ authUsers, adminToken, runId }, signedIn) 
         headers: { ...signedIn(w).headers, 'idempotency-key': `${runId}-red-${g}` },
         body: { rewardId: SPENT.id },
       }),
-      // The service reads the redemption once more after its commit, for the time the
-      // server gave it: not needed to redeem, so not in the floor.
       floorLabel: 'getAll(user, reward, redemption); commit redemption + ledger entry + user',
       floor: async (w, g) => {
         const userId = signedIn(w).uid;
@@ -102,7 +100,7 @@ export function rewardEndpointSpecs({ authUsers, adminToken, runId }, signedIn) 
         // keyedRedemptionId of src/data/redemptions.ts.
         const redemptionRef = db()
           .collection('redemptions')
-          .doc(sha256Hex(JSON.stringify([userId, key])));
+          .doc(sha256Hex(JSON.stringify(['redeem', userId, key])));
         const [userRead, rewardSnap, recordedSnap] = await db().getAll(userRef, rewardRef, redemptionRef);
         const { snap, current } = userSnapshot(userRead);
         const reward = rewardSnap.data();

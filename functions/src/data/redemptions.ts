@@ -12,9 +12,11 @@ export type RedemptionStatus = 'issued' | 'cancelled';
 /**
  * The id of the redemption a user's Idempotency-Key names, forever: a second request
  * with the key finds it, however late. Keys are scoped per user; the pair is encoded
- * as a JSON array, which no two pairs share.
+ * as a JSON array, which no two pairs share, led by the kind of request, so that it is
+ * never the id a transaction's key gives (the notifications of both share one folder).
  */
-export const keyedRedemptionId = (userId: string, key: string): string => sha256Hex(JSON.stringify([userId, key]));
+export const keyedRedemptionId = (userId: string, key: string): string =>
+  sha256Hex(JSON.stringify(['redeem', userId, key]));
 
 /** What a redemption records when it is made; the trigger adds `effects`, a cancel its fields. */
 export interface NewRedemption {
@@ -41,6 +43,8 @@ export const newRedemption = ({ reward, ...redemption }: NewRedemption): Documen
   kind: reward.kind,
   cost: reward.cost,
   status: 'issued' satisfies RedemptionStatus,
+  // A cancel gives a unit back only if one was taken: the stock may be counted from later on.
+  stockTaken: reward.stock !== null,
 });
 
 export interface Cancellation {

@@ -5,7 +5,9 @@
 import { FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { assertDocumentId } from '../domain/ids';
-import type { RewardDefinition, RewardKind } from '../domain/redemption';
+import { invalidRewardFields, type RewardDefinition, type RewardKind } from '../domain/redemption';
+import { badRequest } from '../errors';
+import { logWarn } from '../log';
 
 export const rewardsCollection = () => db().collection('rewards');
 
@@ -24,18 +26,35 @@ export interface RewardRecord {
 /** A reward as the catalog shows it. */
 export type RewardView = Omit<RewardRecord, 'active'> & { available: boolean };
 
+/** The stored fields as they are, checked or not. */
+const storedReward = (id: string, data: DocumentData): RewardRecord => ({
+  id,
+  name: data.name,
+  description: data.description ?? '',
+  cost: data.cost,
+  kind: data.kind,
+  stock: data.stock ?? null,
+  active: data.active === true,
+});
+
+/** A stored reward, or why it cannot be used (logged: someone has to mend it). */
+function checkedReward(id: string, data: DocumentData): RewardRecord | { invalidFields: string[] } {
+  const reward = storedReward(id, data);
+  const invalidFields = invalidRewardFields(reward);
+  if (invalidFields.length === 0) return reward;
+  logWarn('reward_document_invalid', { rewardId: id, invalidFields });
+  return { invalidFields };
+}
+
+/** The reward, or undefined when there is none; one broken by hand fails the request (500), never spends. */
 export function rewardFromSnapshot(snapshot: DocumentSnapshot): RewardRecord | undefined {
   const data = snapshot.data();
   if (!data) return undefined;
-  return {
-    id: snapshot.id,
-    name: data.name,
-    description: data.description ?? '',
-    cost: data.cost,
-    kind: data.kind,
-    stock: data.stock ?? null,
-    active: data.active === true,
-  };
+  const reward = checkedReward(snapshot.id, data);
+  if ('invalidFields' in reward) {
+    throw new Error(`rewards/${snapshot.id} has missing or malformed fields: ${reward.invalidFields.join(', ')}`);
+  }
+  return reward;
 }
 
 export const toRewardView = ({ active: _active, ...reward }: RewardRecord): RewardView => ({
@@ -66,17 +85,30 @@ const rewardDocument = (reward: RewardRecord, created: boolean): DocumentData =>
 /**
  * Creates the reward (description "", unlimited stock, active unless told) or updates
  * it: fields not given are kept. One transaction with the read, so a concurrent
- * redemption's stock change is never overwritten by a stale one.
+ * redemption's stock change is never overwritten by a stale one. A reward broken by
+ * hand is mended by an update that gives the broken fields (400 names them otherwise).
  */
 export async function upsertReward(definition: RewardDefinition): Promise<{ reward: RewardRecord; created: boolean }> {
   const ref = rewardsCollection().doc(assertDocumentId(definition.id, 'id'));
   return runTransaction(async (tx) => {
-    const stored = rewardFromSnapshot(await tx.get(ref));
-    const given = Object.fromEntries(Object.entries(definition).filter(([, value]) => value !== undefined));
+    const snapshot = await tx.get(ref);
+    const stored = snapshot.exists ? storedReward(ref.id, snapshot.data()!) : undefined;
+    // null is "not given" but for the stock, where it means unlimited.
+    const given = Object.fromEntries(
+      Object.entries(definition).filter(
+        ([field, value]) => value !== undefined && (value !== null || field === 'stock'),
+      ),
+    );
     const reward: RewardRecord = {
       ...(stored ?? { description: '', stock: null, active: true }),
       ...given,
     } as RewardRecord;
+    const invalidFields = invalidRewardFields(reward);
+    if (invalidFields.length > 0) {
+      throw badRequest(
+        `Reward ${ref.id} has broken stored fields; give them in this request: ${invalidFields.join(', ')}`,
+      );
+    }
     tx.set(ref, rewardDocument(reward, !stored), { merge: true });
     return { reward, created: !stored };
   });
@@ -86,7 +118,7 @@ export async function upsertReward(definition: RewardDefinition): Promise<{ rewa
 export async function activeRewards(): Promise<RewardView[]> {
   const snapshot = await rewardsCollection().where('active', '==', true).orderBy('cost').orderBy('__name__').get();
   return snapshot.docs.flatMap((doc) => {
-    const reward = rewardFromSnapshot(doc);
-    return reward ? [toRewardView(reward)] : [];
+    const reward = checkedReward(doc.id, doc.data());
+    return 'invalidFields' in reward ? [] : [toRewardView(reward)];
   });
 }

@@ -16,6 +16,32 @@ export interface RewardDefinition {
   active?: boolean;
 }
 
+export const MAX_REWARD_COST = 1_000_000;
+export const MAX_REWARD_STOCK = 1_000_000_000;
+
+/**
+ * The fields of a reward that break the rules POST /admin/rewards enforces: a
+ * document edited by hand in the console. Spending on one could write a balance that
+ * is not a number, so it is refused whole.
+ */
+export function invalidRewardFields(reward: {
+  name: unknown;
+  description: unknown;
+  cost: unknown;
+  kind: unknown;
+  stock: unknown;
+}): string[] {
+  const integerWithin = (value: unknown, min: number, max: number) =>
+    Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
+  return [
+    typeof reward.name === 'string' && reward.name.length > 0 ? [] : ['name'],
+    typeof reward.description === 'string' ? [] : ['description'],
+    integerWithin(reward.cost, 1, MAX_REWARD_COST) ? [] : ['cost'],
+    (REWARD_KINDS as readonly unknown[]).includes(reward.kind) ? [] : ['kind'],
+    reward.stock === null || integerWithin(reward.stock, 0, MAX_REWARD_STOCK) ? [] : ['stock'],
+  ].flat();
+}
+
 /** What a redemption checks of its reward and the user's spendable balance, in this order. */
 export function assertRedeemable(
   reward: { id: string; active: boolean; stock: number | null; cost: number },

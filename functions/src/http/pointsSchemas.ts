@@ -4,7 +4,13 @@
  */
 import type { JSONSchemaType } from 'ajv';
 import { MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON_LENGTH } from '../domain/adjustment';
-import { REWARD_KINDS, type RewardDefinition, type RewardKind } from '../domain/redemption';
+import {
+  MAX_REWARD_COST,
+  MAX_REWARD_STOCK,
+  REWARD_KINDS,
+  type RewardDefinition,
+  type RewardKind,
+} from '../domain/redemption';
 import { id, title } from './schemaFields';
 
 export interface AdjustmentBody {
@@ -40,9 +46,9 @@ export const adminRewardBody: JSONSchemaType<AdminRewardBody> = {
     id,
     name: title,
     description: { type: 'string', maxLength: 2000, nullable: true },
-    cost: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'Points' },
+    cost: { type: 'integer', minimum: 1, maximum: MAX_REWARD_COST, description: 'Points' },
     kind: { type: 'string', enum: REWARD_KINDS as unknown as RewardKind[] },
-    stock: { type: 'integer', minimum: 0, maximum: 1_000_000_000, nullable: true, description: 'null: unlimited' },
+    stock: { type: 'integer', minimum: 0, maximum: MAX_REWARD_STOCK, nullable: true, description: 'null: unlimited' },
     active: { type: 'boolean', nullable: true },
   },
   required: ['id', 'name', 'cost', 'kind'],
@@ -64,7 +70,7 @@ export interface CancelRedemptionBody {
 }
 export const cancelRedemptionBody: JSONSchemaType<CancelRedemptionBody> = {
   type: 'object',
-  properties: { reason: { type: 'string', minLength: 1, maxLength: 200 } },
+  properties: { reason: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } },
   required: ['reason'],
   additionalProperties: false,
 };

@@ -35,8 +35,10 @@ export function userPagedListRoute<T>(list: UserPagedList<T>): Route<undefined, 
     query: pageQuery(list.itemsNoun),
     handler: async ({ params, query }) => {
       const limit = pageLimit(query.limit);
-      await getUser(params.userId);
-      const { items, nextCursor } = await list.readPage(params.userId, limit, query.cursor);
+      const [, { items, nextCursor }] = await Promise.all([
+        getUser(params.userId),
+        list.readPage(params.userId, limit, query.cursor),
+      ]);
       return { body: { success: true, [list.itemsKey]: items, nextCursor } };
     },
     doc: {

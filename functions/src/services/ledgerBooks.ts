@@ -51,7 +51,7 @@ function addEntry(sums: Sums, entry: DocumentSnapshot): void {
  */
 export async function openBalance(userId: string, by: string): Promise<boolean> {
   const userRef = usersCollection().doc(userId);
-  const earnedRef = ledgerCollection().doc(`opening-${userId}`);
+  const earnedRef = ledgerCollection().doc(`opening-earned-${userId}`);
   const spentRef = ledgerCollection().doc(`opening-spent-${userId}`);
   return runTransaction(async (tx) => {
     const [user, opened] = await tx.getAll(userRef, earnedRef);

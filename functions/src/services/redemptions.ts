@@ -123,8 +123,9 @@ export async function redeemReward(
 
 /**
  * Cancels a redemption once: the cost back to the user (a `refund` entry), one unit
- * back to the reward's stock when it is counted, and the redemption marked cancelled
- * with why and by whom, in one transaction. A second cancel is 409. The id of this
+ * back to the reward's stock when the redemption took one and the stock is still
+ * counted, and the redemption marked cancelled with why and by whom, in one
+ * transaction. A second cancel is 409. The id of this
  * call, stored with the cancel, tells its own commit whose answer was lost (the body
  * runs again) from an earlier cancel.
  */
@@ -161,7 +162,9 @@ export async function cancelRedemption(
 
     const newBalance = user.currentPoints + cost;
     tx.update(userRef, { currentPoints: newBalance });
-    if (reward && reward.stock !== null) tx.update(rewardRef, { stock: reward.stock + 1 });
+    if (snapshot.get('stockTaken') === true && reward && reward.stock !== null) {
+      tx.update(rewardRef, { stock: reward.stock + 1 });
+    }
     tx.create(
       ledgerCollection().doc(refundEntryId(redemptionId)),
       newLedgerEntry({
