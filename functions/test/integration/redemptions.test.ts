@@ -99,6 +99,36 @@ describe('the catalog: POST /admin/rewards, GET /rewards', () => {
     expect(res.body).toEqual({ error: message, code: 'invalid-argument' });
   });
 
+  test('null for description or active means not given; null stock means unlimited', async () => {
+    await setReward({ id: 'coffee', description: 'At the station café', stock: 3 });
+    const res = await call('POST', '/admin/rewards', {
+      body: { id: 'coffee', name: 'Coffee', cost: 300, kind: 'voucher', description: null, active: null, stock: null },
+      headers: await adminHeaders(),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.reward).toMatchObject({ description: 'At the station café', active: true, stock: null });
+  });
+
+  test('a reward broken by hand: left out of the list, never spent on, mended by an update that gives the field', async () => {
+    const userId = await userWith(1000);
+    await setReward({ id: 'coffee', cost: 300, stock: 5 });
+    await db().collection('rewards').doc('coffee').update({ stock: -3 });
+
+    expect((await call('GET', '/rewards')).body.rewards).toEqual([]);
+    const spent = await redeem(userId, 'coffee', 'b-1', await bearerFor(userId));
+    expect(spent.status).toBe(500);
+    expect(spent.body.code).toBe('internal');
+    expect(await userDoc(userId)).toMatchObject({ currentPoints: 1000 });
+    expect((await db().collection('redemptions').where('userId', '==', userId).get()).size).toBe(0);
+
+    const unmended = await setReward({ id: 'coffee', cost: 300, stock: undefined });
+    expect(unmended.status).toBe(400);
+    expect(unmended.body.error).toMatch(/stock$/);
+    const mended = await setReward({ id: 'coffee', cost: 300, stock: 4 });
+    expect(mended.status).toBe(200);
+    expect((await redeem(userId, 'coffee', 'b-2', await bearerFor(userId))).status).toBe(201);
+  });
+
   test('only admins set rewards: 403 for a user', async () => {
     const res = await setReward({}, await bearerFor('plain-user'));
     expect(res.status).toBe(403);
@@ -314,6 +344,23 @@ describe('POST /admin/redemptions/{id}/cancel', () => {
     expect(listed.body.redemptions[0]).toEqual(res.body.redemption);
 
     expect(await admin('audit')).toMatch(/^audit: OK \(/);
+  });
+
+  test('gives a unit back only if the redemption took one; a blank reason is 400', async () => {
+    const userId = await userWith(1000);
+    const headers = await adminHeaders();
+    await setReward({ id: 'tree', kind: 'donation', cost: 200, stock: null });
+    const { body } = await redeem(userId, 'tree', 't-1', await bearerFor(userId));
+    await setReward({ id: 'tree', kind: 'donation', cost: 200, stock: 5 });
+    const cancel = (reason: string) =>
+      call('POST', `/admin/redemptions/${body.redemption.id}/cancel`, { body: { reason }, headers });
+
+    const blank = await cancel('   ');
+    expect(blank.status).toBe(400);
+    expect(blank.body.code).toBe('invalid-argument');
+    expect((await cancel('tree nursery closed')).status).toBe(200);
+    expect(await stockOf('tree')).toBe(5);
+    expect((await userDoc(userId)).currentPoints).toBe(1000);
   });
 });
 
