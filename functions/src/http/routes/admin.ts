@@ -1,24 +1,18 @@
 import { fleetSettings } from '../../config';
 import { logInfo } from '../../log';
-import type { VerifiedCaller } from '../../adapters/identity';
 import { assertKioskExists, upsertKiosk } from '../../data/kiosks';
 import { issueKey, revokeKey } from '../../data/kioskKeys';
 import { assertKioskDefinition, toKioskView } from '../../domain/kiosk';
 import { notFound } from '../../errors';
-import { requireAdmin } from '../auth';
+import { adminRoute } from '../accessRoutes';
 import { kioskAnswer } from '../answers';
 import { kioskExample, successBody } from '../components';
 import type { AdminKioskBody, KioskKeyBody } from '../schemas';
-import type { Route } from '../types';
-
-/** The `authenticate` of every /admin route. */
-export const adminOnly = ({ headers }: { headers: Parameters<typeof requireAdmin>[0] }) => requireAdmin(headers);
 
 /** POST /admin/kiosks: create (201) or update (200) a kiosk; counters are never touched. */
-export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {
+export const upsertKioskRoute = adminRoute<AdminKioskBody>({
   method: 'POST',
   path: '/admin/kiosks',
-  authenticate: adminOnly,
   bodySchema: 'adminKioskBody',
   handler: async ({ body, caller }) => {
     const { kiosk, created } = await upsertKiosk(assertKioskDefinition(body));
@@ -35,7 +29,6 @@ export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {
       'Creates the kiosk under `id` (defaults: opening hours `24/7`, time zone `UTC`, status `available`, counts ' +
       '0), or updates it: omitted fields and the counters are kept.',
     tag: 'Administration',
-    access: 'admin',
     example: {
       id: 'hamburg-hbf',
       name: 'Hamburg Hbf',
@@ -68,13 +61,12 @@ export const upsertKioskRoute: Route<AdminKioskBody, VerifiedCaller> = {
       },
     },
   },
-};
+});
 
 /** POST /admin/kiosks/{kioskId}/keys: a new API key for the kiosk, shown only in this answer. */
-export const createKioskKeyRoute: Route<KioskKeyBody, VerifiedCaller> = {
+export const createKioskKeyRoute = adminRoute<KioskKeyBody>({
   method: 'POST',
   path: '/admin/kiosks/:kioskId/keys',
-  authenticate: adminOnly,
   bodySchema: 'kioskKeyBody',
   handler: async ({ params, body, caller }) => {
     await assertKioskExists(params.kioskId);
@@ -89,7 +81,6 @@ export const createKioskKeyRoute: Route<KioskKeyBody, VerifiedCaller> = {
       "A new key for the kiosk's X-API-Key header. The key is shown in this answer only: the service keeps its " +
       'SHA-256 (`keyId`), never the key.',
     tag: 'Administration',
-    access: 'admin',
     example: { label: 'front panel' },
     responses: {
       201: {
@@ -107,13 +98,12 @@ export const createKioskKeyRoute: Route<KioskKeyBody, VerifiedCaller> = {
       404: { description: 'No kiosk has this id', codes: ['not-found'] },
     },
   },
-};
+});
 
 /** DELETE /admin/kiosks/{kioskId}/keys/{keyId}: the key stops working at once. */
-export const revokeKioskKeyRoute: Route<undefined, VerifiedCaller> = {
+export const revokeKioskKeyRoute = adminRoute({
   method: 'DELETE',
   path: '/admin/kiosks/:kioskId/keys/:keyId',
-  authenticate: adminOnly,
   handler: async ({ params, caller }) => {
     if (!(await revokeKey(params.kioskId, params.keyId))) {
       throw notFound(`API key ${params.keyId} not found for kiosk ${params.kioskId}`);
@@ -126,10 +116,9 @@ export const revokeKioskKeyRoute: Route<undefined, VerifiedCaller> = {
     summary: 'Revoke a kiosk API key',
     description: 'The key stops working at once. Revoking a revoked key again is fine.',
     tag: 'Administration',
-    access: 'admin',
     responses: {
       200: { description: 'Revoked', schema: successBody({}), example: { success: true } },
       404: { description: 'This kiosk has no key with this id', codes: ['not-found'] },
     },
   },
-};
+});
