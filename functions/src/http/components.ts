@@ -3,7 +3,6 @@
  * the API description (GET /openapi.json) names them as its components.schemas, and
  * every route's own response schema is built from them. Plain objects, cheap to load.
  */
-import type { JSONSchemaType } from 'ajv';
 import type { UserView } from '../data/users';
 import type { TransactionView } from '../data/transactions';
 import { KIOSK_STATUSES, type KioskStatus, type KioskView } from '../domain/kiosk';
@@ -12,11 +11,10 @@ import { count, id } from './schemaFields';
 import type { JsonSchema } from './types';
 
 /**
- * An object schema with a property for every member of `T`, each required. For
- * views with members that may be null: ajv's JSONSchemaType types `nullable` only
- * on optional members.
+ * An object schema with a property for every member of `T` (not ajv's JSONSchemaType:
+ * it types `nullable` only on optional members, and views have members that may be null).
  */
-export type ObjectSchemaOf<T> = {
+type ObjectSchemaOf<T> = {
   type: 'object';
   description: string;
   properties: { [member in keyof T]-?: JsonSchema };
@@ -24,22 +22,38 @@ export type ObjectSchemaOf<T> = {
   additionalProperties: false;
 };
 
+/**
+ * The schema of a view: a property for each of its members, every one required but
+ * those named `optional`, and no other property. `required` is derived, so it cannot
+ * miss a member the properties name.
+ */
+export function objectSchemaOf<T>(
+  description: string,
+  properties: ObjectSchemaOf<T>['properties'],
+  { optional = [] }: { optional?: readonly (keyof T)[] } = {},
+): ObjectSchemaOf<T> {
+  const members = Object.keys(properties) as (keyof T)[];
+  return {
+    type: 'object',
+    description,
+    properties,
+    required: members.filter((member) => !optional.includes(member)),
+    additionalProperties: false,
+  };
+}
+
 /** The one error body: a sentence for people, a code for programs. */
-export const errorSchema: JSONSchemaType<{ error: string; code: string }> = {
-  type: 'object',
-  description: 'Every error answer. `error` is for people (a 400 names the field); `code` is for programs.',
-  properties: {
+export const errorSchema = objectSchemaOf<{ error: string; code: string }>(
+  'Every error answer. `error` is for people (a 400 names the field); `code` is for programs.',
+  {
     error: { type: 'string', description: 'What went wrong, in one sentence' },
     code: { type: 'string', description: 'Machine-readable; each response lists the codes it can carry' },
   },
-  required: ['error', 'code'],
-  additionalProperties: false,
-};
+);
 
-export const kioskSchema: ObjectSchemaOf<KioskView> = {
-  type: 'object',
-  description: 'A kiosk as anyone may see it (GET /kiosk/{kioskId}, GET /kiosks).',
-  properties: {
+export const kioskSchema = objectSchemaOf<KioskView>(
+  'A kiosk as anyone may see it (GET /kiosk/{kioskId}, GET /kiosks).',
+  {
     id,
     name: { type: 'string' },
     address: { type: 'string' },
@@ -65,28 +79,11 @@ export const kioskSchema: ObjectSchemaOf<KioskView> = {
     },
     online: { type: 'boolean', description: 'Seen within the last KIOSK_ONLINE_MINUTES (15 by default)' },
   },
-  required: [
-    'id',
-    'name',
-    'address',
-    'status',
-    'plasticCount',
-    'metalCount',
-    'lastUpdated',
-    'location',
-    'openingHours',
-    'timezone',
-    'openNow',
-    'lastSeenAt',
-    'online',
-  ],
-  additionalProperties: false,
-};
+);
 
-export const nearbyKioskSchema: ObjectSchemaOf<KioskView & { distanceKm: number }> = {
-  type: 'object',
-  description: 'A kiosk found by a search around a point (GET /kiosks?near=): its view and its distance.',
-  properties: {
+export const nearbyKioskSchema = objectSchemaOf<KioskView & { distanceKm: number }>(
+  'A kiosk found by a search around a point (GET /kiosks?near=): its view and its distance.',
+  {
     ...kioskSchema.properties,
     distanceKm: {
       type: 'number',
@@ -94,14 +91,11 @@ export const nearbyKioskSchema: ObjectSchemaOf<KioskView & { distanceKm: number 
       description: 'Great-circle distance from the point searched around, in kilometres to 2 decimals',
     },
   },
-  required: [...kioskSchema.required, 'distanceKm'],
-  additionalProperties: false,
-};
+);
 
-export const userSchema: JSONSchemaType<UserView> = {
-  type: 'object',
-  description: 'A user as the app shows them: exactly these fields (never the push token itself).',
-  properties: {
+export const userSchema = objectSchemaOf<UserView>(
+  'A user as the app shows them: exactly these fields (never the push token itself).',
+  {
     id: { ...id, description: 'The Firebase Auth uid' },
     name: { type: 'string' },
     currentPoints: { ...count, description: 'Points the user can spend' },
@@ -113,14 +107,11 @@ export const userSchema: JSONSchemaType<UserView> = {
     },
     hasPushToken: { type: 'boolean', description: 'Whether a device token is registered for pushes' },
   },
-  required: ['id', 'name', 'currentPoints', 'totalPoints', 'recycledCount', 'rank', 'hasPushToken'],
-  additionalProperties: false,
-};
+);
 
-export const transactionSchema: JSONSchemaType<TransactionView> = {
-  type: 'object',
-  description: 'A recorded transaction, as the kiosk that submitted it is told.',
-  properties: {
+export const transactionSchema = objectSchemaOf<TransactionView>(
+  'A recorded transaction, as the kiosk that submitted it is told.',
+  {
     id: { ...id, description: 'The transaction id; the same on every replay of one Idempotency-Key' },
     userId: id,
     kioskId: id,
@@ -136,28 +127,12 @@ export const transactionSchema: JSONSchemaType<TransactionView> = {
       description: 'When the deposit was made (the `occurredAt` sent, else when it was accepted), ISO 8601 UTC',
     },
   },
-  required: [
-    'id',
-    'userId',
-    'kioskId',
-    'plasticCount',
-    'metalCount',
-    'totalItems',
-    'pointsEarned',
-    'capped',
-    'newBalance',
-    'occurredAt',
-  ],
-  additionalProperties: false,
-};
+);
 
-export const pushResponseSchema: JSONSchemaType<{ messageId: string }> = {
-  type: 'object',
-  description: "The push provider's answer (on the emulator suite, the id of the pushOutbox document).",
-  properties: { messageId: { type: 'string' } },
-  required: ['messageId'],
-  additionalProperties: false,
-};
+export const pushResponseSchema = objectSchemaOf<{ messageId: string }>(
+  "The push provider's answer (on the emulator suite, the id of the pushOutbox document).",
+  { messageId: { type: 'string' } },
+);
 
 /** `{ success: true, ... }`, the body of every success of the contract's endpoints; `optional` may be absent. */
 export function successBody(

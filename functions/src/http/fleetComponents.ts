@@ -2,22 +2,20 @@
  * The response schemas of the fleet's admin views (kiosks with telemetry, alerts, the
  * daily report), with an example of each; componentSchemas.ts names them.
  */
-import type { JSONSchemaType } from 'ajv';
 import type { AlertView } from '../data/alerts';
 import { ALERT_KINDS, type AlertKind } from '../domain/alerts';
 import type { KioskDayRow } from '../domain/kioskDays';
 import type { AdminKioskView } from '../services/fleet';
-import { kioskExample, kioskSchema, type ObjectSchemaOf } from './components';
+import { kioskExample, kioskSchema, objectSchemaOf } from './components';
 import { count, id } from './schemaFields';
 
 const fillPercent = { type: 'integer', minimum: 0, maximum: 100, nullable: true } as const;
 const deviceText = { type: 'string', nullable: true } as const;
 const alertKind = { type: 'string', enum: ALERT_KINDS as unknown as AlertKind[] } as const;
 
-export const adminKioskSchema: ObjectSchemaOf<AdminKioskView> = {
-  type: 'object',
-  description: 'A kiosk as admins see it (GET /admin/kiosks): the public view, its telemetry and its open alerts.',
-  properties: {
+export const adminKioskSchema = objectSchemaOf<AdminKioskView>(
+  'A kiosk as admins see it (GET /admin/kiosks): the public view, its telemetry and its open alerts.',
+  {
     ...kioskSchema.properties,
     fillLevel: {
       type: 'object',
@@ -35,16 +33,12 @@ export const adminKioskSchema: ObjectSchemaOf<AdminKioskView> = {
       description: 'The kinds of the alerts open for the kiosk now',
     },
   },
-  required: [...kioskSchema.required, 'fillLevel', 'firmwareVersion', 'errorCode', 'openAlerts'],
-  additionalProperties: false,
-};
+);
 
-export const alertSchema: ObjectSchemaOf<AlertView> = {
-  type: 'object',
-  description:
-    'An alert: open while its condition holds (`bin-full`: a bin at or above FILL_ALERT_PERCENT; `error`: an ' +
+export const alertSchema = objectSchemaOf<AlertView>(
+  'An alert: open while its condition holds (`bin-full`: a bin at or above FILL_ALERT_PERCENT; `error`: an ' +
     'error code reported; `silent`: available but not seen for KIOSK_ONLINE_MINUTES), then resolved.',
-  properties: {
+  {
     id,
     kioskId: id,
     kind: alertKind,
@@ -57,14 +51,11 @@ export const alertSchema: ObjectSchemaOf<AlertView> = {
     },
     detail: { type: 'string', description: 'What was seen when the alert opened, for people' },
   },
-  required: ['id', 'kioskId', 'kind', 'openedAt', 'resolvedAt', 'detail'],
-  additionalProperties: false,
-};
+);
 
-export const kioskDaySchema: JSONSchemaType<KioskDayRow> = {
-  type: 'object',
-  description: "One kiosk's figures of one UTC day (the day the kiosk took the deposits, `occurredAt`).",
-  properties: {
+export const kioskDaySchema = objectSchemaOf<KioskDayRow>(
+  "One kiosk's figures of one UTC day (the day the kiosk took the deposits, `occurredAt`).",
+  {
     kioskId: id,
     day: { type: 'string', format: 'date', description: 'The UTC day, YYYY-MM-DD' },
     transactions: { ...count, description: 'Transactions recorded for that day' },
@@ -72,9 +63,7 @@ export const kioskDaySchema: JSONSchemaType<KioskDayRow> = {
     metalCount: { ...count, description: 'Metal items of those transactions' },
     points: { ...count, description: 'Points those transactions earned (after the daily cap)' },
   },
-  required: ['kioskId', 'day', 'transactions', 'plasticCount', 'metalCount', 'points'],
-  additionalProperties: false,
-};
+);
 
 export const adminKioskExample: AdminKioskView = {
   ...kioskExample,

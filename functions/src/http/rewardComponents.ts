@@ -2,13 +2,12 @@
  * The response schemas of the rewards catalog and redemptions (componentSchemas.ts names
  * them in the API description), with an example of each.
  */
-import type { JSONSchemaType } from 'ajv';
 import type { RedeemedFrom } from '../data/ledger';
 import type { RedemptionView } from '../data/redemptions';
 import type { AdminRewardView, RewardView } from '../data/rewards';
 import { REWARD_KINDS, type RewardKind } from '../domain/redemption';
 import { VOUCHER_CODE_LENGTH } from '../domain/voucherCode';
-import type { ObjectSchemaOf } from './components';
+import { objectSchemaOf } from './components';
 import { id } from './schemaFields';
 
 const kind = {
@@ -18,36 +17,27 @@ const kind = {
 } as const;
 const cost = { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'Points' } as const;
 
-export const rewardSchema: ObjectSchemaOf<RewardView> = {
-  type: 'object',
-  description: 'A reward of the catalog, as anyone sees it.',
-  properties: {
-    id,
-    name: { type: 'string' },
-    description: { type: 'string' },
-    cost,
-    kind,
-    available: { type: 'boolean', description: 'false when the stock is 0' },
-    stock: { type: 'integer', minimum: 0, nullable: true, description: 'Units left; null: unlimited' },
-  },
-  required: ['id', 'name', 'description', 'cost', 'kind', 'available', 'stock'],
-  additionalProperties: false,
-};
+export const rewardSchema = objectSchemaOf<RewardView>('A reward of the catalog, as anyone sees it.', {
+  id,
+  name: { type: 'string' },
+  description: { type: 'string' },
+  cost,
+  kind,
+  available: { type: 'boolean', description: 'false when the stock is 0' },
+  stock: { type: 'integer', minimum: 0, nullable: true, description: 'Units left; null: unlimited' },
+});
 
-export const adminRewardSchema: ObjectSchemaOf<AdminRewardView> = {
-  ...rewardSchema,
-  description: 'A reward as operators see it: also whether it is offered.',
-  properties: {
+export const adminRewardSchema = objectSchemaOf<AdminRewardView>(
+  'A reward as operators see it: also whether it is offered.',
+  {
     ...rewardSchema.properties,
     active: { type: 'boolean', description: 'Offered in the catalog (GET /rewards); false: taken out' },
   },
-  required: [...rewardSchema.required, 'active'],
-};
+);
 
-export const redemptionSchema: ObjectSchemaOf<RedemptionView> = {
-  type: 'object',
-  description: 'A reward a user redeemed.',
-  properties: {
+export const redemptionSchema = objectSchemaOf<RedemptionView>(
+  'A reward a user redeemed.',
+  {
     id: { ...id, description: 'The redemption id; the same on every replay of one Idempotency-Key' },
     rewardId: id,
     rewardName: { type: 'string', description: 'The name of the reward when it was redeemed' },
@@ -69,17 +59,13 @@ export const redemptionSchema: ObjectSchemaOf<RedemptionView> = {
     cancelledAt: { type: 'string', format: 'date-time', description: 'When it was cancelled, ISO 8601 UTC' },
     cancelReason: { type: 'string', description: 'Why an operator cancelled it' },
   },
-  required: ['id', 'rewardId', 'rewardName', 'kind', 'cost', 'code', 'status', 'createdAt'],
-  additionalProperties: false,
-};
+  { optional: ['cancelledAt', 'cancelReason'] },
+);
 
-export const redeemedFromSchema: JSONSchemaType<RedeemedFrom> = {
-  type: 'object',
-  description: 'The redemption a `redeem` or `refund` entry of the history came from.',
-  properties: { id, rewardId: id, rewardName: { type: 'string' } },
-  required: ['id', 'rewardId', 'rewardName'],
-  additionalProperties: false,
-};
+export const redeemedFromSchema = objectSchemaOf<RedeemedFrom>(
+  'The redemption a `redeem` or `refund` entry of the history came from.',
+  { id, rewardId: id, rewardName: { type: 'string' } },
+);
 
 export const rewardExample: RewardView = {
   id: 'coffee-voucher',

@@ -1,6 +1,6 @@
 import type { VerifiedCaller } from '../adapters/identity';
 import { getUser } from '../data/users';
-import { requireUserOrAdmin } from './auth';
+import { userRoute } from './accessRoutes';
 import { successBody } from './components';
 import { PAGE_ERRORS, pageLimit, pageQuery } from './paging';
 import type { JsonSchema, OperationDescription, Route } from './types';
@@ -28,10 +28,9 @@ export interface UserPagedList<T> {
 
 /** GET /user/{userId}/{segment}: one page of the user's items, newest first, for that user or an admin. */
 export function userPagedListRoute<T>(list: UserPagedList<T>): Route<undefined, VerifiedCaller> {
-  return {
+  return userRoute({
     method: 'GET',
     path: `/user/:userId/${list.segment}`,
-    authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
     query: pageQuery(list.itemsNoun),
     handler: async ({ params, query }) => {
       const limit = pageLimit(query.limit);
@@ -43,7 +42,6 @@ export function userPagedListRoute<T>(list: UserPagedList<T>): Route<undefined, 
     },
     doc: {
       ...list.doc,
-      access: 'user',
       responses: {
         200: {
           description: `One page of ${list.itemsNoun.toLowerCase()}`,
@@ -57,5 +55,5 @@ export function userPagedListRoute<T>(list: UserPagedList<T>): Route<undefined, 
         404: { description: 'No user has this id', codes: ['not-found'] },
       },
     },
-  };
+  });
 }

@@ -1,10 +1,9 @@
-import type { VerifiedCaller } from '../../adapters/identity';
 import { parseIdempotencyKey } from '../../domain/idempotency';
 import { adjustBalance, type AdjustmentView } from '../../services/adjustBalance';
+import { adminRoute } from '../accessRoutes';
 import { successBody, userExample, userSchema } from '../components';
 import type { AdjustmentBody } from '../pointsSchemas';
-import type { JsonSchema, Route } from '../types';
-import { adminOnly } from './admin';
+import type { JsonSchema } from '../types';
 
 const adjustmentSchema: JsonSchema = {
   type: 'object',
@@ -33,10 +32,9 @@ const example = {
 };
 
 /** POST /admin/users/{userId}/adjustments: an operator corrects a user's points, with a reason. */
-export const adjustUserRoute: Route<AdjustmentBody, VerifiedCaller> = {
+export const adjustUserRoute = adminRoute<AdjustmentBody>({
   method: 'POST',
   path: '/admin/users/:userId/adjustments',
-  authenticate: adminOnly,
   bodySchema: 'adjustmentBody',
   handler: async ({ params, headers, body, caller }) => {
     const idempotencyKey = parseIdempotencyKey(headers['idempotency-key']);
@@ -61,7 +59,6 @@ export const adjustUserRoute: Route<AdjustmentBody, VerifiedCaller> = {
       '(200, `Idempotent-Replayed: true`; `user` as it is now) and applies nothing again; with another body it ' +
       'is 422.',
     tag: 'Administration',
-    access: 'admin',
     headers: ['Idempotency-Key'],
     example: { points: -200, reason: 'Deposit at munich-marienplatz counted twice (ticket 4711)' },
     responses: {
@@ -89,4 +86,4 @@ export const adjustUserRoute: Route<AdjustmentBody, VerifiedCaller> = {
       },
     },
   },
-};
+});

@@ -1,16 +1,13 @@
-import type { VerifiedCaller } from '../../adapters/identity';
 import { cancelRedemption } from '../../services/redemptions';
+import { adminRoute } from '../accessRoutes';
 import { successBody } from '../components';
 import { redemptionExample, redemptionSchema } from '../rewardComponents';
 import type { CancelRedemptionBody } from '../pointsSchemas';
-import type { Route } from '../types';
-import { adminOnly } from './admin';
 
 /** POST /admin/redemptions/{redemptionId}/cancel: the points and the unit of stock go back, once. */
-export const cancelRedemptionRoute: Route<CancelRedemptionBody, VerifiedCaller> = {
+export const cancelRedemptionRoute = adminRoute<CancelRedemptionBody>({
   method: 'POST',
   path: '/admin/redemptions/:redemptionId/cancel',
-  authenticate: adminOnly,
   bodySchema: 'cancelRedemptionBody',
   handler: async ({ params, body, caller }) => {
     const { redemption, newBalance } = await cancelRedemption(params.redemptionId, body.reason, caller.uid);
@@ -24,7 +21,6 @@ export const cancelRedemptionRoute: Route<CancelRedemptionBody, VerifiedCaller> 
       'not touched) and one unit back to the stock of a reward with a counted stock, and marks the redemption ' +
       'cancelled with the reason and the admin, all in one transaction. Once: cancelling again is 409.',
     tag: 'Rewards',
-    access: 'admin',
     example: { reason: 'Partner café closed for renovation' },
     responses: {
       200: {
@@ -49,4 +45,4 @@ export const cancelRedemptionRoute: Route<CancelRedemptionBody, VerifiedCaller> 
       409: { description: 'It was cancelled before; nothing changed', codes: ['already-cancelled'] },
     },
   },
-};
+});

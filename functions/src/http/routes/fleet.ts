@@ -1,19 +1,16 @@
-import type { VerifiedCaller } from '../../adapters/identity';
 import { fleetSettings } from '../../config';
 import { listAlerts, toAlertView } from '../../data/alerts';
 import { ALERT_STATES, DEFAULT_ALERT_PAGE, MAX_ALERT_PAGE, alertPageRequest } from '../../domain/alerts';
 import { encodeCursor } from '../../domain/cursor';
 import { fleetOverview } from '../../services/fleet';
+import { adminRoute } from '../accessRoutes';
 import { successBody } from '../components';
 import { adminKioskExample, adminKioskSchema, alertExample, alertSchema } from '../fleetComponents';
-import type { Route } from '../types';
-import { adminOnly } from './admin';
 
 /** GET /admin/kiosks: the fleet as operators watch it. */
-export const listFleetRoute: Route<undefined, VerifiedCaller> = {
+export const listFleetRoute = adminRoute({
   method: 'GET',
   path: '/admin/kiosks',
-  authenticate: adminOnly,
   handler: async () => {
     const kiosks = await fleetOverview(new Date(), fleetSettings().onlineMinutes);
     return { body: { success: true, kiosks } };
@@ -26,7 +23,6 @@ export const listFleetRoute: Route<undefined, VerifiedCaller> = {
       '(`fillLevel`, `firmwareVersion`, `errorCode`) and the kinds of its open alerts. A kiosk whose stored ' +
       'record is damaged is left out (and logged), as in GET /kiosks.',
     tag: 'Administration',
-    access: 'admin',
     responses: {
       200: {
         description: 'The kiosks, by id',
@@ -35,13 +31,12 @@ export const listFleetRoute: Route<undefined, VerifiedCaller> = {
       },
     },
   },
-};
+});
 
 /** GET /admin/alerts[?state=open|all][&limit=][&cursor=]: alerts, newest first, a page at a time. */
-export const listAlertsRoute: Route<undefined, VerifiedCaller> = {
+export const listAlertsRoute = adminRoute({
   method: 'GET',
   path: '/admin/alerts',
-  authenticate: adminOnly,
   query: {
     state: {
       description: '`open` (the default): the alerts open now; `all`: resolved ones too',
@@ -70,7 +65,6 @@ export const listAlertsRoute: Route<undefined, VerifiedCaller> = {
       'existed when the first page was read, while alerts are being opened (with `state=open`, an alert resolved ' +
       'meanwhile leaves the later pages). Opening an alert also pushes it to the topic `operators`.',
     tag: 'Administration',
-    access: 'admin',
     responses: {
       200: {
         description: 'One page of alerts',
@@ -87,4 +81,4 @@ export const listAlertsRoute: Route<undefined, VerifiedCaller> = {
       400: { description: '`state`, `limit` or `cursor` is not valid', codes: ['invalid-argument'] },
     },
   },
-};
+});

@@ -1,6 +1,6 @@
 import type { AnyRoute } from '../types';
-import { upsertKioskRoute, createKioskKeyRoute, revokeKioskKeyRoute } from './admin';
 import { adjustUserRoute } from './adjustUser';
+import { createKioskKeyRoute } from './createKioskKey';
 import { listAlertsRoute, listFleetRoute } from './fleet';
 import { getKioskRoute } from './getKiosk';
 import { getUserRoute } from './getUser';
@@ -15,9 +15,11 @@ import { sendOtpEmailRoute } from './sendOtpEmail';
 import { submitTransactionRoute } from './submitTransaction';
 import { submitTransactionBatchRoute } from './submitTransactionBatch';
 import { updateKioskStatusRoute } from './updateKioskStatus';
+import { upsertKioskRoute } from './upsertKiosk';
 import { listRewardsRoute } from './listRewards';
 import { upsertRewardRoute } from './upsertReward';
 import { redeemRewardRoute } from './redeemReward';
+import { revokeKioskKeyRoute } from './revokeKioskKey';
 import { userRedemptionsRoute } from './userRedemptions';
 import { cancelRedemptionRoute } from './cancelRedemption';
 

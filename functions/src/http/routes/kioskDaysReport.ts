@@ -1,12 +1,10 @@
-import type { VerifiedCaller } from '../../adapters/identity';
 import { listKioskDays } from '../../data/kioskDays';
 import { MAX_ID_LENGTH, assertDocumentId } from '../../domain/ids';
 import { MAX_REPORT_DAYS, kioskDaysCsv, reportRange, type KioskDayRow } from '../../domain/kioskDays';
 import { badRequest } from '../../errors';
+import { adminRoute } from '../accessRoutes';
 import { successBody } from '../components';
 import { kioskDaySchema } from '../fleetComponents';
-import type { Route } from '../types';
-import { adminOnly } from './admin';
 
 const FORMATS = ['json', 'csv'];
 
@@ -38,10 +36,9 @@ const exampleRows: KioskDayRow[] = [
 ];
 
 /** GET /admin/reports/kiosk-days: each kiosk's figures per UTC day, as JSON or CSV. */
-export const kioskDaysReportRoute: Route<undefined, VerifiedCaller> = {
+export const kioskDaysReportRoute = adminRoute({
   method: 'GET',
   path: '/admin/reports/kiosk-days',
-  authenticate: adminOnly,
   query: {
     from: {
       description: 'The first UTC day of the report, YYYY-MM-DD',
@@ -76,7 +73,6 @@ export const kioskDaysReportRoute: Route<undefined, VerifiedCaller> = {
       'left out. The figures are the transaction documents summed exactly; a transaction recorded in the last ' +
       'seconds may not be counted yet. With `format=csv` the same rows as CSV with a header line.',
     tag: 'Administration',
-    access: 'admin',
     responses: {
       200: {
         description: 'The rows, by day, then kiosk id',
@@ -98,4 +94,4 @@ export const kioskDaysReportRoute: Route<undefined, VerifiedCaller> = {
       },
     },
   },
-};
+});

@@ -1,13 +1,12 @@
-import type { VerifiedCaller } from '../../adapters/identity';
 import { pushTransport } from '../../adapters/push';
 import { allowedTopics } from '../../config';
 import { assertDocumentId } from '../../domain/ids';
 import { badRequest } from '../../errors';
 import { notifyDevice, notifyTopic, notifyUser } from '../../services/notifications';
-import { requireAdmin } from '../auth';
+import { adminRoute } from '../accessRoutes';
 import { pushResponseSchema, successBody } from '../components';
 import type { NotifyTopicBody, NotifyUserBody } from '../schemas';
-import type { ErrorResponse, Route } from '../types';
+import type { ErrorResponse } from '../types';
 
 const messageRules =
   'a data key the push provider reserves, title, body and data over 4 KiB together (`invalid-argument`), or a ' +
@@ -18,10 +17,9 @@ const providerUnavailable: ErrorResponse = {
 };
 
 /** POST /notify/topic: an operator campaign to every subscriber of a configured topic. */
-export const notifyTopicRoute: Route<NotifyTopicBody, VerifiedCaller> = {
+export const notifyTopicRoute = adminRoute<NotifyTopicBody>({
   method: 'POST',
   path: '/notify/topic',
-  authenticate: ({ headers }) => requireAdmin(headers),
   bodySchema: 'notifyTopicBody',
   handler: async ({ body }) => {
     const topics = allowedTopics();
@@ -37,7 +35,6 @@ export const notifyTopicRoute: Route<NotifyTopicBody, VerifiedCaller> = {
     description:
       'An operator campaign. Only the configured topics are accepted (by default `all_users`, `offers_updates`).',
     tag: 'Notifications',
-    access: 'admin',
     example: {
       topic: 'offers_updates',
       title: 'Double points',
@@ -61,13 +58,12 @@ export const notifyTopicRoute: Route<NotifyTopicBody, VerifiedCaller> = {
       502: providerUnavailable,
     },
   },
-};
+});
 
 /** POST /notify/user: a push to one user (also kept in-app) or to one device token. */
-export const notifyUserRoute: Route<NotifyUserBody, VerifiedCaller> = {
+export const notifyUserRoute = adminRoute<NotifyUserBody>({
   method: 'POST',
   path: '/notify/user',
-  authenticate: ({ headers }) => requireAdmin(headers),
   bodySchema: 'notifyUserBody',
   handler: async ({ body }) => {
     const { userId, pushToken } = body;
@@ -97,7 +93,6 @@ export const notifyUserRoute: Route<NotifyUserBody, VerifiedCaller> = {
       'accepted it, keeps the message in their in-app notifications (`type: "message"`); `pushToken` pushes to ' +
       'that device only.',
     tag: 'Notifications',
-    access: 'admin',
     example: {
       userId: 'demo-alice',
       title: 'Thank you',
@@ -138,4 +133,4 @@ export const notifyUserRoute: Route<NotifyUserBody, VerifiedCaller> = {
       502: providerUnavailable,
     },
   },
-};
+});

@@ -1,12 +1,10 @@
-import type { VerifiedCaller } from '../../adapters/identity';
 import { parseIdempotencyKey } from '../../domain/idempotency';
 import { badRequest } from '../../errors';
 import { redeemReward } from '../../services/redemptions';
-import { requireUserOrAdmin } from '../auth';
+import { userRoute } from '../accessRoutes';
 import { successBody } from '../components';
 import { redemptionExample, redemptionSchema } from '../rewardComponents';
 import type { RedeemBody } from '../pointsSchemas';
-import type { Route } from '../types';
 
 const redemptionAnswer = {
   schema: successBody({
@@ -17,10 +15,9 @@ const redemptionAnswer = {
 };
 
 /** POST /user/{userId}/redemptions: spend points on a reward, once per Idempotency-Key. */
-export const redeemRewardRoute: Route<RedeemBody, VerifiedCaller> = {
+export const redeemRewardRoute = userRoute<RedeemBody>({
   method: 'POST',
   path: '/user/:userId/redemptions',
-  authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
   bodySchema: 'redeemBody',
   handler: async ({ headers, params, body: { rewardId } }) => {
     const key = parseIdempotencyKey(headers['idempotency-key']);
@@ -40,7 +37,6 @@ export const redeemRewardRoute: Route<RedeemBody, VerifiedCaller> = {
       'answer is the original one (200, `Idempotent-Replayed: true`); nothing is spent twice, also when the ' +
       'requests run at once. Keys belong to the user.',
     tag: 'Rewards',
-    access: 'user',
     headers: ['Idempotency-Key'],
     idempotencyKeyRequired: true,
     example: { rewardId: 'coffee-voucher' },
@@ -68,4 +64,4 @@ export const redeemRewardRoute: Route<RedeemBody, VerifiedCaller> = {
       },
     },
   },
-};
+});

@@ -1,11 +1,9 @@
-import type { VerifiedCaller } from '../../adapters/identity';
 import { toAdminRewardView, upsertReward } from '../../data/rewards';
 import { logInfo } from '../../log';
+import { adminRoute } from '../accessRoutes';
 import { successBody } from '../components';
 import { adminRewardSchema, rewardExample } from '../rewardComponents';
 import type { AdminRewardBody } from '../pointsSchemas';
-import type { Route } from '../types';
-import { adminOnly } from './admin';
 
 const rewardAnswer = (description: string) => ({
   description,
@@ -14,10 +12,9 @@ const rewardAnswer = (description: string) => ({
 });
 
 /** POST /admin/rewards: create (201) or update (200) a reward of the catalog. */
-export const upsertRewardRoute: Route<AdminRewardBody, VerifiedCaller> = {
+export const upsertRewardRoute = adminRoute<AdminRewardBody>({
   method: 'POST',
   path: '/admin/rewards',
-  authenticate: adminOnly,
   bodySchema: 'adminRewardBody',
   handler: async ({ body, caller }) => {
     const { reward, created } = await upsertReward(body);
@@ -32,7 +29,6 @@ export const upsertRewardRoute: Route<AdminRewardBody, VerifiedCaller> = {
       'fields are kept. `stock` null makes it unlimited; `active: false` takes it out of the catalog (its ' +
       'redemptions stay valid). The stock is what is left: each redemption takes one, each cancel gives one back.',
     tag: 'Rewards',
-    access: 'admin',
     example: {
       id: 'coffee-voucher',
       name: 'Coffee at Kaffee Alex',
@@ -50,4 +46,4 @@ export const upsertRewardRoute: Route<AdminRewardBody, VerifiedCaller> = {
       },
     },
   },
-};
+});
