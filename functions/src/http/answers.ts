@@ -1,8 +1,8 @@
-// The success answers several routes share in their OpenAPI `doc`: one kiosk, or one user.
+// The answers several routes share in their OpenAPI `doc`: one kiosk, one user, a push provider's refusals.
 import type { UserView } from '../data/users';
 import type { KioskView } from '../domain/kiosk';
 import { kioskExample, kioskSchema, successBody, userExample, userSchema } from './components';
-import type { SuccessResponse } from './types';
+import type { ErrorResponse, SuccessResponse } from './types';
 
 /** `{ success, kiosk }`, with `kiosk` as its example (the shared one unless given). */
 export const kioskAnswer = (description: string, kiosk: KioskView = kioskExample): SuccessResponse => ({
@@ -17,3 +17,13 @@ export const userAnswer = (description: string, user: UserView = userExample): S
   schema: successBody({ user: userSchema }),
   example: { success: true, user },
 });
+
+/** What the push provider refuses in a message (the 400 of the push routes, after their own rules). */
+export const pushMessageRules =
+  'a data key the push provider reserves, title, body and data over 4 KiB together (`invalid-argument`), or a ' +
+  'message the push provider rejected (`push-message-rejected`)';
+
+export const pushProviderUnavailable: ErrorResponse = {
+  description: 'The push provider could not be reached; nothing was stored. Try again later',
+  codes: ['push-provider-unavailable'],
+};

@@ -1,5 +1,5 @@
 import { logInfo } from '../../log';
-import { registerPushToken, removePushToken } from '../../data/users';
+import { registerPushToken } from '../../data/users';
 import { userRoute } from '../accessRoutes';
 import { userAnswer } from '../answers';
 import { userExample } from '../components';
@@ -25,27 +25,6 @@ export const putPushTokenRoute = userRoute<PushTokenBody>({
     example: { token: 'fcm-registration-token-of-the-device' },
     responses: {
       200: userAnswer('Registered; the user now has a push token', { ...userExample, hasPushToken: true }),
-      404: { description: 'No user has this id', codes: ['not-found'] },
-    },
-  },
-});
-
-/** DELETE /user/{userId}/push-token: sign-out or notifications turned off. */
-export const deletePushTokenRoute = userRoute({
-  method: 'DELETE',
-  path: '/user/:userId/push-token',
-  handler: async ({ params }) => {
-    const user = await removePushToken(params.userId);
-    logInfo('push_token_removed', { userId: user.id });
-    return { body: { success: true, user } };
-  },
-  doc: {
-    operationId: 'removePushToken',
-    summary: 'Stop pushes to the device',
-    description: 'On sign-out or when the user turns notifications off. Removing a token that is not there is fine.',
-    tag: 'Users',
-    responses: {
-      200: userAnswer('Removed; the user has no push token', { ...userExample, hasPushToken: false }),
       404: { description: 'No user has this id', codes: ['not-found'] },
     },
   },

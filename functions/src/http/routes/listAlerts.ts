@@ -1,37 +1,9 @@
-import { fleetSettings } from '../../config';
 import { listAlerts, toAlertView } from '../../data/alerts';
 import { ALERT_STATES, DEFAULT_ALERT_PAGE, MAX_ALERT_PAGE, alertPageRequest } from '../../domain/alerts';
 import { encodeCursor } from '../../domain/cursor';
-import { fleetOverview } from '../../services/fleet';
 import { adminRoute } from '../accessRoutes';
 import { successBody } from '../components';
-import { adminKioskExample, adminKioskSchema, alertExample, alertSchema } from '../fleetComponents';
-
-/** GET /admin/kiosks: the fleet as operators watch it. */
-export const listFleetRoute = adminRoute({
-  method: 'GET',
-  path: '/admin/kiosks',
-  handler: async () => {
-    const kiosks = await fleetOverview(new Date(), fleetSettings().onlineMinutes);
-    return { body: { success: true, kiosks } };
-  },
-  doc: {
-    operationId: 'listFleet',
-    summary: 'List the kiosks with their telemetry and open alerts',
-    description:
-      'Every kiosk, by id: every field of the public kiosk view, plus the telemetry the kiosk last reported ' +
-      '(`fillLevel`, `firmwareVersion`, `errorCode`) and the kinds of its open alerts. A kiosk whose stored ' +
-      'record is damaged is left out (and logged), as in GET /kiosks.',
-    tag: 'Administration',
-    responses: {
-      200: {
-        description: 'The kiosks, by id',
-        schema: successBody({ kiosks: { type: 'array', items: adminKioskSchema } }),
-        example: { success: true, kiosks: [adminKioskExample] },
-      },
-    },
-  },
-});
+import { alertExample, alertSchema } from '../fleetComponents';
 
 /** GET /admin/alerts[?state=open|all][&limit=][&cursor=]: alerts, newest first, a page at a time. */
 export const listAlertsRoute = adminRoute({

@@ -1,64 +1,11 @@
 import { pushTransport } from '../../adapters/push';
-import { allowedTopics } from '../../config';
 import { assertDocumentId } from '../../domain/ids';
 import { badRequest } from '../../errors';
-import { notifyDevice, notifyTopic, notifyUser } from '../../services/notifications';
+import { notifyDevice, notifyUser } from '../../services/notifications';
 import { adminRoute } from '../accessRoutes';
+import { pushMessageRules, pushProviderUnavailable } from '../answers';
 import { pushResponseSchema, successBody } from '../components';
-import type { NotifyTopicBody, NotifyUserBody } from '../schemas';
-import type { ErrorResponse } from '../types';
-
-const messageRules =
-  'a data key the push provider reserves, title, body and data over 4 KiB together (`invalid-argument`), or a ' +
-  'message the push provider rejected (`push-message-rejected`)';
-const providerUnavailable: ErrorResponse = {
-  description: 'The push provider could not be reached; nothing was stored. Try again later',
-  codes: ['push-provider-unavailable'],
-};
-
-/** POST /notify/topic: an operator campaign to every subscriber of a configured topic. */
-export const notifyTopicRoute = adminRoute<NotifyTopicBody>({
-  method: 'POST',
-  path: '/notify/topic',
-  bodySchema: 'notifyTopicBody',
-  handler: async ({ body }) => {
-    const topics = allowedTopics();
-    if (!topics.includes(body.topic)) throw badRequest(`topic must be one of ${topics.join(', ')}`);
-    const messageId = await notifyTopic(pushTransport(), body.topic, body);
-    return {
-      body: { success: true, message: `Notification sent to topic ${body.topic}`, pushResponse: { messageId } },
-    };
-  },
-  doc: {
-    operationId: 'notifyTopic',
-    summary: 'Push to every subscriber of a topic',
-    description:
-      'An operator campaign. Only the configured topics are accepted (by default `all_users`, `offers_updates`).',
-    tag: 'Notifications',
-    example: {
-      topic: 'offers_updates',
-      title: 'Double points',
-      body: 'All weekend at every kiosk',
-      data: { type: 'offer' },
-    },
-    responses: {
-      200: {
-        description: 'The push provider accepted the message',
-        schema: successBody({ message: { type: 'string' }, pushResponse: pushResponseSchema }),
-        example: {
-          success: true,
-          message: 'Notification sent to topic offers_updates',
-          pushResponse: { messageId: 'projects/kiosk-rewards/messages/0:1700000000000000%abc' },
-        },
-      },
-      400: {
-        description: `A topic that is not configured, ${messageRules}`,
-        codes: ['invalid-argument', 'push-message-rejected'],
-      },
-      502: providerUnavailable,
-    },
-  },
-});
+import type { NotifyUserBody } from '../schemas';
 
 /** POST /notify/user: a push to one user (also kept in-app) or to one device token. */
 export const notifyUserRoute = adminRoute<NotifyUserBody>({
@@ -119,7 +66,7 @@ export const notifyUserRoute = adminRoute<NotifyUserBody>({
         },
       },
       400: {
-        description: `Neither or both of userId and pushToken, an invalid userId, ${messageRules}`,
+        description: `Neither or both of userId and pushToken, an invalid userId, ${pushMessageRules}`,
         codes: ['invalid-argument', 'push-message-rejected'],
       },
       404: { description: 'No user has this userId', codes: ['not-found'] },
@@ -130,7 +77,7 @@ export const notifyUserRoute = adminRoute<NotifyUserBody>({
           'whoever had it registered',
         codes: ['push-token-unregistered'],
       },
-      502: providerUnavailable,
+      502: pushProviderUnavailable,
     },
   },
 });
