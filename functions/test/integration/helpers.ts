@@ -194,6 +194,11 @@ export async function adminHeaders(): Promise<Record<string, string>> {
   return bearerFor(uniqueId('admin'), { admin: true });
 }
 
+/** The Authorization header of a fresh signed-in account without the admin claim (nor a profile). */
+export async function nonAdminHeaders(): Promise<Record<string, string>> {
+  return bearerFor(uniqueId('user'));
+}
+
 /** Waits for the transaction trigger to finish and returns the transaction document. */
 export async function waitForEffects(transactionId: string, timeoutMs = 30_000) {
   const [snapshot] = await wait.waitForEffects(transactionsCollection(), [transactionId], { timeoutMs });
