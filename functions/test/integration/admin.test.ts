@@ -1,4 +1,4 @@
-import { adminHeaders, bearerFor, call, db, resetEmulators, seedKiosk, uniqueId } from './helpers';
+import { adminHeaders, call, db, nonAdminHeaders, resetEmulators, seedKiosk } from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -64,7 +64,7 @@ describe('POST /admin/kiosks', () => {
   test('a non-admin: 403; no token: 401', async () => {
     const body = { id: 'k', name: 'n', address: 'a', location: berlin };
     expect((await call('POST', '/admin/kiosks', { body })).status).toBe(401);
-    expect((await call('POST', '/admin/kiosks', { headers: await bearerFor(uniqueId('u')), body })).status).toBe(403);
+    expect((await call('POST', '/admin/kiosks', { headers: await nonAdminHeaders(), body })).status).toBe(403);
   });
 });
 
@@ -106,7 +106,7 @@ describe('kiosk API keys', () => {
 
   test('a non-admin can neither issue nor revoke: 403', async () => {
     const kioskId = await seedKiosk();
-    const headers = await bearerFor(uniqueId('u'));
+    const headers = await nonAdminHeaders();
     expect((await call('POST', `/admin/kiosks/${kioskId}/keys`, { headers, body: {} })).status).toBe(403);
     expect((await call('DELETE', `/admin/kiosks/${kioskId}/keys/${'0'.repeat(64)}`, { headers })).status).toBe(403);
     expect((await db().collection('kioskKeys').get()).size).toBe(0);

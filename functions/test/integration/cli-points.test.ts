@@ -1,10 +1,8 @@
 import { userInfo } from 'node:os';
-import { admin, runCli } from './cli-runner';
-import { PROJECT_ID, adminHeaders, call, db, resetEmulators, seedKioskWithKey, seedUser } from './helpers';
+import { admin, cli } from './cli-runner';
+import { adminHeaders, call, db, resetEmulators, seedKioskWithKey, seedUser } from './helpers';
 
 beforeEach(resetEmulators);
-
-const cli = (...args: string[]) => runCli(['--project', PROJECT_ID, '--emulator', ...args]);
 
 describe('adjust', () => {
   test('changes both balances as the API does, records the operator, applies a key once', async () => {

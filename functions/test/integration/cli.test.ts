@@ -2,7 +2,7 @@ import { getAuth } from 'firebase-admin/auth';
 import { adminApp } from '../../src/adapters/firestore';
 import { DEFAULT_REWARDS } from '../../src/domain/rewards';
 import { Timestamp } from 'firebase-admin/firestore';
-import { admin, runCli } from './cli-runner';
+import { admin, cli, runCli } from './cli-runner';
 import {
   PROJECT_ID,
   adminHeaders,
@@ -164,7 +164,7 @@ describe('kiosk:upsert', () => {
       });
       expect(api.status).toBe(400);
 
-      const run = await runCli(['--project', PROJECT_ID, '--emulator', ...kiosk(lat, lng)]);
+      const run = await cli(...kiosk(lat, lng));
 
       expect(run).toMatchObject({ code: 1, stdout: '', stderr: `error: ${api.body.error}\n` });
       expect((await db().doc('kiosks/k-bad').get()).exists).toBe(false);
@@ -181,7 +181,7 @@ describe('kiosk:upsert', () => {
         body: { id: 'k-bad', name: 'n', address: 'a', location: { latitude: 1, longitude: 1 }, [field]: value },
       });
       expect(api.status).toBe(400);
-      const run = await runCli(['--project', PROJECT_ID, '--emulator', ...kiosk('1', '1'), flag, value]);
+      const run = await cli(...kiosk('1', '1'), flag, value);
       expect(run).toMatchObject({ code: 1, stdout: '', stderr: `error: ${api.body.error}\n` });
     }
   });
@@ -235,11 +235,10 @@ describe('report:kiosk-days', () => {
       headers: await adminHeaders(),
     });
     expect(api.status).toBe(400);
-    const cli = (from: string, to: string) =>
-      runCli(['--project', PROJECT_ID, '--emulator', 'report:kiosk-days', '--from', from, '--to', to]);
-    const run = await cli('2026-09-01', '2026-12-31');
+    const report = (from: string, to: string) => cli('report:kiosk-days', '--from', from, '--to', to);
+    const run = await report('2026-09-01', '2026-12-31');
     expect(run).toMatchObject({ code: 1, stdout: '', stderr: `error: ${api.body.error}\n` });
-    expect(await cli('2026-01-01', '2026-01-31')).toMatchObject({
+    expect(await report('2026-01-01', '2026-01-31')).toMatchObject({
       code: 0,
       stdout: '',
       stderr: 'No transactions from 2026-01-01 to 2026-01-31.\n',
@@ -335,25 +334,15 @@ describe('fleet, alerts and alerts:sweep', () => {
         body: { status: 'available', errorCode },
       });
     }
-    const first = await runCli(['--project', PROJECT_ID, '--emulator', 'alerts', '--all', '--limit', '2', '--json']);
+    const first = await cli('alerts', '--all', '--limit', '2', '--json');
     const page = JSON.parse(first.stdout);
     expect(page.alerts.map((alert: { detail: string }) => alert.detail)).toEqual(['Error code E3', 'Error code E2']);
-    const second = await runCli([
-      '--project',
-      PROJECT_ID,
-      '--emulator',
-      'alerts',
-      '--all',
-      '--limit',
-      '2',
-      '--cursor',
-      page.nextCursor,
-    ]);
+    const second = await cli('alerts', '--all', '--limit', '2', '--cursor', page.nextCursor);
     expect(second.stdout).toMatch(/Error code E1/);
     expect(second.stderr).toBe('');
-    const text = await runCli(['--project', PROJECT_ID, '--emulator', 'alerts', '--all', '--limit', '2']);
+    const text = await cli('alerts', '--all', '--limit', '2');
     expect(text.stderr).toMatch(/^More: add --cursor \S+\n$/);
-    const bad = await runCli(['--project', PROJECT_ID, '--emulator', 'alerts', '--limit', '0']);
+    const bad = await cli('alerts', '--limit', '0');
     expect(bad).toMatchObject({ code: 1, stdout: '', stderr: 'error: limit must be an integer from 1 to 100\n' });
   });
 });
@@ -437,7 +426,7 @@ describe('rewards:set', () => {
   });
 
   test('refuses an invalid config with every problem, writes nothing, exit 1', async () => {
-    const run = await runCli(['--project', PROJECT_ID, '--emulator', 'rewards:set', '--metal=lots', '--ranks', 'Gold']);
+    const run = await cli('rewards:set', '--metal=lots', '--ranks', 'Gold');
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
       /^error: refused: the rewards config would be invalid, nothing was written:\n {2}- --ranks: "Gold" is not NAME:MIN_TOTAL_POINTS\n {2}- .*pointsPerMetal/,

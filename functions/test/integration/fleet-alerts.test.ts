@@ -17,10 +17,10 @@ import { withLostCommitAnswer, writesTo } from './commit-faults';
 import {
   PROJECT_ID,
   adminHeaders,
-  bearerFor,
   call,
   db,
   functionsTestEnv,
+  nonAdminHeaders,
   resetEmulators,
   seedKiosk,
   seedKioskWithKey,
@@ -316,7 +316,7 @@ describe('GET /admin/alerts', () => {
   });
 
   test('a user token: 403; none: 401', async () => {
-    const user = await call('GET', '/admin/alerts', { headers: await bearerFor(uniqueId('user')) });
+    const user = await call('GET', '/admin/alerts', { headers: await nonAdminHeaders() });
     expect(user.status).toBe(403);
     expect((await call('GET', '/admin/alerts')).status).toBe(401);
   });

@@ -8,9 +8,9 @@ import { LivenessRecorder, recordKioskSeen } from '../../src/services/liveness';
 import {
   PROJECT_ID,
   adminHeaders,
-  bearerFor,
   call,
   db,
+  nonAdminHeaders,
   resetEmulators,
   seedKiosk,
   seedKioskWithKey,
@@ -236,7 +236,7 @@ describe('GET /admin/kiosks', () => {
   });
 
   test('a user token: 403; none: 401', async () => {
-    const user = await call('GET', '/admin/kiosks', { headers: await bearerFor(uniqueId('user')) });
+    const user = await call('GET', '/admin/kiosks', { headers: await nonAdminHeaders() });
     expect(user.status).toBe(403);
     expect((await call('GET', '/admin/kiosks')).status).toBe(401);
   });

@@ -299,14 +299,32 @@ function each<T>(variants: T[], shape: (variant: T) => Shape): fc.Arbitrary<Fuzz
   return fc.constantFrom(...variants).chain((variant) => requestsFor(pool(), shape(variant)));
 }
 
-/** Requests to a route of one user, as each of `callers` (the user's id, then the caller's ID token). */
+/**
+ * Who calls a route of a user, for whom: the user, an admin for them or for a user without
+ * points, a profile-less account for itself, a stranger for the user.
+ */
+type Caller = 'self' | 'adminForUser' | 'admin' | 'noProfile' | 'stranger';
+
+/** The user's id and the caller's ID token of `caller`. */
+function idAndToken(caller: Caller): [userId: string, token: string] {
+  const callers: Record<Caller, [string, string]> = {
+    self: [fx.user, fx.userToken],
+    adminForUser: [fx.user, fx.adminToken],
+    admin: [fx.userPush, fx.adminToken],
+    noProfile: [fx.stranger, fx.strangerToken],
+    stranger: [fx.user, fx.strangerToken],
+  };
+  return callers[caller];
+}
+
+/** Requests to a route of one user, as each of `callers`. */
 function asCallers(
   method: string,
   template: string,
-  callers: [userId: string, token: string][],
+  callers: Caller[],
   rest: Pick<Shape, 'body' | 'idempotency'> = {},
 ): fc.Arbitrary<FuzzRequest> {
-  return each(callers, ([userId, token]) => ({
+  return each(callers.map(idAndToken), ([userId, token]) => ({
     method,
     path: pathsOf(template, { userId: [userId] }),
     token,
@@ -314,14 +332,44 @@ function asCallers(
   }));
 }
 
-/** Who redeems for whom: the user, an admin for them or for a user without points, a profile-less account, a stranger. */
-const redeemers = (): [string, string][] => [
-  [fx.user, fx.userToken],
-  [fx.user, fx.adminToken],
-  [fx.userPush, fx.adminToken],
-  [fx.stranger, fx.strangerToken],
-  [fx.user, fx.strangerToken],
-];
+/** Who sends to a kiosk route: the kiosk, and the key it sends. */
+type Sender = [kioskId: string, apiKey: string];
+
+/**
+ * The senders of a kiosk route: `kioskId` with its own key, `weight` times as often as each
+ * of the kiosk in maintenance with its key (409) and `elsewhere` with `kioskId`'s key (403).
+ */
+const senders = (kioskId: string, apiKey: string, weight: number, elsewhere: string): fc.Arbitrary<Sender> =>
+  weighted<Sender>(
+    [weight, fc.constant([kioskId, apiKey])],
+    [1, fc.constant([fx.kioskM, fx.keyM])],
+    [1, fc.constant([elsewhere, apiKey])],
+  );
+
+/**
+ * A kiosk route ("POST /kiosk/..."): requests from `from` (called once the fixtures exist),
+ * with what `rest` gives for the sending kiosk. A valid key records its kiosk as seen,
+ * whatever becomes of the request.
+ */
+function kioskSpec(
+  route: string,
+  runs: number,
+  from: () => fc.Arbitrary<Sender>,
+  rest: (kioskId: string) => Pick<Shape, 'body' | 'idempotency'>,
+): RouteSpec {
+  const [method, template] = route.split(' ');
+  const ids = (kioskId: string): Record<string, string[]> =>
+    template.includes(':kioskId') ? { kioskId: [kioskId] } : {};
+  return {
+    route,
+    runs,
+    requests: () =>
+      from().chain(([kioskId, apiKey]) =>
+        requestsFor(pool(), { method, path: pathsOf(template, ids(kioskId)), apiKey, ...rest(kioskId) }),
+      ),
+    allowWrite: (request, _response, change) => isLivenessRecord(request, change),
+  };
+}
 
 const STATUSES = ['available', 'maintenance', 'offline'];
 
@@ -496,116 +544,72 @@ const specs: RouteSpec[] = [
     runs: 20,
     requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/openapi.json') }),
   },
-  {
-    route: 'POST /kiosk/transaction',
-    runs: 200,
-    requests: () =>
-      each(
-        [
-          { kioskId: fx.kioskT, apiKey: fx.keyT },
-          { kioskId: fx.kioskT, apiKey: fx.keyT },
-          { kioskId: fx.kioskT, apiKey: fx.keyT },
-          { kioskId: fx.kioskT, apiKey: fx.keyT },
-          { kioskId: fx.kioskT, apiKey: fx.keyT },
-          { kioskId: fx.kioskT, apiKey: fx.keyT },
-          { kioskId: fx.kioskM, apiKey: fx.keyM },
-          { kioskId: fx.kioskA, apiKey: fx.keyT },
-        ],
-        ({ kioskId, apiKey }) => ({
-          method: 'POST',
-          path: pathsOf('/kiosk/transaction'),
-          apiKey,
-          idempotency: true,
-          body: (fuzzed) => bodies(deposit(kioskId), hostileDeposit, fuzzed),
-        }),
-      ),
-    allowWrite: (request, _response, change) => isLivenessRecord(request, change),
-  },
-  {
-    route: 'POST /kiosk/transactions/batch',
-    runs: 120,
-    requests: () =>
-      each(
-        [
-          { kioskId: fx.kioskT, apiKey: fx.keyT },
-          { kioskId: fx.kioskT, apiKey: fx.keyT },
-          { kioskId: fx.kioskM, apiKey: fx.keyM },
-          { kioskId: fx.kioskA, apiKey: fx.keyT },
-        ],
-        ({ kioskId, apiKey }) => {
-          const item = (fuzzed: boolean) =>
-            bodies(
-              deposit(kioskId).chain((body) =>
-                fc.string({ minLength: 1, maxLength: 12 }).map((idempotencyKey) => ({ ...body, idempotencyKey })),
+  kioskSpec(
+    'POST /kiosk/transaction',
+    200,
+    () => senders(fx.kioskT, fx.keyT, 6, fx.kioskA),
+    (kioskId) => ({ idempotency: true, body: (fuzzed) => bodies(deposit(kioskId), hostileDeposit, fuzzed) }),
+  ),
+  kioskSpec(
+    'POST /kiosk/transactions/batch',
+    120,
+    () => senders(fx.kioskT, fx.keyT, 2, fx.kioskA),
+    (kioskId) => {
+      const item = (fuzzed: boolean) =>
+        bodies(
+          deposit(kioskId).chain((body) =>
+            fc.string({ minLength: 1, maxLength: 12 }).map((idempotencyKey) => ({ ...body, idempotencyKey })),
+          ),
+          { ...hostileDeposit, idempotencyKey: weighted([2, hostileText(300)], [1, anyValue]) },
+          fuzzed,
+        ).map((body) => (body && 'json' in body ? body.json : body));
+      return {
+        body: (fuzzed) =>
+          bodies(
+            fc.array(item(false), { minLength: 1, maxLength: 5 }).map((transactions) => ({ transactions })),
+            {
+              transactions: weighted(
+                [4, fc.array(item(true), { minLength: 1, maxLength: 5 })],
+                [1, fc.constantFrom<unknown>([], 'all', {}, null, [null], [[]], Array(101).fill({}))],
               ),
-              { ...hostileDeposit, idempotencyKey: weighted([2, hostileText(300)], [1, anyValue]) },
-              fuzzed,
-            ).map((body) => (body && 'json' in body ? body.json : body));
-          return {
-            method: 'POST',
-            path: pathsOf('/kiosk/transactions/batch'),
-            apiKey,
-            body: (fuzzed) =>
-              bodies(
-                fc.array(item(false), { minLength: 1, maxLength: 5 }).map((transactions) => ({ transactions })),
-                {
-                  transactions: weighted(
-                    [4, fc.array(item(true), { minLength: 1, maxLength: 5 })],
-                    [1, fc.constantFrom<unknown>([], 'all', {}, null, [null], [[]], Array(101).fill({}))],
-                  ),
-                },
-                fuzzed,
+            },
+            fuzzed,
+          ),
+      };
+    },
+  ),
+  kioskSpec(
+    'POST /kiosk/:kioskId/status',
+    120,
+    () => senders(fx.kioskA, fx.keyA, 2, fx.kioskPlain),
+    () => ({
+      body: (fuzzed) =>
+        bodies(
+          fc.record(
+            {
+              status: fc.constantFrom(...STATUSES),
+              fillLevel: fc.record(
+                { plastic: fillPercents, metal: fillPercents },
+                { requiredKeys: [], noNullPrototype: true },
               ),
-          };
-        },
-      ),
-    allowWrite: (request, _response, change) => isLivenessRecord(request, change),
-  },
-  {
-    route: 'POST /kiosk/:kioskId/status',
-    runs: 120,
-    requests: () =>
-      each(
-        [
-          { kioskId: fx.kioskA, apiKey: fx.keyA },
-          { kioskId: fx.kioskA, apiKey: fx.keyA },
-          { kioskId: fx.kioskM, apiKey: fx.keyM },
-          { kioskId: fx.kioskPlain, apiKey: fx.keyA },
-        ],
-        ({ kioskId, apiKey }) => ({
-          method: 'POST',
-          path: pathsOf('/kiosk/:kioskId/status', { kioskId: [kioskId] }),
-          apiKey,
-          body: (fuzzed) =>
-            bodies(
-              fc.record(
-                {
-                  status: fc.constantFrom(...STATUSES),
-                  fillLevel: fc.record(
-                    { plastic: fillPercents, metal: fillPercents },
-                    { requiredKeys: [], noNullPrototype: true },
-                  ),
-                  firmwareVersion: fc.option(deviceText, { nil: null }),
-                  errorCode: fc.option(deviceText, { nil: null }),
-                },
-                { requiredKeys: ['status'] },
-              ),
-              {
-                status: fc.constantFrom('AVAILABLE', 'available ', 'closed', '', 'toString', '__proto__'),
-                fillLevel: weighted<unknown>(
-                  [2, fc.record({ plastic: hostilePercent, metal: hostilePercent }, { requiredKeys: [] })],
-                  [1, fc.constantFrom<unknown>({ glass: 10 }, [90], 90, 'full', { plastic: 10, metal: 10, x: 1 })],
-                ),
-                firmwareVersion: weighted([2, hostileText(64)], [1, fc.constantFrom('v2\n', 'ü', 'x'.repeat(65))]),
-                errorCode: weighted([2, hostileText(64)], [1, fc.constantFrom('E\t1', '€', '')]),
-              },
-              fuzzed,
+              firmwareVersion: fc.option(deviceText, { nil: null }),
+              errorCode: fc.option(deviceText, { nil: null }),
+            },
+            { requiredKeys: ['status'] },
+          ),
+          {
+            status: fc.constantFrom('AVAILABLE', 'available ', 'closed', '', 'toString', '__proto__'),
+            fillLevel: weighted<unknown>(
+              [2, fc.record({ plastic: hostilePercent, metal: hostilePercent }, { requiredKeys: [] })],
+              [1, fc.constantFrom<unknown>({ glass: 10 }, [90], 90, 'full', { plastic: 10, metal: 10, x: 1 })],
             ),
-        }),
-      ),
-    // A valid key records its kiosk as seen, whatever becomes of the request.
-    allowWrite: (request, _response, change) => isLivenessRecord(request, change),
-  },
+            firmwareVersion: weighted([2, hostileText(64)], [1, fc.constantFrom('v2\n', 'ü', 'x'.repeat(65))]),
+            errorCode: weighted([2, hostileText(64)], [1, fc.constantFrom('E\t1', '€', '')]),
+          },
+          fuzzed,
+        ),
+    }),
+  ),
   {
     route: 'GET /kiosk/:kioskId',
     runs: 100,
@@ -658,17 +662,7 @@ const specs: RouteSpec[] = [
   {
     route: 'GET /user/:userId',
     runs: 100,
-    requests: () =>
-      each(
-        [
-          { userId: fx.user, token: fx.userToken },
-          { userId: fx.user, token: fx.userToken },
-          { userId: fx.userPush, token: fx.adminToken },
-          { userId: fx.stranger, token: fx.strangerToken },
-          { userId: fx.user, token: fx.strangerToken },
-        ],
-        ({ userId, token }) => ({ method: 'GET', path: pathsOf('/user/:userId', { userId: [userId] }), token }),
-      ),
+    requests: () => asCallers('GET', '/user/:userId', ['self', 'self', 'admin', 'noProfile', 'stranger']),
   },
   userPageSpec('history'),
   userPageSpec('redemptions'),
@@ -676,43 +670,25 @@ const specs: RouteSpec[] = [
     route: 'PUT /user/:userId/push-token',
     runs: 100,
     requests: () =>
-      asCallers(
-        'PUT',
-        '/user/:userId/push-token',
-        [
-          [fx.user, fx.userToken],
-          [fx.user, fx.userToken],
-          [fx.userPush, fx.adminToken],
-          [fx.stranger, fx.strangerToken],
-        ],
-        {
-          body: (fuzzed) =>
-            bodies(
-              fc.record({
-                token: weighted(
-                  [4, fc.constantFrom('fuzz-device-1', 'fuzz-device-2', 'fuzz-device-3')],
-                  [
-                    1,
-                    fc.constantFrom('unregistered-fuzz-1', 'unregistered-fuzz-2', 'invalid-fuzz', 'unavailable-fuzz'),
-                  ],
-                  [2, fc.string({ minLength: 1, maxLength: 200 })],
-                ),
-              }),
-              { token: weighted([2, hostileText(4096)], [1, fc.string({ minLength: 1000, maxLength: 4096 })]) },
-              fuzzed,
-            ),
-        },
-      ),
+      asCallers('PUT', '/user/:userId/push-token', ['self', 'self', 'admin', 'noProfile'], {
+        body: (fuzzed) =>
+          bodies(
+            fc.record({
+              token: weighted(
+                [4, fc.constantFrom('fuzz-device-1', 'fuzz-device-2', 'fuzz-device-3')],
+                [1, fc.constantFrom('unregistered-fuzz-1', 'unregistered-fuzz-2', 'invalid-fuzz', 'unavailable-fuzz')],
+                [2, fc.string({ minLength: 1, maxLength: 200 })],
+              ),
+            }),
+            { token: weighted([2, hostileText(4096)], [1, fc.string({ minLength: 1000, maxLength: 4096 })]) },
+            fuzzed,
+          ),
+      }),
   },
   {
     route: 'DELETE /user/:userId/push-token',
     runs: 60,
-    requests: () =>
-      asCallers('DELETE', '/user/:userId/push-token', [
-        [fx.user, fx.userToken],
-        [fx.userPush, fx.adminToken],
-        [fx.stranger, fx.strangerToken],
-      ]),
+    requests: () => asCallers('DELETE', '/user/:userId/push-token', ['self', 'admin', 'noProfile']),
   },
   {
     route: 'POST /notify/topic',
@@ -1133,7 +1109,7 @@ const specs: RouteSpec[] = [
     route: 'POST /user/:userId/redemptions',
     runs: 120,
     requests: () =>
-      asCallers('POST', '/user/:userId/redemptions', redeemers(), {
+      asCallers('POST', '/user/:userId/redemptions', ['self', 'adminForUser', 'admin', 'noProfile', 'stranger'], {
         idempotency: true,
         body: (fuzzed) =>
           bodies(
@@ -1162,16 +1138,12 @@ const specs: RouteSpec[] = [
 
 /** GET /user/{id}/history or /redemptions: a page of valid `limit`, or hostile `limit`/`cursor` when fuzzed. */
 function userPageSpec(list: 'history' | 'redemptions'): RouteSpec {
-  const callers = (): [string, string][] => [
-    [fx.user, fx.userToken],
-    [fx.userPush, fx.adminToken],
-    [fx.user, fx.strangerToken],
-  ];
+  const callers: Caller[] = ['self', 'admin', 'stranger'];
   return {
     route: `GET /user/:userId/${list}`,
     runs: 80,
     requests: () =>
-      each(callers(), ([userId, token]) => ({
+      each(callers.map(idAndToken), ([userId, token]) => ({
         method: 'GET',
         path: (fuzzed) => pageQueries(fuzzed).map((query) => `/user/${encodeSegment(userId)}/${list}${query}`),
         token,

@@ -1,5 +1,5 @@
 import functionsTest from 'firebase-functions-test';
-import { Timestamp } from 'firebase-admin/firestore';
+import { Timestamp, type DocumentData } from 'firebase-admin/firestore';
 import { db } from '../../src/adapters/firestore';
 import { kioskDayIncrement, kioskDayRef } from '../../src/data/kioskDays';
 import { issueKey } from '../../src/data/kioskKeys';
@@ -194,10 +194,34 @@ export async function adminHeaders(): Promise<Record<string, string>> {
   return bearerFor(uniqueId('admin'), { admin: true });
 }
 
+/** The Authorization header of a fresh signed-in account without the admin claim (nor a profile). */
+export async function nonAdminHeaders(): Promise<Record<string, string>> {
+  return bearerFor(uniqueId('user'));
+}
+
 /** Waits for the transaction trigger to finish and returns the transaction document. */
 export async function waitForEffects(transactionId: string, timeoutMs = 30_000) {
   const [snapshot] = await wait.waitForEffects(transactionsCollection(), [transactionId], { timeoutMs });
   return snapshot.data()!;
+}
+
+/**
+ * Waits until the transaction trigger has counted at least `items` items (plastic and
+ * metal) on kiosk `kioskId` and returns the kiosk; at least, so that a double count
+ * returns at once for the test to fail on rather than run into the timeout.
+ */
+export async function waitForKioskCount(kioskId: string, items: number, timeoutMs = 30_000) {
+  const kiosk = async () => (await kiosksCollection().doc(kioskId).get()).data()!;
+  const counted = (data: DocumentData): number => data.plasticCount + data.metalCount;
+  return wait.waitFor(
+    `kiosk ${kioskId} to count ${items} items`,
+    async () => {
+      const data = await kiosk();
+      return counted(data) >= items ? data : undefined;
+    },
+    timeoutMs,
+    async () => `the kiosk counts ${counted(await kiosk())} of ${items} items; ${await describeTransactionEffects()}`,
+  );
 }
 
 /** A kiosk with its key, and a user with no points yet. */

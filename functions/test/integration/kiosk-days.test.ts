@@ -12,17 +12,16 @@ import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import * as wait from '../harness/wait';
 import {
   adminHeaders,
-  bearerFor,
   call,
   db,
   functionsTestEnv,
   kioskDayRow,
+  nonAdminHeaders,
   resetEmulators,
   seedKiosk,
   seedKioskDays,
   seedTransaction,
   seedUser,
-  uniqueId,
   withoutBackgroundTriggers,
 } from './helpers';
 
@@ -210,6 +209,6 @@ describe('GET /admin/reports/kiosk-days', () => {
   test('admins only: no token 401, a user 403', async () => {
     const path = '/admin/reports/kiosk-days?from=2026-11-01&to=2026-11-02';
     expect((await call('GET', path)).status).toBe(401);
-    expect((await call('GET', path, { headers: await bearerFor(uniqueId('u')) })).status).toBe(403);
+    expect((await call('GET', path, { headers: await nonAdminHeaders() })).status).toBe(403);
   });
 });

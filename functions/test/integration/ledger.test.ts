@@ -1,5 +1,5 @@
-import { admin, runCli } from './cli-runner';
-import { PROJECT_ID, bearerFor, call, db, resetEmulators, seedKioskWithKey, seedUser, waitForEffects } from './helpers';
+import { admin, cli } from './cli-runner';
+import { bearerFor, call, db, resetEmulators, seedKioskWithKey, seedUser, waitForEffects } from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -92,7 +92,7 @@ describe('audit and ledger:backfill', () => {
     const { kioskId, apiKey } = await seedKioskWithKey();
     const saver = await seedUser({ currentPoints: 500, totalPoints: 500 });
     const spender = await seedUser({ currentPoints: 200, totalPoints: 900 });
-    const before = await runCli(['--project', PROJECT_ID, '--emulator', 'audit']);
+    const before = await cli('audit');
     expect(before.code).toBe(1);
     expect(before.stdout).toContain(`user ${saver}: currentPoints 500, the ledger says 0`);
 
@@ -107,7 +107,7 @@ describe('audit and ledger:backfill', () => {
     expect(await admin('audit')).toMatch(/^audit: OK \(\d+ users, 1 kiosks, 4 entries, 1 transactions\)\n$/);
 
     await db().collection('users').doc(saver).update({ currentPoints: 999 });
-    const drift = await runCli(['--project', PROJECT_ID, '--emulator', 'audit']);
+    const drift = await cli('audit');
     expect(drift.code).toBe(1);
     expect(drift.stdout).toBe(`user ${saver}: currentPoints 999, the ledger says 520\n`);
     expect(drift.stderr).toMatch(/audit: DRIFT \(1 differences; \d+ users, 1 kiosks, 4 entries, 1 transactions\)/);

@@ -1,5 +1,5 @@
 import { MAX_PUSH_PAYLOAD_BYTES } from '../../src/services/notifications';
-import { adminHeaders, bearerFor, call, db, resetEmulators, seedUser, uniqueId } from './helpers';
+import { adminHeaders, bearerFor, call, db, nonAdminHeaders, resetEmulators, seedUser } from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -54,7 +54,7 @@ describe('POST /notify/topic', () => {
   test('without a token: 401; a non-admin: 403', async () => {
     const body = { topic: 'all_users', title: 't', body: 'b' };
     expect((await call('POST', '/notify/topic', { body })).status).toBe(401);
-    const res = await call('POST', '/notify/topic', { headers: await bearerFor(uniqueId('user')), body });
+    const res = await call('POST', '/notify/topic', { headers: await nonAdminHeaders(), body });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('This endpoint requires an admin account');
   });

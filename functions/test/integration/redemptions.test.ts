@@ -1,8 +1,7 @@
 import { redemptionEffects } from '../../src/index';
 import { openBalance } from '../../src/services/ledgerBooks';
-import { admin, runCli } from './cli-runner';
+import { admin, cli } from './cli-runner';
 import {
-  PROJECT_ID,
   adminHeaders,
   bearerFor,
   call,
@@ -436,20 +435,7 @@ describe('operator CLI: catalog, catalog:set, redemption:cancel', () => {
     expect(JSON.parse(await admin('catalog', '--json'))).toEqual([
       { id: 'mug', name: 'Mug', description: '', cost: 800, kind: 'voucher', stock: null, active: false },
     ]);
-    const refused = await runCli([
-      '--project',
-      PROJECT_ID,
-      '--emulator',
-      'catalog:set',
-      '--id',
-      'x',
-      '--name',
-      'X',
-      '--cost',
-      '0',
-      '--kind',
-      'voucher',
-    ]);
+    const refused = await cli('catalog:set', '--id', 'x', '--name', 'X', '--cost', '0', '--kind', 'voucher');
     expect([refused.code, refused.stderr]).toEqual([1, 'error: cost must be >= 1\n']);
 
     await setMug('--active', 'true');
@@ -457,16 +443,7 @@ describe('operator CLI: catalog, catalog:set, redemption:cancel', () => {
     const { body } = await redeem(userId, 'mug', 'm-1', await adminHeaders());
     const cancelled = JSON.parse(await admin('redemption:cancel', '--id', body.redemption.id, '--reason', 'broken'));
     expect(cancelled).toMatchObject({ redemption: { status: 'cancelled', cancelReason: 'broken' }, newBalance: 800 });
-    const again = await runCli([
-      '--project',
-      PROJECT_ID,
-      '--emulator',
-      'redemption:cancel',
-      '--id',
-      body.redemption.id,
-      '--reason',
-      'x',
-    ]);
+    const again = await cli('redemption:cancel', '--id', body.redemption.id, '--reason', 'x');
     expect([again.code, again.stderr]).toEqual([1, `error: Redemption ${body.redemption.id} is already cancelled\n`]);
   });
 });

@@ -2,13 +2,12 @@ import { auditBooks } from '../../src/services/ledgerBooks';
 import {
   call,
   db,
-  describeTransactionEffects,
   resetEmulators,
   seedKiosk,
   seedKioskAndUser,
   seedKioskWithKey,
   seedUser,
-  waitFor,
+  waitForKioskCount,
 } from './helpers';
 
 beforeEach(resetEmulators);
@@ -249,13 +248,7 @@ describe('POST /kiosk/transactions/batch', () => {
       results.map((r) => r.transaction),
     );
     const items = recorded.docs.reduce((sum, doc) => sum + doc.get('plasticCount'), 0);
-    await waitFor(
-      'the kiosk counting every transaction',
-      async () =>
-        (await db().collection('kiosks').doc(kioskId).get()).get('plasticCount') === items ? true : undefined,
-      60_000,
-      describeTransactionEffects,
-    );
+    await waitForKioskCount(kioskId, items, 60_000);
     expect(await auditBooks()).toMatchObject({ users: 2, kiosks: 1, entries: 6, transactions: 6, differences: [] });
   });
 
@@ -274,11 +267,7 @@ describe('POST /kiosk/transactions/batch', () => {
     expect(res.body.results.filter((r: { status: number }) => r.status !== 200)).toEqual([]);
     const plastic = transactions.reduce((sum, t) => sum + t.plasticCount, 0);
     const metal = transactions.reduce((sum, t) => sum + t.metalCount, 0);
-    const counted = async () => {
-      const kiosk = (await db().collection('kiosks').doc(kioskId).get()).data()!;
-      return kiosk.plasticCount + kiosk.metalCount >= plastic + metal ? kiosk : undefined;
-    };
-    const kiosk = await waitFor('the 100 deposits counted on the kiosk', counted, 90_000, describeTransactionEffects);
+    const kiosk = await waitForKioskCount(kioskId, plastic + metal, 90_000);
     expect(kiosk).toMatchObject({ plasticCount: plastic, metalCount: metal });
   });
 

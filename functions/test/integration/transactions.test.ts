@@ -3,14 +3,13 @@ import { legacyIdempotencyRecordId, requestFingerprint } from '../../src/domain/
 import {
   call,
   db,
-  describeTransactionEffects,
   resetEmulators,
   seedKiosk,
   seedKioskAndUser,
   seedKioskWithKey,
   seedUser,
-  waitFor,
   waitForEffects,
+  waitForKioskCount,
 } from './helpers';
 
 beforeEach(resetEmulators);
@@ -234,16 +233,7 @@ describe('daily earning cap', () => {
     expect(user.earnedByDay).toEqual({ [new Date().toISOString().slice(0, 10)]: 100 });
     expect((await db().collection('transactions').get()).size).toBe(3);
     await waitForEffects(full.body.transaction.id);
-    const kioskCounts = async () => {
-      const kiosk = (await db().collection('kiosks').doc(kioskId).get()).data()!;
-      return kiosk.plasticCount + kiosk.metalCount >= 14 ? kiosk : undefined;
-    };
-    const kiosk = await waitFor(
-      'the capped deposits counted on the kiosk',
-      kioskCounts,
-      30_000,
-      describeTransactionEffects,
-    );
+    const kiosk = await waitForKioskCount(kioskId, 14);
     expect(kiosk).toMatchObject({ plasticCount: 12, metalCount: 2 });
   });
 
@@ -539,20 +529,9 @@ describe('concurrency', () => {
 
     // The Firestore emulator delivers trigger events one at a time (measured: a trigger
     // held 15 s on a lock holds back every other trigger for 15 s), so this waits for
-    // the whole queue, generously; `>=` lets a double count fail at once.
-    const kioskItems = async () => {
-      const data = (await db().collection('kiosks').doc(kioskId).get()).data()!;
-      return data.plasticCount + data.metalCount;
-    };
-    const counted = await waitFor(
-      'kiosk counters of all 50 transactions',
-      async () => {
-        const items = await kioskItems();
-        return items >= expectedItems ? items : undefined;
-      },
-      150_000,
-      async () => `kiosk counts ${await kioskItems()} of ${expectedItems} items; ${await describeTransactionEffects()}`,
-    );
+    // the whole queue, generously.
+    const kiosk = await waitForKioskCount(kioskId, expectedItems, 150_000);
+    const counted = kiosk.plasticCount + kiosk.metalCount;
     expect(counted).toBe(expectedItems);
   }, 240_000);
 });

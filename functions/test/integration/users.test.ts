@@ -1,4 +1,4 @@
-import { adminHeaders, bearerFor, call, db, resetEmulators, seedUser, uniqueId } from './helpers';
+import { adminHeaders, bearerFor, call, db, nonAdminHeaders, resetEmulators, seedUser } from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -139,7 +139,7 @@ describe('push token registration', () => {
 
   test("another user's token: 403 on PUT and DELETE; no token: 401", async () => {
     const victim = await seedUser({ pushToken: 'victim-phone' });
-    const attacker = await bearerFor(uniqueId('attacker'));
+    const attacker = await nonAdminHeaders();
     expect((await call('PUT', `/user/${victim}/push-token`, { headers: attacker, body: { token: 'x' } })).status).toBe(
       403,
     );

@@ -47,19 +47,14 @@ describe('nearbySearchOf: the query parameters', () => {
   });
 
   test.each([
-    ['0.1', 0.1],
-    ['50', 50],
-    ['2.5', 2.5],
-  ])('radiusKm=%s', (radiusKm, expected) => {
-    expect(nearbySearchOf({ near: '0,0', radiusKm })?.radiusKm).toBe(expected);
-  });
-
-  test.each([
-    ['1', 1],
-    ['100', 100],
-    ['007', 7],
-  ])('limit=%s', (limit, expected) => {
-    expect(nearbySearchOf({ near: '0,0', limit })?.limit).toBe(expected);
+    ['radiusKm', '0.1', 0.1],
+    ['radiusKm', '50', 50],
+    ['radiusKm', '2.5', 2.5],
+    ['limit', '1', 1],
+    ['limit', '100', 100],
+    ['limit', '007', 7],
+  ] as const)('%s=%s', (name, value, expected) => {
+    expect(nearbySearchOf({ near: '0,0', [name]: value })?.[name]).toBe(expected);
   });
 
   const FORM = 'near must be latitude,longitude in decimal degrees, e.g. near=52.5219,13.4132';
