@@ -15,7 +15,7 @@ import { addToDay, type KioskDayFigures } from '../domain/kioskDays';
  * a second, and deployed Firestore sustains about one write a second per document.
  * So no transaction writes them on its own. A fold counts a kiosk's transactions
  * in bulk: in one Firestore transaction it reads the transactions not yet counted
- * (the one at hand and the kiosk's others of the last minutes), marks each
+ * (the one at hand and the kiosk's others recorded within minutes of it), marks each
  * `effects.kioskCounted`, and increments the kiosk document once and each day's
  * document once (blind increments: the hot documents are never read, so never
  * locked). The mark, read and written in that same transaction, makes it exactly
@@ -35,8 +35,13 @@ const FOLD_INTERVAL_MS = 1_000;
 const LEASE_MS = 30_000;
 /** How long a run waits for the lease before failing (and being delivered again); within the trigger's 60 s. */
 const WAIT_FOR_LEASE_MS = 45_000;
-/** The kiosk's other transactions a fold looks for: recorded this recently. */
-const RECENT_MS = 2 * 60_000;
+/**
+ * The kiosk's other transactions a fold looks for: recorded this close to the one at
+ * hand. Close to it, not to now: when the triggers run behind (a backlog after an
+ * outage), the first fold still takes in the siblings of its upload, instead of every
+ * run folding only its own transaction, one a second.
+ */
+const NEARBY_MS = 2 * 60_000;
 /** Transactions per fold: with the kiosk and at most one document per day, well under Firestore's 500 writes a commit. */
 const MAX_FOLD = 200;
 
@@ -92,16 +97,17 @@ interface Folded {
 }
 
 /**
- * Counts `include` (transactions of this kiosk) and the kiosk's other transactions of
- * the last RECENT_MS not counted yet, in one Firestore transaction. Undefined when
- * all of them were counted already.
+ * Counts `include` (transactions of this kiosk) and the kiosk's other transactions
+ * recorded within NEARBY_MS of `around` not counted yet, in one Firestore
+ * transaction. Undefined when all of them were counted already.
  */
-async function foldOnce(kioskId: string, include: readonly string[]): Promise<Folded | undefined> {
+async function foldOnce(kioskId: string, include: readonly string[], around: number): Promise<Folded | undefined> {
   const kioskRef = kiosksCollection().doc(kioskId);
   const [recent, kiosk] = await Promise.all([
     transactionsCollection()
       .where('kioskId', '==', kioskId)
-      .where('createdAt', '>=', Timestamp.fromMillis(Date.now() - RECENT_MS))
+      .where('createdAt', '>=', Timestamp.fromMillis(around - NEARBY_MS))
+      .where('createdAt', '<=', Timestamp.fromMillis(around + NEARBY_MS))
       .orderBy('createdAt', 'desc')
       .limit(MAX_FOLD)
       .select('effects.kioskCounted')
@@ -147,12 +153,17 @@ async function foldOnce(kioskId: string, include: readonly string[]): Promise<Fo
 }
 
 /** One fold by the holder of `lease`, FOLD_INTERVAL_MS after the last; the lease is let go of afterwards. */
-async function foldUnderLease(lease: Lease, kioskId: string, include: readonly string[]): Promise<Folded | undefined> {
+async function foldUnderLease(
+  lease: Lease,
+  kioskId: string,
+  include: readonly string[],
+  around: number,
+): Promise<Folded | undefined> {
   let folded: Folded | undefined;
   try {
     const wait = (lease.lastFoldAt ?? 0) + FOLD_INTERVAL_MS - Date.now();
     if (wait > 0) await pause(wait);
-    folded = await foldOnce(kioskId, include);
+    folded = await foldOnce(kioskId, include, around);
     return folded;
   } finally {
     await releaseLease(lease, folded !== undefined);
@@ -167,12 +178,14 @@ async function foldUnderLease(lease: Lease, kioskId: string, include: readonly s
  */
 export async function countOnKiosk(transaction: DocumentSnapshot): Promise<void> {
   const kioskId: string = transaction.get('kioskId');
+  const recordedAt = transaction.get('createdAt');
+  const around = recordedAt instanceof Timestamp ? recordedAt.toMillis() : Date.now();
   const deadline = Date.now() + WAIT_FOR_LEASE_MS;
   for (let current = transaction; current.exists && !isCounted(current); current = await current.ref.get()) {
     if (Date.now() > deadline)
       throw new Error(`transaction ${current.id}: the fold lease of kiosk ${kioskId} stayed taken`);
     const lease = await takeLease(kioskId);
-    if (lease) await foldUnderLease(lease, kioskId, [current.id]);
+    if (lease) await foldUnderLease(lease, kioskId, [current.id], around);
     else await pause(100 + Math.random() * 200);
   }
 }
@@ -204,7 +217,8 @@ export async function foldStaleKioskTransactions({
     for (let start = 0; start < ids.length; start += MAX_FOLD) {
       const lease = await takeLease(kioskId);
       if (!lease) break;
-      counted += (await foldUnderLease(lease, kioskId, ids.slice(start, start + MAX_FOLD)))?.transactions ?? 0;
+      const batch = ids.slice(start, start + MAX_FOLD);
+      counted += (await foldUnderLease(lease, kioskId, batch, now - minAgeMs))?.transactions ?? 0;
     }
     if (counted > 0) {
       outcome.kiosks += 1;

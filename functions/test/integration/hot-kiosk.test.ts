@@ -117,6 +117,24 @@ describe('the fold, driven by hand', () => {
     expect((await kioskFoldsCollection().doc(kioskId).get()).get('holder')).toBeNull();
   });
 
+  test('a backlog its triggers reach late (an outage) is folded in one go, not one transaction a second', async () => {
+    const kioskId = await seedKiosk();
+    const userId = await seedUser();
+    const uploadedAt = Date.now() - 10 * MINUTE_MS;
+    const backlog = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        seedTransaction(kioskId, userId, { createdAt: new Date(uploadedAt + i * 100), plasticCount: 1 + (i % 3) }),
+      ),
+    );
+    await applyTransactionEffects(backlog[0].transactionId, quiet);
+    expect(await kioskCounters(kioskId)).toEqual({
+      plasticCount: backlog.reduce((sum, { recorded }) => sum + recorded.plasticCount, 0),
+      metalCount: 30,
+    });
+    const folds = (await diagnostics('kiosk_fold_committed')).filter((fold) => fold.kioskId === kioskId);
+    expect(folds.map((fold) => fold.transactions)).toEqual([30]);
+  });
+
   test('a lease that ran out is taken over at once', async () => {
     const { kioskId, transactionId } = await oneTransaction();
     await holdLease(kioskId, Date.now() - 1);
