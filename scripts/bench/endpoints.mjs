@@ -138,7 +138,7 @@ export function endpointSpecs(ctx) {
       name: 'GET /user/{id}/history',
       request: (w) => ({ method: 'GET', path: `/user/${signedIn(w).uid}/history`, headers: signedIn(w).headers }),
       idToken: (w) => signedIn(w).token,
-      floorLabel: 'get user; query the user’s ledger entries newest first, limit 21',
+      floorLabel: 'get user and, at once, query the user’s ledger entries newest first, limit 21',
       floor: (w) => historyFloor(signedIn(w).uid),
     },
     ...rewardEndpointSpecs(ctx, signedIn),

@@ -29,7 +29,9 @@ export const DEFAULT_HISTORY_PAGE = 20;
  * @param {import('firebase-admin/firestore').DocumentSnapshot} [after]
  */
 export async function historyFloor(userId, limit = DEFAULT_HISTORY_PAGE, after) {
-  (await db().collection('users').doc(userId).get()).data();
   const query = after ? historyQuery(userId).startAfter(after) : historyQuery(userId);
-  return (await query.limit(limit + 1).get()).docs.map((/** @type {any} */ doc) => doc.data());
+  // Together, as the endpoint reads them.
+  const [user, page] = await Promise.all([db().collection('users').doc(userId).get(), query.limit(limit + 1).get()]);
+  user.data();
+  return page.docs.map((/** @type {any} */ doc) => doc.data());
 }
