@@ -14,9 +14,10 @@
 // cold start for nothing. Same function either way.
 import { setGlobalOptions } from 'firebase-functions/v2/options';
 import type { FirestoreEvent, QueryDocumentSnapshot } from 'firebase-functions/v2/firestore';
-import { apiMinInstances, smtpPassword } from './config';
+import { apiMinInstances, functionsRegion, smtpPassword } from './config';
 
-setGlobalOptions({ region: 'us-central1' });
+// FUNCTIONS_REGION: the Firestore database's region (README, Production settings).
+setGlobalOptions({ region: functionsRegion });
 
 const target = process.env.FUNCTION_TARGET;
 
@@ -59,8 +60,8 @@ export const api = defineWhereServed('api', () => {
  * - the kiosk fold lease wait, 45 s (kioskFold WAIT_FOR_LEASE_MS), then one fold:
  *   1 s apart from the last (FOLD_INTERVAL_MS) and its Firestore transaction, 30 s;
  * - the claim, a Firestore transaction retried for up to 30 s (TRANSACTION_DEADLINE_MS);
- * - the push: firebase-admin's FCM request, 15 s, tried up to 5 times with 7.5 s of
- *   back-off between (its default retry config), 82.5 s;
+ * - the push: firebase-admin's FCM request, 15 s, tried up to 5 times with 1 + 2 + 4 s
+ *   of back-off between (its default retry config, without a Retry-After), 82 s;
  * - the push outcome write, retried for up to 20 s (notifyOnce PERSIST_DEADLINE_MS).
  */
 function defineCreateTrigger(
@@ -80,7 +81,7 @@ function defineCreateTrigger(
 /** applyTransactionEffects: kiosk counters and daily figures, notification, push. */
 export const transactionEffects = defineCreateTrigger(
   'transactionEffects',
-  // Lease wait 45 + fold 1 + 30 + claim 30 + push 82.5 + outcome write 20 = 208.5 s.
+  // Lease wait 45 + fold 1 + 30 + claim 30 + push 82 + outcome write 20 = 208 s.
   { document: 'transactions/{transactionId}', timeoutSeconds: 240, maxInstances: 20 },
   () =>
     (require('./triggers/transactionCreated') as typeof import('./triggers/transactionCreated')).onTransactionCreated,
@@ -89,7 +90,7 @@ export const transactionEffects = defineCreateTrigger(
 /** applyRedemptionEffects: the notification and the push, each once. */
 export const redemptionEffects = defineCreateTrigger(
   'redemptionEffects',
-  // Claim 30 + push 82.5 + outcome write 20 = 132.5 s.
+  // Claim 30 + push 82 + outcome write 20 = 132 s.
   { document: 'redemptions/{redemptionId}', timeoutSeconds: 180, maxInstances: 20 },
   () => (require('./triggers/redemptionCreated') as typeof import('./triggers/redemptionCreated')).onRedemptionCreated,
 );
@@ -97,7 +98,7 @@ export const redemptionEffects = defineCreateTrigger(
 /** pushOpenedAlert: the push of an opened alert, once. */
 export const alertPush = defineCreateTrigger(
   'alertPush',
-  // Claim 30 + push 82.5 + outcome write (one try, logged when it fails) = 112.5 s.
+  // Claim 30 + push 82 + the outcome write (one try, logged when it fails) = 112 s.
   { document: 'alerts/{alertId}', timeoutSeconds: 180 },
   () => (require('./triggers/alertCreated') as typeof import('./triggers/alertCreated')).onAlertCreated,
 );
