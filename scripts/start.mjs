@@ -29,7 +29,7 @@ import { API_REFERENCE_URL, serveApiReference } from './lib/api-reference.mjs';
 import { startSilentSweep } from './lib/silent-sweep.mjs';
 
 const API = apiUrl(LOCAL_PROJECT_ID);
-// The functions mail 127.0.0.1:1025 (SMTP_HOST / SMTP_PORT in functions/.env).
+// The functions mail 127.0.0.1:1025 (SMTP_HOST / SMTP_PORT in functions/.env.local, the emulators' own).
 const MAIL = { smtpPort: '1025', webPort: '1080' };
 const MAIL_PAGE = `http://127.0.0.1:${MAIL.webPort}`;
 const STARTUP_TIMEOUT_MS = 120_000;

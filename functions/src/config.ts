@@ -8,6 +8,18 @@
 import { defineBoolean, defineInt, defineSecret, defineString } from 'firebase-functions/params';
 
 export const smtpPassword = defineSecret('SMTP_PASSWORD');
+/** Every secret: set in Secret Manager (`firebase functions:secrets:set`), never in a dotenv file. */
+export const SECRETS = [smtpPassword];
+
+/**
+ * Where every function runs, read at deploy time: the region of the project's
+ * Firestore database (a Firestore trigger must be where its database is, and each
+ * request's Firestore round trips stay within the region). The emulator's URLs use
+ * it too, hence `us-central1` in functions/.env.
+ */
+export const functionsRegion = defineString('FUNCTIONS_REGION', {
+  description: "The region of the project's Firestore database, e.g. us-central1 (nam5), europe-west1 (eur3)",
+});
 
 /** Read at deploy time (function options take the param itself, not its value). */
 export const apiMinInstances = defineInt('API_MIN_INSTANCES', {

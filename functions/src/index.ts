@@ -5,7 +5,7 @@
  * Cold starts (measured by `npm run bench`): every deployed function is a service of
  * its own, and each of its instances loads this file with FUNCTION_TARGET set to that
  * function's name. Each function is therefore defined, and its modules loaded, only
- * where it runs: an `api` instance does not load the Firestore and 1st gen Auth
+ * where it runs: an `api` instance does not load the Firestore and scheduler
  * providers or the trigger code (~40 ms of each cold start). Without FUNCTION_TARGET
  * (deploy-time discovery, tests) every function is defined.
  */
@@ -14,9 +14,10 @@
 // cold start for nothing. Same function either way.
 import { setGlobalOptions } from 'firebase-functions/v2/options';
 import type { FirestoreEvent, QueryDocumentSnapshot } from 'firebase-functions/v2/firestore';
-import { apiMinInstances, smtpPassword } from './config';
+import { apiMinInstances, functionsRegion, smtpPassword } from './config';
 
-setGlobalOptions({ region: 'us-central1' });
+// FUNCTIONS_REGION: the Firestore database's region (README, Production settings).
+setGlobalOptions({ region: functionsRegion });
 
 const target = process.env.FUNCTION_TARGET;
 
@@ -51,10 +52,21 @@ export const api = defineWhereServed('api', () => {
 /**
  * A Firestore create trigger with retry: a failed run is redelivered, and the handler's
  * service claims each effect before acting, so a redelivery repeats none.
+ *
+ * `timeoutSeconds` is longer than the run's longest path (the 60 s default is not):
+ * a run cut off while its push is being sent leaves the push claimed "sending", and
+ * the redelivery can only record it "interrupted". Each trigger states its sum; the
+ * parts (checked against the code's constants by test/unit/trigger-timeouts.test.ts):
+ * - the kiosk fold lease wait, 45 s (kioskFold WAIT_FOR_LEASE_MS), then one fold:
+ *   1 s apart from the last (FOLD_INTERVAL_MS) and its Firestore transaction, 30 s;
+ * - the claim, a Firestore transaction retried for up to 30 s (TRANSACTION_DEADLINE_MS);
+ * - the push: firebase-admin's FCM request, 15 s, tried up to 5 times with 1 + 2 + 4 s
+ *   of back-off between (its default retry config, without a Retry-After), 82 s;
+ * - the push outcome write, retried for up to 20 s (notifyOnce PERSIST_DEADLINE_MS).
  */
 function defineCreateTrigger(
   name: string,
-  options: { document: string; maxInstances?: number },
+  options: { document: string; timeoutSeconds: number; maxInstances?: number },
   loadHandler: () => (
     event: FirestoreEvent<QueryDocumentSnapshot | undefined, Record<string, string>>,
   ) => Promise<void>,
@@ -69,7 +81,8 @@ function defineCreateTrigger(
 /** applyTransactionEffects: kiosk counters and daily figures, notification, push. */
 export const transactionEffects = defineCreateTrigger(
   'transactionEffects',
-  { document: 'transactions/{transactionId}', maxInstances: 20 },
+  // Lease wait 45 + fold 1 + 30 + claim 30 + push 82 + outcome write 20 = 208 s.
+  { document: 'transactions/{transactionId}', timeoutSeconds: 240, maxInstances: 20 },
   () =>
     (require('./triggers/transactionCreated') as typeof import('./triggers/transactionCreated')).onTransactionCreated,
 );
@@ -77,21 +90,16 @@ export const transactionEffects = defineCreateTrigger(
 /** applyRedemptionEffects: the notification and the push, each once. */
 export const redemptionEffects = defineCreateTrigger(
   'redemptionEffects',
-  { document: 'redemptions/{redemptionId}', maxInstances: 20 },
+  // Claim 30 + push 82 + outcome write 20 = 132 s.
+  { document: 'redemptions/{redemptionId}', timeoutSeconds: 180, maxInstances: 20 },
   () => (require('./triggers/redemptionCreated') as typeof import('./triggers/redemptionCreated')).onRedemptionCreated,
 );
-
-/** 2nd gen has no non-blocking Auth trigger, hence the 1st gen API. */
-export const provisionUserProfile = defineWhereServed('provisionUserProfile', () => {
-  const authV1 = require('firebase-functions/v1/auth') as typeof import('firebase-functions/v1/auth');
-  const { provisionUser } = require('./triggers/provisionUser') as typeof import('./triggers/provisionUser');
-  return authV1.user().onCreate((user) => provisionUser(user));
-});
 
 /** pushOpenedAlert: the push of an opened alert, once. */
 export const alertPush = defineCreateTrigger(
   'alertPush',
-  { document: 'alerts/{alertId}' },
+  // Claim 30 + push 82 + the outcome write (one try, logged when it fails) = 112 s.
+  { document: 'alerts/{alertId}', timeoutSeconds: 180 },
   () => (require('./triggers/alertCreated') as typeof import('./triggers/alertCreated')).onAlertCreated,
 );
 

@@ -22,13 +22,19 @@ const FRAMEWORK_MAIN = join(
 );
 export const API_SOURCE = functionsDir;
 
-/** functions/.env as the deploy would set it (functions-framework does not read .env files). */
+/**
+ * functions/.env with the emulators' own .env.local over it, as the emulator sets them
+ * (functions-framework does not read .env files): the production defaults, and the
+ * local values of the params that have none (the mail server, the sender).
+ */
 function dotenvParams() {
   /** @type {Record<string, string>} */
   const params = {};
-  for (const line of readFileSync(join(functionsDir, '.env'), 'utf8').split('\n')) {
-    const match = line.match(/^\s*([A-Z0-9_]+)\s*=(.*)$/);
-    if (match) params[match[1]] = match[2].trim().replace(/^"(.*)"$/, '$1');
+  for (const file of ['.env', '.env.local']) {
+    for (const line of readFileSync(join(functionsDir, file), 'utf8').split('\n')) {
+      const match = line.match(/^\s*([A-Z0-9_]+)\s*=(.*)$/);
+      if (match) params[match[1]] = match[2].trim().replace(/^"(.*)"$/, '$1');
+    }
   }
   return params;
 }

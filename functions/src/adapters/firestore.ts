@@ -41,7 +41,7 @@ export function db(): Firestore {
 const ALREADY_EXISTS = 6;
 const FAILED_PRECONDITION = 9;
 const INVALID_ARGUMENT = 3;
-const TRANSACTION_DEADLINE_MS = 30_000;
+export const TRANSACTION_DEADLINE_MS = 30_000;
 /**
  * The codes on which the Admin SDK itself runs a transaction again (its
  * isRetryableTransactionError): ABORTED (contention), CANCELLED, UNKNOWN,

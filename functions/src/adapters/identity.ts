@@ -80,3 +80,30 @@ export async function verifyIdToken(
     return undefined;
   }
 }
+
+/** An Auth account, as far as a new profile is named after it. */
+export interface AuthAccount {
+  uid: string;
+  displayName?: string;
+  email?: string;
+}
+
+/** No account has this uid (or none could: an id Auth would never issue). */
+const NO_SUCH_ACCOUNT_CODES = new Set(['auth/user-not-found', 'auth/invalid-uid']);
+
+/**
+ * The Auth account of `uid`, or undefined when there is none. Throws
+ * IdentityUnavailableError when the Auth backend could not be asked.
+ */
+export async function findAuthAccount(uid: string): Promise<AuthAccount | undefined> {
+  try {
+    const { displayName, email } = await authClient().getUser(uid);
+    return { uid, displayName, email };
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && NO_SUCH_ACCOUNT_CODES.has(code)) return undefined;
+    const unavailable = unavailableCode(error);
+    if (unavailable) throw new IdentityUnavailableError(unavailable);
+    throw error;
+  }
+}

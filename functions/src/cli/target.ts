@@ -31,22 +31,35 @@ export interface Target {
   authHost?: string;
 }
 
+const EMULATOR_HOST_VARIABLES = ['FIRESTORE_EMULATOR_HOST', 'FIREBASE_AUTH_EMULATOR_HOST'] as const;
+
 /**
  * The emulator unless a real project is named. Emulator hosts already in the
  * environment (npm start, firebase emulators:exec) are kept, and so is the
- * project they came with; --emulator fills in the default hosts.
+ * project they came with; --emulator fills in the default hosts. A real project
+ * named while an emulator host is set is refused: the Admin SDK would quietly
+ * talk to the emulator instead.
  */
 export function resolveTarget(flags: Flags): Target {
   const env = process.env;
   const project = flags.get('project');
   if (project === '') throw new UsageError('--project needs a project id');
-  const hostsPreset = Boolean(env.FIRESTORE_EMULATOR_HOST || env.FIREBASE_AUTH_EMULATOR_HOST);
-  if (project !== undefined && !flags.has('emulator') && !hostsPreset) {
-    if (project.startsWith('demo-')) {
+  const presetHost = EMULATOR_HOST_VARIABLES.find((name) => env[name]);
+  if (project !== undefined && !flags.has('emulator')) {
+    const demo = project.startsWith('demo-');
+    if (demo && !presetHost) {
       throw new CliError(`${project} is a demo project, which exists only on the emulator suite: add --emulator`);
     }
-    return { emulator: false, projectId: project };
+    if (!demo && presetHost) {
+      const others = EMULATOR_HOST_VARIABLES.filter((name) => name !== presetHost).join(', ');
+      throw new CliError(
+        `${presetHost} is set (${env[presetHost]}), so --project ${project} would reach the emulator, not the real ` +
+          `project: unset it (and ${others}) to reach ${project}, or add --emulator to mean ${project} on the emulator suite`,
+      );
+    }
+    if (!demo) return { emulator: false, projectId: project };
   }
+  const hostsPreset = presetHost !== undefined;
   const presetProject = hostsPreset ? env.GCLOUD_PROJECT || env.GOOGLE_CLOUD_PROJECT : undefined;
   const projectId = project ?? presetProject ?? LOCAL_PROJECT_ID;
   env.FIRESTORE_EMULATOR_HOST ||= DEFAULT_FIRESTORE_EMULATOR;

@@ -6,8 +6,9 @@ import { parseRewardsConfig, type RewardsConfig } from '../domain/rewards';
 export const rewardsConfigRef = () => db().doc('config/rewards');
 
 /**
- * The operator-editable rewards config. A broken document must not stop kiosks
- * from awarding: the defaults apply and the problem is logged for the operator.
+ * The operator-editable rewards config. A broken field must not stop kiosks from
+ * awarding: that field's default applies, the others stay as configured, and the
+ * operator finds the field named in an error log entry.
  */
 export async function loadRewardsConfig(): Promise<RewardsConfig> {
   return rewardsConfigFromSnapshot(await rewardsConfigRef().get());
@@ -15,7 +16,7 @@ export async function loadRewardsConfig(): Promise<RewardsConfig> {
 
 /** The config from a snapshot of `config/rewards` read along with other documents. */
 export function rewardsConfigFromSnapshot(snapshot: DocumentSnapshot): RewardsConfig {
-  const { config, problems } = parseRewardsConfig(snapshot.data());
-  if (problems.length > 0) logError('rewards_config_invalid', { problems });
+  const { config, invalidFields, problems } = parseRewardsConfig(snapshot.data());
+  if (problems.length > 0) logError('rewards_config_invalid', { fields: invalidFields, problems });
   return config;
 }

@@ -1,7 +1,7 @@
 import { FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { rankFor, type EarningsByDay, type RewardsConfig } from '../domain/rewards';
-import { notFound } from '../errors';
+import { ApiError } from '../errors';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from './rewardsConfig';
 
 export const usersCollection = () => db().collection('users');
@@ -31,6 +31,24 @@ export function newProfile(profile: NewProfile, rewards: RewardsConfig): Documen
     createdAt: FieldValue.serverTimestamp(),
     ...(profile.pushToken && { pushToken: profile.pushToken, pushTokenUpdatedAt: FieldValue.serverTimestamp() }),
   };
+}
+
+/** What a profile is named after when the account brings no name: the e-mail's local part, else a placeholder. */
+export function profileName(account: { displayName?: string; email?: string }): string {
+  const displayName = account.displayName?.trim();
+  if (displayName) return displayName;
+  const localPart = account.email?.split('@')[0]?.trim();
+  return localPart || 'Recycler';
+}
+
+/**
+ * No profile under this id: a 404 that says which user it is about, so that the
+ * user's own first request can provision the profile and go on (services/provisioning.ts).
+ */
+export class ProfileNotFound extends ApiError {
+  constructor(readonly userId: string) {
+    super(404, 'not-found', `User ${userId} not found`);
+  }
 }
 
 export interface UserRecord {
@@ -101,13 +119,13 @@ export const toUserView = (user: UserRecord, rewards: RewardsConfig): UserView =
 export async function getUserView(userId: string): Promise<UserView> {
   const [userSnap, rewardsSnap] = await db().getAll(usersCollection().doc(userId), rewardsConfigRef());
   const user = userFromSnapshot(userSnap);
-  if (!user) throw notFound(`User ${userId} not found`);
+  if (!user) throw new ProfileNotFound(userId);
   return toUserView(user, rewardsConfigFromSnapshot(rewardsSnap));
 }
 
 export async function getUser(userId: string): Promise<UserRecord> {
   const user = userFromSnapshot(await usersCollection().doc(userId).get());
-  if (!user) throw notFound(`User ${userId} not found`);
+  if (!user) throw new ProfileNotFound(userId);
   return user;
 }
 
@@ -120,7 +138,7 @@ export async function registerPushToken(userId: string, token: string): Promise<
   return runTransaction(async (tx) => {
     const [userSnap, rewardsSnap] = await tx.getAll(ref, rewardsConfigRef());
     const user = userFromSnapshot(userSnap);
-    if (!user) throw notFound(`User ${userId} not found`);
+    if (!user) throw new ProfileNotFound(userId);
     const previousHolders = await tx.get(usersCollection().where('pushToken', '==', token));
     for (const holder of previousHolders.docs) {
       if (holder.id !== userId) {
@@ -137,7 +155,7 @@ export async function removePushToken(userId: string): Promise<UserView> {
   return runTransaction(async (tx) => {
     const [userSnap, rewardsSnap] = await tx.getAll(ref, rewardsConfigRef());
     const user = userFromSnapshot(userSnap);
-    if (!user) throw notFound(`User ${userId} not found`);
+    if (!user) throw new ProfileNotFound(userId);
     tx.update(ref, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
     return toUserView({ ...user, pushToken: undefined }, rewardsConfigFromSnapshot(rewardsSnap));
   });

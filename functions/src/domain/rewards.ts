@@ -1,6 +1,6 @@
 /**
- * Points and ranks. Operators override the defaults in `config/rewards`; a config
- * that does not parse falls back to the defaults as a whole (see parseRewardsConfig).
+ * Points and ranks. Operators override the defaults in `config/rewards`; a field
+ * that does not parse falls back to its own default (see parseRewardsConfig).
  */
 export interface Rank {
   name: string;
@@ -30,59 +30,74 @@ export const DEFAULT_REWARDS: RewardsConfig = {
 
 const isNonNegativeInt = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
-/**
- * Reads an operator-written config document. Returns the problems instead of
- * throwing so the caller can log them and keep awarding with the defaults.
- */
-export function parseRewardsConfig(raw: Record<string, unknown> | undefined): {
+/** What parseRewardsConfig found wrong: each problem names its field, which alone fell back to its default. */
+export interface RewardsConfigProblems {
   config: RewardsConfig;
+  /** The fields that fell back to their defaults, in the order of RewardsConfig. */
+  invalidFields: (keyof RewardsConfig)[];
+  /** One line per problem, each starting with its field. */
   problems: string[];
-} {
-  if (!raw) return { config: DEFAULT_REWARDS, problems: [] };
-  const problems: string[] = [];
-  const pointsPerPlastic = raw.pointsPerPlastic ?? DEFAULT_REWARDS.pointsPerPlastic;
-  const pointsPerMetal = raw.pointsPerMetal ?? DEFAULT_REWARDS.pointsPerMetal;
-  if (!isNonNegativeInt(pointsPerPlastic)) problems.push('pointsPerPlastic must be a non-negative integer');
-  if (!isNonNegativeInt(pointsPerMetal)) problems.push('pointsPerMetal must be a non-negative integer');
-  const dailyPointsCap = raw.dailyPointsCap ?? DEFAULT_REWARDS.dailyPointsCap;
-  if (!isNonNegativeInt(dailyPointsCap)) problems.push('dailyPointsCap must be a non-negative integer');
+}
 
-  let ranks = DEFAULT_REWARDS.ranks;
-  if (raw.ranks !== undefined) {
-    const candidate = raw.ranks;
-    const valid =
-      Array.isArray(candidate) &&
-      candidate.length > 0 &&
-      candidate.every(
-        (r) =>
-          typeof r === 'object' &&
-          r !== null &&
-          typeof (r as Rank).name === 'string' &&
-          (r as Rank).name.length > 0 &&
-          isNonNegativeInt((r as Rank).minTotalPoints),
-      );
-    if (!valid) {
-      problems.push('ranks must be a non-empty list of { name, minTotalPoints }');
-    } else {
-      ranks = (candidate as Rank[])
-        .map((r) => ({ name: r.name, minTotalPoints: r.minTotalPoints }))
-        .sort((a, b) => a.minTotalPoints - b.minTotalPoints);
-      if (ranks[0].minTotalPoints !== 0) problems.push('the lowest rank must start at minTotalPoints 0');
-      if (new Set(ranks.map((r) => r.minTotalPoints)).size !== ranks.length) {
-        problems.push('two ranks share the same minTotalPoints');
-      }
-    }
+/** A whole number of points: what each points field must be. */
+function pointsField(
+  raw: Record<string, unknown>,
+  field: 'pointsPerPlastic' | 'pointsPerMetal' | 'dailyPointsCap',
+): { value: number } | { problem: string } {
+  const value = raw[field] ?? DEFAULT_REWARDS[field];
+  return isNonNegativeInt(value) ? { value } : { problem: `${field} must be a non-negative integer` };
+}
+
+function ranksField(candidate: unknown): { value: Rank[] } | { problem: string } {
+  if (candidate === undefined) return { value: DEFAULT_REWARDS.ranks };
+  const valid =
+    Array.isArray(candidate) &&
+    candidate.length > 0 &&
+    candidate.every(
+      (r) =>
+        typeof r === 'object' &&
+        r !== null &&
+        typeof (r as Rank).name === 'string' &&
+        (r as Rank).name.length > 0 &&
+        isNonNegativeInt((r as Rank).minTotalPoints),
+    );
+  if (!valid) return { problem: 'ranks must be a non-empty list of { name, minTotalPoints }' };
+  const ranks = (candidate as Rank[])
+    .map((r) => ({ name: r.name, minTotalPoints: r.minTotalPoints }))
+    .sort((a, b) => a.minTotalPoints - b.minTotalPoints);
+  if (ranks[0].minTotalPoints !== 0) return { problem: 'ranks: the lowest rank must start at minTotalPoints 0' };
+  if (new Set(ranks.map((r) => r.minTotalPoints)).size !== ranks.length) {
+    return { problem: 'ranks: two ranks share the same minTotalPoints' };
   }
-  if (problems.length > 0) return { config: DEFAULT_REWARDS, problems };
-  return {
-    config: {
-      pointsPerPlastic: pointsPerPlastic as number,
-      pointsPerMetal: pointsPerMetal as number,
-      dailyPointsCap: dailyPointsCap as number,
-      ranks,
-    },
-    problems,
+  return { value: ranks };
+}
+
+/**
+ * Reads an operator-written config document, field by field: a malformed field falls
+ * back to its own default alone (a typo in `ranks` leaves the daily cap as
+ * configured). Returns the problems instead of throwing so the caller can log them
+ * and keep awarding.
+ */
+export function parseRewardsConfig(raw: Record<string, unknown> | undefined): RewardsConfigProblems {
+  if (!raw) return { config: DEFAULT_REWARDS, invalidFields: [], problems: [] };
+  const invalidFields: (keyof RewardsConfig)[] = [];
+  const problems: string[] = [];
+  const valueOf = <F extends keyof RewardsConfig>(
+    field: F,
+    parsed: { value: RewardsConfig[F] } | { problem: string },
+  ): RewardsConfig[F] => {
+    if ('value' in parsed) return parsed.value;
+    invalidFields.push(field);
+    problems.push(parsed.problem);
+    return DEFAULT_REWARDS[field];
   };
+  const config: RewardsConfig = {
+    pointsPerPlastic: valueOf('pointsPerPlastic', pointsField(raw, 'pointsPerPlastic')),
+    pointsPerMetal: valueOf('pointsPerMetal', pointsField(raw, 'pointsPerMetal')),
+    dailyPointsCap: valueOf('dailyPointsCap', pointsField(raw, 'dailyPointsCap')),
+    ranks: valueOf('ranks', ranksField(raw.ranks)),
+  };
+  return { config, invalidFields, problems };
 }
 
 export function pointsFor(config: RewardsConfig, plasticCount: number, metalCount: number): number {

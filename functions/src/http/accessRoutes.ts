@@ -3,8 +3,10 @@
  * call (`doc.access`) and what `authenticate` demands are stated once, together.
  */
 import type { VerifiedCaller } from '../adapters/identity';
-import { requireAdmin, requireUserOrAdmin } from './auth';
-import type { OperationDescription, Route } from './types';
+import { ProfileNotFound } from '../data/users';
+import { provisionProfile } from '../services/provisioning';
+import { answerForUnavailableAuth, requireAdmin, requireUserOrAdmin } from './auth';
+import type { ApiRequest, ApiResponse, OperationDescription, Route } from './types';
 
 /** A route without what its access level decides. */
 export type RouteWithoutAccess<Body> = Omit<Route<Body, VerifiedCaller>, 'authenticate' | 'doc'> & {
@@ -18,9 +20,33 @@ export const adminRoute = <Body = undefined>(route: RouteWithoutAccess<Body>): R
   doc: { ...route.doc, access: 'admin' },
 });
 
-/** A route under /user/:userId: that user, or an admin. */
+/**
+ * A route under /user/:userId: that user, or an admin. The user's own first request
+ * finds no profile: it is provisioned then (services/provisioning.ts) and the request
+ * runs again, at no cost to any later request. An admin's request about a user
+ * without a profile stays a 404.
+ */
 export const userRoute = <Body = undefined>(route: RouteWithoutAccess<Body>): Route<Body, VerifiedCaller> => ({
   ...route,
   authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
+  handler: provisioningOnFirstRequest(route.handler),
   doc: { ...route.doc, access: 'user' },
 });
+
+function provisioningOnFirstRequest<Body>(
+  handler: (request: ApiRequest<Body, VerifiedCaller>) => Promise<ApiResponse>,
+): (request: ApiRequest<Body, VerifiedCaller>) => Promise<ApiResponse> {
+  return async (request) => {
+    try {
+      return await handler(request);
+    } catch (error) {
+      const own = request.caller.uid;
+      if (!(error instanceof ProfileNotFound) || error.userId !== own) throw error;
+      const provisioned = await provisionProfile(own).catch((failure: unknown) => {
+        throw answerForUnavailableAuth(failure, { during: 'provisioning' });
+      });
+      if (!provisioned) throw error;
+      return handler(request);
+    }
+  };
+}

@@ -38,6 +38,15 @@ export function assertKioskMatches(caller: KioskCaller, kioskId: string): void {
 
 const AUTH_RETRY_AFTER_SECONDS = 5;
 
+/** The Auth backend out of reach is 503 with Retry-After, logged; any other error is returned as it is. */
+export function answerForUnavailableAuth(error: unknown, fields: Record<string, unknown>): unknown {
+  if (!(error instanceof IdentityUnavailableError)) return error;
+  logWarn('auth_unavailable', { code: error.providerCode, ...fields });
+  return new ApiError(503, 'auth-unavailable', 'Sign-in could not be checked right now; try again shortly', {
+    'Retry-After': String(AUTH_RETRY_AFTER_SECONDS),
+  });
+}
+
 /**
  * 401 without a valid Firebase ID token; 503 when it could not be checked (Google's
  * keys or the Auth backend out of reach), which says nothing about the token.
@@ -47,11 +56,7 @@ async function verifiedCaller(idToken: string, checkRevoked: boolean): Promise<V
   try {
     caller = await verifyIdToken(idToken, { checkRevoked });
   } catch (error) {
-    if (!(error instanceof IdentityUnavailableError)) throw error;
-    logWarn('auth_unavailable', { code: error.providerCode, checkRevoked });
-    throw new ApiError(503, 'auth-unavailable', 'Sign-in could not be checked right now; try again shortly', {
-      'Retry-After': String(AUTH_RETRY_AFTER_SECONDS),
-    });
+    throw answerForUnavailableAuth(error, { checkRevoked });
   }
   if (!caller) throw unauthorized('Invalid or expired ID token');
   return caller;

@@ -4,7 +4,7 @@ import { logInfo } from '../log';
 import { commitOnFreshReads, db } from '../adapters/firestore';
 import { depositKioskFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
 import { loadRewardsConfig } from '../data/rewardsConfig';
-import { userFromSnapshot, usersCollection } from '../data/users';
+import { usersCollection } from '../data/users';
 import type { KioskStatus } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
 import { computeAward, type Award, type RewardsConfig } from '../domain/rewards';
@@ -18,6 +18,7 @@ import {
   type DepositToAward,
   type PlannedAward,
 } from './awardRecord';
+import { profileToAward } from './provisioning';
 
 export type { AwardOutcome, DepositToAward } from './awardRecord';
 
@@ -136,7 +137,8 @@ async function awardToUser(
   return commitOnFreshReads(async (batch) => {
     const [userSnap, ...snaps] = await db().getAll(...refs);
     const snapOf = new Map(snaps.map((snap) => [snap.ref.path, snap]));
-    let user = userFromSnapshot(userSnap);
+    const profile = await profileToAward(userSnap, read.config);
+    let user = profile.user;
     let latest: Award | undefined;
     const settled = awards.map((award): SettledAward => {
       const recorded = snapOf.get(award.transactionRef.path);
@@ -170,18 +172,14 @@ async function awardToUser(
       }
     });
     if (latest) {
-      batch.update(
-        userRef,
-        {
-          currentPoints: latest.currentPoints,
-          totalPoints: latest.totalPoints,
-          recycledCount: latest.recycledCount,
-          rank: latest.rank,
-          earnedByDay: latest.earnedByDay,
-          earnedToday: FieldValue.delete(),
-        },
-        { lastUpdateTime: userSnap.updateTime! },
-      );
+      profile.stageFigures(batch, {
+        currentPoints: latest.currentPoints,
+        totalPoints: latest.totalPoints,
+        recycledCount: latest.recycledCount,
+        rank: latest.rank,
+        earnedByDay: latest.earnedByDay,
+        earnedToday: FieldValue.delete(),
+      });
     }
     return { result: settled, commit: latest !== undefined };
   });

@@ -30,11 +30,11 @@ import { addToDay, type KioskDayFigures } from '../domain/kioskDays';
  */
 
 /** At most one write a second to each of a kiosk's hot documents. */
-const FOLD_INTERVAL_MS = 1_000;
+export const FOLD_INTERVAL_MS = 1_000;
 /** How long a dead holder can keep the kiosk's folds waiting. */
 const LEASE_MS = 30_000;
 /** How long a run waits for the lease before failing (and being delivered again); within the trigger's 60 s. */
-const WAIT_FOR_LEASE_MS = 45_000;
+export const WAIT_FOR_LEASE_MS = 45_000;
 /**
  * The kiosk's other transactions a fold looks for: recorded this close to the one at
  * hand. Close to it, not to now: when the triggers run behind (a backlog after an

@@ -106,7 +106,7 @@ async function deliver(
 }
 
 /** How long a write after the push is retried before the run gives up on it. */
-const PERSIST_DEADLINE_MS = 20_000;
+export const PERSIST_DEADLINE_MS = 20_000;
 
 /**
  * Retries `write` with jittered backoff until it succeeds or the deadline passes.

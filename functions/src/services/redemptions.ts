@@ -19,7 +19,7 @@ import {
   type RedemptionView,
 } from '../data/redemptions';
 import { rewardFromSnapshot, rewardsCollection } from '../data/rewards';
-import { userFromSnapshot, usersCollection } from '../data/users';
+import { ProfileNotFound, userFromSnapshot, usersCollection } from '../data/users';
 import { requestFingerprint } from '../domain/idempotency';
 import { assertRedeemable } from '../domain/redemption';
 import { newVoucherCode } from '../domain/voucherCode';
@@ -72,7 +72,7 @@ export async function redeemReward(
       const [userSnap, rewardSnap, recordedSnap] = await db().getAll(userRef, rewardRef, redemptionRef);
       if (recordedSnap.exists) return { result: answerFor(recordedSnap), commit: false };
       const user = userFromSnapshot(userSnap);
-      if (!user) throw notFound(`User ${userId} not found`);
+      if (!user) throw new ProfileNotFound(userId);
       const reward = rewardFromSnapshot(rewardSnap);
       if (!reward) throw notFound(`Reward ${rewardId} not found`);
       assertRedeemable(reward, user.currentPoints);

@@ -7,7 +7,8 @@ const defaultApp = () => (getApps().some((app) => app.name === '[DEFAULT]') ? ge
 
 /**
  * A real ID token from the Auth emulator (custom token → signInWithCustomToken).
- * Signing in creates the account, which fires the provisioning trigger.
+ * Signing in creates the account (no profile: the account's first /user request or a
+ * kiosk award provisions it).
  */
 export async function idTokenFor(uid: string, claims: Record<string, unknown> = {}): Promise<string> {
   const customToken = await getAuth(defaultApp()).createCustomToken(uid, claims);

@@ -1,5 +1,5 @@
-// Waiting for what happens after an answer (the transaction trigger's effects, a
-// provisioned profile): polling with a deadline, and on timeout an error that says
+// Waiting for what happens after an answer (the transaction trigger's effects):
+// polling with a deadline, and on timeout an error that says
 // what was seen, so a failure in CI tells slow from lost from done twice.
 import type { CollectionReference, DocumentSnapshot } from 'firebase-admin/firestore';
 

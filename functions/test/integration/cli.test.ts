@@ -108,6 +108,17 @@ describe('usage errors: exit 2, the reason then the usage on stderr, nothing on 
   });
 });
 
+describe('the target', () => {
+  test('a real project named while FIRESTORE_EMULATOR_HOST is set is refused, exit 1, naming the variable', async () => {
+    // As in this suite (firebase emulators:exec sets the emulator hosts), or a shell left from npm start.
+    expect(process.env.FIRESTORE_EMULATOR_HOST).toBeDefined();
+    const run = await runCli(['--project', 'kiosk-rewards-prod', 'rewards:set', '--plastic', '99']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`FIRESTORE_EMULATOR_HOST is set (${process.env.FIRESTORE_EMULATOR_HOST})`);
+    expect(run.stderr).toContain('add --emulator to mean kiosk-rewards-prod on the emulator suite');
+  });
+});
+
 describe('flags', () => {
   test('take their value as --flag=value or --flag value, negative numbers included', async () => {
     const out = await admin(

@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { MailCatcher } from '../harness/mail-catcher';
 
-/** SMTP_PORT of functions/.env, or of .env.<project> where that sets it: where the functions emulator's mailer delivers. */
+/**
+ * SMTP_PORT as the functions emulator reads it (functions/.env, then .env.<project>,
+ * then the emulator's own .env.local over both): where its mailer delivers.
+ */
 function functionsSmtpPort(): number {
-  const files = [
-    join(__dirname, '..', '..', '.env'),
-    join(__dirname, '..', '..', `.env.${process.env.GCLOUD_PROJECT}`),
-  ];
+  const files = ['.env', `.env.${process.env.GCLOUD_PROJECT}`, '.env.local'].map((name) =>
+    join(__dirname, '..', '..', name),
+  );
   const params = Object.assign(
     {},
     ...files.filter((file) => existsSync(file)).map((file) => parseEnv(readFileSync(file, 'utf8'))),

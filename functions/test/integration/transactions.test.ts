@@ -133,6 +133,20 @@ describe('POST /kiosk/transaction', () => {
     expect((await db().collection('users').doc(userId).get()).get('rank')).toBe('Tree');
   });
 
+  test('a malformed field of config/rewards falls back alone: a typo in ranks keeps the daily cap', async () => {
+    await db()
+      .doc('config/rewards')
+      .set({ dailyPointsCap: 100, pointsPerPlastic: 1, ranks: [{ nmae: 'Seedling', minTotalPoints: 0 }] });
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
+    const plastic = await submit(apiKey, { kioskId, userId, plasticCount: 50, metalCount: 0 });
+    expect(plastic.body.transaction).toMatchObject({ pointsEarned: 50, capped: false });
+    // 10 metal at the default 20 points would be 200: the configured cap of 100 still holds.
+    const metal = await submit(apiKey, { kioskId, userId, plasticCount: 0, metalCount: 10 });
+    expect(metal.body.transaction).toMatchObject({ pointsEarned: 50, capped: true, newBalance: 100 });
+    // The default ranks apply: 100 points is Bronze.
+    expect((await db().collection('users').doc(userId).get()).get('rank')).toBe('Bronze');
+  });
+
   describe('bad input: 400 naming the field, nothing written', () => {
     test.each([
       [{ userId: 'u', plasticCount: 1, metalCount: 1 }, 'kioskId is required'],

@@ -1,10 +1,7 @@
-import { getAuth } from 'firebase-admin/auth';
 import type { Message } from 'firebase-admin/messaging';
-import { adminApp } from '../../src/adapters/firestore';
 import { OutboxPushTransport, type PushTransport } from '../../src/adapters/push';
 import { transactionEffects } from '../../src/index';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
-import { provisionUser } from '../../src/triggers/provisionUser';
 import { GRPC, injectCommitFaults, writesDocument } from './commit-faults';
 import {
   db,
@@ -13,7 +10,6 @@ import {
   seedKiosk,
   seedTransaction,
   seedUser,
-  waitFor,
   withoutBackgroundTriggers,
 } from './helpers';
 
@@ -128,37 +124,5 @@ describe('transaction trigger redelivered', () => {
     expect(effects.push).toEqual({ status: 'failed', error: 'unregistered' });
     expect(effects.completedAt).toBeDefined();
     expect({ runs, failedCommits: fault.injected() }).toEqual({ runs: 1, failedCommits: 5 });
-  });
-});
-
-describe('account provisioning (Auth trigger)', () => {
-  test('a new account gets a profile named after its display name, with no points', async () => {
-    const { uid } = await getAuth(adminApp()).createUser({ email: 'grace@example.com', displayName: 'Grace Hopper' });
-    const profile = await waitFor('the provisioned profile', async () =>
-      (await db().collection('users').doc(uid).get()).data(),
-    );
-    expect(profile).toMatchObject({
-      name: 'Grace Hopper',
-      currentPoints: 0,
-      totalPoints: 0,
-      recycledCount: 0,
-      rank: 'Bronze',
-    });
-    expect(profile.createdAt).toBeDefined();
-  });
-
-  test('without a display name, the e-mail local part names the profile', async () => {
-    const { uid } = await getAuth(adminApp()).createUser({ email: 'linus.t@example.com' });
-    const profile = await waitFor('the provisioned profile', async () =>
-      (await db().collection('users').doc(uid).get()).data(),
-    );
-    expect(profile.name).toBe('linus.t');
-  });
-
-  test('an existing profile is never overwritten', async () => {
-    const uid = await seedUser({ name: 'Imported', currentPoints: 500, totalPoints: 500 });
-    await provisionUser({ uid, email: 'imported@example.com', displayName: 'Someone Else' });
-    const profile = (await db().collection('users').doc(uid).get()).data()!;
-    expect(profile).toMatchObject({ name: 'Imported', currentPoints: 500, totalPoints: 500 });
   });
 });

@@ -28,7 +28,6 @@ describe('cold start: importing src/index.ts', () => {
       require('firebase-functions/v2/options');
       require('firebase-functions/v2/https');
       require('firebase-functions/v2/firestore');
-      require('firebase-functions/v1/auth');
       require('firebase-admin/app');
       require('firebase-admin/firestore');
     }));
@@ -38,7 +37,6 @@ describe('cold start: importing src/index.ts', () => {
     expect(Object.keys(exported as object).sort()).toEqual([
       'alertPush',
       'api',
-      'provisionUserProfile',
       'redemptionEffects',
       'silentKioskSweep',
       'transactionEffects',
@@ -91,11 +89,9 @@ describe('cold start: the OpenAPI builder', () => {
 describe('cold start: an instance loads only the function it serves (FUNCTION_TARGET)', () => {
   const MARKERS = {
     'firebase-functions Firestore provider': '/node_modules/firebase-functions/lib/v2/providers/firestore.js',
-    'firebase-functions 1st gen Auth provider': '/node_modules/firebase-functions/lib/v1/providers/auth.js',
     'firebase-functions HTTPS provider': '/node_modules/firebase-functions/lib/v2/providers/https.js',
     'the HTTP layer': '/src/http/api.ts',
     'the transaction trigger': '/src/triggers/transactionCreated.ts',
-    'the provisioning trigger': '/src/triggers/provisionUser.ts',
     'firebase-functions scheduler provider': '/node_modules/firebase-functions/lib/v2/providers/scheduler.js',
     'the alert trigger': '/src/triggers/alertCreated.ts',
     'the silent sweep': '/src/triggers/silentSweep.ts',
@@ -138,14 +134,5 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
     ['silentKioskSweep', 'the scheduled sweep only', ['firebase-functions scheduler provider', 'the silent sweep']],
   ] as const)('%s: %s', (target, _loads, loaded) => {
     expect(loadAs(target)).toEqual({ defined: [target], loaded });
-  });
-
-  it('provisionUserProfile: the Auth trigger only', () => {
-    const { defined, loaded } = loadAs('provisionUserProfile');
-    expect(defined).toEqual(['provisionUserProfile']);
-    expect(loaded).toContain('the provisioning trigger');
-    expect(loaded).not.toContain('the HTTP layer');
-    expect(loaded).not.toContain('the transaction trigger');
-    expect(loaded).not.toContain('firebase-functions Firestore provider');
   });
 });

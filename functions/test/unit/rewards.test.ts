@@ -1,3 +1,4 @@
+import type { DocumentSnapshot } from 'firebase-admin/firestore';
 import { DEFAULT_REWARDS, computeAward, parseRewardsConfig, pointsFor, rankFor } from '../../src/domain/rewards';
 
 describe('points', () => {
@@ -138,16 +139,27 @@ describe('daily cap', () => {
 
 describe('operator config', () => {
   test('absent: the defaults', () => {
-    expect(parseRewardsConfig(undefined)).toEqual({ config: DEFAULT_REWARDS, problems: [] });
+    expect(parseRewardsConfig(undefined)).toEqual({ config: DEFAULT_REWARDS, invalidFields: [], problems: [] });
   });
 
+  const configured = {
+    pointsPerPlastic: 1,
+    pointsPerMetal: 2,
+    dailyPointsCap: 300,
+    ranks: [
+      { name: 'Seedling', minTotalPoints: 0 },
+      { name: 'Tree', minTotalPoints: 50 },
+    ],
+  };
+
   test.each([
-    [{ pointsPerPlastic: -1 }, 'pointsPerPlastic'],
-    [{ pointsPerMetal: 1.5 }, 'pointsPerMetal'],
-    [{ pointsPerMetal: '20' }, 'pointsPerMetal'],
-    [{ dailyPointsCap: -5 }, 'dailyPointsCap'],
-    [{ ranks: [] }, 'ranks'],
-    [{ ranks: [{ name: 'Only', minTotalPoints: 10 }] }, 'lowest rank'],
+    [{ pointsPerPlastic: -1 }, 'pointsPerPlastic', 'pointsPerPlastic'],
+    [{ pointsPerMetal: 1.5 }, 'pointsPerMetal', 'pointsPerMetal'],
+    [{ pointsPerMetal: '20' }, 'pointsPerMetal', 'pointsPerMetal'],
+    [{ dailyPointsCap: -5 }, 'dailyPointsCap', 'dailyPointsCap'],
+    [{ ranks: [] }, 'ranks', 'ranks'],
+    [{ ranks: 'Bronze:0,Silver:1000' }, 'ranks', 'ranks'],
+    [{ ranks: [{ name: 'Only', minTotalPoints: 10 }] }, 'ranks', 'lowest rank'],
     [
       {
         ranks: [
@@ -155,12 +167,46 @@ describe('operator config', () => {
           { name: 'B', minTotalPoints: 0 },
         ],
       },
+      'ranks',
       'same minTotalPoints',
     ],
-    [{ ranks: [{ name: '', minTotalPoints: 0 }] }, 'ranks'],
-  ])('broken %p: defaults, and the problem named', (raw, problem) => {
-    const { config, problems } = parseRewardsConfig(raw as Record<string, unknown>);
-    expect(config).toBe(DEFAULT_REWARDS);
-    expect(problems.join('; ')).toContain(problem);
+    [{ ranks: [{ name: '', minTotalPoints: 0 }] }, 'ranks', 'ranks'],
+  ] as const)(
+    'broken %p: that field alone falls back to its default, the others keep their values, the field named',
+    (broken, field, problem) => {
+      const { config, invalidFields, problems } = parseRewardsConfig({ ...configured, ...broken });
+      expect(config).toEqual({ ...configured, [field]: DEFAULT_REWARDS[field] });
+      expect(invalidFields).toEqual([field]);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(new RegExp(`^${field}\\b`));
+      expect(problems[0]).toContain(problem);
+    },
+  );
+
+  test('several broken fields: each falls back and each is named', () => {
+    const { config, invalidFields } = parseRewardsConfig({ ...configured, pointsPerMetal: -2, ranks: {} });
+    expect(config).toEqual({ ...configured, pointsPerMetal: 20, ranks: DEFAULT_REWARDS.ranks });
+    expect(invalidFields).toEqual(['pointsPerMetal', 'ranks']);
+  });
+});
+
+describe('reading config/rewards', () => {
+  const entries: Record<string, unknown>[] = [];
+  let rewardsConfigFromSnapshot: typeof import('../../src/data/rewardsConfig').rewardsConfigFromSnapshot;
+
+  beforeAll(() => {
+    jest.isolateModules(() => {
+      require('../../src/log').sendLogsTo((entry: Record<string, unknown>) => entries.push(entry));
+      ({ rewardsConfigFromSnapshot } = require('../../src/data/rewardsConfig'));
+    });
+  });
+
+  test('a typo in ranks keeps the configured daily cap and is logged as an error naming ranks', () => {
+    const snapshot = { data: () => ({ dailyPointsCap: 100, ranks: [{ nmae: 'Bronze', minTotalPoints: 0 }] }) };
+    const config = rewardsConfigFromSnapshot(snapshot as unknown as DocumentSnapshot);
+    expect(config).toEqual({ ...DEFAULT_REWARDS, dailyPointsCap: 100 });
+    expect(entries).toEqual([
+      expect.objectContaining({ severity: 'ERROR', message: 'rewards_config_invalid', fields: ['ranks'] }),
+    ]);
   });
 });

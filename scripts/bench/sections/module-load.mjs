@@ -37,14 +37,14 @@ function measureEntryPoints(floorDir, runCount) {
   /** @type {{ name: string, entries: string[], cwd: string, functionTarget?: string }[]} */
   const cases = [
     // Deployed, each function's instances load lib/index.js with FUNCTION_TARGET = its name.
-    ...['api', 'transactionEffects', 'provisionUserProfile'].map((target) => ({
+    ...['api', 'transactionEffects', 'redemptionEffects'].map((target) => ({
       name: `${target}: lib/index.js, FUNCTION_TARGET=${target}`,
       entries: [index],
       cwd: functionsDir,
       functionTarget: target,
     })),
     {
-      name: 'lib/index.js without FUNCTION_TARGET (all three, as deploy-time discovery loads it)',
+      name: 'lib/index.js without FUNCTION_TARGET (every function, as deploy-time discovery loads it)',
       entries: [index],
       cwd: functionsDir,
     },

@@ -4,11 +4,10 @@ import { isAlreadyExists } from '../../adapters/firestore';
 import { upsertKiosk } from '../../data/kiosks';
 import { upsertReward, type RewardRecord } from '../../data/rewards';
 import { issueKey, kioskKeysCollection, revokeKey, type KioskKeyRecord } from '../../data/kioskKeys';
-import { newProfile, usersCollection } from '../../data/users';
+import { newProfile, profileName, usersCollection } from '../../data/users';
 import type { KioskRecord, KioskStatus } from '../../domain/kiosk';
 import type { RewardsConfig } from '../../domain/rewards';
 import { openBalance } from '../../services/ledgerBooks';
-import { profileName } from '../../triggers/provisionUser';
 import { auth, findAccountByEmail, setAdminClaim, type AuthUser } from '../accounts';
 import { CliError, print, printJson, type Command } from '../command';
 import { DEMO_ACCOUNTS, DEMO_KEY_LABEL, DEMO_KIOSKS, DEMO_PASSWORD, DEMO_REWARDS, type DemoAccount } from '../demoData';
@@ -32,8 +31,8 @@ interface SeededAccount {
 }
 
 /**
- * The profile is written before the account: the Auth trigger then finds it and
- * leaves it alone. An account that already exists is reused and keeps its profile
+ * The profile is written before the account, so the account's first request finds
+ * it (and provisions none). An account that already exists is reused and keeps its profile
  * (points earned while trying things out stay).
  */
 async function seedAccount(demo: DemoAccount, rewards: RewardsConfig): Promise<SeededAccount> {
@@ -41,7 +40,7 @@ async function seedAccount(demo: DemoAccount, rewards: RewardsConfig): Promise<S
   const uid = existing?.uid ?? demo.uid;
   const profile = newProfile(
     {
-      name: profileName({ uid, displayName: demo.displayName, email: demo.email }),
+      name: profileName({ displayName: demo.displayName, email: demo.email }),
       currentPoints: demo.points,
       totalPoints: demo.points,
       recycledCount: demo.recycledCount,

@@ -1,16 +1,12 @@
 /** rewards:set, rewards:show: config/rewards, checked by the same rules the service reads it with. */
 import { FieldValue } from 'firebase-admin/firestore';
 import { rewardsConfigRef } from '../../data/rewardsConfig';
-import { parseRewardsConfig, type RewardsConfig } from '../../domain/rewards';
+import { parseRewardsConfig, type RewardsConfigProblems } from '../../domain/rewards';
 import { numberOrText } from '../args';
 import { CliError, note, printJson, type Command } from '../command';
 
-/** The stored config and what applies: the defaults when the document is absent or invalid. */
-export async function storedRewards(): Promise<{
-  raw: Record<string, unknown> | undefined;
-  config: RewardsConfig;
-  problems: string[];
-}> {
+/** The stored config and what applies: each field's default where the document is absent or the field invalid. */
+export async function storedRewards(): Promise<{ raw: Record<string, unknown> | undefined } & RewardsConfigProblems> {
   const raw = (await rewardsConfigRef().get()).data();
   return { raw, ...parseRewardsConfig(raw) };
 }
@@ -81,9 +77,13 @@ const rewardsShow: Command = {
   flags: {},
   uses: { firestore: true },
   run: async () => {
-    const { raw, config, problems } = await storedRewards();
+    const { raw, config, invalidFields, problems } = await storedRewards();
     if (!raw) await note('config/rewards does not exist: the defaults apply.');
-    else if (problems.length > 0) await note(`config/rewards is invalid (${problems.join('; ')}): the defaults apply.`);
+    else if (problems.length > 0) {
+      await note(
+        `config/rewards is invalid (${problems.join('; ')}): the defaults of ${invalidFields.join(', ')} apply.`,
+      );
+    }
     await printJson(config);
   },
 };
