@@ -23,11 +23,17 @@ export function clientIpOf(req: Pick<Request, 'headers' | 'socket'>): string {
   return hops.at(-1) ?? req.socket?.remoteAddress ?? 'unknown';
 }
 
+/** The longest value any query parameter takes (a page cursor); bounded before any route parses it. */
+export const MAX_QUERY_VALUE_LENGTH = 1000;
+
 function parseQuery(req: Request, route: AnyRoute): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.query)) {
     if (!route.query || !Object.hasOwn(route.query, name)) throw badRequest(`Unknown query parameter ${name}`);
     if (typeof value !== 'string') throw badRequest(`Query parameter ${name} must be given once`);
+    if (value.length > MAX_QUERY_VALUE_LENGTH) {
+      throw badRequest(`Query parameter ${name} must be at most ${MAX_QUERY_VALUE_LENGTH} characters`);
+    }
     query[name] = value;
   }
   return query;

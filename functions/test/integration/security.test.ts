@@ -8,6 +8,7 @@ import {
   db,
   idTokenFor,
   resetEmulators,
+  seedKioskAndUser,
   seedUser,
   uniqueId,
   waitFor,
@@ -124,5 +125,46 @@ describe('admin rights end at once', () => {
     });
     expect(res.status).toBe(401);
     expect((await db().collection('pushOutbox').get()).size).toBe(0);
+  });
+});
+
+describe('bad input never costs more than a 400', () => {
+  test('GET /kiosks?near= with 16 KB of digits: 400 at once', async () => {
+    const started = Date.now();
+    const res = await call('GET', `/kiosks?near=${'1'.repeat(16_000)}x,1`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('Query parameter near must be at most 1000 characters');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const long = await call('GET', `/kiosks?near=${'1'.repeat(100)},1`);
+    expect(long.status).toBe(400);
+    expect(long.body.error).toMatch(/^near must be latitude,longitude in decimal degrees/);
+  });
+
+  test('a page cursor longer than any the service hands out: 400', async () => {
+    const userId = await seedUser();
+    const res = await call('GET', `/user/${userId}/history?cursor=${'A'.repeat(1001)}`, {
+      headers: await bearerFor(userId),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'Query parameter cursor must be at most 1000 characters',
+      code: 'invalid-argument',
+    });
+  });
+
+  test('a batch item holding 10,000 nested arrays: 400 for the batch, nothing awarded', async () => {
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
+    const depth = 10_000;
+    const item = `{"kioskId":"${kioskId}","userId":"${userId}","plasticCount":1,"metalCount":0,"idempotencyKey":"deep-1","x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const res = await call('POST', '/kiosk/transactions/batch', {
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      rawBody: `{"transactions":[${item}]}`,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'request body nests arrays or objects deeper than 8 levels',
+      code: 'invalid-argument',
+    });
+    expect((await db().collection('transactions').get()).size).toBe(0);
   });
 });
