@@ -1,5 +1,6 @@
 import { getAuth } from 'firebase-admin/auth';
 import { adminApp } from '../../src/adapters/firestore';
+import { admin } from './cli-runner';
 import {
   PROJECT_ID,
   bearer,
@@ -85,13 +86,17 @@ describe('admin rights end at once', () => {
   });
 
   /** Revocation has a resolution of one second: tokens issued in the second it happens stay valid. */
-  async function revokeAfterIssue(uid: string, token: string): Promise<void> {
+  async function afterIssueSecond(token: string): Promise<void> {
     const { auth_time: issuedAt } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as {
       auth_time: number;
     };
     await waitFor(`the clock to leave second ${issuedAt}, when the token was issued`, async () =>
       Math.floor(Date.now() / 1000) > issuedAt ? true : undefined,
     );
+  }
+
+  async function revokeAfterIssue(uid: string, token: string): Promise<void> {
+    await afterIssueSecond(token);
     await getAuth(adminApp()).revokeRefreshTokens(uid);
   }
 
@@ -113,6 +118,25 @@ describe('admin rights end at once', () => {
       body: kiosk,
     });
     expect(fresh.status).toBe(201);
+  });
+
+  test('admin:revoke (CLI): every token issued before is 401 on /admin/* and /notify/* at once', async () => {
+    const uid = uniqueId('admin');
+    const token = await idTokenFor(uid, { admin: true });
+    expect((await call('POST', '/admin/kiosks', { headers: bearer(token), body: newKiosk() })).status).toBe(201);
+
+    await afterIssueSecond(token);
+    expect(await admin('admin:revoke', '--uid', uid)).toMatch(/refuse them at once/);
+    const kiosk = newKiosk();
+    const write = await call('POST', '/admin/kiosks', { headers: bearer(token), body: kiosk });
+    expect(write.status).toBe(401);
+    expect((await db().collection('kiosks').doc(kiosk.id).get()).exists).toBe(false);
+    const push = await call('POST', '/notify/topic', {
+      headers: bearer(token),
+      body: { topic: 'all_users', title: 'Still admin?', body: 'No' },
+    });
+    expect(push.status).toBe(401);
+    expect((await db().collection('pushOutbox').get()).size).toBe(0);
   });
 
   test('a disabled admin account: 401 on /notify/*, nothing sent', async () => {
