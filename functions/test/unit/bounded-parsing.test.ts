@@ -46,6 +46,18 @@ describe('the decimal pattern of GET /kiosks?near=', () => {
   });
 });
 
+describe('body fields are bounded before their format is checked', () => {
+  test('a 60 KB e-mail address built to backtrack is refused by its length at once', () => {
+    const email = `a@${'a'.repeat(60_000)}!`;
+    const elapsed = millisecondsOf(() =>
+      expect(() => validateBody('otpEmailBody', { email, otp: '1234' })).toThrow(
+        'email must NOT have more than 254 characters',
+      ),
+    );
+    expect(elapsed).toBeLessThan(20);
+  });
+});
+
 describe('deeply nested bodies: 400, never a stack overflow', () => {
   const nested = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
 
