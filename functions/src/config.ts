@@ -54,6 +54,9 @@ const otpPerIpLimit = defineInt('OTP_PER_IP_LIMIT', { description: 'Mails per cl
 const otpPerIpWindowMinutes = defineInt('OTP_PER_IP_WINDOW_MINUTES', {
   description: 'Window of the per-IP mail limit, minutes',
 });
+const otpGlobalLimitPerHour = defineInt('OTP_GLOBAL_LIMIT_PER_HOUR', {
+  description: 'Mails the whole service sends per hour, whoever asks: a ceiling over every address and network',
+});
 
 const offlineMaxDays = defineInt('OFFLINE_MAX_DAYS', {
   description: 'How many days back a deposit made while a kiosk was offline may be submitted (occurredAt)',
@@ -111,11 +114,12 @@ export interface RateLimit {
   windowMs: number;
 }
 
-export function otpSettings(): { validityMinutes: number; perAddress: RateLimit; perIp: RateLimit } {
+export function otpSettings(): { validityMinutes: number; perAddress: RateLimit; perIp: RateLimit; global: RateLimit } {
   return {
     validityMinutes: otpValidityMinutes.value(),
     perAddress: { limit: otpPerAddressLimit.value(), windowMs: otpPerAddressWindowMinutes.value() * 60_000 },
     perIp: { limit: otpPerIpLimit.value(), windowMs: otpPerIpWindowMinutes.value() * 60_000 },
+    global: { limit: otpGlobalLimitPerHour.value(), windowMs: 3_600_000 },
   };
 }
 

@@ -65,6 +65,7 @@ export async function setUpBench(emulators, { quick }) {
     SMTP_PORT: String(standIns.mailPort),
     OTP_PER_IP_LIMIT: '1000000',
     OTP_PER_ADDRESS_LIMIT: '1000000',
+    OTP_GLOBAL_LIMIT_PER_HOUR: '10000000',
   };
   return { plan: benchPlan(quick), emulators, ctx, specs: endpointSpecs(ctx), standIns, warmEnv };
 }

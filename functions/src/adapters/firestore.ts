@@ -1,4 +1,5 @@
-import { getApps, initializeApp } from 'firebase-admin/app';
+import { Agent } from 'node:https';
+import { applicationDefault, getApps, initializeApp, type AppOptions } from 'firebase-admin/app';
 import {
   FieldValue,
   getFirestore,
@@ -11,6 +12,7 @@ import {
   type WriteBatch,
 } from 'firebase-admin/firestore';
 import { logWarn } from '../log';
+import { GOOGLE_CALL_IDLE_TIMEOUT_MS, withIdleTimeout } from './googleHttp';
 
 let firestore: Firestore | undefined;
 
@@ -25,8 +27,26 @@ export interface StagedWrites {
   update(ref: DocumentReference, data: UpdateData<DocumentData>): unknown;
 }
 
+/**
+ * Deployed, firebase-admin's calls to Google get a socket idle timeout (see
+ * googleHttp.ts). The credential is named explicitly so that it keeps its own
+ * transport (the metadata server is plain HTTP, which an https agent refuses). On
+ * the emulators firebase-admin talks plain HTTP to the Auth emulator: no agent there.
+ * Options given explicitly replace what initializeApp() reads from FIREBASE_CONFIG
+ * (the project id, set by the deploy), so that is read here too.
+ */
+export function adminAppOptions(): AppOptions | undefined {
+  if (process.env.FIREBASE_AUTH_EMULATOR_HOST) return undefined;
+  const deployed = process.env.FIREBASE_CONFIG?.trim();
+  return {
+    ...(deployed?.startsWith('{') && (JSON.parse(deployed) as AppOptions)),
+    credential: applicationDefault(),
+    httpAgent: withIdleTimeout(new Agent({ keepAlive: true }), GOOGLE_CALL_IDLE_TIMEOUT_MS),
+  };
+}
+
 export function adminApp() {
-  return getApps()[0] ?? initializeApp();
+  return getApps()[0] ?? initializeApp(adminAppOptions());
 }
 
 export function db(): Firestore {

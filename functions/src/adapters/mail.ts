@@ -22,6 +22,21 @@ export class MailDeliveryError extends Error {
 
 const SMTP_TIMEOUT_MS = 10_000;
 
+/**
+ * The local mail catcher of the emulators, the bench and the tests: an SMTP host on
+ * this machine's loopback interface, where mail never crosses a network. Anything else
+ * must take STARTTLS.
+ */
+export const isLoopbackHost = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+/** Why a send failed, for the log: a refused STARTTLS by name, else the server's reply code or the error's. */
+function failureReason(error: unknown): string {
+  const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
+  if (code === 'ETLS') return 'starttls-failed';
+  return String(responseCode ?? code ?? 'unknown');
+}
+
 /** nodemailer over SMTP. nodemailer is loaded on the first mail, not at cold start. */
 export class SmtpMailer implements Mailer {
   private transporter: Transporter | undefined;
@@ -34,11 +49,7 @@ export class SmtpMailer implements Mailer {
       const info = await this.transporter.sendMail({ from: this.settings.from, ...mail });
       return info.messageId;
     } catch (error) {
-      const code =
-        (error as { code?: unknown; responseCode?: unknown }).responseCode ??
-        (error as { code?: unknown }).code ??
-        'unknown';
-      throw new MailDeliveryError(String(code));
+      throw new MailDeliveryError(failureReason(error));
     }
   }
 
@@ -49,6 +60,9 @@ export class SmtpMailer implements Mailer {
       host,
       port,
       secure,
+      // Mail never goes out in clear: without implicit TLS, a server that does not take
+      // STARTTLS fails the send (ETLS) rather than receiving it in plain text.
+      requireTLS: !secure && !isLoopbackHost(host),
       auth: user ? { user, pass: password } : undefined,
       connectionTimeout: SMTP_TIMEOUT_MS,
       greetingTimeout: SMTP_TIMEOUT_MS,

@@ -32,6 +32,13 @@ const UNREGISTERED_CODES = new Set([
   'messaging/invalid-registration-token',
 ]);
 const INVALID_ARGUMENT = 'messaging/invalid-argument';
+const MISMATCHED_CREDENTIAL = 'messaging/mismatched-credential';
+/**
+ * Codes that, on a send to a token, say the token will never work here: FCM v1's
+ * INVALID_ARGUMENT (see below) and SENDER_ID_MISMATCH, which firebase-admin reports as
+ * `mismatched-credential` (a token registered for another project's sender).
+ */
+const TOKEN_REFUSED_CODES = new Set([INVALID_ARGUMENT, MISMATCHED_CREDENTIAL]);
 const INVALID_MESSAGE_CODES = new Set([INVALID_ARGUMENT, 'messaging/invalid-payload']);
 
 /** A send to one device, or to the subscribers of a topic (or condition). */
@@ -43,13 +50,14 @@ const targetOf = (message: Message): PushTarget => ('token' in message ? 'token'
  * The FCM v1 API answers a malformed registration token with `invalid-argument`,
  * the code it also gives a malformed message. The service validates what it sends
  * (services/notifications.ts, domain/messages.ts), so on a send to a token the
- * token is what FCM refused: it is forgotten like an unregistered one. A topic send
- * has no token, so there it stays a refused message.
+ * token is what FCM refused: it is forgotten like an unregistered one, as is a token
+ * of another sender. A topic send has no token, so there invalid-argument stays a
+ * refused message and a credential mismatch is the service's own (unavailable).
  */
 export function classifyFcmError(error: unknown, target: PushTarget): PushError {
   const code = String((error as { code?: unknown })?.code ?? 'unknown');
   if (UNREGISTERED_CODES.has(code)) return new PushError('unregistered', code);
-  if (target === 'token' && code === INVALID_ARGUMENT) return new PushError('unregistered', code);
+  if (target === 'token' && TOKEN_REFUSED_CODES.has(code)) return new PushError('unregistered', code);
   if (INVALID_MESSAGE_CODES.has(code)) return new PushError('invalid-message', code);
   return new PushError('unavailable', code);
 }
@@ -80,6 +88,7 @@ export class FcmPushTransport implements PushTransport {
 export const SIMULATED_TOKEN_PREFIXES: Readonly<Record<string, string>> = {
   'unregistered-': 'messaging/registration-token-not-registered',
   'invalid-': INVALID_ARGUMENT,
+  'mismatched-': MISMATCHED_CREDENTIAL,
   'unavailable-': 'messaging/server-unavailable',
 };
 

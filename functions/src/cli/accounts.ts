@@ -40,5 +40,15 @@ export async function setAdminClaim(account: AuthUser, admin: boolean): Promise<
   await auth().setCustomUserClaims(account.uid, Object.keys(claims).length > 0 ? claims : null);
 }
 
+/**
+ * Ends an admin's rights at once: the claim goes, and every refresh token and ID token
+ * issued until now is revoked, so /admin/* and /notify/* (which check revocation)
+ * refuse the tokens the account still holds. It is signed out everywhere.
+ */
+export async function revokeAdmin(account: AuthUser): Promise<void> {
+  await setAdminClaim(account, false);
+  await auth().revokeRefreshTokens(account.uid);
+}
+
 export const describeAccount = (account: AuthUser) =>
   account.email ? `${account.email} (uid ${account.uid})` : `uid ${account.uid}`;

@@ -13,10 +13,11 @@ export interface Bucket {
   windowMs: number;
 }
 
-const bucketRef = (bucket: Bucket) =>
-  db()
-    .collection('rateLimits')
-    .doc(sha256Hex(`${bucket.scope}:${bucket.key}`));
+/** The id of a bucket's document in `rateLimits`: hashed, so keys (addresses) are not stored in the clear. */
+export const bucketDocumentId = (bucket: Pick<Bucket, 'scope' | 'key'>): string =>
+  sha256Hex(`${bucket.scope}:${bucket.key}`);
+
+const bucketRef = (bucket: Bucket) => db().collection('rateLimits').doc(bucketDocumentId(bucket));
 
 export type Reservation =
   { reserved: true; id: string } | { reserved: false; bucket: Bucket; retryAfterSeconds: number };

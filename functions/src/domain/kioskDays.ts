@@ -62,9 +62,16 @@ export function addToDay(days: Map<string, KioskDayFigures>, day: string, figure
 
 export const KIOSK_DAY_COLUMNS = ['kioskId', 'day', 'transactions', 'plasticCount', 'metalCount', 'points'] as const;
 
-/** RFC 4180: a field holding a comma, a quote or a line break is quoted, its quotes doubled. */
+/** What a spreadsheet reads as the start of a formula (or, for tab and CR, lets one follow). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * RFC 4180: a field holding a comma, a quote or a line break is quoted, its quotes
+ * doubled. A text cell that a spreadsheet would run as a formula gets a leading `'`
+ * first; numbers are written as numbers (a negative count stays -3, not text).
+ */
 const csvField = (value: string | number): string => {
-  const text = String(value);
+  const text = typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 

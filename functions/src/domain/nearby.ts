@@ -11,14 +11,22 @@ export interface NearbySearch {
 export const RADIUS_KM = { min: 0.1, max: 50, default: 5 } as const;
 export const NEARBY_LIMIT = { min: 1, max: 100, default: 50 } as const;
 
-/** Decimal notation as people and number formatters write it: `52.52`, `-0.5`, `.5`, `1e-7`; no hex, no blanks. */
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/**
+ * Decimal notation as people and number formatters write it: `52.52`, `-0.5`, `.5`,
+ * `1e-7`; no hex, no blanks. No two quantifiers can share a digit (the integer part
+ * ends where the fraction's `.` begins), so a failing match is linear in its input.
+ */
+export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
+/** Longer than any coordinate or radius a formatter writes (`-179.12345678901234567` is 22). */
+export const MAX_DECIMAL_LENGTH = 32;
 const INTEGER = /^[0-9]{1,3}$/;
 const NEAR_FORM = 'near must be latitude,longitude in decimal degrees, e.g. near=52.5219,13.4132';
 
-const decimal = (text: string): number | undefined => (DECIMAL.test(text) ? Number(text) : undefined);
+const decimal = (text: string): number | undefined =>
+  text.length <= MAX_DECIMAL_LENGTH && DECIMAL.test(text) ? Number(text) : undefined;
 
 function parseNear(text: string): Coordinates {
+  if (text.length > 2 * MAX_DECIMAL_LENGTH + 1) throw badRequest(NEAR_FORM);
   const parts = text.split(',');
   const [latitude, longitude] = parts.map(decimal);
   if (parts.length !== 2 || latitude === undefined || longitude === undefined) throw badRequest(NEAR_FORM);

@@ -2,6 +2,7 @@ import { logError } from '../log';
 import type { Request, Response } from 'firebase-functions/https';
 import { allowedCorsOrigins } from '../config';
 import { ApiError, badRequest, notFound } from '../errors';
+import { clientIpOf } from './clientIp';
 import { Router } from './router';
 import { routes } from './routes';
 import type { AnyRoute, ApiRequest, ApiResponse } from './types';
@@ -13,21 +14,17 @@ const router = new Router(routes);
 
 const CORS_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-API-Key';
 
-/** The address the hosting front end appended last; earlier entries are the client's own claims. */
-export function clientIpOf(req: Pick<Request, 'headers' | 'socket'>): string {
-  const forwarded = req.headers['x-forwarded-for'];
-  const hops = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
-    .split(',')
-    .map((hop) => hop.trim())
-    .filter((hop) => hop.length > 0);
-  return hops.at(-1) ?? req.socket?.remoteAddress ?? 'unknown';
-}
+/** The longest value any query parameter takes (a page cursor); bounded before any route parses it. */
+export const MAX_QUERY_VALUE_LENGTH = 1000;
 
 function parseQuery(req: Request, route: AnyRoute): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.query)) {
     if (!route.query || !Object.hasOwn(route.query, name)) throw badRequest(`Unknown query parameter ${name}`);
     if (typeof value !== 'string') throw badRequest(`Query parameter ${name} must be given once`);
+    if (value.length > MAX_QUERY_VALUE_LENGTH) {
+      throw badRequest(`Query parameter ${name} must be at most ${MAX_QUERY_VALUE_LENGTH} characters`);
+    }
     query[name] = value;
   }
   return query;

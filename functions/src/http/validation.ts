@@ -43,6 +43,24 @@ const NOT_MESSAGES: Record<string, string> = {
 };
 
 /**
+ * No body of this API nests containers deeper than 4 (a batch: body, list, item,
+ * fillLevel-like object); past this, the body is refused before anything walks it,
+ * so no recursion here or later (the Unicode check, canonicalJson) can overflow the stack.
+ */
+export const MAX_BODY_DEPTH = 8;
+
+/** Whether arrays and objects nest deeper than `limit`, found without recursion. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next.value === null || typeof next.value !== 'object') continue;
+    if (next.depth === limit) return true;
+    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
+  }
+  return false;
+}
+
+/**
  * JSON may carry lone UTF-16 surrogates ("\ud800"), which Firestore cannot store:
  * every string and key must be well-formed Unicode. Returns the first offending path.
  */
@@ -98,6 +116,9 @@ export function describeError(error: ErrorObject): string {
 export function validateBody<T>(name: BodySchemaName, body: unknown): T {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw badRequest('request body must be a JSON object');
+  }
+  if (nestsDeeperThan(body, MAX_BODY_DEPTH)) {
+    throw badRequest(`request body nests arrays or objects deeper than ${MAX_BODY_DEPTH} levels`);
   }
   const validate = validatorFor(name);
   if (!validate(body)) throw badRequest(describeError(validate.errors![0]));

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { logError, logInfo, logWarn } from '../log';
 import { MailDeliveryError, type Mailer } from '../adapters/mail';
 import type { RateLimit } from '../config';
@@ -10,11 +11,35 @@ export interface OtpPolicy {
   validityMinutes: number;
   perAddress: RateLimit;
   perIp: RateLimit;
+  /** Over every address and network together. */
+  global: RateLimit;
 }
 
 /**
- * Mails a one-time code, within the per-mailbox and per-client-network limits. Only a
- * mail the SMTP server accepted counts against them.
+ * The global ceiling is kept in this many buckets, each with a tenth of it, and each
+ * mail counts in one drawn at random: no single document takes every mail's write
+ * (Firestore sustains about one write a second per document), and together they never
+ * let more than the ceiling through. A drawn bucket may be full while others are not,
+ * so refusals start a little before the ceiling under heavy use.
+ */
+export const GLOBAL_OTP_SHARDS = 10;
+
+export const globalOtpBucket = (global: RateLimit, shard = randomInt(GLOBAL_OTP_SHARDS)): Bucket => ({
+  scope: 'otp-global',
+  key: `shard-${shard}`,
+  limit: Math.floor(global.limit / GLOBAL_OTP_SHARDS),
+  windowMs: global.windowMs,
+});
+
+const REFUSED_FOR: Record<string, string> = {
+  'otp-address': 'Too many codes requested for this address',
+  'otp-ip': 'Too many codes requested for this client',
+  'otp-global': 'Too many codes are being requested right now',
+};
+
+/**
+ * Mails a one-time code, within the per-mailbox and per-client-network limits and the
+ * service's global ceiling. Only a mail the SMTP server accepted counts against them.
  */
 export async function sendOtpEmail(
   mailer: Mailer,
@@ -24,15 +49,19 @@ export async function sendOtpEmail(
   const buckets: Bucket[] = [
     { scope: 'otp-address', key: mailboxKey(request.email), ...policy.perAddress },
     { scope: 'otp-ip', key: clientNetworkKey(request.clientIp), ...policy.perIp },
+    globalOtpBucket(policy.global),
   ];
   const reservation = await reserve(buckets);
   if (!reservation.reserved) {
-    const who = reservation.bucket.scope === 'otp-address' ? 'this address' : 'this client';
-    logWarn('otp_rate_limited', { scope: reservation.bucket.scope, retryAfterSeconds: reservation.retryAfterSeconds });
+    const { scope } = reservation.bucket;
+    const details = { scope, retryAfterSeconds: reservation.retryAfterSeconds };
+    // The ceiling reached is the service's alarm, not one client's bad luck.
+    if (scope === 'otp-global') logError('otp_global_limit_reached', details);
+    else logWarn('otp_rate_limited', details);
     throw new ApiError(
       429,
       'rate-limited',
-      `Too many codes requested for ${who}; try again in ${reservation.retryAfterSeconds} seconds`,
+      `${REFUSED_FOR[scope]}; try again in ${reservation.retryAfterSeconds} seconds`,
       { 'Retry-After': String(reservation.retryAfterSeconds) },
     );
   }

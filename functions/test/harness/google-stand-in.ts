@@ -4,7 +4,7 @@
  * always makes the revocation lookup): the public keys (`www.googleapis.com`) and the
  * Auth API's `accounts:lookup` (`identitytoolkit.googleapis.com`). An app given
  * `agent` sends both there in plain HTTP; either endpoint can be made to answer with
- * an error or not at all. Used by test/unit/identity.test.ts and by the bench.
+ * an error, to refuse the connection, or to take it and stay silent. Used by test/unit/identity.test.ts and by the bench.
  *
  * Plain erasable TypeScript importing only Node built-ins, so Node runs it as is
  * (the bench imports it from an .mjs script).
@@ -12,9 +12,10 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { Agent } from 'node:https';
-import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 
-export type Endpoint = 'answers' | 'fails' | 'unreachable';
+/** `silent`: takes the connection and never answers (a network that drops the replies). */
+export type Endpoint = 'answers' | 'fails' | 'unreachable' | 'silent';
 
 export interface StandInAccount {
   localId: string;
@@ -76,6 +77,14 @@ export async function startGoogleStandIn(projectId: string) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
 
+  const held = new Set<Socket>();
+  const silent = createTcpServer((socket) => {
+    held.add(socket);
+    socket.on('close', () => held.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const silentPort = (silent.address() as AddressInfo).port;
+
   const closed = createTcpServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   const closedPort = (closed.address() as AddressInfo).port;
@@ -85,7 +94,13 @@ export async function startGoogleStandIn(projectId: string) {
   class ToStandIn extends Agent {
     createConnection(options: { host?: string | null }) {
       const endpoint = options.host === 'www.googleapis.com' ? state.keys : state.lookup;
-      return connect(endpoint === 'unreachable' ? closedPort : port, '127.0.0.1');
+      const ports: Record<Endpoint, number> = {
+        answers: port,
+        fails: port,
+        unreachable: closedPort,
+        silent: silentPort,
+      };
+      return connect(ports[endpoint], '127.0.0.1');
     }
   }
 
@@ -126,7 +141,11 @@ export async function startGoogleStandIn(projectId: string) {
       state.accounts.clear();
       state.lookups = 0;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 /**
- * A real SMTP server in this process, on 127.0.0.1:`port` (0: any free port), that
+ * A real SMTP server in this process, on `host`:`port` (127.0.0.1 and any free port unless told), that
  * takes every mail. `keep` parses and keeps each mail in `received`; without it the
  * mail is only read (what the bench wants: no parsing in the process that measures).
  * `refuse` makes it reject every recipient, as a server that is up but will not take
@@ -12,11 +12,13 @@ import { SMTPServer } from 'smtp-server';
 export class MailCatcher {
   readonly received: ParsedMail[] = [];
   refuse = false;
+  readonly #host: string;
   readonly #port: number;
   readonly #keep: boolean;
   #server: SMTPServer | undefined;
 
-  constructor({ port = 0, keep = true }: { port?: number; keep?: boolean } = {}) {
+  constructor({ host = '127.0.0.1', port = 0, keep = true }: { host?: string; port?: number; keep?: boolean } = {}) {
+    this.#host = host;
     this.#port = port;
     this.#keep = keep;
   }
@@ -46,7 +48,7 @@ export class MailCatcher {
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.#port, '127.0.0.1', () => resolve());
+      server.listen(this.#port, this.#host, () => resolve());
     });
     return (server.server.address() as AddressInfo).port;
   }

@@ -90,6 +90,7 @@ Object.assign(process.env, {
   OTP_PER_ADDRESS_WINDOW_MINUTES: '10',
   OTP_PER_IP_LIMIT: '1000',
   OTP_PER_IP_WINDOW_MINUTES: '60',
+  OTP_GLOBAL_LIMIT_PER_HOUR: '1000',
   NOTIFY_TOPICS: 'all_users,offers_updates',
   CORS_ORIGINS: '',
   KIOSK_ONLINE_MINUTES: '15',

@@ -1,5 +1,8 @@
+import { Timestamp } from 'firebase-admin/firestore';
+import { bucketDocumentId } from '../../src/data/rateLimits';
+import { GLOBAL_OTP_SHARDS, globalOtpBucket } from '../../src/services/otpEmail';
 import { call, db, resetEmulators, uniqueId } from './helpers';
-import { TestMailServer } from './smtp';
+import { TestMailServer, functionsParams } from './smtp';
 
 const mail = new TestMailServer();
 
@@ -119,6 +122,57 @@ describe('POST /send-otp-email', () => {
     const neighbour = `${a}:${b}:${c}:${(parseInt(d, 16) ^ 1).toString(16)}::1`;
     expect((await sendOtp({ email: `${uniqueId('v6')}@example.com`, otp: '7777' }, from(neighbour))).status).toBe(200);
     expect(mail.received).toHaveLength(31);
+  });
+
+  test('the global ceiling: one /64 after another of a /48 is refused once the service has sent its hourly share', async () => {
+    // The hour's mails so far, as the service counts them: each shard of the ceiling one short of full.
+    const ceiling = { limit: Number(functionsParams().OTP_GLOBAL_LIMIT_PER_HOUR), windowMs: 3_600_000 };
+    const now = Date.now();
+    for (let shard = 0; shard < GLOBAL_OTP_SHARDS; shard++) {
+      const bucket = globalOtpBucket(ceiling, shard);
+      expect(bucket.limit).toBeGreaterThan(1);
+      await db()
+        .collection('rateLimits')
+        .doc(bucketDocumentId(bucket))
+        .set({
+          scope: bucket.scope,
+          hits: Array.from({ length: bucket.limit - 1 }, (_, n) => ({ id: `earlier-${n}`, at: now - n * 1000 })),
+          expireAt: Timestamp.fromMillis(now + ceiling.windowMs),
+        });
+    }
+    const group = () => Math.floor(Math.random() * 0x10000).toString(16);
+    const network48 = `2001:db8:${group()}`;
+    let accepted = 0;
+    let refused: Awaited<ReturnType<typeof sendOtp>> | undefined;
+    // Every shard takes one more: at most GLOBAL_OTP_SHARDS mails, then the one drawn is full.
+    for (let subnet = 1; subnet <= GLOBAL_OTP_SHARDS + 1 && !refused; subnet++) {
+      const from = { 'x-forwarded-for': `${network48}:${subnet.toString(16)}::1` };
+      const res = await sendOtp({ email: `${uniqueId('g')}@example.com`, otp: '8888' }, from);
+      if (res.status === 200) accepted++;
+      else refused = res;
+    }
+    expect(refused?.status).toBe(429);
+    expect(refused?.body.error).toMatch(/^Too many codes are being requested right now; try again in \d+ seconds$/);
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect(accepted).toBeLessThanOrEqual(GLOBAL_OTP_SHARDS);
+    expect(mail.received).toHaveLength(accepted);
+  });
+
+  test('behind a Hosting rewrite the client is Fastly-Client-IP; sent straight to the function, that header counts for nothing', async () => {
+    const perIpBucket = (ip: string) =>
+      db()
+        .collection('rateLimits')
+        .doc(bucketDocumentId({ scope: 'otp-ip', key: ip }));
+    const hostingEdge = '151.101.65.195';
+    const viaHosting = { 'x-forwarded-for': `198.51.100.23, ${hostingEdge}`, 'fastly-client-ip': '198.51.100.23' };
+    expect((await sendOtp({ email: `${uniqueId('h')}@example.com`, otp: '9999' }, viaHosting)).status).toBe(200);
+    expect((await perIpBucket('198.51.100.23').get()).exists).toBe(true);
+    expect((await perIpBucket(hostingEdge).get()).exists).toBe(false);
+
+    const direct = { 'x-forwarded-for': '203.0.113.50', 'fastly-client-ip': '192.0.2.77' };
+    expect((await sendOtp({ email: `${uniqueId('h')}@example.com`, otp: '9999' }, direct)).status).toBe(200);
+    expect((await perIpBucket('203.0.113.50').get()).exists).toBe(true);
+    expect((await perIpBucket('192.0.2.77').get()).exists).toBe(false);
   });
 
   test('the server refusing the mail: 502, and the refused send does not count against the quota', async () => {

@@ -1,5 +1,6 @@
 import { getAuth } from 'firebase-admin/auth';
 import { adminApp } from '../../src/adapters/firestore';
+import { admin } from './cli-runner';
 import {
   PROJECT_ID,
   bearer,
@@ -8,6 +9,7 @@ import {
   db,
   idTokenFor,
   resetEmulators,
+  seedKioskAndUser,
   seedUser,
   uniqueId,
   waitFor,
@@ -84,13 +86,17 @@ describe('admin rights end at once', () => {
   });
 
   /** Revocation has a resolution of one second: tokens issued in the second it happens stay valid. */
-  async function revokeAfterIssue(uid: string, token: string): Promise<void> {
+  async function afterIssueSecond(token: string): Promise<void> {
     const { auth_time: issuedAt } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as {
       auth_time: number;
     };
     await waitFor(`the clock to leave second ${issuedAt}, when the token was issued`, async () =>
       Math.floor(Date.now() / 1000) > issuedAt ? true : undefined,
     );
+  }
+
+  async function revokeAfterIssue(uid: string, token: string): Promise<void> {
+    await afterIssueSecond(token);
     await getAuth(adminApp()).revokeRefreshTokens(uid);
   }
 
@@ -114,6 +120,25 @@ describe('admin rights end at once', () => {
     expect(fresh.status).toBe(201);
   });
 
+  test('admin:revoke (CLI): every token issued before is 401 on /admin/* and /notify/* at once', async () => {
+    const uid = uniqueId('admin');
+    const token = await idTokenFor(uid, { admin: true });
+    expect((await call('POST', '/admin/kiosks', { headers: bearer(token), body: newKiosk() })).status).toBe(201);
+
+    await afterIssueSecond(token);
+    expect(await admin('admin:revoke', '--uid', uid)).toMatch(/refuse them at once/);
+    const kiosk = newKiosk();
+    const write = await call('POST', '/admin/kiosks', { headers: bearer(token), body: kiosk });
+    expect(write.status).toBe(401);
+    expect((await db().collection('kiosks').doc(kiosk.id).get()).exists).toBe(false);
+    const push = await call('POST', '/notify/topic', {
+      headers: bearer(token),
+      body: { topic: 'all_users', title: 'Still admin?', body: 'No' },
+    });
+    expect(push.status).toBe(401);
+    expect((await db().collection('pushOutbox').get()).size).toBe(0);
+  });
+
   test('a disabled admin account: 401 on /notify/*, nothing sent', async () => {
     const uid = uniqueId('admin');
     const token = await idTokenFor(uid, { admin: true });
@@ -124,5 +149,46 @@ describe('admin rights end at once', () => {
     });
     expect(res.status).toBe(401);
     expect((await db().collection('pushOutbox').get()).size).toBe(0);
+  });
+});
+
+describe('bad input never costs more than a 400', () => {
+  test('GET /kiosks?near= with 16 KB of digits: 400 at once', async () => {
+    const started = Date.now();
+    const res = await call('GET', `/kiosks?near=${'1'.repeat(16_000)}x,1`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('Query parameter near must be at most 1000 characters');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const long = await call('GET', `/kiosks?near=${'1'.repeat(100)},1`);
+    expect(long.status).toBe(400);
+    expect(long.body.error).toMatch(/^near must be latitude,longitude in decimal degrees/);
+  });
+
+  test('a page cursor longer than any the service hands out: 400', async () => {
+    const userId = await seedUser();
+    const res = await call('GET', `/user/${userId}/history?cursor=${'A'.repeat(1001)}`, {
+      headers: await bearerFor(userId),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'Query parameter cursor must be at most 1000 characters',
+      code: 'invalid-argument',
+    });
+  });
+
+  test('a batch item holding 10,000 nested arrays: 400 for the batch, nothing awarded', async () => {
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
+    const depth = 10_000;
+    const item = `{"kioskId":"${kioskId}","userId":"${userId}","plasticCount":1,"metalCount":0,"idempotencyKey":"deep-1","x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const res = await call('POST', '/kiosk/transactions/batch', {
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      rawBody: `{"transactions":[${item}]}`,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'request body nests arrays or objects deeper than 8 levels',
+      code: 'invalid-argument',
+    });
+    expect((await db().collection('transactions').get()).size).toBe(0);
   });
 });

@@ -8,11 +8,13 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
+import { withIdleTimeout } from '../../src/adapters/googleHttp';
 import { ApiError } from '../../src/errors';
 import { requireAdmin, requireUserOrAdmin } from '../../src/http/auth';
 import { nowSeconds, startGoogleStandIn, type Endpoint } from '../harness/google-stand-in';
 
 const PROJECT_ID = 'demo-identity-unit';
+const IDLE_TIMEOUT_MS = 300;
 const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
 let google: Awaited<ReturnType<typeof startGoogleStandIn>>;
@@ -22,7 +24,12 @@ const idToken: Awaited<ReturnType<typeof startGoogleStandIn>>['idToken'] = (...a
 beforeAll(async () => {
   delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
   google = await startGoogleStandIn(PROJECT_ID);
-  app = initializeApp({ projectId: PROJECT_ID, httpAgent: google.agent, credential: google.credential });
+  // As deployed (adapters/firestore.ts adminAppOptions), with a shorter idle timeout.
+  app = initializeApp({
+    projectId: PROJECT_ID,
+    httpAgent: withIdleTimeout(google.agent, IDLE_TIMEOUT_MS),
+    credential: google.credential,
+  });
 });
 
 afterAll(async () => {
@@ -112,6 +119,18 @@ describe('a token that cannot be checked is 503 with Retry-After, a bad one stay
     ['no answer', 'unreachable'],
     ['an error answer', 'fails'],
   ];
+
+  test("Google's public keys endpoint takes the connection and stays silent: 503 after the idle timeout, once", async () => {
+    google.state.accounts.set('boss', { localId: 'boss' });
+    google.state.keys = 'silent';
+    const started = Date.now();
+    await unavailable(requireAdmin(bearer(idToken('boss', { admin: true }))));
+    await unavailable(requireUserOrAdmin(bearer(idToken('alice')), 'alice'));
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(2 * IDLE_TIMEOUT_MS - 50);
+    // Not retried: ETIMEDOUT would be, 4 times with back-off (1 + 2 + 4 s more each).
+    expect(elapsed).toBeLessThan(3_000);
+  });
 
   test.each(failures)(
     "Google's public keys cannot be fetched (%s): 503 on admin and user routes",

@@ -127,6 +127,28 @@ describe('CSV', () => {
   });
 });
 
+describe('CSV never carries a formula', () => {
+  test('a text cell starting with =, +, -, @, a tab or a CR gets a leading quote', () => {
+    const ids = ['=HYPERLINK("http://x")', '+1', '-x', '@SUM(A1)', '\tcmd', '\rcmd', 'plain=ok'];
+    expect(kioskDaysCsv(ids.map((id) => row(id, '2026-11-23')))).toBe(
+      'kioskId,day,transactions,plasticCount,metalCount,points\r\n' +
+        '"\'=HYPERLINK(""http://x"")",2026-11-23,1,2,1,40\r\n' +
+        "'+1,2026-11-23,1,2,1,40\r\n" +
+        "'-x,2026-11-23,1,2,1,40\r\n" +
+        "'@SUM(A1),2026-11-23,1,2,1,40\r\n" +
+        "'\tcmd,2026-11-23,1,2,1,40\r\n" +
+        '"\'\rcmd",2026-11-23,1,2,1,40\r\n' +
+        'plain=ok,2026-11-23,1,2,1,40\r\n',
+    );
+  });
+
+  test('numbers are numbers: a negative figure is written as it is', () => {
+    expect(
+      kioskDaysCsv([row('k', '2026-11-23', { transactions: 1, plasticCount: 0, metalCount: 0, points: -40 })]),
+    ).toBe('kioskId,day,transactions,plasticCount,metalCount,points\r\nk,2026-11-23,1,0,0,-40\r\n');
+  });
+});
+
 describe('the CLI table', () => {
   test('columns padded to their widest cell, numbers right-aligned', () => {
     expect(

@@ -8,6 +8,9 @@ describe('classifyFcmError', () => {
     // FCM v1's answer to a malformed token: the service validated the message itself.
     ['messaging/invalid-argument', 'token', 'unregistered'],
     ['messaging/invalid-argument', 'topic', 'invalid-message'],
+    // SENDER_ID_MISMATCH: the token belongs to another project's sender, for good.
+    ['messaging/mismatched-credential', 'token', 'unregistered'],
+    ['messaging/mismatched-credential', 'topic', 'unavailable'],
     ['messaging/invalid-payload', 'token', 'invalid-message'],
     ['messaging/invalid-payload', 'topic', 'invalid-message'],
     ['messaging/internal-error', 'token', 'unavailable'],
@@ -57,6 +60,7 @@ describe('the outbox simulates FCM by token prefix, through the same classificat
   test.each([
     ['unregistered-phone', 'messaging/registration-token-not-registered', 'unregistered'],
     ['invalid-phone', 'messaging/invalid-argument', 'unregistered'],
+    ['mismatched-phone', 'messaging/mismatched-credential', 'unregistered'],
     ['unavailable-phone', 'messaging/server-unavailable', 'unavailable'],
   ])('%s: FCM code %s, failure %s', async (token, providerCode, failure) => {
     expect(SIMULATED_TOKEN_PREFIXES[`${token.split('-')[0]}-`]).toBe(providerCode);

@@ -20,7 +20,8 @@ export const sendOtpEmailRoute: Route<OtpEmailBody> = {
     description:
       'Mails a code the caller generated (the service does not keep it). Rate limited per mailbox (every ' +
       'spelling of one address counts as one: case, `+tags`, dots in Gmail addresses; by default 3 mails per 10 ' +
-      'minutes) and per client network (by default 30 per hour); a refused or failed send does not count.',
+      'minutes) and per client network (by default 30 per hour), under a ceiling for the whole service (by default ' +
+      '1,000 per hour); a refused or failed send does not count.',
     tag: 'Sign-in',
     access: 'public',
     example: { email: 'alice@example.com', otp: '482913' },
@@ -32,7 +33,9 @@ export const sendOtpEmailRoute: Route<OtpEmailBody> = {
       },
       400: { description: '`email` is not a valid address or `otp` is not 4-10 digits', codes: ['invalid-argument'] },
       429: {
-        description: 'Too many codes for this address or this client; try again after `Retry-After` seconds',
+        description:
+          'Too many codes for this address or this client, or for the whole service right now; try again after ' +
+          '`Retry-After` seconds',
         codes: ['rate-limited'],
         headers: ['Retry-After'],
       },

@@ -7,7 +7,7 @@ import { successBody, transactionExample, transactionSchema } from '../component
 import { acceptDeposits, type DepositRequest } from '../deposit';
 import { MAX_BATCH_ITEMS, type TransactionBatchBody, type TransactionBatchItem } from '../schemas';
 import type { Route } from '../types';
-import { validateBody } from '../validation';
+import { MAX_BODY_DEPTH, validateBody } from '../validation';
 
 export interface BatchResult {
   /** The item's key as sent, or null when it sent none that is text. */
@@ -95,7 +95,8 @@ export const submitTransactionBatchRoute: Route<TransactionBatchBody, KioskCalle
       "in the request's order; one item's failure never affects another. An item is one transaction forever: " +
       'upload a batch again after a lost answer, or send an item alone, and it is a replay. A key repeated ' +
       'inside one batch is a replay of its first occurrence. A batch malformed as a whole (not a list, empty, ' +
-      `over ${MAX_BATCH_ITEMS} items, an item that is not an object) is a 400 and nothing is awarded.`,
+      `over ${MAX_BATCH_ITEMS} items, an item that is not an object, arrays or objects nested deeper than ` +
+      `${MAX_BODY_DEPTH} levels anywhere) is a 400 and nothing is awarded.`,
     tag: 'Kiosk devices',
     access: 'kiosk',
     example: {
@@ -173,7 +174,7 @@ export const submitTransactionBatchRoute: Route<TransactionBatchBody, KioskCalle
         },
       },
       400: {
-        description: `The batch as a whole is malformed: not a list, empty, over ${MAX_BATCH_ITEMS} items, or an item that is not an object; nothing was awarded`,
+        description: `The batch as a whole is malformed: not a list, empty, over ${MAX_BATCH_ITEMS} items, an item that is not an object, or nested deeper than ${MAX_BODY_DEPTH} levels; nothing was awarded`,
         codes: ['invalid-argument'],
       },
     },
