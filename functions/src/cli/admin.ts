@@ -15,6 +15,7 @@ import { checkFlags, parseCommandLine } from './args';
 import { CliError, UsageError, note, print, type Command } from './command';
 import { adminCommands } from './commands/admins';
 import { demoCommands } from './commands/demo';
+import { effectsCommands } from './commands/effects';
 import { fleetCommands } from './commands/fleet';
 import { kioskCommands } from './commands/kiosks';
 import { reportCommands } from './commands/reports';
@@ -30,6 +31,7 @@ import { usageText } from './usage';
 const COMMANDS: readonly Command[] = [
   ...kioskCommands,
   ...fleetCommands,
+  ...effectsCommands,
   ...reportCommands,
   ...adminCommands,
   ...rewardsCommands,
