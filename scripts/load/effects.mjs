@@ -18,7 +18,7 @@ const { EFFECTS_PENDING } = requireFn('./lib/data/pendingEffects.js');
 const WITH_EFFECTS = ['transactions', 'redemptions', 'alerts'];
 
 /** How many documents of each kind still wait for their effects. */
-async function pendingEffects() {
+export async function pendingEffects() {
   const counts = await Promise.all(
     WITH_EFFECTS.map(async (name) => {
       const query = db().collection(name).where(EFFECTS_PENDING, '==', true);

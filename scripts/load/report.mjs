@@ -195,7 +195,7 @@ cancelled redemption cancelled by exactly one of its two cancels, each spender's
 balances equal to what was earned, adjusted, spent and refunded, one redemption
 notification per redemption but those cancelled before they were announced; and the
 operator CLI's audit OK. The books are checked after the effects sweep has completed
-whatever no trigger finished. Kiosks behave as real ones: every transaction
+whatever no trigger finished, and no effect may be left pending then. Kiosks behave as real ones: every transaction
 carries an Idempotency-Key and is sent again after a 5xx or a broken connection; the
 offline kiosks are the kiosk simulator (\`npm run kiosk\`), journal and all.
 

@@ -19,7 +19,7 @@ import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { functionsDir } from '../lib/paths.mjs';
 import { summarize as summarizeValues } from '../lib/stats.mjs';
 import { Ledger, auditBooks, pointsAudit } from './books.mjs';
-import { sweepEffects, waitForTriggersToSettle } from './effects.mjs';
+import { pendingEffects, sweepEffects, waitForTriggersToSettle } from './effects.mjs';
 import { hotPhase, randomInt, retriesPhase, submitRecorded, transactionBody } from './bursts.mjs';
 import { offlinePhase } from './offline.mjs';
 import { mixedBooks, mixedPhase } from './mixed.mjs';
@@ -244,6 +244,9 @@ const lag = summarize(
 const latency = summarize(ledger.latencies);
 const { problems, kioskDays } = await auditBooks(ledger, seeded, transactions, retries, offline);
 problems.push(...(await mixedBooks(mixed.tally, mixedPlan, ledger)));
+const leftPending = Object.entries(await pendingEffects()).filter(([, n]) => n > 0);
+if (leftPending.length > 0)
+  problems.push(`effects still pending after the sweep: ${leftPending.map(([kind, n]) => `${n} ${kind}`).join(', ')}`);
 const audit = pointsAudit(emulators.projectId);
 if (!audit.ok) problems.push(`${audit.line}: ${audit.output.split('\n').slice(0, 3).join('; ')}`);
 
