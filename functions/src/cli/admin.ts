@@ -1,6 +1,6 @@
 /**
  * The operator CLI (`npm run admin -- <command>`): kiosks, kiosk API keys, the fleet's
- * health and alerts, the daily report, the ledger's books, users' points and history,
+ * health and alerts, the effects sweep, the daily report, the ledger's books, users' points and history,
  * the admin claim, the rewards config, the rewards catalog and redemptions, and demo
  * data, through the Admin SDK and the same data and domain modules as the API, under
  * the project's params (cli/params.ts). Never imported by index.ts, so the deployed
