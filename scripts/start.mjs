@@ -26,7 +26,7 @@ import {
 } from './lib/emulators.mjs';
 import { functionsDir, repoRoot } from './lib/paths.mjs';
 import { API_REFERENCE_URL, serveApiReference } from './lib/api-reference.mjs';
-import { startSilentSweep } from './lib/silent-sweep.mjs';
+import { SCHEDULED_SWEEPS, startSweep } from './lib/sweeps.mjs';
 
 const API = apiUrl(LOCAL_PROJECT_ID);
 // The functions mail 127.0.0.1:1025 (SMTP_HOST / SMTP_PORT in functions/.env.local, the emulators' own).
@@ -304,5 +304,5 @@ try {
   await fail(`The mail catcher did not come up: ${error instanceof Error ? error.message : error}.`);
 }
 await unlessStopping();
-startSilentSweep((line) => console.log(`[sweep] ${line}`));
+for (const sweep of SCHEDULED_SWEEPS) startSweep(sweep, (line) => console.log(`[sweep] ${line}`));
 console.log(banner(seedReport, answeredMs));

@@ -114,3 +114,18 @@ export const silentKioskSweep = defineWhereServed('silentKioskSweep', () => {
     await runSilentSweep();
   });
 });
+
+/**
+ * Completes every 5 minutes the effects no trigger finished (a lost delivery, an
+ * event whose retries ran out). `npm start` runs the same handler on a timer.
+ */
+export const effectsSweep = defineWhereServed('effectsSweep', () => {
+  const { onSchedule } = require('firebase-functions/v2/scheduler') as typeof import('firebase-functions/v2/scheduler');
+  const { runEffectsSweep } = require('./triggers/effectsSweep') as typeof import('./triggers/effectsSweep');
+  return onSchedule(
+    { schedule: 'every 5 minutes', memory: '256MiB', maxInstances: 1, timeoutSeconds: 540 },
+    async () => {
+      await runEffectsSweep();
+    },
+  );
+});

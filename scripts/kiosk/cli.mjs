@@ -119,7 +119,7 @@ async function main(argv) {
         console.log(`uploading ${journal.state.pending.length} pending deposits to ${options.api}`);
         const summary = await kiosk.flush(batch);
         console.log(
-          `flush: ${summary.uploads} batches; ${summary.accepted} awarded (+${summary.points} points), ${summary.replayed} replayed, ${summary.rejected} refused, ${summary.kept} kept${summary.stopped ? `; stopped: ${summary.stopped}` : ''}`,
+          `flush: ${summary.uploads} batches; ${summary.accepted} awarded (+${summary.points} points), ${summary.replayed} replayed, ${summary.rejected} refused, ${summary.kept} kept, ${summary.overloaded} answered overloaded and sent again${summary.stopped ? `; stopped: ${summary.stopped}` : ''}`,
         );
         console.log(describeJournal(journal.state, journal.path));
         return journal.state.pending.length ? 1 : 0;

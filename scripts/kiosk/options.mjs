@@ -161,7 +161,10 @@ export const USAGE = [
   ),
   'Anything else keeps it for the next upload under the same key: no answer, 5xx, 429 (after',
   'its Retry-After), 409 (the kiosk is not available), any other status. Requests are sent',
-  'again blindly on no answer, 5xx and 429, with exponential backoff from 0.5 s to 30 s.',
+  'again blindly on no answer, 5xx and 429, with exponential backoff from 0.5 s to 30 s, or',
+  "after the answer's Retry-After when longer. Batch items answered 503 overloaded (the service",
+  "protecting itself, nothing written) are sent again under their keys after the batch's",
+  'Retry-After (5 s without one).',
   'Exit status: 0 done, 1 something is left in the journal or got no answer, 2 bad usage.',
 ].join('\n');
 

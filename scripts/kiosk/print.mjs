@@ -1,6 +1,7 @@
 // @ts-check
 // What the kiosk simulator prints: one line per event, as an operator follows a
 // kiosk, and the tallies its summary is made of.
+import { isOverloaded } from '../../functions/test/harness/kiosk-journal.ts';
 
 /**
  * @typedef {import('../../functions/test/harness/kiosk-simulator.ts').KioskEvent} KioskEvent
@@ -25,6 +26,7 @@ export function createPrinter(write = (line) => console.log(line)) {
     replayed: 0,
     rejected: 0,
     kept: 0,
+    overloaded: 0,
     points: 0,
     batches: 0,
     retries: 0,
@@ -52,13 +54,14 @@ export function createPrinter(write = (line) => console.log(line)) {
         else if (verdict === 'accepted') {
           tally.accepted += 1;
           tally.points += answer.transaction?.pointsEarned ?? 0;
-        } else tally[verdict] += 1;
+        } else if (verdict === 'kept' && isOverloaded(answer)) tally.overloaded += 1;
+        else tally[verdict] += 1;
         // A batch is one line (below); of its items only those not accepted get one.
         if (via === 'batch' && verdict === 'accepted') return;
         const what =
           verdict === 'accepted'
             ? `${answer.replayed ? 'replayed' : 'awarded'} ${answer.transaction?.pointsEarned ?? '?'} points${answer.transaction?.capped ? ' (capped)' : ''}, transaction ${answer.transaction?.id}`
-            : `${answer.status}${answer.code ? ` ${answer.code}` : ''}${answer.error ? `: ${answer.error}` : ''} (${verdict === 'rejected' ? 'refused for good' : 'kept for the next upload'})`;
+            : `${answer.status}${answer.code ? ` ${answer.code}` : ''}${answer.error ? `: ${answer.error}` : ''} (${verdict === 'rejected' ? 'refused for good' : isOverloaded(answer) ? 'the service is overloaded: sent again after its Retry-After' : 'kept for the next upload'})`;
         line(`${via === 'single' ? 'deposit' : '  item'} ${deposit.idempotencyKey}: ${items(deposit)} → ${what}`);
         return;
       }
@@ -73,9 +76,9 @@ export function createPrinter(write = (line) => console.log(line)) {
         return;
       case 'batch': {
         tally.batches += 1;
-        const { accepted, replayed, rejected, kept, points } = event.outcome;
+        const { accepted, replayed, rejected, kept, overloaded, points } = event.outcome;
         line(
-          `batch of ${event.items} → ${accepted} awarded (+${points} points), ${replayed} replayed, ${rejected} refused, ${kept} kept, in ${Math.round(event.ms)} ms`,
+          `batch of ${event.items} → ${accepted} awarded (+${points} points), ${replayed} replayed, ${rejected} refused, ${kept} kept, ${overloaded} overloaded, in ${Math.round(event.ms)} ms`,
         );
         return;
       }
@@ -110,7 +113,7 @@ export function createPrinter(write = (line) => console.log(line)) {
   function summary(journal, path) {
     const t = tally;
     return [
-      `summary: ${t.recorded} deposits taken (${t.buffered} while offline); ${t.accepted} awarded (+${t.points} points), ${t.replayed} replayed, ${t.rejected} refused, ${t.kept} answers that kept one pending; ${t.sentAlone} answers to single sends, ${t.batches} batches; ${t.retries} retries; ${t.statusReports} status reports${t.statusFailed ? ` (${t.statusFailed} not 200)` : ''}`,
+      `summary: ${t.recorded} deposits taken (${t.buffered} while offline); ${t.accepted} awarded (+${t.points} points), ${t.replayed} replayed, ${t.rejected} refused, ${t.kept} answers that kept one pending, ${t.overloaded} answered 503 overloaded (sent again); ${t.sentAlone} answers to single sends, ${t.batches} batches; ${t.retries} retries; ${t.statusReports} status reports${t.statusFailed ? ` (${t.statusFailed} not 200)` : ''}`,
       describeJournal(journal, path),
     ];
   }

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { isOverloaded } from '../../functions/test/harness/kiosk-journal.ts';
 import { functionsDir } from '../lib/paths.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));
@@ -27,8 +28,10 @@ export class Ledger {
     this.statuses = new Map();
     /** @type {number[]} */
     this.latencies = [];
-    /** 5xx written by the service itself ({ error } bodies): each one fails the books. */
+    /** 5xx written by the service itself ({ error } bodies) but 503 `overloaded`: each one fails the books. */
     this.serviceErrors = 0;
+    /** 503 `overloaded` (with Retry-After): the service protecting itself, nothing written; sent again, no fault. */
+    this.overloaded = 0;
     /** 5xx written by the functions emulator's proxy when a worker's socket broke (EPIPE, ECONNRESET). */
     this.emulatorErrors = 0;
   }
@@ -45,7 +48,8 @@ export class Ledger {
     } catch {
       body = undefined;
     }
-    if (typeof body?.error === 'string') this.serviceErrors += 1;
+    if (isOverloaded({ status: code, code: body?.code })) this.overloaded += 1;
+    else if (typeof body?.error === 'string') this.serviceErrors += 1;
     else this.emulatorErrors += 1;
   }
   /**
@@ -126,7 +130,8 @@ export async function auditBooks(ledger, seeded, transactions, retries, offline)
   ).data().count;
   if (notifications !== transactions.size)
     problems.push(`${notifications} notifications for ${transactions.size} transactions`);
-  if (ledger.serviceErrors > 0) problems.push(`the service answered ${ledger.serviceErrors} requests with 5xx`);
+  if (ledger.serviceErrors > 0)
+    problems.push(`the service answered ${ledger.serviceErrors} requests with 5xx other than 503 overloaded`);
   if (retries.doubled > 0) problems.push(`${retries.doubled} idempotency keys produced more than one transaction`);
   if (retries.answered !== retries.logical)
     problems.push(`${retries.logical - retries.answered} retried requests were never awarded`);
@@ -140,7 +145,7 @@ export async function auditBooks(ledger, seeded, transactions, retries, offline)
   if (offline.doubled > 0) problems.push(`${offline.doubled} offline deposits were answered with two transactions`);
   if (offline.leftInJournals > 0) problems.push(`${offline.leftInJournals} deposits left in the kiosks' journals`);
   if (offline.itemServerErrors > 0)
-    problems.push(`the service answered ${offline.itemServerErrors} batch items with 5xx`);
+    problems.push(`the service answered ${offline.itemServerErrors} batch items with 5xx other than 503 overloaded`);
 
   const days = await auditKioskDays(ledger);
   return { problems: [...problems, ...days.problems], kioskDays: days.verdict };
@@ -177,17 +182,27 @@ async function auditKioskDays(ledger) {
 }
 
 /**
+ * The operator CLI (as built) against `projectId` on the emulators, with `args`.
+ * @param {string} projectId
+ * @param {string[]} args
+ */
+export const runAdmin = (projectId, args) =>
+  spawnSync(
+    process.execPath,
+    [join(functionsDir, 'lib', 'cli', 'admin.js'), '--project', projectId, '--emulator', ...args],
+    {
+      encoding: 'utf8',
+    },
+  );
+
+/**
  * The operator CLI's `audit` on the whole database (every balance from the ledger,
  * every kiosk counter from the transactions): its verdict line, and the differences it
  * printed.
  * @param {string} projectId
  */
 export function pointsAudit(projectId) {
-  const run = spawnSync(
-    process.execPath,
-    [join(functionsDir, 'lib', 'cli', 'admin.js'), '--project', projectId, '--emulator', 'audit'],
-    { encoding: 'utf8' },
-  );
+  const run = runAdmin(projectId, ['audit']);
   const verdict = `${run.stdout}${run.stderr}`.match(/audit: (OK|DRIFT) \([^)]*\)/)?.[0];
   return { ok: run.status === 0, line: verdict ?? `audit did not run (exit ${run.status})`, output: run.stdout.trim() };
 }

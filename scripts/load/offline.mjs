@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { backoffRetries, faultyTransport } from '../../functions/test/harness/kiosk-client.ts';
-import { JournalFile } from '../../functions/test/harness/kiosk-journal.ts';
+import { JournalFile, isOverloaded } from '../../functions/test/harness/kiosk-journal.ts';
 import { SimulatedKiosk } from '../../functions/test/harness/kiosk-simulator.ts';
 
 const DAY_MS = 86_400_000;
@@ -46,8 +46,10 @@ export async function offlinePhase({ api, offlineKiosks: kiosks, users, deposits
     dropped: 0,
     answersLost: 0,
     leftInJournals: 0,
-    /** Items of a batch answered 500 (the batch itself 200): the service failed them. */
+    /** Items of a batch answered 5xx but 503 `overloaded` (the batch itself 200): the service failed them. */
     itemServerErrors: 0,
+    /** Items answered 503 `overloaded`: the service protecting itself, nothing written; sent again after Retry-After. */
+    itemsOverloaded: 0,
   };
   const started = performance.now();
   try {
@@ -105,7 +107,8 @@ async function offlineKiosk(kiosk, { api, users, deposits, days, dir }, ledger, 
     },
     onEvent: (event) => {
       if (event.kind === 'retry') tally.retries += 1;
-      if (event.kind === 'answer' && event.answer.status >= 500) tally.itemServerErrors += 1;
+      if (event.kind === 'answer' && isOverloaded(event.answer)) tally.itemsOverloaded += 1;
+      else if (event.kind === 'answer' && event.answer.status >= 500) tally.itemServerErrors += 1;
       if (event.kind !== 'answer' || !event.answer.transaction) return;
       const transaction = /** @type {import('./books.mjs').Transaction} */ (event.answer.transaction);
       ledger.award(transaction);

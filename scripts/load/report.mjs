@@ -82,6 +82,17 @@ function lastTestRun() {
   return { counts, when };
 }
 
+/**
+ * What the effects sweep completed after the triggers drained, per kind.
+ * @param {Record<string, number> | undefined} swept
+ */
+const sweptLine = (swept) =>
+  swept
+    ? `completed the effects of ${Object.entries(swept)
+        .map(([kind, n]) => `${n} ${kind}`)
+        .join(', ')} that no trigger finished`
+    : 'not run';
+
 const ms = (/** @type {number} */ value) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
 
 /**
@@ -101,6 +112,8 @@ mixed:                ${figures.mixed ? `${figures.mixed.rushIssued} of ${figure
 kiosk days:           ${figures.kioskDays}
 status codes:         ${JSON.stringify(figures.statuses)}
 5xx:                  ${figures.serviceErrors} from the service, ${figures.emulatorErrors} from the emulator's proxy (broken worker socket; the kiosk sent the same request again)
+overloaded:           ${figures.overloaded ?? 0} requests and ${figures.offline?.itemsOverloaded ?? 0} batch items answered 503 overloaded (sent again after Retry-After; not a fault)
+effects sweep:        ${sweptLine(figures.effectsSweep)}
 transactions:         ${figures.transactions}, points awarded ${figures.pointsAwarded}`);
 }
 
@@ -162,7 +175,9 @@ ${mixedRow(figures.mixed)}
 | status codes | ${Object.entries(figures.statuses)
     .map(([code, n]) => `${code}: ${n}`)
     .join(', ')} |
-| 5xx from the service | ${figures.serviceErrors} |
+| 5xx from the service (but 503 \`overloaded\`) | ${figures.serviceErrors} |
+| 503 \`overloaded\` with Retry-After (the service protecting itself, nothing written; sent again, not a fault) | ${figures.overloaded ?? 0} requests, ${figures.offline?.itemsOverloaded ?? 0} batch items |
+| effects sweep (\`admin effects:sweep\` after the triggers drained) | ${sweptLine(figures.effectsSweep)} |
 | 5xx from the emulator's proxy (its worker socket broke: EPIPE/ECONNRESET; the kiosk sent the same request again with its Idempotency-Key) | ${figures.emulatorErrors} |
 | daily reports (kioskDays = sums per kiosk and UTC day of occurredAt) | ${figures.kioskDays ?? 'not checked by this run'} |
 | \`npm run admin -- audit\` (balances from the ledger, kiosk counters from the transactions) | ${figures.audit} |
@@ -171,14 +186,16 @@ ${mixedRow(figures.mixed)}
 The books check: the points in the 200 responses, the users' total-points gain, and the
 transaction documents agree exactly; each user holds exactly what was returned for them;
 every kiosk's counters equal the items submitted to it once the triggers drained; one
-notification per transaction; no 5xx written by the service; no Idempotency-Key awarded
+notification per transaction; no 5xx written by the service but 503 \`overloaded\`; no Idempotency-Key awarded
 twice or never; every offline deposit exactly one transaction document, none left in a
 kiosk's journal; each kiosk's daily figures (\`kioskDays\`) equal the sums of its
 transactions per UTC day of \`occurredAt\`; in the mixed phase, no key redeemed or
 adjusted twice, the rush issued exactly as many as the stock and left it at 0, each
 cancelled redemption cancelled by exactly one of its two cancels, each spender's
 balances equal to what was earned, adjusted, spent and refunded, one redemption
-notification per redemption; and the operator CLI's audit OK. Kiosks behave as real ones: every transaction
+notification per redemption but those cancelled before they were announced; and the
+operator CLI's audit OK. The books are checked after the effects sweep has completed
+whatever no trigger finished, and no effect may be left pending then. Kiosks behave as real ones: every transaction
 carries an Idempotency-Key and is sent again after a 5xx or a broken connection; the
 offline kiosks are the kiosk simulator (\`npm run kiosk\`), journal and all.
 

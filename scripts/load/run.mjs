@@ -6,7 +6,8 @@
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently (bursts.mjs)
 //   offline: 10 kiosks upload 120 deposits each of the last 6 days (offline.mjs)
 //   mixed:   40 spenders earn, redeem (100 rush a stock of 10), are adjusted and refunded (mixed.mjs)
-// Sizes from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)`
+// Then the triggers drain and the effects sweep completes what none of them finished
+// (effects.mjs). Sizes from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)`
 // (exit 1; the audit is books.mjs) and writes RELIABILITY.md.
 import autocannon from 'autocannon';
 import { createRequire } from 'node:module';
@@ -18,6 +19,7 @@ import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { functionsDir } from '../lib/paths.mjs';
 import { summarize as summarizeValues } from '../lib/stats.mjs';
 import { Ledger, auditBooks, pointsAudit } from './books.mjs';
+import { pendingEffects, sweepEffects, waitForTriggersToSettle } from './effects.mjs';
 import { hotPhase, randomInt, retriesPhase, submitRecorded, transactionBody } from './bursts.mjs';
 import { offlinePhase } from './offline.mjs';
 import { mixedBooks, mixedPhase } from './mixed.mjs';
@@ -229,7 +231,10 @@ console.log(`mixed: ${SPENDERS} spenders earn, redeem and are adjusted; ${RUSH} 
 const mixedPlan = { api: API, kiosks: seeded.kiosks, spenders: seeded.spenders, rush: RUSH, rounds: MIXED_ROUNDS };
 const mixed = await mixedPhase(mixedPlan, ledger);
 console.log('Waiting for the triggers to drain...');
-const drained = await waitForEffects(transactionsCollection(), 'all', { timeoutMs: 600_000, intervalMs: 1000 });
+const leftByTriggers = await waitForTriggersToSettle();
+console.log(`Effects still pending: ${JSON.stringify(leftByTriggers)}; running the effects sweep...`);
+const swept = sweepEffects(emulators.projectId);
+const drained = await waitForEffects(transactionsCollection(), 'all', { timeoutMs: 120_000, intervalMs: 1000 });
 const transactions = { size: drained.length, docs: drained };
 const lag = summarize(
   transactions.docs.map(
@@ -239,6 +244,9 @@ const lag = summarize(
 const latency = summarize(ledger.latencies);
 const { problems, kioskDays } = await auditBooks(ledger, seeded, transactions, retries, offline);
 problems.push(...(await mixedBooks(mixed.tally, mixedPlan, ledger)));
+const leftPending = Object.entries(await pendingEffects()).filter(([, n]) => n > 0);
+if (leftPending.length > 0)
+  problems.push(`effects still pending after the sweep: ${leftPending.map(([kind, n]) => `${n} ${kind}`).join(', ')}`);
 const audit = pointsAudit(emulators.projectId);
 if (!audit.ok) problems.push(`${audit.line}: ${audit.output.split('\n').slice(0, 3).join('; ')}`);
 
@@ -258,6 +266,8 @@ const figures = {
   triggerLag: lag,
   statuses: Object.fromEntries([...ledger.statuses].sort()),
   serviceErrors: ledger.serviceErrors,
+  overloaded: ledger.overloaded,
+  effectsSweep: Object.fromEntries(Object.entries(swept).map(([kind, outcome]) => [kind, outcome.completed])),
   emulatorErrors: ledger.emulatorErrors,
   kioskDays,
   audit: audit.line,

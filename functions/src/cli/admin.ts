@@ -1,6 +1,6 @@
 /**
  * The operator CLI (`npm run admin -- <command>`): kiosks, kiosk API keys, the fleet's
- * health and alerts, the daily report, the ledger's books, users' points and history,
+ * health and alerts, the effects sweep, the daily report, the ledger's books, users' points and history,
  * the admin claim, the rewards config, the rewards catalog and redemptions, and demo
  * data, through the Admin SDK and the same data and domain modules as the API, under
  * the project's params (cli/params.ts). Never imported by index.ts, so the deployed
@@ -15,6 +15,7 @@ import { checkFlags, parseCommandLine } from './args';
 import { CliError, UsageError, note, print, type Command } from './command';
 import { adminCommands } from './commands/admins';
 import { demoCommands } from './commands/demo';
+import { effectsCommands } from './commands/effects';
 import { fleetCommands } from './commands/fleet';
 import { kioskCommands } from './commands/kiosks';
 import { reportCommands } from './commands/reports';
@@ -30,6 +31,7 @@ import { usageText } from './usage';
 const COMMANDS: readonly Command[] = [
   ...kioskCommands,
   ...fleetCommands,
+  ...effectsCommands,
   ...reportCommands,
   ...adminCommands,
   ...rewardsCommands,

@@ -4,6 +4,7 @@ import { db, type StagedReads, type StagedWrites } from '../adapters/firestore';
 import { isAlertKind, type AlertKind, type AlertState, type AlertTransitions, type OpenAlerts } from '../domain/alerts';
 import type { Position } from '../domain/cursor';
 import { isValidDocumentId } from '../domain/ids';
+import { effectsPending } from './pendingEffects';
 
 /** alerts/{alertId}: one document per alert, open until `resolvedAt` is set. No client reads them. */
 export const alertsCollection = () => db().collection('alerts');
@@ -39,6 +40,7 @@ export const newAlert = (kioskId: string, kind: AlertKind, detail: string, opene
   detail,
   openedAt: Timestamp.fromDate(openedAt),
   resolvedAt: null,
+  ...effectsPending,
 });
 
 /**

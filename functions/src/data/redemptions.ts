@@ -3,6 +3,7 @@ import { db } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
 import type { RewardKind } from '../domain/redemption';
 import type { RewardRecord } from './rewards';
+import { effectsPending } from './pendingEffects';
 import { newestFirstPage } from './userPages';
 
 export const redemptionsCollection = () => db().collection('redemptions');
@@ -45,6 +46,7 @@ export const newRedemption = ({ reward, ...redemption }: NewRedemption): Documen
   status: 'issued' satisfies RedemptionStatus,
   // A cancel gives a unit back only if one was taken: the stock may be counted from later on.
   stockTaken: reward.stock !== null,
+  ...effectsPending,
 });
 
 export interface Cancellation {

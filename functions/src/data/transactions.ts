@@ -1,5 +1,6 @@
 import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
+import { effectsPending } from './pendingEffects';
 
 export const transactionsCollection = () => db().collection('transactions');
 
@@ -63,6 +64,7 @@ export const newTransaction = ({ occurredAt, ...transaction }: RecordedTransacti
   ...transaction,
   occurredAt: Timestamp.fromDate(occurredAt),
   createdAt: FieldValue.serverTimestamp(),
+  ...effectsPending,
 });
 
 /**

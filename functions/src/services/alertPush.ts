@@ -5,6 +5,7 @@ import { logError, logInfo, logWarn } from '../log';
 import { runTransaction } from '../adapters/firestore';
 import { PushError, type PushTransport } from '../adapters/push';
 import { alertFromSnapshot, alertsCollection } from '../data/alerts';
+import { effectsSettled } from '../data/pendingEffects';
 import { OPERATORS_TOPIC, alertNotification } from '../domain/messages';
 
 type Claim =
@@ -43,7 +44,7 @@ export async function pushOpenedAlert(alertId: string, push: PushTransport): Pro
       };
     }
     if (state.status !== 'sending') return { state: 'complete' };
-    tx.update(ref, { push: { status: 'failed', error: 'interrupted' } });
+    tx.update(ref, { push: { status: 'failed', error: 'interrupted' }, ...effectsSettled() });
     return { state: 'completed-now' };
   });
   if (claim.state !== 'claimed') return claim.state;
@@ -61,7 +62,7 @@ export async function pushOpenedAlert(alertId: string, push: PushTransport): Pro
   // The push went out (or was refused) at most once whatever happens now: a failed
   // write leaves the claim "sending", which is logged here rather than retried by a
   // redelivery that could only call it interrupted.
-  await ref.update({ push: outcome }).catch((error: unknown) => {
+  await ref.update({ push: outcome, ...effectsSettled() }).catch((error: unknown) => {
     logError('alert_push_outcome_write_failed', { alertId, code: (error as { code?: unknown })?.code });
   });
   return 'completed-now';

@@ -4,8 +4,8 @@
  * transactions. Both read page by page, in id order (merge joins), so their memory
  * does not grow with the data.
  */
-import { FieldPath, type DocumentSnapshot, type Query } from 'firebase-admin/firestore';
-import { runTransaction } from '../adapters/firestore';
+import { FieldPath, type CollectionReference, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { db, runTransaction } from '../adapters/firestore';
 import { kiosksCollection } from '../data/kiosks';
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
 import { transactionsCollection } from '../data/transactions';
@@ -16,12 +16,16 @@ const intOf = (value: unknown): number => (Number.isSafeInteger(value) ? (value 
 /** Firestore orders strings, ids included, by their UTF-8 bytes (not by UTF-16 code units as `<` does). */
 const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
+/** Called after each page the audit reads, with the collection's id: lets a test interleave writes honestly. */
+export type PageHook = (collectionId: string) => Promise<void>;
+
 /** Every document of `query` (ordered by `field`, then id), a page at a time. */
-async function* pages(query: Query, field?: string): AsyncGenerator<DocumentSnapshot> {
+async function* pages(query: CollectionReference, field?: string, onPage?: PageHook): AsyncGenerator<DocumentSnapshot> {
   const ordered = field ? query.orderBy(field).orderBy(FieldPath.documentId()) : query.orderBy(FieldPath.documentId());
   let last: DocumentSnapshot | undefined;
   for (;;) {
     const page = await (last ? ordered.startAfter(last) : ordered).limit(PAGE).get();
+    await onPage?.(query.id);
     yield* page.docs;
     if (page.docs.length < PAGE) return;
     last = page.docs.at(-1);
@@ -135,31 +139,62 @@ async function* joined(
   }
 }
 
-/** Every user's balances from the ledger and every kiosk's counters from the transactions. */
-export async function auditBooks(): Promise<AuditReport> {
+/** How a user's stored balances differ from the sums of their ledger entries (nothing: they agree). */
+function userDifferences(userId: string, user: DocumentSnapshot | undefined, sums: Sums): string[] {
+  if (!user?.exists) return [`ledger entries of user ${userId}, who does not exist (${sums.entries} entries)`];
+  return (
+    [
+      ['currentPoints', sums.current],
+      ['totalPoints', sums.total],
+    ] as const
+  ).flatMap(([field, fromLedger]) => {
+    const stored = intOf(user.get(field));
+    return stored === fromLedger ? [] : [`user ${userId}: ${field} ${stored}, the ledger says ${fromLedger}`];
+  });
+}
+
+/**
+ * A user's differences read again, the user and all their entries at one read time (a
+ * read-only transaction): the pages read the users and the ledger at different times,
+ * so an award between the two reads looks like drift there, never here.
+ */
+async function userDifferencesAtOneTime(userId: string): Promise<string[]> {
+  return db().runTransaction(
+    async (tx) => {
+      const [user, entries] = await Promise.all([
+        tx.get(usersCollection().doc(userId)),
+        tx.get(ledgerCollection().where('userId', '==', userId)),
+      ]);
+      const sums: Sums = { current: 0, total: 0, entries: 0 };
+      for (const entry of entries.docs) addEntry(sums, entry);
+      return userDifferences(userId, user, sums);
+    },
+    { readOnly: true },
+  );
+}
+
+/**
+ * Every user's balances from the ledger and every kiosk's counters from the
+ * transactions. A user whose figures differ in the pages is judged on a consistent
+ * read of their own (userDifferencesAtOneTime), so live traffic is no drift.
+ */
+export async function auditBooks({ onPage }: { onPage?: PageHook } = {}): Promise<AuditReport> {
   const report: AuditReport = { users: 0, kiosks: 0, entries: 0, transactions: 0, differences: [] };
-  const entries = pages(ledgerCollection(), 'userId');
-  for await (const { ownerId, owner, members } of joined(pages(usersCollection()), entries, (e) => e.get('userId'))) {
+  const entries = pages(ledgerCollection(), 'userId', onPage);
+  const users = pages(usersCollection(), undefined, onPage);
+  for await (const { ownerId, owner, members } of joined(users, entries, (e) => e.get('userId'))) {
     const sums: Sums = { current: 0, total: 0, entries: 0 };
     for (const entry of members) addEntry(sums, entry);
     report.entries += sums.entries;
-    if (!owner) {
-      report.differences.push(`ledger entries of user ${ownerId}, who does not exist (${sums.entries} entries)`);
-      continue;
-    }
-    report.users++;
-    for (const [field, fromLedger] of [
-      ['currentPoints', sums.current],
-      ['totalPoints', sums.total],
-    ] as const) {
-      const stored = intOf(owner.get(field));
-      if (stored !== fromLedger)
-        report.differences.push(`user ${ownerId}: ${field} ${stored}, the ledger says ${fromLedger}`);
-    }
+    if (owner) report.users++;
+    if (userDifferences(ownerId, owner, sums).length === 0) continue;
+    report.differences.push(...(await userDifferencesAtOneTime(ownerId)));
   }
-  const transactions = pages(transactionsCollection(), 'kioskId');
-  for await (const { ownerId, owner, members } of joined(pages(kiosksCollection()), transactions, (t) =>
-    t.get('kioskId'),
+  const transactions = pages(transactionsCollection(), 'kioskId', onPage);
+  for await (const { ownerId, owner, members } of joined(
+    pages(kiosksCollection(), undefined, onPage),
+    transactions,
+    (t) => t.get('kioskId'),
   )) {
     report.transactions += members.length;
     const plastic = members.reduce((sum, t) => sum + intOf(t.get('plasticCount')), 0);

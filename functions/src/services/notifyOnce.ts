@@ -10,6 +10,7 @@ import { logError, logInfo, logWarn } from '../log';
 import { PushError, type PushTransport } from '../adapters/push';
 import { newNotification, notificationsOf, type NewNotification } from '../data/notifications';
 import { forgetPushToken } from '../data/users';
+import { effectsSettled } from '../data/pendingEffects';
 import type { NotificationContent } from '../domain/messages';
 
 export type PushOutcome =
@@ -63,7 +64,7 @@ export function stageTelling(tx: Transaction, telling: Telling): Claim {
   } else {
     if (effects.push === undefined || claimedByThisRun) marks['effects.push'] = { status: 'skipped' };
     else if (effects.push.status === 'sending') marks['effects.push'] = { status: 'failed', error: 'interrupted' };
-    marks['effects.completedAt'] = FieldValue.serverTimestamp();
+    Object.assign(marks, { 'effects.completedAt': FieldValue.serverTimestamp(), ...effectsSettled() });
   }
   if (Object.keys(marks).length > 0) tx.update(ref, marks);
   return claimed;
@@ -78,7 +79,7 @@ export async function pushClaimed(
 ): Promise<void> {
   const outcome = await deliver(claim.message, claim.token, push, subject, ref.id);
   await persistently(`${subject}_outcome_write`, ref.id, () =>
-    ref.update({ 'effects.push': outcome, 'effects.completedAt': FieldValue.serverTimestamp() }),
+    ref.update({ 'effects.push': outcome, 'effects.completedAt': FieldValue.serverTimestamp(), ...effectsSettled() }),
   );
 }
 

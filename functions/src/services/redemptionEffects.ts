@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { DocumentData } from 'firebase-admin/firestore';
+import { FieldValue, type DocumentData } from 'firebase-admin/firestore';
 import { runTransaction } from '../adapters/firestore';
 import type { PushTransport } from '../adapters/push';
+import { effectsSettled } from '../data/pendingEffects';
 import { redemptionsCollection } from '../data/redemptions';
 import { userFromSnapshot, usersCollection } from '../data/users';
 import { redemptionNotification } from '../domain/messages';
@@ -11,6 +12,8 @@ import { pushClaimed, stageTelling, type Claim } from './notifyOnce';
  * What a user is told of a redemption: the in-app notification (its id is the
  * redemption's) and a push when they have a device token, exactly once however often
  * the trigger runs: claim-then-act on the redemption's `effects` (services/notifyOnce.ts).
+ * A redemption cancelled before anything was told is not announced at all: its
+ * `effects` record that (`untold: "cancelled"`) as their final state.
  */
 export async function applyRedemptionEffects(redemptionId: string, push: PushTransport): Promise<Claim['state']> {
   const redemptionRef = redemptionsCollection().doc(redemptionId);
@@ -21,6 +24,14 @@ export async function applyRedemptionEffects(redemptionId: string, push: PushTra
     if (!redemption) return { state: 'missing' };
     const effects: DocumentData = redemption.effects ?? {};
     if (effects.completedAt) return { state: 'complete' };
+    if (redemption.status === 'cancelled' && effects.notificationId === undefined && effects.push === undefined) {
+      tx.update(redemptionRef, {
+        'effects.untold': 'cancelled',
+        'effects.completedAt': FieldValue.serverTimestamp(),
+        ...effectsSettled(),
+      });
+      return { state: 'completed-now' };
+    }
     // The user is read outside the lock: a redemption's run must not hold up their next award.
     const user = userFromSnapshot(await usersCollection().doc(redemption.userId).get());
     return stageTelling(tx, {

@@ -5,7 +5,9 @@
 // that sending it again can never change (then it moves to `rejected`, for an
 // operator to settle). Anything else (no answer, a 5xx, a 429, 409 kiosk not
 // available, a status this kiosk does not know) keeps it for the next upload, under
-// the same Idempotency-Key, so a deposit is never lost and never counted twice.
+// the same Idempotency-Key, so a deposit is never lost and never counted twice. A
+// 503 `overloaded` is the service protecting itself, nothing written: kept too, and
+// sent again after its Retry-After (kiosk-simulator.ts).
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -75,6 +77,10 @@ export function verdictOf(status: number): Verdict {
   if (status === 200) return 'accepted';
   return Object.hasOwn(FINAL_REFUSALS, status) ? 'rejected' : 'kept';
 }
+
+/** The service gave the deposit up to protect itself (503 `overloaded`): nothing of it was written, send it again later. */
+export const isOverloaded = (answer: Pick<DepositAnswer, 'status' | 'code'>): boolean =>
+  answer.status === 503 && answer.code === 'overloaded';
 
 export function emptyJournal(kioskId: string, now = new Date()): JournalState {
   return {

@@ -4,10 +4,14 @@
 // sends them, sends each one alone with its Idempotency-Key while connected, keeps
 // them while disconnected, and uploads the backlog in batches of at most 100 when
 // connected again. Every request is sent again blindly, under the same keys, on a
-// broken connection, a 5xx or a 429 (postAsKiosk in kiosk-client.ts); the journal lets
-// a deposit go only on a final answer, so none is lost and none is counted twice.
+// broken connection, a 5xx or a 429 (postAsKiosk in kiosk-client.ts), after the
+// answer's Retry-After when it gives one; batch items the service answered 503
+// `overloaded` are sent again, under the same keys, after the batch's Retry-After.
+// The journal lets a deposit go only on a final answer, so none is lost and none is
+// counted twice.
 import {
   answersOfBatch,
+  isOverloaded,
   nextBatch,
   recordDeposit,
   settleDeposit,
@@ -20,7 +24,9 @@ import {
 } from './kiosk-journal.ts';
 import {
   backoffRetries,
+  pause,
   postAsKiosk,
+  retryAfterMs,
   type KioskAnswer,
   type RetryPolicy,
   type SendHooks,
@@ -53,9 +59,18 @@ export interface BatchOutcome {
   accepted: number;
   replayed: number;
   rejected: number;
+  /** Items kept for another upload: no answer, or a retryable one other than `overloaded`. */
   kept: number;
+  /** Items the service answered 503 `overloaded` (nothing written; sent again after Retry-After). */
+  overloaded: number;
   points: number;
 }
+
+/**
+ * How long the kiosk waits before sending again items answered 503 `overloaded` when
+ * the batch's answer carries no Retry-After: the service's own Retry-After for overload.
+ */
+export const OVERLOADED_ITEM_PAUSE_MS = 5_000;
 
 export interface FlushSummary extends BatchOutcome {
   uploads: number;
@@ -82,7 +97,7 @@ export interface KioskOptions {
   onResponse?: SendHooks['onResponse'];
 }
 
-const emptyOutcome = (): BatchOutcome => ({ accepted: 0, replayed: 0, rejected: 0, kept: 0, points: 0 });
+const emptyOutcome = (): BatchOutcome => ({ accepted: 0, replayed: 0, rejected: 0, kept: 0, overloaded: 0, points: 0 });
 /** `409 kiosk-unavailable: Kiosk k1 is maintenance ...`, or the bare status when the body says nothing. */
 const reasonOf = (answer: KioskAnswer): string =>
   typeof answer.body?.error === 'string'
@@ -173,9 +188,16 @@ export class SimulatedKiosk {
    * POST /kiosk/transactions/batch of `deposits` (1-100 journal deposits); each
    * result is settled in the journal. Resolves with what became of them, or, when the
    * batch as a whole got no answer or was refused, with the status (0: no answer)
-   * and nothing settled.
+   * and nothing settled. `overloaded` lists the items answered 503 `overloaded`, and
+   * `retryAfterMs` says when to send them again (the answer's Retry-After).
    */
-  async uploadBatch(deposits: readonly Deposit[]): Promise<{ status: number; outcome: BatchOutcome; reason?: string }> {
+  async uploadBatch(deposits: readonly Deposit[]): Promise<{
+    status: number;
+    outcome: BatchOutcome;
+    reason?: string;
+    overloaded?: Deposit[];
+    retryAfterMs?: number;
+  }> {
     const started = performance.now();
     const transactions = deposits.map(({ kioskId, userId, plasticCount, metalCount, occurredAt, idempotencyKey }) => ({
       kioskId,
@@ -203,31 +225,51 @@ export class SimulatedKiosk {
       'batch',
     );
     this.emit({ kind: 'batch', items: deposits.length, outcome, ms: performance.now() - started });
-    return { status: 200, outcome };
+    const overloaded = deposits.filter((_, i) => answers[i] !== undefined && isOverloaded(answers[i]));
+    const retryAfter = retryAfterMs(answer.headers?.get('retry-after') ?? null) ?? OVERLOADED_ITEM_PAUSE_MS;
+    return { status: 200, outcome, overloaded, retryAfterMs: retryAfter };
   }
 
   /**
    * Uploads the backlog, oldest first, in batches of `batchSize` (at most 100), one
-   * batch at a time; every pending deposit is sent once per flush. A batch too large
-   * for the service (413) is split in halves. Stops early when the service refuses a
-   * batch as a whole (a revoked key, say) or it got no answer after every retry:
-   * nothing is lost, the rest waits for the next flush.
+   * batch at a time; every pending deposit is sent once per flush, but for items the
+   * service answered 503 `overloaded`: those are sent again (in the next batch, first)
+   * after the answer's Retry-After, as many times as the policy's attempts, then wait
+   * for the next flush. A batch too large for the service (413) is split in halves.
+   * Stops early when the service refuses a batch as a whole (a revoked key, say) or
+   * it got no answer after every retry: nothing is lost, the rest waits for the next
+   * flush.
    */
   async flush(batchSize = MAX_BATCH_ITEMS): Promise<FlushSummary> {
     const summary: FlushSummary = { uploads: 0, ...emptyOutcome() };
     const tried = new Set<string>();
+    const overloadedTimes = new Map<string, number>();
     let size = Math.min(batchSize, MAX_BATCH_ITEMS);
+    let pauseFirstMs = 0;
     for (;;) {
       const batch = nextBatch(this.journal, size, tried);
       if (batch.length === 0) return summary;
+      if (pauseFirstMs > 0) await (this.options.sleep ?? pause)(pauseFirstMs);
       summary.uploads += 1;
-      const { status, outcome, reason } = await this.uploadBatch(batch);
+      const { status, outcome, reason, overloaded = [], retryAfterMs = 0 } = await this.uploadBatch(batch);
       if (status === 413 && batch.length > 1) {
         size = Math.ceil(batch.length / 2);
         continue;
       }
       if (status !== 200) return { ...summary, kept: this.journal.pending.length, stopped: reason };
-      for (const deposit of batch) tried.add(deposit.idempotencyKey);
+      const sendAgain = new Set<string>();
+      for (const { idempotencyKey } of overloaded) {
+        const times = (overloadedTimes.get(idempotencyKey) ?? 0) + 1;
+        overloadedTimes.set(idempotencyKey, times);
+        if (times < this.policy.attempts) sendAgain.add(idempotencyKey);
+      }
+      for (const deposit of batch) if (!sendAgain.has(deposit.idempotencyKey)) tried.add(deposit.idempotencyKey);
+      pauseFirstMs = sendAgain.size > 0 ? retryAfterMs : 0;
+      if (sendAgain.size > 0) {
+        const attempt = Math.max(...[...sendAgain].map((key) => overloadedTimes.get(key)!));
+        const what = `${sendAgain.size} batch items`;
+        this.emit({ kind: 'retry', what, attempt, reason: 'answered 503 overloaded', pauseMs: pauseFirstMs });
+      }
       for (const key of Object.keys(outcome) as (keyof BatchOutcome)[]) summary[key] += outcome[key];
     }
   }
@@ -239,7 +281,8 @@ export class SimulatedKiosk {
       if (verdict === 'accepted') {
         outcome[answer.replayed ? 'replayed' : 'accepted'] += 1;
         if (!answer.replayed) outcome.points += answer.transaction?.pointsEarned ?? 0;
-      } else outcome[verdict] += 1;
+      } else if (verdict === 'kept' && isOverloaded(answer)) outcome.overloaded += 1;
+      else outcome[verdict] += 1;
       return verdict;
     });
     this.options.journal.save();

@@ -26,6 +26,7 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   fleet: ['json'],
   alerts: ['all', 'limit', 'cursor', 'json'],
   'alerts:sweep': [],
+  'effects:sweep': ['min-age'],
   'admin:grant': ['email', 'uid'],
   'admin:revoke': ['email', 'uid'],
   'rewards:set': ['plastic', 'metal', 'daily-cap', 'ranks'],

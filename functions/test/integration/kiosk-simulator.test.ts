@@ -82,6 +82,7 @@ test('offline for days, restarted, reconnected through a network that loses an a
     replayed: 100,
     rejected: 0,
     kept: 0,
+    overloaded: 0,
     points: expect.any(Number),
   });
   expect(journal.state.pending).toEqual([]);

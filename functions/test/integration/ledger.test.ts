@@ -1,3 +1,4 @@
+import { auditBooks } from '../../src/services/ledgerBooks';
 import { admin, cli } from './cli-runner';
 import { bearerFor, call, db, resetEmulators, seedKioskWithKey, seedUser, waitForEffects } from './helpers';
 
@@ -111,6 +112,24 @@ describe('audit and ledger:backfill', () => {
     expect(drift.code).toBe(1);
     expect(drift.stdout).toBe(`user ${saver}: currentPoints 999, the ledger says 520\n`);
     expect(drift.stderr).toMatch(/audit: DRIFT \(1 differences; \d+ users, 1 kiosks, 4 entries, 1 transactions\)/);
+  });
+
+  test('an award landing between the read of the users and the read of their ledger is no drift', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    await waitForEffects((await deposit(apiKey, kioskId, userId, 2)).body.transaction.id);
+    const interleaved: string[] = [];
+    // After the audit read the page of users, before it reads the ledger: the award lands in between.
+    const report = await auditBooks({
+      onPage: async (collectionId) => {
+        if (collectionId !== 'users' || interleaved.length > 0) return;
+        const award = await deposit(apiKey, kioskId, userId, 3);
+        interleaved.push(award.body.transaction.id);
+        await waitForEffects(award.body.transaction.id);
+      },
+    });
+    expect(interleaved).toHaveLength(1);
+    expect(report).toMatchObject({ kiosks: 1, entries: 2, transactions: 2, differences: [] });
   });
 
   test('the demo seed passes the audit', async () => {

@@ -412,6 +412,37 @@ describe('redemption trigger redelivered', () => {
       { type: 'redemption', redemptionId: id, cost: '300', newBalance: '700' },
     ]);
   });
+
+  test('cancelled before its trigger ran: never announced, and nothing left pending', async () => {
+    const userId = await userWith(1000, 'phone-cancelled');
+    const headers = await adminHeaders();
+    await setReward({ id: 'coffee', cost: 300 }, headers);
+    const id = (await redeem(userId, 'coffee', 'cancelled-first', headers)).body.redemption.id;
+    const cancelled = await call('POST', `/admin/redemptions/${id}/cancel`, { body: { reason: 'typo' }, headers });
+    expect(cancelled.status).toBe(200);
+    const stored = (await db().collection('redemptions').doc(id).get()).data()!;
+    const wrapped = testEnv.wrap(redemptionEffects);
+    const event = {
+      id: 'event-late',
+      params: { redemptionId: id },
+      data: testEnv.firestore.makeDocumentSnapshot(stored, `redemptions/${id}`),
+    };
+    await wrapped(event);
+    await wrapped(event);
+
+    const after = (await db().collection('redemptions').doc(id).get()).data()!;
+    expect({
+      notifications: (await db().collection(`users/${userId}/notifications`).get()).size,
+      pushes: (await db().collection('pushOutbox').get()).size,
+      effects: after.effects,
+      pending: after.effectsPending,
+    }).toEqual({
+      notifications: 0,
+      pushes: 0,
+      effects: { untold: 'cancelled', completedAt: expect.anything() },
+      pending: undefined,
+    });
+  });
 });
 
 describe('operator CLI: catalog, catalog:set, redemption:cancel', () => {

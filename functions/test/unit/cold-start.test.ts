@@ -37,6 +37,7 @@ describe('cold start: importing src/index.ts', () => {
     expect(Object.keys(exported as object).sort()).toEqual([
       'alertPush',
       'api',
+      'effectsSweep',
       'redemptionEffects',
       'silentKioskSweep',
       'transactionEffects',
@@ -95,6 +96,7 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
     'firebase-functions scheduler provider': '/node_modules/firebase-functions/lib/v2/providers/scheduler.js',
     'the alert trigger': '/src/triggers/alertCreated.ts',
     'the silent sweep': '/src/triggers/silentSweep.ts',
+    'the effects sweep': '/src/triggers/effectsSweep.ts',
     'the redemption trigger': '/src/triggers/redemptionCreated.ts',
   } as const;
   type Marker = keyof typeof MARKERS;
@@ -132,6 +134,7 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
       ['firebase-functions Firestore provider', 'the redemption trigger'],
     ],
     ['silentKioskSweep', 'the scheduled sweep only', ['firebase-functions scheduler provider', 'the silent sweep']],
+    ['effectsSweep', 'the effects sweep only', ['firebase-functions scheduler provider', 'the effects sweep']],
   ] as const)('%s: %s', (target, _loads, loaded) => {
     expect(loadAs(target)).toEqual({ defined: [target], loaded });
   });

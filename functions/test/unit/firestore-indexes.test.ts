@@ -54,7 +54,7 @@ const QUERIES: QueryShape[] = [
   },
   {
     file: 'services/ledgerBooks.ts',
-    lines: ["const entries = pages(ledgerCollection(), 'userId');"],
+    lines: ["const entries = pages(ledgerCollection(), 'userId', onPage);"],
     collection: 'ledger',
     orderBy: [
       ['userId', ASC],
@@ -63,7 +63,7 @@ const QUERIES: QueryShape[] = [
   },
   {
     file: 'services/ledgerBooks.ts',
-    lines: ["const transactions = pages(transactionsCollection(), 'kioskId');"],
+    lines: ["const transactions = pages(transactionsCollection(), 'kioskId', onPage);"],
     collection: 'transactions',
     orderBy: [
       ['kioskId', ASC],
@@ -78,6 +78,32 @@ const QUERIES: QueryShape[] = [
     collection: 'ledger',
     equal: ['userId'],
   },
+  {
+    file: 'services/ledgerBooks.ts',
+    // The audit's second look at one user, inside a read-only transaction.
+    lines: ["tx.get(ledgerCollection().where('userId', '==', userId)),"],
+    collection: 'ledger',
+    equal: ['userId'],
+  },
+  // pendingSince(): one query shape for each collection whose effects the sweep completes.
+  ...(
+    [
+      ['transactions', 'createdAt'],
+      ['redemptions', 'createdAt'],
+      ['alerts', 'openedAt'],
+    ] as const
+  ).map(([collection, timeField]): QueryShape => ({
+    file: 'data/pendingEffects.ts',
+    lines: [
+      ".where(EFFECTS_PENDING, '==', true)",
+      ".where(timeField, '<=', Timestamp.fromDate(cutoff))",
+      '.orderBy(timeField)',
+    ],
+    collection,
+    equal: ['effectsPending'],
+    range: timeField,
+    orderBy: [[timeField, ASC]],
+  })),
   {
     file: 'services/kioskFold.ts',
     lines: [

@@ -7,6 +7,7 @@ import {
   MAX_BATCH_ITEMS,
   answersOfBatch,
   emptyJournal,
+  isOverloaded,
   nextBatch,
   recordDeposit,
   settleDeposit,
@@ -56,6 +57,16 @@ describe('the journal', () => {
     expect(Object.keys(FINAL_REFUSALS).map(Number)).toEqual([400, 403, 404, 422]);
     for (const status of [0, 401, 408, 409, 413, 429, 500, 502, 503, 504, 201, 418])
       expect(verdictOf(status)).toBe('kept');
+  });
+
+  test('503 overloaded (the service protecting itself, nothing written) keeps the deposit; only that code is overload', () => {
+    const state = journalWith(1);
+    const [deposit] = state.pending;
+    const answer = { status: 503, error: 'The service is overloaded', code: 'overloaded' };
+    expect([isOverloaded(answer), settleDeposit(state, deposit, answer)]).toEqual([true, 'kept']);
+    expect(state.pending).toEqual([deposit]);
+    expect(isOverloaded({ status: 503, code: 'kiosk-misconfigured' })).toBe(false);
+    expect(isOverloaded({ status: 500, code: 'overloaded' })).toBe(false);
   });
 
   test('settling: accepted leaves, rejected moves to rejected with its reason, kept stays in place', () => {

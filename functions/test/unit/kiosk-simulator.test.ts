@@ -5,7 +5,7 @@
  * test kiosk-simulator.test.ts.
  */
 import { emptyJournal, type JournalState } from '../harness/kiosk-journal';
-import { SimulatedKiosk, type KioskEvent } from '../harness/kiosk-simulator';
+import { OVERLOADED_ITEM_PAUSE_MS, SimulatedKiosk, type KioskEvent } from '../harness/kiosk-simulator';
 import { faultyTransport, type NetworkFault, type RetryPolicy, type Transport } from '../harness/kiosk-client';
 
 const API = 'http://service.invalid/api';
@@ -16,13 +16,26 @@ type Fault = NetworkFault | { status: number; retryAfter?: string };
  * Records each key once (an award), answers a known key as a replay, refuses users
  * named `nobody` (404) and answers those named `busy` 409; the n-th request meets
  * `faults[n]`: a network fault (faultyTransport), or that status as the whole answer.
+ * Batch items of users named `crowd` are answered 503 `overloaded` (nothing recorded)
+ * their first `overload.times` times, the batch with `overload.retryAfter` if given.
  * `requests` lists what reached it.
  */
-function standIn(faults: Fault[] = []) {
+function standIn(faults: Fault[] = [], overload: { times: number; retryAfter?: string } = { times: 0 }) {
   const awarded = new Map<string, number>();
-  const requests: { path: string; items: number }[] = [];
+  const requests: { path: string; items: number; keys: string[] }[] = [];
+  const overloadedTimes = new Map<string, number>();
   let current = 0;
   const answerItem = (item: { idempotencyKey: string; userId: string; plasticCount: number }) => {
+    const times = overloadedTimes.get(item.idempotencyKey) ?? 0;
+    if (item.userId === 'crowd' && times < overload.times) {
+      overloadedTimes.set(item.idempotencyKey, times + 1);
+      return {
+        idempotencyKey: item.idempotencyKey,
+        status: 503,
+        error: 'The service is overloaded',
+        code: 'overloaded',
+      };
+    }
     const refused = (
       { nobody: { status: 404, code: 'not-found' }, busy: { status: 409, code: 'kiosk-unavailable' } } as const
     )[item.userId as 'nobody' | 'busy'];
@@ -39,7 +52,10 @@ function standIn(faults: Fault[] = []) {
   const service: Transport = async (url, init) => {
     const path = url.slice(API.length);
     const body = JSON.parse(String(init.body));
-    requests.push({ path, items: body.transactions?.length ?? 1 });
+    const keys: string[] = body.transactions?.map((item: { idempotencyKey: string }) => item.idempotencyKey) ?? [
+      new Headers(init.headers).get('idempotency-key'),
+    ];
+    requests.push({ path, items: keys.length, keys });
     const fault = faults[current];
     if (typeof fault === 'object') {
       return new Response(JSON.stringify({ error: 'injected', code: 'injected' }), {
@@ -48,7 +64,9 @@ function standIn(faults: Fault[] = []) {
       });
     }
     if (path === '/kiosk/transactions/batch') {
-      return Response.json({ success: true, results: body.transactions.map(answerItem) });
+      const results = body.transactions.map(answerItem);
+      const retryAfter = results.some((result: { status: number }) => result.status === 503) && overload.retryAfter;
+      return Response.json({ success: true, results }, { headers: retryAfter ? { 'retry-after': retryAfter } : {} });
     }
     const idempotencyKey = new Headers(init.headers).get('idempotency-key')!;
     const { status, replayed, idempotencyKey: _key, ...rest } = answerItem({ ...body, idempotencyKey });
@@ -193,4 +211,54 @@ test('connected, a deposit is sent alone; one whose answer was lost stays and th
   // Sent alone again (as the load test does with single re-sends): the header says it is a replay.
   const { verdict: again } = await kiosk.deposit({ userId: 'alice', plasticCount: 1, metalCount: 0 });
   expect(again).toBe('accepted');
+});
+
+test('batch items answered 503 overloaded: sent again under the same keys after the batch’s Retry-After, counted as overloaded', async () => {
+  const service = standIn([], { times: 2, retryAfter: '7' });
+  const journal = emptyJournal('k1');
+  const pauses: number[] = [];
+  const { kiosk } = kioskWith(journal, service.transport, [], pauses);
+  kiosk.setConnected(false);
+  await deposits(kiosk, 3);
+  await deposits(kiosk, 2, 'crowd');
+  const allKeys = journal.pending.map((d) => d.idempotencyKey);
+  const crowdKeys = journal.pending.filter((d) => d.userId === 'crowd').map((d) => d.idempotencyKey);
+  kiosk.setConnected(true);
+
+  const summary = await kiosk.flush();
+  expect(service.requests.map((r) => r.keys)).toEqual([allKeys, crowdKeys, crowdKeys]);
+  expect(pauses).toEqual([7000, 7000]);
+  expect(summary).toMatchObject({ uploads: 3, accepted: 5, overloaded: 4, kept: 0, rejected: 0 });
+  expect(journal.pending).toEqual([]);
+  expect(service.awarded.size).toBe(5);
+});
+
+test('overloaded items without a Retry-After wait the service’s own; still overloaded after every attempt, they stay for the next flush', async () => {
+  const service = standIn([], { times: 5 });
+  const journal = emptyJournal('k1');
+  const pauses: number[] = [];
+  const { kiosk } = kioskWith(journal, service.transport, [], pauses);
+  kiosk.setConnected(false);
+  await deposits(kiosk, 1, 'crowd');
+  kiosk.setConnected(true);
+
+  const first = await kiosk.flush();
+  // QUICK allows 5 attempts: 5 sends, 4 pauses between them.
+  expect(service.requests).toHaveLength(5);
+  expect(pauses).toEqual(Array.from({ length: 4 }, () => OVERLOADED_ITEM_PAUSE_MS));
+  expect(first).toMatchObject({ overloaded: 5, accepted: 0 });
+  expect(journal.pending).toHaveLength(1);
+  expect(await kiosk.flush()).toMatchObject({ accepted: 1, overloaded: 0 });
+  expect(journal.pending).toEqual([]);
+});
+
+test('a deposit sent alone and answered 503 overloaded is sent again with its key after Retry-After', async () => {
+  const service = standIn([{ status: 503, retryAfter: '4' }]);
+  const journal = emptyJournal('k1');
+  const pauses: number[] = [];
+  const { kiosk } = kioskWith(journal, service.transport, [], pauses);
+  const { deposit, verdict } = await kiosk.deposit({ userId: 'alice', plasticCount: 2, metalCount: 0 });
+  expect(verdict).toBe('accepted');
+  expect(pauses).toEqual([4000]);
+  expect(service.requests.map((r) => r.keys)).toEqual([[deposit.idempotencyKey], [deposit.idempotencyKey]]);
 });

@@ -1,0 +1,29 @@
+/** effects:sweep: completes the effects (counters, notifications, pushes) that no trigger finished. */
+import { DEFAULT_MIN_AGE_MS } from '../../services/pendingEffects';
+import { runEffectsSweep } from '../../triggers/effectsSweep';
+import { UsageError, printJson, type Command } from '../command';
+
+const effectsSweep: Command = {
+  name: 'effects:sweep',
+  description:
+    'Runs the effects sweep once, as the scheduled function does every 5 minutes (npm start runs it on a timer: ' +
+    'the emulator runs no schedules): completes, exactly once, the kiosk counters, notifications and pushes of ' +
+    'transactions, redemptions and alerts whose trigger never finished them. Prints what it found and completed ' +
+    'as JSON.',
+  flags: {
+    'min-age': {
+      value: 'SECONDS',
+      description: `only what was recorded at least this long ago (default ${DEFAULT_MIN_AGE_MS / 1000}, as scheduled)`,
+    },
+  },
+  uses: { firestore: true },
+  run: async (flags) => {
+    const minAge = flags.get('min-age');
+    const seconds = minAge === undefined ? DEFAULT_MIN_AGE_MS / 1000 : Number(minAge);
+    if (!Number.isSafeInteger(seconds) || seconds < 0)
+      throw new UsageError('--min-age must be a whole number of seconds');
+    await printJson(await runEffectsSweep({ minAgeMs: seconds * 1000 }));
+  },
+};
+
+export const effectsCommands: readonly Command[] = [effectsSweep];

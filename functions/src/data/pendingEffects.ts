@@ -1,0 +1,34 @@
+/**
+ * `effectsPending: true` marks a transaction, redemption or alert whose side effects
+ * (counters, notification, push) are not all applied yet: written with the document,
+ * deleted in the same write that records the effects' final state. The effects sweep
+ * (services/pendingEffects.ts) finds what no trigger finished by an equality on it and
+ * a range on the document's time (an index each, firestore.indexes.json), never by
+ * scanning a collection.
+ */
+import { FieldValue, Timestamp, type CollectionReference } from 'firebase-admin/firestore';
+
+export const EFFECTS_PENDING = 'effectsPending';
+
+/** Spread into a document as first stored. */
+export const effectsPending = { [EFFECTS_PENDING]: true } as const;
+
+/** Spread into the update that records the effects' final state. */
+export const effectsSettled = () => ({ [EFFECTS_PENDING]: FieldValue.delete() });
+
+/** The ids of up to `limit` documents still pending, recorded (`timeField`) at or before `cutoff`, oldest first. */
+export async function pendingSince(
+  collection: CollectionReference,
+  timeField: string,
+  cutoff: Date,
+  limit: number,
+): Promise<string[]> {
+  const snapshot = await collection
+    .where(EFFECTS_PENDING, '==', true)
+    .where(timeField, '<=', Timestamp.fromDate(cutoff))
+    .orderBy(timeField)
+    .limit(limit)
+    .select()
+    .get();
+  return snapshot.docs.map((doc) => doc.id);
+}

@@ -1,0 +1,92 @@
+import type { CollectionReference } from 'firebase-admin/firestore';
+import { logError, logWarn } from '../log';
+import type { PushTransport } from '../adapters/push';
+import { alertsCollection } from '../data/alerts';
+import { pendingSince } from '../data/pendingEffects';
+import { redemptionsCollection } from '../data/redemptions';
+import { transactionsCollection } from '../data/transactions';
+import { pushOpenedAlert } from './alertPush';
+import { applyRedemptionEffects } from './redemptionEffects';
+import { applyTransactionEffects } from './transactionEffects';
+
+/** What the sweep did for one kind of document. */
+export interface SweptKind {
+  /** Still pending when the sweep looked. */
+  pending: number;
+  /** Completed by the sweep (a late trigger that got there first is not counted). */
+  completed: number;
+  /** Whose run failed (logged); the next sweep tries again. */
+  failed: number;
+}
+
+export interface EffectsSweepOutcome {
+  transactions: SweptKind;
+  redemptions: SweptKind;
+  alerts: SweptKind;
+}
+
+/** Older than a trigger's longest run (its timeout), so a sweep never races a trigger still in its first delivery. */
+export const DEFAULT_MIN_AGE_MS = 5 * 60_000;
+/** Documents of each kind per sweep; the next sweep takes the rest. */
+const SWEEP_LIMIT = 500;
+/** Runs at once: each is a few small transactions (a transaction's may wait for its kiosk's fold). */
+const SWEEP_CONCURRENCY = 8;
+
+interface Sweepable {
+  kind: keyof EffectsSweepOutcome;
+  collection: () => CollectionReference;
+  /** When the document was recorded. */
+  timeField: string;
+  /** The trigger's own claim-then-act service; `completed-now` when this run finished something. */
+  complete: (id: string, push: PushTransport) => Promise<string>;
+}
+
+const SWEEPABLE: readonly Sweepable[] = [
+  {
+    kind: 'transactions',
+    collection: transactionsCollection,
+    timeField: 'createdAt',
+    complete: applyTransactionEffects,
+  },
+  { kind: 'redemptions', collection: redemptionsCollection, timeField: 'createdAt', complete: applyRedemptionEffects },
+  { kind: 'alerts', collection: alertsCollection, timeField: 'openedAt', complete: pushOpenedAlert },
+];
+
+async function sweepKind(sweepable: Sweepable, cutoff: Date, push: PushTransport): Promise<SweptKind> {
+  const ids = await pendingSince(sweepable.collection(), sweepable.timeField, cutoff, SWEEP_LIMIT);
+  const swept: SweptKind = { pending: ids.length, completed: 0, failed: 0 };
+  for (let i = 0; i < ids.length; i += SWEEP_CONCURRENCY) {
+    const batch = ids.slice(i, i + SWEEP_CONCURRENCY);
+    const runs = await Promise.allSettled(batch.map((id) => sweepable.complete(id, push)));
+    runs.forEach((run, j) => {
+      if (run.status === 'rejected') {
+        swept.failed++;
+        logError('effects_sweep_run_failed', {
+          kind: sweepable.kind,
+          id: batch[j],
+          code: (run.reason as { code?: unknown })?.code,
+        });
+      } else if (run.value === 'completed-now') swept.completed++;
+    });
+  }
+  return swept;
+}
+
+/**
+ * Completes the effects that no trigger finished (a delivery lost, an event whose
+ * retries ran out) of the transactions, redemptions and alerts recorded at least
+ * `minAgeMs` ago, through the triggers' own claim-then-act services: whatever was
+ * done is not done again, and a late trigger racing the sweep finds the claim (so a
+ * push goes out at most once, a notification is written once, a transaction counted
+ * on its kiosk once). Safe to run at any time and any number of times.
+ */
+export async function sweepPendingEffects(
+  push: PushTransport,
+  { minAgeMs = DEFAULT_MIN_AGE_MS, now = new Date() }: { minAgeMs?: number; now?: Date } = {},
+): Promise<EffectsSweepOutcome> {
+  const cutoff = new Date(now.getTime() - minAgeMs);
+  const outcome = {} as EffectsSweepOutcome;
+  for (const sweepable of SWEEPABLE) outcome[sweepable.kind] = await sweepKind(sweepable, cutoff, push);
+  if (SWEEPABLE.some(({ kind }) => outcome[kind].pending > 0)) logWarn('effects_sweep_found_pending', { ...outcome });
+  return outcome;
+}

@@ -1,0 +1,16 @@
+import { logInfo } from '../log';
+import { pushTransport } from '../adapters/push';
+import { sweepPendingEffects, type EffectsSweepOutcome } from '../services/pendingEffects';
+
+/**
+ * The scheduled effects sweep (every 5 minutes): completes the effects of
+ * transactions, redemptions and alerts that no trigger finished. The functions
+ * emulator runs no schedules (firebase-tools issue 2034), so `npm start` runs it on a
+ * timer through `admin effects:sweep`, and the tests run it through
+ * firebase-functions-test.
+ */
+export async function runEffectsSweep(options?: { minAgeMs?: number }): Promise<EffectsSweepOutcome> {
+  const outcome = await sweepPendingEffects(pushTransport(), options);
+  logInfo('effects_sweep', { ...outcome });
+  return outcome;
+}

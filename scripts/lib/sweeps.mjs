@@ -1,0 +1,47 @@
+// @ts-check
+// The local stack's stand-in for Cloud Scheduler. The functions emulator does not run
+// scheduled functions (firebase-tools issue 2034), so `npm start` runs each scheduled
+// function's own handler every 5 minutes as deployed: through the operator CLI
+// (`admin alerts:sweep`, `admin effects:sweep`), against the local emulators.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { HOSTS, LOCAL_PROJECT_ID } from './emulators.mjs';
+import { functionsDir, repoRoot } from './paths.mjs';
+
+/** As `schedule: 'every 5 minutes'` of silentKioskSweep and effectsSweep in functions/src/index.ts. */
+const SWEEP_INTERVAL_MS = 5 * 60_000;
+
+/** The scheduled functions: what each is called in the log, and the CLI command that runs its handler. */
+export const SCHEDULED_SWEEPS = [
+  { name: 'silent sweep', command: 'alerts:sweep' },
+  { name: 'effects sweep', command: 'effects:sweep' },
+];
+
+/**
+ * Runs the CLI `command` every 5 minutes until the process ends, one run at a time;
+ * each run's outcome (or failure) is one line through `log`, led by `name`.
+ * @param {{ name: string, command: string }} sweep
+ * @param {(line: string) => void} log
+ */
+export function startSweep({ name, command }, log) {
+  let running = false;
+  const sweep = () => {
+    if (running) return;
+    running = true;
+    const proc = spawn(process.execPath, [join(functionsDir, 'lib', 'cli', 'admin.js'), command], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FIRESTORE_EMULATOR_HOST: HOSTS.firestore, GCLOUD_PROJECT: LOCAL_PROJECT_ID },
+    });
+    let result = '';
+    let notes = '';
+    proc.stdout.on('data', (chunk) => (result += chunk));
+    proc.stderr.on('data', (chunk) => (notes += chunk));
+    proc.on('close', (code) => {
+      running = false;
+      const oneLine = (/** @type {string} */ text) => text.trim().replace(/\s+/g, ' ');
+      log(code === 0 ? `${name}: ${oneLine(result)}` : `${name} failed (exit code ${code}): ${oneLine(notes)}`);
+    });
+  };
+  setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+}

@@ -1,0 +1,65 @@
+// @ts-check
+// The end of a load run, before its books: the triggers drain, and the effects sweep
+// (the scheduled `effectsSweep`, run through `admin effects:sweep`) completes what no
+// trigger finished: a delivery the emulator lost (`Request to function failed: Error:
+// write EPIPE`) or a run whose retries ran out. The books then hold either way, and
+// the report says how many effects the sweep had to complete.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { waitFor } from '../../functions/test/harness/wait.ts';
+import { functionsDir } from '../lib/paths.mjs';
+import { runAdmin } from './books.mjs';
+
+const requireFn = createRequire(join(functionsDir, 'package.json'));
+const { db } = requireFn('./lib/adapters/firestore.js');
+const { EFFECTS_PENDING } = requireFn('./lib/data/pendingEffects.js');
+
+/** What the sweep looks through: every document whose trigger tells or counts something. */
+const WITH_EFFECTS = ['transactions', 'redemptions', 'alerts'];
+
+/** How many documents of each kind still wait for their effects. */
+export async function pendingEffects() {
+  const counts = await Promise.all(
+    WITH_EFFECTS.map(async (name) => {
+      const query = db().collection(name).where(EFFECTS_PENDING, '==', true);
+      return /** @type {number} */ ((await query.count().get()).data().count);
+    }),
+  );
+  return Object.fromEntries(WITH_EFFECTS.map((name, i) => [name, counts[i]]));
+}
+
+/**
+ * Waits until no effect is pending, or until the number pending has not fallen for
+ * `stallMs` (what is left then is what no trigger will finish), at most `timeoutMs`.
+ * @param {{ stallMs?: number, timeoutMs?: number }} [options]
+ */
+export async function waitForTriggersToSettle({ stallMs = 60_000, timeoutMs = 600_000 } = {}) {
+  let fewest = Infinity;
+  let fellAt = Date.now();
+  /** @type {Record<string, number>} */
+  let last = {};
+  return waitFor(
+    `the triggers to finish or stall for ${stallMs / 1000} s`,
+    async () => {
+      last = await pendingEffects();
+      const total = Object.values(last).reduce((sum, n) => sum + n, 0);
+      if (total < fewest) [fewest, fellAt] = [total, Date.now()];
+      return total === 0 || Date.now() - fellAt > stallMs ? last : undefined;
+    },
+    timeoutMs,
+    async () => `still pending: ${JSON.stringify(last)}`,
+    1_000,
+  );
+}
+
+/**
+ * `admin effects:sweep --min-age 0`: every pending effect completed now, racing any
+ * trigger still at work (exactly once either way). Its outcome per kind: found
+ * pending, completed by the sweep, failed.
+ * @param {string} projectId
+ */
+export function sweepEffects(projectId) {
+  const run = runAdmin(projectId, ['effects:sweep', '--min-age', '0']);
+  if (run.status !== 0) throw new Error(`effects:sweep failed (exit ${run.status}): ${run.stderr.trim()}`);
+  return /** @type {Record<string, { pending: number, completed: number, failed: number }>} */ (JSON.parse(run.stdout));
+}
