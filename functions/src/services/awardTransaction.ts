@@ -144,6 +144,7 @@ async function awardToUser(
       try {
         if (recorded?.exists) return { outcome: recordedAnswer(award, recorded, submissionId) };
         if (legacy?.exists) return { outcome: legacyAnswer(award, legacy) };
+        award.checkIfNew?.();
         const { kioskId, plasticCount, metalCount, happenedAt } = award.deposit;
         const kiosk = read.kiosks.get(kioskId);
         if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);

@@ -72,7 +72,7 @@ export const adjustUserRoute = adminRoute<AdjustmentBody>({
       400: {
         description:
           '`points` not an integer within ±100,000 or 0, `reason` not 1-200 characters (or only white space), ' +
-          'or an Idempotency-Key that is empty, over 255 characters or sent twice',
+          'or an Idempotency-Key that is not 1-255 visible ASCII characters or sent twice',
         codes: ['invalid-argument'],
       },
       404: { description: 'No user has this id', codes: ['not-found'] },

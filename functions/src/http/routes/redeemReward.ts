@@ -49,7 +49,7 @@ export const redeemRewardRoute = userRoute<RedeemBody>({
       },
       400: {
         description:
-          'No Idempotency-Key, or one that is empty, over 255 characters or sent twice; an invalid `rewardId`',
+          'No Idempotency-Key, or one that is not 1-255 visible ASCII characters or sent twice; an invalid `rewardId`',
         codes: ['invalid-argument'],
       },
       404: { description: 'Unknown user or reward (the message says which)', codes: ['not-found'] },

@@ -61,7 +61,7 @@ export const submitTransactionRoute: Route<TransactionBody, KioskCaller> = {
       400: {
         description:
           'A count outside 0-1000 or no item at all, an invalid id, an `occurredAt` that is not RFC 3339 or out of ' +
-          'its bounds, or an Idempotency-Key that is empty, over 255 characters or sent twice',
+          'its bounds, or an Idempotency-Key that is not 1-255 visible ASCII characters or sent twice',
         codes: ['invalid-argument'],
       },
       403: { description: '`kioskId` is not the kiosk of this key', codes: ['permission-denied'] },
