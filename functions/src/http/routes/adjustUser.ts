@@ -1,7 +1,7 @@
 import { parseIdempotencyKey } from '../../domain/idempotency';
 import { adjustBalance, type AdjustmentView } from '../../services/adjustBalance';
 import { adminRoute } from '../accessRoutes';
-import { successBody, userExample, userSchema } from '../components';
+import { overloadedAnswer, successBody, userExample, userSchema } from '../components';
 import type { AdjustmentBody } from '../pointsSchemas';
 import type { JsonSchema } from '../types';
 
@@ -84,6 +84,7 @@ export const adjustUserRoute = adminRoute<AdjustmentBody>({
         description: 'This Idempotency-Key was already used for this user with a different body',
         codes: ['idempotency-key-reused'],
       },
+      503: overloadedAnswer,
     },
   },
 });
