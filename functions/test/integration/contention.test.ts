@@ -83,6 +83,18 @@ describe('a redemption of an unlimited reward changed between its read and its c
   });
 });
 
+test('a redemption leaves an unlimited reward as it was (same update time), so redemptions of it do not contend', async () => {
+  const rewardId = uniqueId('reward');
+  await upsertReward({ id: rewardId, name: 'Coffee', cost: 300, kind: 'voucher', stock: null });
+  const userId = await seedUser({ currentPoints: 1000, totalPoints: 1000 });
+  const rewardRef = db().collection('rewards').doc(rewardId);
+  const before = await rewardRef.get();
+  await redeemReward(userId, rewardId, 'spend-1');
+  const after = await rewardRef.get();
+  expect(after.data()).toEqual(before.data());
+  expect(after.updateTime!.isEqual(before.updateTime!)).toBe(true);
+});
+
 describe('contention past the deadline: 503 overloaded with Retry-After, nothing written', () => {
   const configured = contention.deadlineMs;
   beforeEach(() => (contention.deadlineMs = 1_000));
