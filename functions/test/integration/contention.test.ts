@@ -1,7 +1,9 @@
 import { contention } from '../../src/adapters/firestore';
 import { upsertReward } from '../../src/data/rewards';
 import { ApiError } from '../../src/errors';
+import { keyedTransactionId } from '../../src/domain/idempotency';
 import { adjustBalance } from '../../src/services/adjustBalance';
+import { awardTransactions } from '../../src/services/awardTransaction';
 import { redeemReward } from '../../src/services/redemptions';
 import { GRPC, injectCommitFaults, writesDocument, writesTo, type CommitRequest } from './commit-faults';
 import { closeClient, send, startFuzzServer, type FuzzServer } from './fuzz-server';
@@ -156,6 +158,27 @@ describe('contention past the deadline: 503 overloaded with Retry-After, nothing
     ]);
     const recorded = await db().collection('transactions').get();
     expect(recorded.docs.map((doc) => doc.get('userId'))).toEqual([calm]);
+  });
+
+  test("an award that waited in its user's queue past the deadline is given up before it is tried", async () => {
+    const { kioskId, keyId } = await seedKioskWithKey();
+    const userId = await seedUser();
+    const award = (idempotencyKey: string) =>
+      awardTransactions(
+        [{ deposit: { kioskId, userId, plasticCount: 1, metalCount: 0, happenedAt: new Date() }, idempotencyKey }],
+        {
+          apiKeyId: keyId,
+          oldestAcceptedDay: '2000-01-01',
+        },
+      );
+    // Only the first award's commits lose their race; the second's would land at once if it were tried.
+    const first = writesDocument(`transactions/${keyedTransactionId(kioskId, 'queued-1')}`);
+    const { result: settled } = await withEveryCommitFailing(first, FAILED_PRECONDITION, () =>
+      Promise.all([award('queued-1'), award('queued-2')]),
+    );
+    const errors = settled.map(([each]) => ('error' in each ? each.error : each.outcome));
+    for (const error of errors) expect(error).toMatchObject({ status: 503, code: 'overloaded' });
+    expect((await db().collection('transactions').get()).size).toBe(0);
   });
 
   test('a redemption and an adjustment (optimistic commits): 503 overloaded, nothing spent', async () => {
