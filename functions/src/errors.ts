@@ -24,7 +24,8 @@ export type ErrorCode =
   | 'reward-inactive'
   | 'out-of-stock'
   | 'insufficient-points'
-  | 'already-cancelled';
+  | 'already-cancelled'
+  | 'overloaded';
 
 /**
  * The one error type of the service. Anything thrown as an ApiError is answered
@@ -48,3 +49,14 @@ export const unauthorized = (message: string): ApiError => new ApiError(401, 'un
 export const forbidden = (message: string): ApiError => new ApiError(403, 'permission-denied', message);
 export const notFound = (message: string): ApiError => new ApiError(404, 'not-found', message);
 export const conflict = (message: string, code: ErrorCode): ApiError => new ApiError(409, code, message);
+
+/** How soon a request given up as overloaded is asked to come again. */
+export const OVERLOAD_RETRY_AFTER_SECONDS = 5;
+/**
+ * A request the service gave up on to protect itself (contention or a queue that did
+ * not clear in time): nothing of it was written, and it may be sent again as it is.
+ */
+export const overloaded = (): ApiError =>
+  new ApiError(503, 'overloaded', 'The service is overloaded; nothing was written. Send the request again later', {
+    'Retry-After': String(OVERLOAD_RETRY_AFTER_SECONDS),
+  });

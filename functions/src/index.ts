@@ -59,7 +59,7 @@ export const api = defineWhereServed('api', () => {
  * parts (checked against the code's constants by test/unit/trigger-timeouts.test.ts):
  * - the kiosk fold lease wait, 45 s (kioskFold WAIT_FOR_LEASE_MS), then one fold:
  *   1 s apart from the last (FOLD_INTERVAL_MS) and its Firestore transaction, 30 s;
- * - the claim, a Firestore transaction retried for up to 30 s (TRANSACTION_DEADLINE_MS);
+ * - the claim, a Firestore transaction retried for up to 30 s (contention.deadlineMs in adapters/firestore.ts);
  * - the push: firebase-admin's FCM request, 15 s, tried up to 5 times with 1 + 2 + 4 s
  *   of back-off between (its default retry config, without a Retry-After), 82 s;
  * - the push outcome write, retried for up to 20 s (notifyOnce PERSIST_DEADLINE_MS).

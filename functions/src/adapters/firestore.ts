@@ -11,6 +11,7 @@ import {
   type UpdateData,
   type WriteBatch,
 } from 'firebase-admin/firestore';
+import { overloaded } from '../errors';
 import { logWarn } from '../log';
 import { GOOGLE_CALL_IDLE_TIMEOUT_MS, withIdleTimeout } from './googleHttp';
 
@@ -61,7 +62,13 @@ export function db(): Firestore {
 const ALREADY_EXISTS = 6;
 const FAILED_PRECONDITION = 9;
 const INVALID_ARGUMENT = 3;
-export const TRANSACTION_DEADLINE_MS = 30_000;
+/**
+ * How long contention (lost races, ABORTED, a commit that timed out) may hold one
+ * write up before the service gives it up as overloaded: 503 `overloaded` with
+ * Retry-After, nothing written. A setting of this module so a test can make it run
+ * out in a second rather than half a minute.
+ */
+export const contention = { deadlineMs: 30_000 };
 /**
  * The codes on which the Admin SDK itself runs a transaction again (its
  * isRetryableTransactionError): ABORTED (contention), CANCELLED, UNKNOWN,
@@ -117,18 +124,28 @@ export async function recordOnEmulator(event: string, fields: Record<string, unk
  * once per call, outside the body, or writes that are the same when repeated.
  */
 export async function runTransaction<T>(body: (tx: Transaction) => Promise<T>): Promise<T> {
-  const deadline = Date.now() + TRANSACTION_DEADLINE_MS;
+  const deadline = Date.now() + contention.deadlineMs;
   for (let attempt = 1; ; attempt++) {
     try {
       return await db().runTransaction(body, { maxAttempts: 1 });
     } catch (error) {
-      if (!isRetryableTransactionFailure(error) || Date.now() > deadline) throw error;
+      if (!isRetryableTransactionFailure(error)) throw error;
+      if (Date.now() > deadline) throw givenUp(error);
       const code = codeOf(error);
       logWarn('transaction_retried', { attempt, code });
       await recordOnEmulator('transaction_retried', { attempt, code: code ?? null });
-      await pause(Math.random() * Math.min(1000, 50 * 2 ** (attempt - 1)));
+      await pause(backoffMs(attempt));
     }
   }
+}
+
+/** Jittered, doubling from 50 ms to at most 1 s. */
+const backoffMs = (attempt: number) => Math.random() * Math.min(1000, 50 * 2 ** (attempt - 1));
+
+/** The answer to contention that outlasted the deadline: 503 overloaded, logged with its last gRPC code. */
+function givenUp(error: unknown) {
+  logWarn('contention_given_up', { code: codeOf(error) ?? null, deadlineMs: contention.deadlineMs });
+  return overloaded();
 }
 
 /**
@@ -179,29 +196,46 @@ export async function commitOptimistically<T>(
  * receipt: writes that are the same when repeated, or creates that `stage` reads back
  * and knows as its own by an id chosen once per call (an award's `submissionId`).
  * `stage` reads without locks and stages its writes guarded by preconditions, or
- * answers `commit: false` when there is nothing to write. A commit that lost a race
- * runs `stage` again on fresh reads, and so does one whose answer was lost: the SDK's
- * resend fails on the first send's own writes, and the fresh reads then find them
- * applied. `afterFailure`, when given, tells first whether a failed commit landed
- * after all.
+ * answers `commit: false` when there is nothing to write (its own writes already
+ * there among them). `afterFailure`, when given, tells first whether a failed commit
+ * landed after all.
+ *
+ * After any failed commit the outcome is unknown until read: a lost race, but also a
+ * commit whose answer was lost (the SDK's resend fails on the first send's own
+ * writes) or that timed out (DEADLINE_EXCEEDED, INTERNAL, CANCELLED: the SDK does not
+ * resend those, and the write may have landed). So `stage` runs again on fresh reads
+ * before anything is answered: it finds what landed and answers it, or stages the
+ * writes again (the same ids, so at most one of the attempts can ever land). Past the
+ * contention deadline, what has not landed is given up: 503 overloaded.
  */
 export async function commitOnFreshReads<T>(
   stage: (batch: WriteBatch) => Promise<{ result: T; commit: boolean }>,
   afterFailure?: () => Promise<{ result: T } | undefined>,
 ): Promise<T> {
-  const deadline = Date.now() + TRANSACTION_DEADLINE_MS;
-  for (;;) {
+  const deadline = Date.now() + contention.deadlineMs;
+  let failure: unknown;
+  for (let attempt = 1; ; attempt++) {
+    if (failure !== undefined && isRetryableCommitFailure(failure)) {
+      await pause(isLostRace(failure) ? Math.random() * 25 : backoffMs(attempt));
+    }
     const batch = db().batch();
     const { result, commit } = await stage(batch);
     if (!commit) return result;
+    if (failure !== undefined) {
+      // Not landed: a failure that says nothing of contention is the caller's, as it is.
+      if (!isRetryableCommitFailure(failure)) throw failure;
+      if (Date.now() > deadline) throw givenUp(failure);
+    }
     try {
       await batch.commit();
       return result;
     } catch (error) {
       const landed = await afterFailure?.();
       if (landed) return landed.result;
-      if (!isLostRace(error) || Date.now() > deadline) throw error;
-      await pause(Math.random() * 25);
+      failure = error;
     }
   }
 }
+
+/** A failed commit worth staging again: a lost race, or what the SDK would retry in a transaction. */
+const isRetryableCommitFailure = (error: unknown): boolean => isLostRace(error) || isRetryableTransactionFailure(error);

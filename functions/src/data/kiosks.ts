@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { FieldValue, GeoPoint, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { geohashForLocation } from 'geofire-common';
 import { logWarn } from '../log';
@@ -20,12 +21,17 @@ export const kiosksCollection = () => db().collection('kiosks');
  * defaults (24/7, UTC, available), no items counted yet, and the geohash the map
  * queries by. The one place a kiosk document is written out.
  */
-export function newKiosk(definition: Omit<KioskDefinition, 'id'>, lastUpdated = Timestamp.now()): DocumentData {
+export function newKiosk(
+  definition: Omit<KioskDefinition, 'id'>,
+  lastUpdated = Timestamp.now(),
+  creationId?: string,
+): DocumentData {
   return {
     ...kioskDefinitionFields(definition, lastUpdated),
     plasticCount: 0,
     metalCount: 0,
     createdAt: FieldValue.serverTimestamp(),
+    ...(creationId !== undefined && { creationId }),
   };
 }
 
@@ -186,10 +192,13 @@ export async function availableKiosksUnseenSince(cutoff: Date): Promise<string[]
  * while keeping its counters and whatever was omitted. Every field but the counters
  * is written, so an update mends a kiosk broken by hand: a value it cannot keep falls
  * back to the default, a malformed counter restarts at 0, and a malformed lastSeenAt
- * is dropped (never seen).
+ * is dropped (never seen). A create is answered as one also when its commit's answer
+ * was lost and the transaction ran again (it then finds its own `creationId`).
  */
 export async function upsertKiosk(definition: KioskDefinition): Promise<{ kiosk: KioskRecord; created: boolean }> {
   const ref = kiosksCollection().doc(definition.id);
+  // Stored with a create: the body run again after its commit's answer was lost finds its own create.
+  const creationId = randomUUID();
   return runTransaction(async (tx) => {
     const stored = (await tx.get(ref)).data();
     const existing = stored && readKioskFields(stored);
@@ -215,7 +224,7 @@ export async function upsertKiosk(definition: KioskDefinition): Promise<{ kiosk:
         ...(existing.lastSeenAt === undefined && { lastSeenAt: FieldValue.delete() }),
       };
       tx.update(ref, { ...kioskDefinitionFields(kiosk, lastUpdated), ...malformed });
-    } else tx.create(ref, newKiosk(kiosk, lastUpdated));
-    return { kiosk, created: !existing };
+    } else tx.create(ref, newKiosk(kiosk, lastUpdated, creationId));
+    return { kiosk, created: !existing || stored.creationId === creationId };
   });
 }

@@ -2,6 +2,7 @@
  * The rewards catalog (`rewards/{rewardId}`): what points buy. Not to be confused with
  * domain/rewards.ts, the points per item and the ranks (config/rewards).
  */
+import { randomUUID } from 'node:crypto';
 import { FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { assertDocumentId } from '../domain/ids';
@@ -70,8 +71,11 @@ export const toAdminRewardView = (reward: RewardRecord): AdminRewardView => ({
   active: reward.active,
 });
 
-/** A rewards/{id} document as written by a create or update; the one place one is written out. */
-const rewardDocument = (reward: RewardRecord, created: boolean): DocumentData => ({
+/**
+ * A rewards/{id} document as written by a create (with the id of the call that
+ * creates it) or an update; the one place one is written out.
+ */
+const rewardDocument = (reward: RewardRecord, creationId?: string): DocumentData => ({
   name: reward.name,
   description: reward.description,
   cost: reward.cost,
@@ -79,7 +83,7 @@ const rewardDocument = (reward: RewardRecord, created: boolean): DocumentData =>
   stock: reward.stock,
   active: reward.active,
   updatedAt: FieldValue.serverTimestamp(),
-  ...(created && { createdAt: FieldValue.serverTimestamp() }),
+  ...(creationId !== undefined && { createdAt: FieldValue.serverTimestamp(), creationId }),
 });
 
 /**
@@ -87,9 +91,13 @@ const rewardDocument = (reward: RewardRecord, created: boolean): DocumentData =>
  * it: fields not given are kept. One transaction with the read, so a concurrent
  * redemption's stock change is never overwritten by a stale one. A reward broken by
  * hand is mended by an update that gives the broken fields (400 names them otherwise).
+ * A create is answered as one also when its commit's answer was lost and the
+ * transaction ran again (it then finds its own `creationId`).
  */
 export async function upsertReward(definition: RewardDefinition): Promise<{ reward: RewardRecord; created: boolean }> {
   const ref = rewardsCollection().doc(assertDocumentId(definition.id, 'id'));
+  // Stored with a create: the body run again after its commit's answer was lost finds its own create.
+  const creationId = randomUUID();
   return runTransaction(async (tx) => {
     const snapshot = await tx.get(ref);
     const stored = snapshot.exists ? storedReward(ref.id, snapshot.data()!) : undefined;
@@ -109,8 +117,8 @@ export async function upsertReward(definition: RewardDefinition): Promise<{ rewa
         `Reward ${ref.id} has broken stored fields; give them in this request: ${invalidFields.join(', ')}`,
       );
     }
-    tx.set(ref, rewardDocument(reward, !stored), { merge: true });
-    return { reward, created: !stored };
+    tx.set(ref, rewardDocument(reward, stored ? undefined : creationId), { merge: true });
+    return { reward, created: !stored || snapshot.get('creationId') === creationId };
   });
 }
 

@@ -24,9 +24,10 @@ export interface Deposit extends DepositSubmission {
 /**
  * The checks a deposit passes beyond its schema (which already holds the types,
  * count bounds and RFC 3339 syntax): ids Firestore can store, at least one item, and
- * an `occurredAt` no more than 5 minutes ahead and at most `offlineMaxDays` back.
+ * an `occurredAt` that is an instant. Whether that instant is still accepted is
+ * assertInOfflineWindow's to say, asked only of a deposit not recorded yet.
  */
-export function assertDeposit(submission: DepositSubmission, now: Date, offlineMaxDays: number): Deposit {
+export function assertDeposit(submission: DepositSubmission, now: Date): Deposit {
   assertDocumentId(submission.kioskId, 'kioskId');
   assertDocumentId(submission.userId, 'userId');
   if (submission.plasticCount + submission.metalCount === 0) {
@@ -36,13 +37,21 @@ export function assertDeposit(submission: DepositSubmission, now: Date, offlineM
   const happenedAt = new Date(submission.occurredAt);
   // The schema's date-time syntax admits a leap second (":60"), which Date cannot represent.
   if (Number.isNaN(happenedAt.getTime())) throw badRequest('occurredAt must be a valid RFC 3339 date-time');
+  return { ...submission, happenedAt };
+}
+
+/**
+ * A new deposit's `occurredAt` is no more than 5 minutes ahead and at most
+ * `offlineMaxDays` back. A retry of a recorded deposit is answered from its record
+ * instead, however far the window has moved since.
+ */
+export function assertInOfflineWindow({ happenedAt }: Deposit, now: Date, offlineMaxDays: number): void {
   if (happenedAt.getTime() > now.getTime() + MAX_CLOCK_AHEAD_MS) {
     throw badRequest('occurredAt must not be more than 5 minutes in the future');
   }
   if (happenedAt.getTime() < now.getTime() - offlineMaxDays * DAY_MS) {
     throw badRequest(`occurredAt must not be more than ${offlineMaxDays} days in the past`);
   }
-  return { ...submission, happenedAt };
 }
 
 /** The first UTC day a deposit may still arrive for: earlier days' earnings can be forgotten. */

@@ -2,6 +2,14 @@ import { ApiError, badRequest } from '../errors';
 import { sha256Hex } from './hash';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/**
+ * Keys are visible ASCII (0x21-0x7E), so a key is the same text wherever it is sent:
+ * Node reads header bytes as latin1, a JSON body as UTF-8, and `café-1` would be two
+ * keys (two transactions) if either admitted it.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = '^[!-~]+$';
+export const IDEMPOTENCY_KEY_RULE = `1-${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters (0x21-0x7E)`;
+const idempotencyKeyText = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 /** JSON with object keys sorted at every level, so key order never changes a fingerprint. */
 export function canonicalJson(value: unknown): string {
@@ -57,8 +65,8 @@ export function legacyIdempotencyRecordId(kioskId: string, key: string): string 
 export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
   if (Array.isArray(header)) throw badRequest('Idempotency-Key must be sent once');
-  if (header.length === 0 || header.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw badRequest(`Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  if (header.length === 0 || header.length > MAX_IDEMPOTENCY_KEY_LENGTH || !idempotencyKeyText.test(header)) {
+    throw badRequest(`Idempotency-Key must be ${IDEMPOTENCY_KEY_RULE}`);
   }
   return header;
 }

@@ -8,7 +8,7 @@ import type { TransactionView } from '../data/transactions';
 import { KIOSK_STATUSES, type KioskStatus, type KioskView } from '../domain/kiosk';
 import { coordinates } from './schemas';
 import { count, id } from './schemaFields';
-import type { JsonSchema } from './types';
+import type { ErrorResponse, JsonSchema } from './types';
 
 /**
  * An object schema with a property for every member of `T` (not ajv's JSONSchemaType:
@@ -184,4 +184,16 @@ export const transactionExample: TransactionView = {
   capped: false,
   newBalance: 1320,
   occurredAt: '2026-11-23T08:12:44.000Z',
+};
+
+/**
+ * What a route that writes answers when contention on what it writes (a burst on one
+ * user, one reward, one kiosk) did not clear in time: errors.ts' `overloaded`.
+ */
+export const overloadedAnswer: ErrorResponse = {
+  description:
+    'The service is overloaded: what this request writes was contended for too long. Nothing was written; send ' +
+    'the request again as it is after `Retry-After` seconds',
+  codes: ['overloaded'],
+  headers: ['Retry-After'],
 };

@@ -1,5 +1,5 @@
 import { offlineWindowDays } from '../config';
-import { assertDeposit, oldestAcceptedDay, type DepositSubmission } from '../domain/deposit';
+import { assertDeposit, assertInOfflineWindow, oldestAcceptedDay, type DepositSubmission } from '../domain/deposit';
 import {
   awardTransactions,
   type AwardOutcome,
@@ -19,6 +19,10 @@ export interface DepositRequest {
  * the checks past its schema in the order a single submission meets them, then the
  * award (all of them together, see awardTransactions). Answered in order, one
  * deposit's failure (an ApiError, or an unexpected one) never failing another.
+ *
+ * A retry is answered from the record first: the offline window, like the kiosk's
+ * status, is checked only of a deposit that is not recorded yet (after the award has
+ * looked its key up), so a retry is never refused for a window that moved since.
  */
 export async function acceptDeposits(requests: DepositRequest[], caller: KioskCaller): Promise<SettledAward[]> {
   const now = new Date();
@@ -27,9 +31,10 @@ export async function acceptDeposits(requests: DepositRequest[], caller: KioskCa
   const accepted: { index: number; item: DepositToAward }[] = [];
   requests.forEach(({ submission, idempotencyKey }, index) => {
     try {
-      const deposit = assertDeposit(submission, now, offlineMaxDays);
+      const deposit = assertDeposit(submission, now);
       assertKioskMatches(caller, deposit.kioskId);
-      accepted.push({ index, item: { deposit, idempotencyKey } });
+      const checkIfNew = () => assertInOfflineWindow(deposit, now, offlineMaxDays);
+      accepted.push({ index, item: { deposit, idempotencyKey, checkIfNew } });
     } catch (error) {
       settled[index] = { error };
     }

@@ -6,7 +6,7 @@
  */
 import { MAX_BODY_BYTES } from './api';
 import { MAX_ID_LENGTH } from '../domain/ids';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
+import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
 import type { Access, ErrorResponse, ResponseHeader } from './types';
 
 export type Json = Record<string, unknown>;
@@ -152,7 +152,7 @@ const idempotencyKeyParameter = (required: boolean, description: string): Json =
   in: 'header',
   required,
   description,
-  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN },
 });
 
 /** The header of retries: optional for a kiosk's deposit, required for a user's spend. */

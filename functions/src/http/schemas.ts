@@ -5,7 +5,7 @@
 import type { JSONSchemaType } from 'ajv';
 import { KIOSK_STATUSES, type Coordinates, type KioskStatus } from '../domain/kiosk';
 import type { DepositSubmission } from '../domain/deposit';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
+import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
 import type { StatusReport } from '../services/statusReport';
 import { adjustmentBody, adminRewardBody, cancelRedemptionBody, redeemBody } from './pointsSchemas';
 import { id, title } from './schemaFields';
@@ -67,20 +67,27 @@ export const kioskStatusBody: JSONSchemaType<KioskStatusBody> = {
   additionalProperties: false,
 };
 
+/**
+ * An optional field that must not be null when given. ajv's JSONSchemaType asks
+ * `nullable: true` of every optional property; without it ajv refuses null, which is
+ * what such a field wants, so only its type says otherwise.
+ */
+const optionalNeverNull = <T extends object>(schema: T) => schema as T & { nullable: true };
+
 const depositFields = {
   kioskId: id,
   userId: id,
   plasticCount: itemCount,
   metalCount: itemCount,
-  occurredAt: {
+  occurredAt: optionalNeverNull({
     type: 'string',
     format: 'date-time',
     maxLength: 64,
-    nullable: true,
     description:
       'When the kiosk took the deposit (RFC 3339 with an offset), at most 5 minutes ahead and OFFLINE_MAX_DAYS ' +
-      '(default 7) days back; absent: when the service accepts it',
-  },
+      '(default 7) days back (a retry of a recorded deposit is answered from its record, whatever its ' +
+      '`occurredAt`); absent: when the service accepts it. Never null',
+  } as const),
 } as const;
 const depositRequired = ['kioskId', 'userId', 'plasticCount', 'metalCount'] as const;
 
@@ -105,6 +112,7 @@ export const transactionBatchItem: JSONSchemaType<TransactionBatchItem> = {
       type: 'string',
       minLength: 1,
       maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
+      pattern: IDEMPOTENCY_KEY_PATTERN,
       description: 'What the Idempotency-Key header is to POST /kiosk/transaction: one key, one transaction',
     },
   },

@@ -1,5 +1,6 @@
 import type Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { IDEMPOTENCY_KEY_RULE } from '../domain/idempotency';
 import { badRequest } from '../errors';
 import { DATA_KEY_RULE, bodySchemas, type BodySchemaName } from './schemas';
 
@@ -36,6 +37,7 @@ const PATTERN_MESSAGES: Record<string, string> = {
   firmwareVersion: 'firmwareVersion must be printable ASCII characters',
   errorCode: 'errorCode must be printable ASCII characters',
   reason: 'reason must contain a character other than white space',
+  idempotencyKey: `idempotencyKey must be ${IDEMPOTENCY_KEY_RULE}`,
 };
 /** The values a `not` keyword refuses, in words. */
 const NOT_MESSAGES: Record<string, string> = {

@@ -28,6 +28,8 @@ export interface AwardOutcome {
 export interface DepositToAward {
   deposit: Deposit;
   idempotencyKey?: string;
+  /** Checks (throwing an ApiError) that only a deposit not recorded yet must pass: a retry is answered from its record first. */
+  checkIfNew?: () => void;
 }
 
 /** A deposit with the documents its award reads and creates, chosen once for all of its attempts. */
@@ -55,9 +57,10 @@ const fingerprintOf = ({ kioskId, userId, plasticCount, metalCount, happenedAt, 
  * every submission of the key creates that one document; without one it is random,
  * chosen once per submission.
  */
-export const planAward = ({ deposit, idempotencyKey }: DepositToAward): PlannedAward => ({
+export const planAward = ({ deposit, idempotencyKey, checkIfNew }: DepositToAward): PlannedAward => ({
   deposit,
   idempotencyKey,
+  checkIfNew,
   fingerprint: fingerprintOf(deposit),
   transactionRef: idempotencyKey
     ? transactionsCollection().doc(keyedTransactionId(deposit.kioskId, idempotencyKey))
@@ -114,14 +117,24 @@ export function stageAward(
  * The answer for a deposit found recorded: this submission's own (a commit whose
  * answer was lost), or an earlier one's, which is a replay (422 with another body).
  */
-export function recordedAnswer(
-  { fingerprint }: PlannedAward,
-  recorded: DocumentSnapshot,
-  submissionId: string,
-): AwardOutcome {
+export function recordedAnswer(award: PlannedAward, recorded: DocumentSnapshot, submissionId: string): AwardOutcome {
   const replayed = recorded.get('submissionId') !== submissionId;
-  if (replayed && recorded.get('requestFingerprint') !== fingerprint) throw keyReused();
+  if (replayed && !isSameRequest(award, recorded)) throw keyReused();
   return { result: transactionResultFromSnapshot(recorded), replayed };
+}
+
+/**
+ * The recorded transaction was made by this request sent before: the same body, or
+ * the same body but for an `occurredAt` the retry leaves out (it then happened when
+ * the first request said).
+ */
+function isSameRequest({ deposit, fingerprint }: PlannedAward, recorded: DocumentSnapshot): boolean {
+  const stored = recorded.get('requestFingerprint');
+  if (stored === fingerprint) return true;
+  const recordedAt = recorded.get('occurredAt');
+  if (deposit.occurredAt !== undefined || !(recordedAt instanceof Timestamp)) return false;
+  const happenedAt = recordedAt.toDate();
+  return stored === fingerprintOf({ ...deposit, occurredAt: happenedAt.toISOString(), happenedAt });
 }
 
 /**

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { FieldValue } from 'firebase-admin/firestore';
 import { logInfo } from '../log';
-import { commitOnFreshReads, db } from '../adapters/firestore';
+import { commitOnFreshReads, contention, db } from '../adapters/firestore';
 import { depositKioskFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { usersCollection } from '../data/users';
 import type { KioskStatus } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
 import { computeAward, type Award, type RewardsConfig } from '../domain/rewards';
-import { ApiError, conflict, notFound } from '../errors';
+import { ApiError, conflict, notFound, overloaded } from '../errors';
 import {
   legacyAnswer,
   planAward,
@@ -64,6 +64,7 @@ export async function awardTransactions(items: DepositToAward[], origin: AwardOr
   const shared = await readShared(kioskIds).catch((error: unknown) => ({ error }));
   if ('error' in shared) return items.map(() => ({ error: shared.error }));
   const settled: SettledAward[] = new Array(items.length);
+  const arrivedAt = Date.now();
   for (const round of roundsOf(planned)) {
     const byUser = new Map<string, number[]>();
     for (const index of round) {
@@ -73,9 +74,11 @@ export async function awardTransactions(items: DepositToAward[], origin: AwardOr
     await Promise.all(
       [...byUser].map(async ([userId, indices]) => {
         const awards = indices.map((index) => planned[index]);
-        const outcomes = await oneAtATimePerUser(userId, () =>
-          awardToUser(userId, awards, { ...shared, origin }),
-        ).catch((error: unknown) => indices.map(() => ({ error })));
+        const outcomes = await oneAtATimePerUser(userId, () => {
+          // Waiting longer than contention may last is overload: given up before anything is read or written.
+          if (Date.now() - arrivedAt > contention.deadlineMs) throw overloaded();
+          return awardToUser(userId, awards, { ...shared, origin });
+        }).catch((error: unknown) => indices.map(() => ({ error })));
         indices.forEach((index, n) => (settled[index] = outcomes[n]));
       }),
     );
@@ -146,6 +149,7 @@ async function awardToUser(
       try {
         if (recorded?.exists) return { outcome: recordedAnswer(award, recorded, submissionId) };
         if (legacy?.exists) return { outcome: legacyAnswer(award, legacy) };
+        award.checkIfNew?.();
         const { kioskId, plasticCount, metalCount, happenedAt } = award.deposit;
         const kiosk = read.kiosks.get(kioskId);
         if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);

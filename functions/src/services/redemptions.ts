@@ -45,8 +45,9 @@ const refundEntryId = (redemptionId: string) => `refund-${redemptionId}`;
  * id is derived from user and key, and every request with the key creates that one
  * document: a later one finds it and is answered with it (422 when its body differs);
  * a concurrent twin loses the create and then finds it. The commit is guarded by
- * preconditions on the user and on the reward (when its stock is counted), so under
- * any concurrency a balance and a stock never go below 0.
+ * preconditions on the user and on the reward (whether or not its stock is counted),
+ * so under any concurrency a balance and a stock never go below 0, and a redemption
+ * is never made of a reward as it was before a change (deactivated, dearer).
  */
 export async function redeemReward(
   userId: string,
@@ -103,10 +104,11 @@ export async function redeemReward(
         }),
       );
       // The preconditions make concurrent spends safe: whatever changed since the read fails the whole commit.
+      // The reward is guarded whatever its stock, so a deactivation or a cost change in between is never
+      // overtaken; an unlimited stock is written as it is (null), which changes nothing else.
       batch.update(userRef, { currentPoints: balanceAfter }, { lastUpdateTime: userSnap.updateTime! });
-      if (reward.stock !== null) {
-        batch.update(rewardRef, { stock: reward.stock - 1 }, { lastUpdateTime: rewardSnap.updateTime! });
-      }
+      const stockAfter = reward.stock === null ? null : reward.stock - 1;
+      batch.update(rewardRef, { stock: stockAfter }, { lastUpdateTime: rewardSnap.updateTime! });
       const issued = { redemption: redemptionViewOf(redemptionRef.id, redemption), newBalance: balanceAfter };
       return { result: { ...issued, replayed: false }, commit: true };
     },

@@ -6,8 +6,13 @@ import type { Firestore } from 'firebase-admin/firestore';
  * - `'lose-answer'`: the commit reaches the emulator and is applied, but its answer
  *   is replaced by UNAVAILABLE, as when a connection drops after the server wrote;
  *   the SDK then sends the commit again by itself, exactly as in production;
+ * - `{ appliedThen: code }`: the same, but the answer is replaced by `code`; for
+ *   codes the SDK does not resend a plain commit on (DEADLINE_EXCEEDED, INTERNAL,
+ *   CANCELLED) the service itself meets a commit whose outcome is unknown;
  * - a gRPC status code: the commit fails with it before reaching the emulator, as
- *   one that timed out does.
+ *   one that timed out does;
+ * - `{ before: write }`: `write` runs (its own commits pass untouched) and then the
+ *   commit is sent: another writer that got in between the read and the commit.
  * The next `times` commits that `matches` get the fault; the others pass untouched.
  *
  * This reaches into the SDK's internals (its client pool and gRPC stub): fine for a
@@ -17,7 +22,7 @@ export function injectCommitFaults(
   firestore: Firestore,
   matches: (request: CommitRequest) => boolean,
   times: number,
-  fault: 'lose-answer' | number,
+  fault: 'lose-answer' | { appliedThen: number } | { before: () => Promise<unknown> } | number,
 ) {
   let injected = 0;
   const originals = new Map<GrpcStub, GrpcStub['commit']>();
@@ -28,14 +33,20 @@ export function injectCommitFaults(
     stub.commit = function (request, metadata, options, callback) {
       if (injected >= times || !matches(request)) return commit.call(stub, request, metadata, options, callback);
       injected += 1;
-      if (fault !== 'lose-answer') {
+      if (typeof fault === 'number') {
         setImmediate(() => callback(grpcError(fault, 'injected by the test')));
         return { cancel: () => undefined };
       }
+      if (typeof fault === 'object' && 'before' in fault) {
+        void fault.before().then(
+          () => commit.call(stub, request, metadata, options, callback),
+          (error: unknown) => callback(error),
+        );
+        return { cancel: () => undefined };
+      }
+      const answerCode = fault === 'lose-answer' ? UNAVAILABLE : fault.appliedThen;
       return commit.call(stub, request, metadata, options, (error: unknown, response: unknown) =>
-        error
-          ? callback(error, response)
-          : callback(grpcError(UNAVAILABLE, 'connection lost after the commit was applied')),
+        error ? callback(error, response) : callback(grpcError(answerCode, 'answer lost after the commit was applied')),
       );
     };
   };
@@ -80,7 +91,7 @@ export async function withLostCommitAnswer<T>(
 }
 
 /** gRPC status codes a test injects. */
-export const GRPC = { DEADLINE_EXCEEDED: 4 } as const;
+export const GRPC = { CANCELLED: 1, DEADLINE_EXCEEDED: 4, ABORTED: 10, INTERNAL: 13 } as const;
 const UNAVAILABLE = 14;
 
 const grpcError = (code: number, details: string) =>

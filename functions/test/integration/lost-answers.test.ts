@@ -1,5 +1,7 @@
 import type { PushTransport } from '../../src/adapters/push';
 import { findActiveKey, issueKey } from '../../src/data/kioskKeys';
+import { upsertKiosk } from '../../src/data/kiosks';
+import { upsertReward } from '../../src/data/rewards';
 import { reserve, type Bucket } from '../../src/data/rateLimits';
 import { awardTransactions, type AwardOrigin, type DepositToAward } from '../../src/services/awardTransaction';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
@@ -13,7 +15,14 @@ import {
   uniqueId,
   withoutBackgroundTriggers,
 } from './helpers';
-import { withLostCommitAnswer, writesDocument, writesTo } from './commit-faults';
+import {
+  GRPC,
+  injectCommitFaults,
+  withLostCommitAnswer,
+  writesDocument,
+  writesTo,
+  type CommitRequest,
+} from './commit-faults';
 
 beforeEach(resetEmulators);
 
@@ -106,6 +115,64 @@ describe('an award whose commit answer is lost', () => {
       totalPoints: 220,
       recycledCount: 9,
     });
+  });
+});
+
+describe('a keyless award whose commit outcome is unknown', () => {
+  // The SDK resends a plain commit only on ABORTED, RESOURCE_EXHAUSTED and UNAVAILABLE;
+  // after these the service itself holds a commit that may have landed.
+  test.each([
+    ['DEADLINE_EXCEEDED', GRPC.DEADLINE_EXCEEDED],
+    ['INTERNAL', GRPC.INTERNAL],
+    ['CANCELLED', GRPC.CANCELLED],
+  ])('applied, then answered %s: answered 200 with the one transaction, awarded once', async (_, code) => {
+    const { kioskId, keyId } = await seedKioskWithKey();
+    const userId = await seedUser({ currentPoints: 100, totalPoints: 100 });
+    const fault = injectCommitFaults(db(), writesTo('transactions'), 1, { appliedThen: code });
+    try {
+      const outcome = await awardTransaction(deposit(kioskId, userId), {
+        apiKeyId: keyId,
+        oldestAcceptedDay: '2000-01-01',
+      });
+      expect(fault.injected()).toBe(1);
+      const transactions = await db().collection('transactions').where('userId', '==', userId).get();
+      expect(transactions.docs.map((doc) => doc.id)).toEqual([outcome.result.transaction.id]);
+      expect(outcome).toMatchObject({
+        replayed: false,
+        result: { transaction: { pointsEarned: 40, newBalance: 140 } },
+      });
+      expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(140);
+    } finally {
+      fault.restore();
+    }
+  });
+});
+
+describe('a create (POST /admin/kiosks, /admin/rewards) whose commit answer is lost', () => {
+  // The transaction runs again and finds the document: still this call's create (201), not an update.
+  const transactionWriting = (path: string) => (request: CommitRequest) =>
+    request.transaction !== undefined && writesDocument(path)(request);
+
+  test('a reward created: answered as created', async () => {
+    const id = uniqueId('reward');
+    const { result, injected } = await withLostCommitAnswer(db(), transactionWriting(`rewards/${id}`), () =>
+      upsertReward({ id, name: 'Coffee', cost: 300, kind: 'voucher', stock: null }),
+    );
+    expect(injected).toBe(1);
+    expect(result).toMatchObject({ created: true, reward: { id, cost: 300 } });
+    // Another call that finds it is an update.
+    expect((await upsertReward({ id, name: 'Coffee', cost: 400, kind: 'voucher' })).created).toBe(false);
+  });
+
+  test('a kiosk created: answered as created', async () => {
+    const id = uniqueId('kiosk');
+    const definition = { id, name: 'Central', address: 'Main St 1', location: { latitude: 52.5, longitude: 13.4 } };
+    const { result, injected } = await withLostCommitAnswer(db(), transactionWriting(`kiosks/${id}`), () =>
+      upsertKiosk(definition),
+    );
+    expect(injected).toBe(1);
+    expect(result).toMatchObject({ created: true, kiosk: { id, name: 'Central' } });
+    expect((await upsertKiosk(definition)).created).toBe(false);
   });
 });
 

@@ -1,4 +1,5 @@
 import { auditBooks } from '../../src/services/ledgerBooks';
+import { awardTransactions } from '../../src/services/awardTransaction';
 import {
   call,
   db,
@@ -299,6 +300,97 @@ describe('POST /kiosk/transactions/batch', () => {
       expect(res.body).toEqual({ error: message, code: 'invalid-argument' });
       expect((await db().collection('transactions').get()).size).toBe(0);
     });
+  });
+
+  describe('a retry is answered from the record first', () => {
+    /** The first upload of one keyed item: awarded, 40 points. */
+    const firstUpload = async (occurredAt: string) => {
+      const { kioskId, apiKey, userId } = await seedKioskAndUser();
+      const item = { kioskId, userId, plasticCount: 2, metalCount: 1, occurredAt, idempotencyKey: 'offline-1' };
+      const first = await upload(apiKey, { transactions: [item] });
+      expect(first.body.results[0]).toMatchObject({ status: 200, replayed: false });
+      return { kioskId, apiKey, userId, item, transaction: first.body.results[0].transaction };
+    };
+
+    test('an item recorded while its occurredAt was in the window is replayed after the window moved past it', async () => {
+      const { kioskId, apiKey, keyId } = await seedKioskWithKey();
+      const userId = await seedUser();
+      // Ten days back: what the service recorded when the window still held it (a
+      // wider OFFLINE_MAX_DAYS, or 6 d 23 h 50 min back a quarter of an hour ago).
+      const occurredAt = new Date(Date.now() - 10 * 24 * 3_600_000);
+      const [recorded] = await awardTransactions(
+        [
+          {
+            deposit: {
+              kioskId,
+              userId,
+              plasticCount: 2,
+              metalCount: 1,
+              occurredAt: occurredAt.toISOString(),
+              happenedAt: occurredAt,
+            },
+            idempotencyKey: 'late-1',
+          },
+        ],
+        { apiKeyId: keyId, oldestAcceptedDay: '2000-01-01' },
+      );
+      if (!('outcome' in recorded)) throw recorded.error;
+      const item = { kioskId, userId, plasticCount: 2, metalCount: 1, occurredAt: occurredAt.toISOString() };
+
+      const again = await upload(apiKey, { transactions: [{ ...item, idempotencyKey: 'late-1' }] });
+      expect(again.body.results[0]).toMatchObject({ status: 200, replayed: true });
+      expect(again.body.results[0].transaction).toEqual(recorded.outcome.result.transaction);
+      const alone = await single(apiKey, item, 'late-1');
+      expect(alone.status).toBe(200);
+      expect(alone.headers.get('idempotent-replayed')).toBe('true');
+      // A new item as old is still refused: the window holds for what is not recorded.
+      const fresh = await upload(apiKey, { transactions: [{ ...item, idempotencyKey: 'late-2' }] });
+      expect(fresh.body.results[0]).toMatchObject({
+        status: 400,
+        error: 'occurredAt must not be more than 7 days in the past',
+      });
+      expect(await pointsOf(userId)).toBe(40);
+    });
+
+    test('an item retried after its kiosk went into maintenance is replayed, not refused', async () => {
+      const { kioskId, apiKey, userId, item, transaction } = await firstUpload(hoursAgo(3));
+      await db().collection('kiosks').doc(kioskId).update({ status: 'maintenance' });
+      const again = await upload(apiKey, { transactions: [item] });
+      expect(again.body.results[0]).toMatchObject({ status: 200, replayed: true, transaction });
+      const { idempotencyKey, ...body } = item;
+      const alone = await single(apiKey, body, idempotencyKey);
+      expect(alone.status).toBe(200);
+      expect(alone.headers.get('idempotent-replayed')).toBe('true');
+      expect(await pointsOf(userId)).toBe(40);
+    });
+
+    test('a retry that leaves out the occurredAt of the first request is the same request', async () => {
+      const { apiKey, userId, item, transaction } = await firstUpload(hoursAgo(30));
+      const { occurredAt: _left, ...withoutTime } = item;
+      const again = await upload(apiKey, { transactions: [withoutTime] });
+      expect(again.body.results[0]).toMatchObject({ status: 200, replayed: true, transaction });
+      const { idempotencyKey, ...body } = withoutTime;
+      const alone = await single(apiKey, body, idempotencyKey);
+      expect(alone.status).toBe(200);
+      expect(alone.headers.get('idempotent-replayed')).toBe('true');
+      expect(alone.body.transaction).toEqual(transaction);
+      // Another time is another request.
+      const moved = await upload(apiKey, { transactions: [{ ...item, occurredAt: hoursAgo(20) }] });
+      expect(moved.body.results[0]).toMatchObject({ status: 422, code: 'idempotency-key-reused' });
+      expect(await pointsOf(userId)).toBe(40);
+    });
+  });
+
+  test.each([
+    [{ idempotencyKey: 'café-1' }, 'idempotencyKey must be 1-255 visible ASCII characters (0x21-0x7E)'],
+    [{ idempotencyKey: 'receipt 1' }, 'idempotencyKey must be 1-255 visible ASCII characters (0x21-0x7E)'],
+    [{ occurredAt: null }, 'occurredAt must be string'],
+  ])('an item with %p: 400 naming the field, nothing awarded', async (field, message) => {
+    const { kioskId, apiKey, userId } = await seedKioskAndUser();
+    const item = { kioskId, userId, plasticCount: 1, metalCount: 0, idempotencyKey: 'ok-1', ...field };
+    const res = await upload(apiKey, { transactions: [item] });
+    expect(res.body.results[0]).toMatchObject({ status: 400, code: 'invalid-argument', error: message });
+    expect((await db().collection('transactions').get()).size).toBe(0);
   });
 
   test('without a kiosk key: 401', async () => {

@@ -172,12 +172,22 @@ describe('POST /kiosk/transaction', () => {
       expect((await db().collection('transactions').get()).size).toBe(0);
     });
 
-    test.each([[''], ['k'.repeat(256)]])('Idempotency-Key of length %#: 400', async (key) => {
+    test.each([[''], ['k'.repeat(256)], ['café-1'], ['receipt 1']])('Idempotency-Key %p: 400', async (key) => {
       const { kioskId, apiKey } = await seedKioskWithKey();
       const userId = await seedUser();
       const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 }, { 'idempotency-key': key });
       expect(res.status).toBe(400);
-      expect(res.body.error).toBe('Idempotency-Key must be 1-255 characters');
+      expect(res.body.error).toBe('Idempotency-Key must be 1-255 visible ASCII characters (0x21-0x7E)');
+      expect((await db().collection('transactions').get()).size).toBe(0);
+    });
+
+    test('occurredAt: null is 400 naming occurredAt', async () => {
+      const { kioskId, apiKey } = await seedKioskWithKey();
+      const userId = await seedUser();
+      const res = await submit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0, occurredAt: null });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('occurredAt must be string');
+      expect((await db().collection('transactions').get()).size).toBe(0);
     });
   });
 

@@ -114,7 +114,24 @@ describe('parseIdempotencyKey', () => {
   test('256 characters are a 400', () => {
     const error = apiErrorOf(() => parseIdempotencyKey('k'.repeat(256)));
     expect(error.status).toBe(400);
-    expect(error.message).toBe('Idempotency-Key must be 1-255 characters');
+    expect(error.message).toBe('Idempotency-Key must be 1-255 visible ASCII characters (0x21-0x7E)');
+  });
+
+  test('every visible ASCII character is accepted', () => {
+    const visible = String.fromCharCode(...Array.from({ length: 0x7e - 0x21 + 1 }, (_, n) => 0x21 + n));
+    expect(parseIdempotencyKey(visible)).toBe(visible);
+  });
+
+  test.each([
+    ['café-1 (as a JSON body carries it)', 'café-1'],
+    ['café-1 as Node reads its UTF-8 header bytes (latin1)', Buffer.from('café-1', 'utf8').toString('latin1')],
+    ['a space', 'receipt 1'],
+    ['a tab', 'receipt\t1'],
+    ['DEL', 'receipt\u007f'],
+  ])('%s: 400 naming the key', (_, key) => {
+    const error = apiErrorOf(() => parseIdempotencyKey(key));
+    expect(error).toMatchObject({ status: 400, code: 'invalid-argument' });
+    expect(error.message).toBe('Idempotency-Key must be 1-255 visible ASCII characters (0x21-0x7E)');
   });
 
   test('a header sent twice is a 400', () => {

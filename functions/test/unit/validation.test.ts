@@ -237,6 +237,27 @@ describe('occurredAt', () => {
   });
 });
 
+describe('null and keys, alone and in a batch', () => {
+  const single = cases.transactionBody.valid;
+  const item = cases.transactionBatchItem.valid;
+
+  test.each([
+    ['transactionBody', single],
+    ['transactionBatchItem', item],
+  ] as const)('%s: occurredAt null is refused, naming occurredAt', (schema, body) => {
+    expect(messageFor(schema, { ...body, occurredAt: null })).toBe('occurredAt must be string');
+  });
+
+  test.each([['café-1'], ['receipt 1'], ['receipt\u007f']])(
+    'a batch item keyed %p is refused, naming idempotencyKey as the header names Idempotency-Key',
+    (idempotencyKey) => {
+      expect(messageFor('transactionBatchItem', { ...item, idempotencyKey })).toBe(
+        'idempotencyKey must be 1-255 visible ASCII characters (0x21-0x7E)',
+      );
+    },
+  );
+});
+
 describe('transactionBatchBody', () => {
   test('1-100 items', () => {
     expect(messageFor('transactionBatchBody', { transactions: [] })).toBe(

@@ -1,7 +1,7 @@
 import { parseIdempotencyKey } from '../../domain/idempotency';
 import { adjustBalance, type AdjustmentView } from '../../services/adjustBalance';
 import { adminRoute } from '../accessRoutes';
-import { successBody, userExample, userSchema } from '../components';
+import { overloadedAnswer, successBody, userExample, userSchema } from '../components';
 import type { AdjustmentBody } from '../pointsSchemas';
 import type { JsonSchema } from '../types';
 
@@ -72,7 +72,7 @@ export const adjustUserRoute = adminRoute<AdjustmentBody>({
       400: {
         description:
           '`points` not an integer within ±100,000 or 0, `reason` not 1-200 characters (or only white space), ' +
-          'or an Idempotency-Key that is empty, over 255 characters or sent twice',
+          'or an Idempotency-Key that is not 1-255 visible ASCII characters or sent twice',
         codes: ['invalid-argument'],
       },
       404: { description: 'No user has this id', codes: ['not-found'] },
@@ -84,6 +84,7 @@ export const adjustUserRoute = adminRoute<AdjustmentBody>({
         description: 'This Idempotency-Key was already used for this user with a different body',
         codes: ['idempotency-key-reused'],
       },
+      503: overloadedAnswer,
     },
   },
 });

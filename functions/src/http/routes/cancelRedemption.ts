@@ -1,6 +1,6 @@
 import { cancelRedemption } from '../../services/redemptions';
 import { adminRoute } from '../accessRoutes';
-import { successBody } from '../components';
+import { overloadedAnswer, successBody } from '../components';
 import { redemptionExample, redemptionSchema } from '../rewardComponents';
 import type { CancelRedemptionBody } from '../pointsSchemas';
 
@@ -43,6 +43,7 @@ export const cancelRedemptionRoute = adminRoute<CancelRedemptionBody>({
       400: { description: '`reason` missing, empty or over 200 characters', codes: ['invalid-argument'] },
       404: { description: 'No redemption has this id', codes: ['not-found'] },
       409: { description: 'It was cancelled before; nothing changed', codes: ['already-cancelled'] },
+      503: overloadedAnswer,
     },
   },
 });

@@ -2,7 +2,7 @@ import { logInfo } from '../../log';
 import { assertKioskExists } from '../../data/kiosks';
 import { issueKey } from '../../data/kioskKeys';
 import { adminRoute } from '../accessRoutes';
-import { successBody } from '../components';
+import { overloadedAnswer, successBody } from '../components';
 import type { KioskKeyBody } from '../schemas';
 
 /** POST /admin/kiosks/{kioskId}/keys: a new API key for the kiosk, shown only in this answer. */
@@ -38,6 +38,7 @@ export const createKioskKeyRoute = adminRoute<KioskKeyBody>({
         },
       },
       404: { description: 'No kiosk has this id', codes: ['not-found'] },
+      503: overloadedAnswer,
     },
   },
 });

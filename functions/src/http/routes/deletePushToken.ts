@@ -2,7 +2,7 @@ import { logInfo } from '../../log';
 import { removePushToken } from '../../data/users';
 import { userRoute } from '../accessRoutes';
 import { userAnswer } from '../answers';
-import { userExample } from '../components';
+import { overloadedAnswer, userExample } from '../components';
 
 /** DELETE /user/{userId}/push-token: sign-out or notifications turned off. */
 export const deletePushTokenRoute = userRoute({
@@ -21,6 +21,7 @@ export const deletePushTokenRoute = userRoute({
     responses: {
       200: userAnswer('Removed; the user has no push token', { ...userExample, hasPushToken: false }),
       404: { description: 'No user has this id', codes: ['not-found'] },
+      503: overloadedAnswer,
     },
   },
 });

@@ -2,7 +2,7 @@ import { logInfo } from '../../log';
 import { registerPushToken } from '../../data/users';
 import { userRoute } from '../accessRoutes';
 import { userAnswer } from '../answers';
-import { userExample } from '../components';
+import { overloadedAnswer, userExample } from '../components';
 import type { PushTokenBody } from '../schemas';
 
 /** PUT /user/{userId}/push-token: the app registers its FCM device token. */
@@ -26,6 +26,7 @@ export const putPushTokenRoute = userRoute<PushTokenBody>({
     responses: {
       200: userAnswer('Registered; the user now has a push token', { ...userExample, hasPushToken: true }),
       404: { description: 'No user has this id', codes: ['not-found'] },
+      503: overloadedAnswer,
     },
   },
 });

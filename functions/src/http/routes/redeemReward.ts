@@ -2,7 +2,7 @@ import { parseIdempotencyKey } from '../../domain/idempotency';
 import { badRequest } from '../../errors';
 import { redeemReward } from '../../services/redemptions';
 import { userRoute } from '../accessRoutes';
-import { successBody } from '../components';
+import { overloadedAnswer, successBody } from '../components';
 import { redemptionExample, redemptionSchema } from '../rewardComponents';
 import type { RedeemBody } from '../pointsSchemas';
 
@@ -49,7 +49,7 @@ export const redeemRewardRoute = userRoute<RedeemBody>({
       },
       400: {
         description:
-          'No Idempotency-Key, or one that is empty, over 255 characters or sent twice; an invalid `rewardId`',
+          'No Idempotency-Key, or one that is not 1-255 visible ASCII characters or sent twice; an invalid `rewardId`',
         codes: ['invalid-argument'],
       },
       404: { description: 'Unknown user or reward (the message says which)', codes: ['not-found'] },
@@ -62,6 +62,7 @@ export const redeemRewardRoute = userRoute<RedeemBody>({
         description: 'This Idempotency-Key was already used by this user with a different body',
         codes: ['idempotency-key-reused'],
       },
+      503: overloadedAnswer,
     },
   },
 });

@@ -2,7 +2,7 @@ import { logInfo } from '../../log';
 import { revokeKey } from '../../data/kioskKeys';
 import { notFound } from '../../errors';
 import { adminRoute } from '../accessRoutes';
-import { successBody } from '../components';
+import { overloadedAnswer, successBody } from '../components';
 
 /** DELETE /admin/kiosks/{kioskId}/keys/{keyId}: the key stops working at once. */
 export const revokeKioskKeyRoute = adminRoute({
@@ -23,6 +23,7 @@ export const revokeKioskKeyRoute = adminRoute({
     responses: {
       200: { description: 'Revoked', schema: successBody({}), example: { success: true } },
       404: { description: 'This kiosk has no key with this id', codes: ['not-found'] },
+      503: overloadedAnswer,
     },
   },
 });

@@ -1,7 +1,7 @@
 import { smtpMailer } from '../../adapters/mail';
 import { otpSettings, smtpSettings } from '../../config';
 import { sendOtpEmail } from '../../services/otpEmail';
-import { successBody } from '../components';
+import { overloadedAnswer, successBody } from '../components';
 import type { OtpEmailBody } from '../schemas';
 import type { Route } from '../types';
 
@@ -43,6 +43,7 @@ export const sendOtpEmailRoute: Route<OtpEmailBody> = {
         description: 'The mail server could not send the code; it does not count against the limits',
         codes: ['mail-delivery-failed'],
       },
+      503: overloadedAnswer,
     },
   },
 };

@@ -27,7 +27,8 @@ export const submitTransactionRoute: Route<TransactionBody, KioskCaller> = {
       'queued).\n\nSend an `Idempotency-Key` (e.g. the receipt number) and retry freely: the same key from the ' +
       'same kiosk is answered with the original response (same transaction id and figures, ' +
       '`Idempotent-Replayed: true`) for as long as the transaction exists, also while the first request is ' +
-      'still in flight; nothing is ever awarded twice.\n\nA kiosk that was offline sends `occurredAt`, when the ' +
+      'still in flight, and before any other check (a moved offline window, a kiosk status changed since); ' +
+      'nothing is ever awarded twice. Without a key, a retry after an answer that never arrived may award again.\n\nA kiosk that was offline sends `occurredAt`, when the ' +
       'deposit was made. The daily points cap counts by the UTC day of `occurredAt`; a deposit past the cap is ' +
       'still recorded and its items counted, for the points left under the cap (`capped: true`). It is never ' +
       'refused for the cap.',
@@ -61,7 +62,7 @@ export const submitTransactionRoute: Route<TransactionBody, KioskCaller> = {
       400: {
         description:
           'A count outside 0-1000 or no item at all, an invalid id, an `occurredAt` that is not RFC 3339 or out of ' +
-          'its bounds, or an Idempotency-Key that is empty, over 255 characters or sent twice',
+          'its bounds, or an Idempotency-Key that is not 1-255 visible ASCII characters or sent twice',
         codes: ['invalid-argument'],
       },
       403: { description: '`kioskId` is not the kiosk of this key', codes: ['permission-denied'] },
@@ -73,9 +74,10 @@ export const submitTransactionRoute: Route<TransactionBody, KioskCaller> = {
       },
       503: {
         description:
-          "The kiosk's stored record is damaged and must be repaired by an operator; nothing was awarded. Keep " +
-          'the deposit and send it again after `Retry-After` seconds',
-        codes: ['kiosk-misconfigured'],
+          "The kiosk's stored record is damaged and must be repaired by an operator (`kiosk-misconfigured`), or " +
+          "the service is overloaded: this user's awards were contended for too long (`overloaded`). Nothing was " +
+          'awarded; keep the deposit and send it again, with its key, after `Retry-After` seconds',
+        codes: ['kiosk-misconfigured', 'overloaded'],
         headers: ['Retry-After'],
       },
     },

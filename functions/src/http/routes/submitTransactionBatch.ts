@@ -92,7 +92,8 @@ export const submitTransactionBatchRoute: Route<TransactionBatchBody, KioskCalle
       `Up to ${MAX_BATCH_ITEMS} deposits a kiosk stored while it was offline, each with its own ` +
       '`idempotencyKey` and usually its `occurredAt`. Every item is answered exactly as `POST /kiosk/transaction` ' +
       'would have answered it alone (status 200 for an award or a replay, else its 4xx with `error` and `code`), ' +
-      "in the request's order; one item's failure never affects another. An item is one transaction forever: " +
+      "in the request's order; one item's failure never affects another (an item given up under overload is " +
+      'its own 503 `overloaded`: send it again later). An item is one transaction forever: ' +
       'upload a batch again after a lost answer, or send an item alone, and it is a replay. A key repeated ' +
       'inside one batch is a replay of its first occurrence. A batch malformed as a whole (not a list, empty, ' +
       `over ${MAX_BATCH_ITEMS} items, an item that is not an object, arrays or objects nested deeper than ` +

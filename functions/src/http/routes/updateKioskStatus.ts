@@ -5,6 +5,7 @@ import { applyStatusReport } from '../../services/statusReport';
 import { requireKiosk, type KioskCaller } from '../auth';
 import { kioskAnswer } from '../answers';
 import type { KioskStatusBody } from '../schemas';
+import { overloadedAnswer } from '../components';
 import type { Route } from '../types';
 
 /** POST /kiosk/{kioskId}/status: the kiosk reports its own state and telemetry, with its own key. */
@@ -36,6 +37,7 @@ export const updateKioskStatusRoute: Route<KioskStatusBody, KioskCaller> = {
     responses: {
       200: kioskAnswer('The kiosk as now stored'),
       404: { description: 'The kiosk of this key no longer exists', codes: ['not-found'] },
+      503: overloadedAnswer,
     },
   },
 };

@@ -4,7 +4,7 @@ import { upsertKiosk } from '../../data/kiosks';
 import { assertKioskDefinition, toKioskView } from '../../domain/kiosk';
 import { adminRoute } from '../accessRoutes';
 import { kioskAnswer } from '../answers';
-import { kioskExample } from '../components';
+import { kioskExample, overloadedAnswer } from '../components';
 import type { AdminKioskBody } from '../schemas';
 
 /** POST /admin/kiosks: create (201) or update (200) a kiosk; counters are never touched. */
@@ -57,6 +57,7 @@ export const upsertKioskRoute = adminRoute<AdminKioskBody>({
           'An invalid id, coordinates off the globe, an unknown time zone, or opening hours the evaluator cannot read',
         codes: ['invalid-argument'],
       },
+      503: overloadedAnswer,
     },
   },
 });

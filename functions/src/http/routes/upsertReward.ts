@@ -1,7 +1,7 @@
 import { toAdminRewardView, upsertReward } from '../../data/rewards';
 import { logInfo } from '../../log';
 import { adminRoute } from '../accessRoutes';
-import { successBody } from '../components';
+import { overloadedAnswer, successBody } from '../components';
 import { adminRewardSchema, rewardExample } from '../rewardComponents';
 import type { AdminRewardBody } from '../pointsSchemas';
 
@@ -44,6 +44,7 @@ export const upsertRewardRoute = adminRoute<AdminRewardBody>({
         description: 'An invalid id, a cost outside 1-1,000,000, an unknown kind or a negative stock',
         codes: ['invalid-argument'],
       },
+      503: overloadedAnswer,
     },
   },
 });
