@@ -16,7 +16,7 @@ import { setGlobalOptions } from 'firebase-functions/v2/options';
 import type { FirestoreEvent, QueryDocumentSnapshot } from 'firebase-functions/v2/firestore';
 import { apiMinInstances, functionsRegion, smtpPassword } from './config';
 
-// FUNCTIONS_REGION: the Firestore database's region (README, Production settings).
+// FUNCTIONS_REGION: the Firestore database's region (docs/operations.md, Production settings).
 setGlobalOptions({ region: functionsRegion });
 
 const target = process.env.FUNCTION_TARGET;
@@ -38,7 +38,7 @@ export const api = defineWhereServed('api', () => {
     {
       secrets: [smtpPassword],
       cors: false,
-      // Production knobs, explained in the README ("Production settings").
+      // Production knobs, explained in docs/operations.md ("Production settings").
       memory: '512MiB',
       cpu: 1,
       concurrency: 40,
