@@ -3,7 +3,7 @@
 // help is built from the declarations, and the parser accepts only what they declare.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FINAL_REFUSALS } from '../../functions/test/harness/kiosk-journal.ts';
+import { FINAL_REFUSALS } from '../../kiosk-simulator/journal.ts';
 import { LOCAL_PROJECT_ID, apiUrl } from '../lib/emulators.mjs';
 import { cacheDir } from '../lib/paths.mjs';
 

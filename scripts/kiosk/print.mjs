@@ -1,11 +1,11 @@
 // @ts-check
 // What the kiosk simulator prints: one line per event, as an operator follows a
 // kiosk, and the tallies its summary is made of.
-import { isOverloaded } from '../../functions/test/harness/kiosk-journal.ts';
+import { isOverloaded } from '../../kiosk-simulator/journal.ts';
 
 /**
- * @typedef {import('../../functions/test/harness/kiosk-simulator.ts').KioskEvent} KioskEvent
- * @typedef {import('../../functions/test/harness/kiosk-journal.ts').Deposit} Deposit
+ * @typedef {import('../../kiosk-simulator/simulator.ts').KioskEvent} KioskEvent
+ * @typedef {import('../../kiosk-simulator/journal.ts').Deposit} Deposit
  */
 
 const clock = () => new Date().toISOString().slice(11, 23);
@@ -107,7 +107,7 @@ export function createPrinter(write = (line) => console.log(line)) {
 
   /**
    * The closing lines: what happened, and what the journal holds now.
-   * @param {import('../../functions/test/harness/kiosk-journal.ts').JournalState} journal
+   * @param {import('../../kiosk-simulator/journal.ts').JournalState} journal
    * @param {string} path
    */
   function summary(journal, path) {
@@ -124,7 +124,7 @@ export function createPrinter(write = (line) => console.log(line)) {
 /**
  * One line on the journal: where it is, what is pending (and the span of its
  * occurredAt), what was refused.
- * @param {import('../../functions/test/harness/kiosk-journal.ts').JournalState} journal
+ * @param {import('../../kiosk-simulator/journal.ts').JournalState} journal
  * @param {string} path
  */
 export function describeJournal(journal, path) {

@@ -9,8 +9,8 @@
 // at a time, as on one connection; taking deposits never waits for them.
 
 /**
- * @typedef {import('../../functions/test/harness/kiosk-simulator.ts').SimulatedKiosk} SimulatedKiosk
- * @typedef {import('../../functions/test/harness/kiosk-simulator.ts').StatusReport} StatusReport
+ * @typedef {import('../../kiosk-simulator/simulator.ts').SimulatedKiosk} SimulatedKiosk
+ * @typedef {import('../../kiosk-simulator/simulator.ts').StatusReport} StatusReport
  * @typedef {{ users: string[], perSecond: number, durationMs: number, offlineAfterMs: number, offlineForMs: number,
  *   backdateMs: number, statusEveryMs: number, batch: number, telemetry?: { binSize: number, firmware: string } }} Scenario
  */

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { isOverloaded } from '../../functions/test/harness/kiosk-journal.ts';
+import { isOverloaded } from '../../kiosk-simulator/journal.ts';
 import { functionsDir } from '../lib/paths.mjs';
 
 const requireFn = createRequire(join(functionsDir, 'package.json'));

@@ -3,7 +3,7 @@
 //   hot:     many concurrent awards to one user
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently
 import { performance } from 'node:perf_hooks';
-import { submitAsKiosk } from '../../functions/test/harness/kiosk-client.ts';
+import { submitAsKiosk } from '../../kiosk-simulator/client.ts';
 
 export const randomInt = (/** @type {number} */ max) => Math.floor(Math.random() * max);
 
@@ -24,7 +24,7 @@ export function transactionBody(kioskId, userId) {
 }
 
 /**
- * One transaction as a kiosk sends it (test/harness/kiosk-client.ts), every response
+ * One transaction as a kiosk sends it (kiosk-simulator/client.ts), every response
  * recorded in `ledger`; the final one is returned.
  * @param {string} api
  * @param {Ledger} ledger

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { functionsDir } from '../lib/paths.mjs';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
-import { KIOSK_RETRIES, postWithRetries } from '../../functions/test/harness/kiosk-client.ts';
+import { KIOSK_RETRIES, postWithRetries } from '../../kiosk-simulator/client.ts';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { randomInt, submitRecorded, transactionBody } from './bursts.mjs';
 

@@ -1,6 +1,6 @@
 // @ts-check
 // The load test's offline phase: kiosks that lost their connection for days. Each is
-// the kiosk simulator (functions/test/harness/kiosk-simulator.ts, the code behind
+// the kiosk simulator (kiosk-simulator/simulator.ts, the code behind
 // `npm run kiosk`) with a journal file of its own: offline it journals its deposits,
 // their occurredAt spread over the last days, oldest first; back online it reports its
 // status and uploads the backlog in batches of 100 through a network that drops some
@@ -12,9 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { backoffRetries, faultyTransport } from '../../functions/test/harness/kiosk-client.ts';
-import { JournalFile, isOverloaded } from '../../functions/test/harness/kiosk-journal.ts';
-import { SimulatedKiosk } from '../../functions/test/harness/kiosk-simulator.ts';
+import { backoffRetries, faultyTransport } from '../../kiosk-simulator/client.ts';
+import { JournalFile, isOverloaded } from '../../kiosk-simulator/journal.ts';
+import { SimulatedKiosk } from '../../kiosk-simulator/simulator.ts';
 
 const DAY_MS = 86_400_000;
 /** Of the batch requests, this share is dropped before it is sent, and as many lose their answer. */

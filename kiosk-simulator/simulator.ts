@@ -1,10 +1,10 @@
 // A kiosk as its firmware behaves, for `npm run kiosk` (scripts/kiosk/), the load
 // test's offline phase, the bench and the tests: it reports its status (and, when
-// asked, telemetry), takes deposits into its journal (kiosk-journal.ts) before it
+// asked, telemetry), takes deposits into its journal (journal.ts) before it
 // sends them, sends each one alone with its Idempotency-Key while connected, keeps
 // them while disconnected, and uploads the backlog in batches of at most 100 when
 // connected again. Every request is sent again blindly, under the same keys, on a
-// broken connection, a 5xx or a 429 (postAsKiosk in kiosk-client.ts), after the
+// broken connection, a 5xx or a 429 (postAsKiosk in client.ts), after the
 // answer's Retry-After when it gives one; batch items the service answered 503
 // `overloaded` are sent again, under the same keys, after the batch's Retry-After.
 // The journal lets a deposit go only on a final answer, so none is lost and none is
@@ -21,7 +21,7 @@ import {
   type DepositDraft,
   type JournalState,
   type Verdict,
-} from './kiosk-journal.ts';
+} from './journal.ts';
 import {
   backoffRetries,
   pause,
@@ -31,7 +31,7 @@ import {
   type RetryPolicy,
   type SendHooks,
   type Transport,
-} from './kiosk-client.ts';
+} from './client.ts';
 
 /** What POST /kiosk/{id}/status takes; telemetry only where the service accepts it. */
 export interface StatusReport {
