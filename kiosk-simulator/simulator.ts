@@ -97,7 +97,31 @@ export interface KioskOptions {
   onResponse?: SendHooks['onResponse'];
 }
 
-const emptyOutcome = (): BatchOutcome => ({ accepted: 0, replayed: 0, rejected: 0, kept: 0, overloaded: 0, points: 0 });
+export const emptyOutcome = (): BatchOutcome => ({
+  accepted: 0,
+  replayed: 0,
+  rejected: 0,
+  kept: 0,
+  overloaded: 0,
+  points: 0,
+});
+
+/** Counts in `outcome` the answer about one deposit and the journal's verdict on it. */
+export function countAnswer(outcome: BatchOutcome, answer: DepositAnswer, verdict: Verdict): void {
+  if (verdict === 'accepted') {
+    outcome[answer.replayed ? 'replayed' : 'accepted'] += 1;
+    if (!answer.replayed) outcome.points += answer.transaction?.pointsEarned ?? 0;
+  } else if (verdict === 'kept' && isOverloaded(answer)) outcome.overloaded += 1;
+  else outcome[verdict] += 1;
+}
+
+const randomInt = (max: number) => Math.floor(Math.random() * max);
+
+/** The items of a deposit as kiosks in use take them, for simulations: 0-5 plastic and 0-5 metal, never none. */
+export function randomItems(): { plasticCount: number; metalCount: number } {
+  const plasticCount = randomInt(6);
+  return { plasticCount, metalCount: plasticCount === 0 ? 1 + randomInt(5) : randomInt(6) };
+}
 /** `409 kiosk-unavailable: Kiosk k1 is maintenance ...`, or the bare status when the body says nothing. */
 const reasonOf = (answer: KioskAnswer): string =>
   typeof answer.body?.error === 'string'
@@ -278,11 +302,7 @@ export class SimulatedKiosk {
     const outcome = emptyOutcome();
     const verdicts = pairs.map(([deposit, answer]) => {
       const verdict = settleDeposit(this.journal, deposit, answer);
-      if (verdict === 'accepted') {
-        outcome[answer.replayed ? 'replayed' : 'accepted'] += 1;
-        if (!answer.replayed) outcome.points += answer.transaction?.pointsEarned ?? 0;
-      } else if (verdict === 'kept' && isOverloaded(answer)) outcome.overloaded += 1;
-      else outcome[verdict] += 1;
+      countAnswer(outcome, answer, verdict);
       return verdict;
     });
     this.options.journal.save();

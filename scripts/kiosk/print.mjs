@@ -2,6 +2,7 @@
 // What the kiosk simulator prints: one line per event, as an operator follows a
 // kiosk, and the tallies its summary is made of.
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';
+import { countAnswer, emptyOutcome } from '../../kiosk-simulator/simulator.ts';
 
 /**
  * @typedef {import('../../kiosk-simulator/simulator.ts').KioskEvent} KioskEvent
@@ -22,12 +23,7 @@ export function createPrinter(write = (line) => console.log(line)) {
     recorded: 0,
     buffered: 0,
     sentAlone: 0,
-    accepted: 0,
-    replayed: 0,
-    rejected: 0,
-    kept: 0,
-    overloaded: 0,
-    points: 0,
+    ...emptyOutcome(),
     batches: 0,
     retries: 0,
     statusReports: 0,
@@ -50,12 +46,7 @@ export function createPrinter(write = (line) => console.log(line)) {
       case 'answer': {
         const { deposit, answer, verdict, via } = event;
         if (via === 'single') tally.sentAlone += 1;
-        if (verdict === 'accepted' && answer.replayed) tally.replayed += 1;
-        else if (verdict === 'accepted') {
-          tally.accepted += 1;
-          tally.points += answer.transaction?.pointsEarned ?? 0;
-        } else if (verdict === 'kept' && isOverloaded(answer)) tally.overloaded += 1;
-        else tally[verdict] += 1;
+        countAnswer(tally, answer, verdict);
         // A batch is one line (below); of its items only those not accepted get one.
         if (via === 'batch' && verdict === 'accepted') return;
         const what =
