@@ -3,9 +3,8 @@
 // phases run), and the checks of what Firestore holds against it at the end, each a
 // row of RELIABILITY.md's books table (expected, found).
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';
-import { functionsDir, requireFunctions } from '../lib/paths.mjs';
+import { adminCli, requireFunctions } from '../lib/paths.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 
@@ -203,11 +202,7 @@ export async function auditBooks(books, ledger, seeded, transactions, retries, o
  * @param {string[]} args
  */
 export const runAdmin = (projectId, args) =>
-  spawnSync(
-    process.execPath,
-    [join(functionsDir, 'lib', 'cli', 'admin.js'), '--project', projectId, '--emulator', ...args],
-    { encoding: 'utf8' },
-  );
+  spawnSync(process.execPath, [adminCli, '--project', projectId, '--emulator', ...args], { encoding: 'utf8' });
 
 /**
  * The operator CLI's `audit` on the whole database (every balance from the ledger,

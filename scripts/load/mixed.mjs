@@ -87,20 +87,31 @@ export async function mixedPhase({ api, kiosks, spenders, rush, rounds }, ledger
     tally.refused[name] = (tally.refused[name] ?? 0) + 1;
   };
   /**
+   * POSTs `body` to `path` under Idempotency-Key `key`, blindly 1-3 times; records the
+   * id each created `what` was answered with under `key`. Resolves with those ids.
+   * @param {'adjustment' | 'redemption'} what
+   * @param {string} path
+   * @param {Record<string, string>} headers
+   * @param {unknown} body
+   * @param {string} key
+   */
+  const create = async (what, path, headers, body, key) => {
+    const byKey = what === 'adjustment' ? tally.adjustmentsByKey : tally.redemptionsByKey;
+    for (const answer of await sendBlindly(() => post(path, { ...headers, 'idempotency-key': key }, body))) {
+      refusal(answer);
+      byKey.add(key, answer.status === 200 || answer.status === 201 ? answer.body[what].id : undefined);
+    }
+    return [.../** @type {Set<string>} */ (byKey.ids.get(key))];
+  };
+  /**
    * @param {string} userId
    * @param {number} points
    * @param {string} key
    */
   const adjust = async (userId, points, key) => {
-    const answers = await sendBlindly(() =>
-      post(`/admin/users/${userId}/adjustments`, { ...admin, 'idempotency-key': key }, { points, reason: 'load test' }),
-    );
-    for (const answer of answers) {
-      refusal(answer);
-      const id = answer.status === 200 || answer.status === 201 ? answer.body.adjustment.id : undefined;
-      tally.adjustmentsByKey.add(key, id);
-      if (id) tally.adjustments.set(id, { userId, points });
-    }
+    const body = { points, reason: 'load test' };
+    const ids = await create('adjustment', `/admin/users/${userId}/adjustments`, admin, body, key);
+    for (const id of ids) tally.adjustments.set(id, { userId, points });
   };
   /**
    * @param {string} userId
@@ -108,20 +119,10 @@ export async function mixedPhase({ api, kiosks, spenders, rush, rounds }, ledger
    * @param {string} key
    */
   const redeem = async (userId, reward, key) => {
-    const answers = await sendBlindly(() =>
-      post(
-        `/user/${userId}/redemptions`,
-        { .../** @type {Record<string, string>} */ (asUser.get(userId)), 'idempotency-key': key },
-        { rewardId: reward.id },
-      ),
-    );
-    for (const answer of answers) {
-      refusal(answer);
-      const id = answer.status === 200 || answer.status === 201 ? answer.body.redemption.id : undefined;
-      tally.redemptionsByKey.add(key, id);
-      if (id) tally.redemptions.set(id, { userId, rewardId: reward.id, cost: reward.cost });
-    }
-    return [.../** @type {Set<string>} */ (tally.redemptionsByKey.ids.get(key))];
+    const headers = /** @type {Record<string, string>} */ (asUser.get(userId));
+    const ids = await create('redemption', `/user/${userId}/redemptions`, headers, { rewardId: reward.id }, key);
+    for (const id of ids) tally.redemptions.set(id, { userId, rewardId: reward.id, cost: reward.cost });
+    return ids;
   };
   /** @param {string} redemptionId */
   const cancelTwice = async (redemptionId) => {

@@ -4,57 +4,49 @@
 // hand. Run on its own (`node scripts/load/report.mjs`) it rewrites the report from the
 // figures the last load run saved, with the results of a newer `npm test`.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir, repoRoot } from '../lib/paths.mjs';
+import { cacheDir, functionsDir, repoRoot } from '../lib/paths.mjs';
 
 const FIGURES_FILE = join(cacheDir, 'loadtest-figures.json');
 
-/** The suites of `npm test` that inject faults or hostile input (functions/test/), and what each covers. */
+/** The suites of `npm test` (functions/test/) that inject faults or hostile input. */
 const SUITES = {
-  Faults: {
-    'transactions.test.ts':
-      'push provider unregistered / unavailable, kiosk not available, daily cap, concurrent and repeated Idempotency-Keys, 50 concurrent awards',
-    'kiosk-simulator.test.ts':
-      'a kiosk offline for days: its journal across a restart, the first batch answer lost and the batch sent again blindly (a replay), books and daily figures exact; 409 keeps the backlog',
-    'triggers.test.ts': 'trigger redelivered (firebase-functions-test, twice), a run that died after claiming the push',
-    'otp.test.ts':
-      'mail server refusing and down: 502, quota not burned; per-address and per-IP flooding: 429 + Retry-After',
-    'redemptions.test.ts':
-      'concurrent redemptions against a stock of 3 and a balance for 2, one key sent 10 times at once, replays and reused keys, cancel twice, the notification once under trigger redelivery',
-    'adjustments.test.ts':
-      '20 concurrent adjustments of -10 against a balance of 100 (exactly 10, never below 0), past zero refused with nothing written, key replay and reuse',
-    'notify.test.ts': 'unregistered token 410 and removed, provider down 502, nothing half-written',
-  },
-  'Hostile input': {
-    'fuzz.test.ts': 'property-based: random bodies, types, sizes, unicode, path ids, headers on every endpoint',
-    'security.test.ts': 'expired, foreign-project and malformed ID tokens',
-    'protocol.test.ts': 'unknown routes, methods, malformed JSON, content types, oversized bodies, path ids, CORS',
-    'kiosks.test.ts': 'missing, wrong and revoked kiosk keys; kiosk A key on kiosk B',
-    'users.test.ts': 'user A token on user B on every user endpoint (BOLA)',
-    'admin.test.ts': 'non-admin on every admin endpoint',
-    'firestore-rules.test.ts': 'security rules: every client write denied but a notification read flag',
-    'log.test.ts': 'log events carry no stack traces',
-  },
+  Faults: ['transactions', 'kiosk-simulator', 'triggers', 'otp', 'redemptions', 'adjustments', 'notify'].map(
+    (name) => `integration/${name}.test.ts`,
+  ),
+  'Hostile input': [
+    ...['fuzz', 'security', 'protocol', 'kiosks', 'users', 'admin', 'firestore-rules'].map(
+      (name) => `integration/${name}.test.ts`,
+    ),
+    'unit/log.test.ts',
+  ],
 };
 
-/** Passed and failed tests per file name in the last `npm test`, and when it started. */
+/**
+ * Per test file (its path in functions/test/) in the last `npm test`: what it covers (its outermost describe
+ * blocks) and how many of its tests passed and failed; and when that run started.
+ */
 function lastTestRun() {
-  /** @type {Map<string, string>} */
-  const results = new Map();
+  /** @type {Map<string, { what: string, result: string }>} */
+  const suites = new Map();
   let started;
   for (const tier of ['unit', 'integration']) {
     const file = join(cacheDir, 'test-results', `${tier}.json`);
     if (!existsSync(file)) continue;
     const run = JSON.parse(readFileSync(file, 'utf8'));
     started = new Date(run.startTime).toISOString();
-    for (const suite of run.testResults) {
+    for (const { name, assertionResults: tests } of run.testResults) {
       const count = (/** @type {string} */ status) =>
-        suite.assertionResults.filter((/** @type {{ status: string }} */ test) => test.status === status).length;
-      results.set(basename(suite.name), `${count('passed')} passed, ${count('failed')} failed`);
+        tests.filter((/** @type {{ status: string }} */ test) => test.status === status).length;
+      const topics = new Set(tests.map((/** @type {any} */ test) => test.ancestorTitles[0] ?? test.title));
+      suites.set(relative(join(functionsDir, 'test'), name), {
+        what: [...topics].join('; '),
+        result: `${count('passed')} passed, ${count('failed')} failed`,
+      });
     }
   }
-  return { results, started };
+  return { suites, started };
 }
 
 /** `askedAgain` → `asked again`. */
@@ -111,14 +103,12 @@ export function loadTables(figures) {
 export function writeReliabilityReport(figures) {
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(FIGURES_FILE, JSON.stringify(figures, null, 2));
-  const { results, started } = lastTestRun();
-  const suites = Object.entries(SUITES).flatMap(([kind, files]) =>
-    Object.entries(files).map(([file, what]) => [
-      kind,
-      `\`${file}\``,
-      what,
-      results.get(file) ?? 'not in the last run',
-    ]),
+  const { suites, started } = lastTestRun();
+  const rows = Object.entries(SUITES).flatMap(([kind, names]) =>
+    names.map((name) => {
+      const suite = suites.get(name);
+      return [kind, `\`${name}\``, suite?.what, suite?.result ?? 'not in the last run'];
+    }),
   );
   const text = `# Reliability
 
@@ -134,7 +124,7 @@ ${loadTables(figures)}
 
 ## Faults and hostile input: \`npm test\`
 
-${table(['Kind', 'File (functions/test/)', 'What', 'Last run'], suites)}
+${table(['Kind', 'File (functions/test/)', 'What (its describe blocks)', 'Last run'], rows)}
 `;
   writeFileSync(join(repoRoot, 'RELIABILITY.md'), text);
 }

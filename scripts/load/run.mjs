@@ -164,8 +164,8 @@ async function fleetPhase({ kiosks, users }, ledger) {
     users: USERS,
     seconds: DURATION_S,
     requests: result.requests.total,
-    throughput: result.requests.total / DURATION_S,
-    errors: result.errors,
+    requestsPerSecond: result.requests.total / DURATION_S,
+    connectionErrors: result.errors,
     timeouts: result.timeouts,
     askedAgain: unanswered.length,
   };
