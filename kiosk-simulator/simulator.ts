@@ -1,4 +1,4 @@
-// A kiosk as its firmware behaves, for `npm run kiosk` (scripts/kiosk/), the load
+// A kiosk as its firmware behaves, for `npm run kiosk` (cli.mjs), the load
 // test's offline phase, the bench and the tests: it reports its status (and, when
 // asked, telemetry), takes deposits into its journal (journal.ts) before it
 // sends them, sends each one alone with its Idempotency-Key while connected, keeps

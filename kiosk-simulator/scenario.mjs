@@ -7,11 +7,11 @@
 // spread over that long before now, oldest first, as after days offline); on
 // reconnect the kiosk reports its status and uploads the backlog. Requests go out one
 // at a time, as on one connection; taking deposits never waits for them.
-import { randomItems } from '../../kiosk-simulator/simulator.ts';
+import { randomItems } from './simulator.ts';
 
 /**
- * @typedef {import('../../kiosk-simulator/simulator.ts').SimulatedKiosk} SimulatedKiosk
- * @typedef {import('../../kiosk-simulator/simulator.ts').StatusReport} StatusReport
+ * @typedef {import('./simulator.ts').SimulatedKiosk} SimulatedKiosk
+ * @typedef {import('./simulator.ts').StatusReport} StatusReport
  * @typedef {{ users: string[], perSecond: number, durationMs: number, offlineAfterMs: number, offlineForMs: number,
  *   backdateMs: number, statusEveryMs: number, batch: number, telemetry?: { binSize: number, firmware: string } }} Scenario
  */

@@ -1,12 +1,12 @@
 // @ts-check
 // What the kiosk simulator prints: one line per event, as an operator follows a
 // kiosk, and the tallies its summary is made of.
-import { isOverloaded } from '../../kiosk-simulator/journal.ts';
-import { countAnswer, emptyOutcome } from '../../kiosk-simulator/simulator.ts';
+import { isOverloaded } from './journal.ts';
+import { countAnswer, emptyOutcome } from './simulator.ts';
 
 /**
- * @typedef {import('../../kiosk-simulator/simulator.ts').KioskEvent} KioskEvent
- * @typedef {import('../../kiosk-simulator/journal.ts').Deposit} Deposit
+ * @typedef {import('./simulator.ts').KioskEvent} KioskEvent
+ * @typedef {import('./journal.ts').Deposit} Deposit
  */
 
 const clock = () => new Date().toISOString().slice(11, 23);
@@ -98,7 +98,7 @@ export function createPrinter(write = (line) => console.log(line)) {
 
   /**
    * The closing lines: what happened, and what the journal holds now.
-   * @param {import('../../kiosk-simulator/journal.ts').JournalState} journal
+   * @param {import('./journal.ts').JournalState} journal
    * @param {string} path
    */
   function summary(journal, path) {
@@ -115,7 +115,7 @@ export function createPrinter(write = (line) => console.log(line)) {
 /**
  * One line on the journal: where it is, what is pending (and the span of its
  * occurredAt), what was refused.
- * @param {import('../../kiosk-simulator/journal.ts').JournalState} journal
+ * @param {import('./journal.ts').JournalState} journal
  * @param {string} path
  */
 export function describeJournal(journal, path) {
