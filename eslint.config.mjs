@@ -9,7 +9,7 @@ export default tseslint.config(
   { ignores: ['**/node_modules/**', 'functions/lib/**', '.cache/**', 'functions/coverage/**'] },
   js.configs.recommended,
   {
-    files: ['functions/**/*.ts'],
+    files: ['functions/**/*.ts', 'kiosk-simulator/**/*.ts'],
     extends: [tseslint.configs.recommended],
     languageOptions: { globals: globals.node },
     rules: {
@@ -21,9 +21,9 @@ export default tseslint.config(
     },
   },
   {
-    files: ['functions/test/**/*.ts'],
+    files: ['functions/test/**/*.ts', 'kiosk-simulator/**/*.ts'],
     rules: {
-      // Response bodies are loosely typed: each test asserts the shape it expects.
+      // Response bodies are loosely typed: each test (and each simulator caller) checks the shape it expects.
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },

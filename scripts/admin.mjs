@@ -3,11 +3,8 @@
 // compiler messages on stderr: stdout carries only what the CLI prints, so
 // `TOKEN=$(npm run --silent admin -- token --email alice@example.com)` gets the token alone.
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { buildFunctions, functionsBuilt } from './lib/emulators.mjs';
-import { functionsDir } from './lib/paths.mjs';
-
-const cli = join(functionsDir, 'lib', 'cli', 'admin.js');
+import { adminCli } from './lib/paths.mjs';
 
 if (!functionsBuilt()) {
   try {
@@ -18,7 +15,7 @@ if (!functionsBuilt()) {
   }
 }
 
-const result = spawnSync(process.execPath, [cli, ...process.argv.slice(2)], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, [adminCli, ...process.argv.slice(2)], { stdio: 'inherit' });
 if (result.error) {
   console.error(`error: could not run the operator CLI: ${result.error.message}`);
   process.exit(1);

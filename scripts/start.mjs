@@ -24,7 +24,7 @@ import {
   functionsBuilt,
   waitForHttp,
 } from './lib/emulators.mjs';
-import { functionsDir, repoRoot } from './lib/paths.mjs';
+import { adminCli, functionsDir, repoRoot } from './lib/paths.mjs';
 import { API_REFERENCE_URL, serveApiReference } from './lib/api-reference.mjs';
 import { SCHEDULED_SWEEPS, startSweep } from './lib/sweeps.mjs';
 
@@ -171,19 +171,7 @@ function lineFrom(child, pattern) {
 }
 
 /** The emulator answers (404) before it has loaded the functions: wait for the health route itself. */
-async function waitForApi() {
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  await waitForHttp(`${API}/`, STARTUP_TIMEOUT_MS);
-  for (;;) {
-    const ok = await fetch(`${API}/`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${API}/ did not answer 200 within ${STARTUP_TIMEOUT_MS / 1000} s`);
-    await sleep(200);
-  }
-}
+const waitForApi = () => waitForHttp(`${API}/`, STARTUP_TIMEOUT_MS, { ok: true });
 
 /**
  * `admin seed` against the emulators just started; resolves to its report (what it made, lines to paste).
@@ -191,7 +179,7 @@ async function waitForApi() {
  */
 function seed() {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [join(functionsDir, 'lib', 'cli', 'admin.js'), 'seed'], {
+    const proc = spawn(process.execPath, [adminCli, 'seed'], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'inherit'],
       env: {

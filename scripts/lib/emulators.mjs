@@ -160,20 +160,21 @@ export function buildFunctions({ quiet = false } = {}) {
 }
 
 /**
- * Resolves once `url` answers at all, or rejects after `timeoutMs`.
+ * Resolves once `url` answers (with `ok`: answers 2xx), or rejects after `timeoutMs`.
  * @param {string} url
  * @param {number} timeoutMs
+ * @param {{ ok?: boolean }} [options]
  */
-export async function waitForHttp(url, timeoutMs) {
+export async function waitForHttp(url, timeoutMs, { ok = false } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const answered = await fetch(url).then(
+      (response) => !ok || response.ok,
+      () => false,
+    );
+    if (answered) return;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer${ok ? ' 2xx' : ''} within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 

@@ -2,16 +2,13 @@
 // What the load test and the bench seed: kiosks on a grid of sites half a degree
 // apart in south-west Germany, in Europe/Berlin, new users, users with a history;
 // and the batched writes that store them.
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { functionsDir } from './paths.mjs';
+import { requireFunctions } from './paths.mjs';
 
-const requireFn = createRequire(join(functionsDir, 'package.json'));
-const { db } = requireFn('./lib/adapters/firestore.js');
-const { newKiosk } = requireFn('./lib/data/kiosks.js');
-const { newLedgerEntry } = requireFn('./lib/data/ledger.js');
-const { newProfile } = requireFn('./lib/data/users.js');
-const { DEFAULT_REWARDS } = requireFn('./lib/domain/rewards.js');
+const { db } = requireFunctions('./lib/adapters/firestore.js');
+const { newKiosk } = requireFunctions('./lib/data/kiosks.js');
+const { newLedgerEntry } = requireFunctions('./lib/data/ledger.js');
+const { newProfile } = requireFunctions('./lib/data/users.js');
+const { DEFAULT_REWARDS } = requireFunctions('./lib/domain/rewards.js');
 
 /**
  * The kiosks/{id} document of kiosk number `i` of a seeded fleet, built by the

@@ -4,9 +4,8 @@
 // function's own handler every 5 minutes as deployed: through the operator CLI
 // (`admin alerts:sweep`, `admin effects:sweep`), against the local emulators.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { HOSTS, LOCAL_PROJECT_ID } from './emulators.mjs';
-import { functionsDir, repoRoot } from './paths.mjs';
+import { adminCli, repoRoot } from './paths.mjs';
 
 /** As `schedule: 'every 5 minutes'` of silentKioskSweep and effectsSweep in functions/src/index.ts. */
 const SWEEP_INTERVAL_MS = 5 * 60_000;
@@ -28,7 +27,7 @@ export function startSweep({ name, command }, log) {
   const sweep = () => {
     if (running) return;
     running = true;
-    const proc = spawn(process.execPath, [join(functionsDir, 'lib', 'cli', 'admin.js'), command], {
+    const proc = spawn(process.execPath, [adminCli, command], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, FIRESTORE_EMULATOR_HOST: HOSTS.firestore, GCLOUD_PROJECT: LOCAL_PROJECT_ID },

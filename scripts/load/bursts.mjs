@@ -3,9 +3,9 @@
 //   hot:     many concurrent awards to one user
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently
 import { performance } from 'node:perf_hooks';
-import { submitAsKiosk } from '../../functions/test/harness/kiosk-client.ts';
-
-export const randomInt = (/** @type {number} */ max) => Math.floor(Math.random() * max);
+import { submitAsKiosk } from '../../kiosk-simulator/client.ts';
+import { randomItems } from '../../kiosk-simulator/simulator.ts';
+import { AnswersByKey, randomInt } from './books.mjs';
 
 /**
  * @typedef {import('./books.mjs').Ledger} Ledger
@@ -17,26 +17,22 @@ export const randomInt = (/** @type {number} */ max) => Math.floor(Math.random()
  * @param {string} kioskId
  * @param {string} userId
  */
-export function transactionBody(kioskId, userId) {
-  const plasticCount = randomInt(6);
-  const metalCount = plasticCount === 0 ? 1 + randomInt(5) : randomInt(6);
-  return { kioskId, userId, plasticCount, metalCount };
-}
+export const transactionBody = (kioskId, userId) => ({ kioskId, userId, ...randomItems() });
 
 /**
- * One transaction as a kiosk sends it (test/harness/kiosk-client.ts), every response
- * recorded in `ledger`; the final one is returned.
+ * One transaction as a kiosk sends it (kiosk-simulator/client.ts), every response
+ * recorded in `ledger`, an award counted; the final answer is returned.
  * @param {string} api
  * @param {Ledger} ledger
  * @param {string} apiKey
  * @param {TransactionBody} body
  * @param {string} idempotencyKey
  */
-export const submitRecorded = (api, ledger, apiKey, body, idempotencyKey) =>
-  submitAsKiosk(api, { apiKey, body, idempotencyKey }, undefined, (status, text, ms) => {
-    ledger.status(status, text);
-    ledger.latencies.push(ms);
-  });
+export async function submitRecorded(api, ledger, apiKey, body, idempotencyKey) {
+  const answer = await submitAsKiosk(api, { apiKey, body, idempotencyKey }, undefined, ledger.response);
+  if (answer.status === 200) ledger.award(answer.body.transaction);
+  return answer;
+}
 
 /**
  * @param {{ api: string, kiosks: Kiosk[], hotUser: string, requests: number }} plan
@@ -44,21 +40,18 @@ export const submitRecorded = (api, ledger, apiKey, body, idempotencyKey) =>
  */
 export async function hotPhase({ api, kiosks, hotUser, requests }, ledger) {
   const started = performance.now();
-  const responses = await Promise.all(
+  const answers = await Promise.all(
     Array.from({ length: requests }, (_, i) => {
       const kiosk = kiosks[i % kiosks.length];
       return submitRecorded(api, ledger, kiosk.apiKey, transactionBody(kiosk.id, hotUser), `hot-${process.pid}-${i}`);
     }),
   );
-  for (const response of responses) if (response.status === 200) ledger.award(response.body.transaction);
-  const awarded = responses
-    .filter((r) => r.status === 200)
-    .reduce((sum, r) => sum + r.body.transaction.pointsEarned, 0);
+  const awarded = answers.filter((answer) => answer.status === 200);
   return {
-    requests: requests,
+    requests,
+    notAwarded: requests - awarded.length,
+    points: awarded.reduce((sum, answer) => sum + answer.body.transaction.pointsEarned, 0),
     seconds: (performance.now() - started) / 1000,
-    awarded,
-    failures: responses.filter((r) => r.status !== 200).length,
   };
 }
 
@@ -67,40 +60,28 @@ export async function hotPhase({ api, kiosks, hotUser, requests }, ledger) {
  * @param {Ledger} ledger
  */
 export async function retriesPhase({ api, kiosks, users, requests }, ledger) {
-  /** @type {Map<string, Set<string>>} */
-  const transactionIdsByKey = new Map();
+  const byKey = new AnswersByKey();
   let sent = 0;
-  const logical = Array.from({ length: requests }, (_, i) => {
-    const kiosk = kiosks[i % kiosks.length];
-    return {
-      kiosk,
-      key: `retry-${Date.now()}-${i}`,
-      body: transactionBody(kiosk.id, users[randomInt(users.length)]),
-      copies: 2 + randomInt(4),
-    };
-  });
   /**
+   * @param {Kiosk} kiosk
+   * @param {TransactionBody} body
    * @param {string} key
-   * @param {{ status: number, body: any }} response
    */
-  const record = (key, response) => {
+  const send = async (kiosk, body, key) => {
     sent += 1;
-    if (response.status !== 200) return;
-    const ids = transactionIdsByKey.get(key) ?? new Set();
-    ledger.award(response.body.transaction);
-    ids.add(response.body.transaction.id);
-    transactionIdsByKey.set(key, ids);
+    const answer = await submitRecorded(api, ledger, kiosk.apiKey, body, key);
+    if (answer.status === 200) byKey.add(key, answer.body.transaction.id);
   };
   await Promise.all(
-    logical.map(async ({ kiosk, key, body, copies }) => {
+    Array.from({ length: requests }, async (_, i) => {
+      const kiosk = kiosks[i % kiosks.length];
+      const key = `retry-${Date.now()}-${i}`;
+      const body = transactionBody(kiosk.id, users[randomInt(users.length)]);
+      const copies = 2 + randomInt(4);
       const concurrent = 1 + randomInt(copies);
-      const first = await Promise.all(
-        Array.from({ length: concurrent }, () => submitRecorded(api, ledger, kiosk.apiKey, body, key)),
-      );
-      first.forEach((response) => record(key, response));
-      for (let i = concurrent; i < copies; i++) record(key, await submitRecorded(api, ledger, kiosk.apiKey, body, key));
+      await Promise.all(Array.from({ length: concurrent }, () => send(kiosk, body, key)));
+      for (let copy = concurrent; copy < copies; copy++) await send(kiosk, body, key);
     }),
   );
-  const doubled = [...transactionIdsByKey.values()].filter((ids) => ids.size > 1).length;
-  return { logical: requests, sent, answered: transactionIdsByKey.size, doubled };
+  return { requests, sent, awarded: byKey.answered, doubled: byKey.doubled };
 }

@@ -4,15 +4,12 @@
 // trigger finished: a delivery the emulator lost (`Request to function failed: Error:
 // write EPIPE`) or a run whose retries ran out. The books then hold either way, and
 // the report says how many effects the sweep had to complete.
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { waitFor } from '../../functions/test/harness/wait.ts';
-import { functionsDir } from '../lib/paths.mjs';
-import { runAdmin } from './books.mjs';
+import { requireFunctions } from '../lib/paths.mjs';
+import { countOf, runAdmin } from './books.mjs';
 
-const requireFn = createRequire(join(functionsDir, 'package.json'));
-const { db } = requireFn('./lib/adapters/firestore.js');
-const { EFFECTS_PENDING } = requireFn('./lib/data/pendingEffects.js');
+const { db } = requireFunctions('./lib/adapters/firestore.js');
+const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
 
 /** What the sweep looks through: every document whose trigger tells or counts something. */
 const WITH_EFFECTS = ['transactions', 'redemptions', 'alerts'];
@@ -20,10 +17,7 @@ const WITH_EFFECTS = ['transactions', 'redemptions', 'alerts'];
 /** How many documents of each kind still wait for their effects. */
 export async function pendingEffects() {
   const counts = await Promise.all(
-    WITH_EFFECTS.map(async (name) => {
-      const query = db().collection(name).where(EFFECTS_PENDING, '==', true);
-      return /** @type {number} */ ((await query.count().get()).data().count);
-    }),
+    WITH_EFFECTS.map((name) => countOf(db().collection(name).where(EFFECTS_PENDING, '==', true))),
   );
   return Object.fromEntries(WITH_EFFECTS.map((name, i) => [name, counts[i]]));
 }

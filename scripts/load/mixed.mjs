@@ -6,17 +6,15 @@
 // some redemptions. Every request is sent blindly 1-3 times with one Idempotency-Key
 // (a cancel twice), partly concurrently, as a client that lost its answers would.
 // What the answers said is tallied here; mixedBooks() then holds Firestore to it.
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { functionsDir } from '../lib/paths.mjs';
+import { requireFunctions } from '../lib/paths.mjs';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
-import { KIOSK_RETRIES, postWithRetries } from '../../functions/test/harness/kiosk-client.ts';
+import { KIOSK_RETRIES, postWithRetries } from '../../kiosk-simulator/client.ts';
 import { waitFor } from '../../functions/test/harness/wait.ts';
-import { randomInt, submitRecorded, transactionBody } from './bursts.mjs';
+import { AnswersByKey, countOf, randomInt } from './books.mjs';
+import { submitRecorded, transactionBody } from './bursts.mjs';
 
-const requireFn = createRequire(join(functionsDir, 'package.json'));
-const { db } = requireFn('./lib/adapters/firestore.js');
+const { db } = requireFunctions('./lib/adapters/firestore.js');
 
 /**
  * @typedef {import('./books.mjs').Ledger} Ledger
@@ -59,9 +57,8 @@ export async function mixedPhase({ api, kiosks, spenders, rush, rounds }, ledger
   for (const id of spenders) asUser.set(id, { authorization: `Bearer ${await idTokenFor(id)}` });
 
   const tally = {
-    /** Idempotency-Key → the ids answered for it (more than one: spent twice). */
-    redemptionsByKey: /** @type {Map<string, Set<string>>} */ (new Map()),
-    adjustmentsByKey: /** @type {Map<string, Set<string>>} */ (new Map()),
+    redemptionsByKey: new AnswersByKey(),
+    adjustmentsByKey: new AnswersByKey(),
     /** Redemption id → what it cost whom, and of which reward. */
     redemptions: /** @type {Map<string, { userId: string, rewardId: string, cost: number }>} */ (new Map()),
     /** Adjustment id → its user and points. */
@@ -81,12 +78,7 @@ export async function mixedPhase({ api, kiosks, spenders, rush, rounds }, ledger
    */
   const post = (path, headers, body) => {
     tally.sent += 1;
-    return postWithRetries(api, path, { headers, body }, KIOSK_RETRIES, {
-      onResponse: (status, text, ms) => {
-        ledger.status(status, text);
-        ledger.latencies.push(ms);
-      },
-    });
+    return postWithRetries(api, path, { headers, body }, KIOSK_RETRIES, { onResponse: ledger.response });
   };
   /** @param {{ status: number, body: any }} answer */
   const refusal = ({ status, body }) => {
@@ -95,22 +87,31 @@ export async function mixedPhase({ api, kiosks, spenders, rush, rounds }, ledger
     tally.refused[name] = (tally.refused[name] ?? 0) + 1;
   };
   /**
+   * POSTs `body` to `path` under Idempotency-Key `key`, blindly 1-3 times; records the
+   * id each created `what` was answered with under `key`. Resolves with those ids.
+   * @param {'adjustment' | 'redemption'} what
+   * @param {string} path
+   * @param {Record<string, string>} headers
+   * @param {unknown} body
+   * @param {string} key
+   */
+  const create = async (what, path, headers, body, key) => {
+    const byKey = what === 'adjustment' ? tally.adjustmentsByKey : tally.redemptionsByKey;
+    for (const answer of await sendBlindly(() => post(path, { ...headers, 'idempotency-key': key }, body))) {
+      refusal(answer);
+      byKey.add(key, answer.status === 200 || answer.status === 201 ? answer.body[what].id : undefined);
+    }
+    return [.../** @type {Set<string>} */ (byKey.ids.get(key))];
+  };
+  /**
    * @param {string} userId
    * @param {number} points
    * @param {string} key
    */
   const adjust = async (userId, points, key) => {
-    const answers = await sendBlindly(() =>
-      post(`/admin/users/${userId}/adjustments`, { ...admin, 'idempotency-key': key }, { points, reason: 'load test' }),
-    );
-    const ids = tally.adjustmentsByKey.get(key) ?? new Set();
-    for (const answer of answers) {
-      refusal(answer);
-      if (answer.status !== 200 && answer.status !== 201) continue;
-      ids.add(answer.body.adjustment.id);
-      tally.adjustments.set(answer.body.adjustment.id, { userId, points });
-    }
-    tally.adjustmentsByKey.set(key, ids);
+    const body = { points, reason: 'load test' };
+    const ids = await create('adjustment', `/admin/users/${userId}/adjustments`, admin, body, key);
+    for (const id of ids) tally.adjustments.set(id, { userId, points });
   };
   /**
    * @param {string} userId
@@ -118,22 +119,10 @@ export async function mixedPhase({ api, kiosks, spenders, rush, rounds }, ledger
    * @param {string} key
    */
   const redeem = async (userId, reward, key) => {
-    const answers = await sendBlindly(() =>
-      post(
-        `/user/${userId}/redemptions`,
-        { .../** @type {Record<string, string>} */ (asUser.get(userId)), 'idempotency-key': key },
-        { rewardId: reward.id },
-      ),
-    );
-    const ids = tally.redemptionsByKey.get(key) ?? new Set();
-    for (const answer of answers) {
-      refusal(answer);
-      if (answer.status !== 200 && answer.status !== 201) continue;
-      ids.add(answer.body.redemption.id);
-      tally.redemptions.set(answer.body.redemption.id, { userId, rewardId: reward.id, cost: reward.cost });
-    }
-    tally.redemptionsByKey.set(key, ids);
-    return [...ids];
+    const headers = /** @type {Record<string, string>} */ (asUser.get(userId));
+    const ids = await create('redemption', `/user/${userId}/redemptions`, headers, { rewardId: reward.id }, key);
+    for (const id of ids) tally.redemptions.set(id, { userId, rewardId: reward.id, cost: reward.cost });
+    return ids;
   };
   /** @param {string} redemptionId */
   const cancelTwice = async (redemptionId) => {
@@ -156,8 +145,7 @@ export async function mixedPhase({ api, kiosks, spenders, rush, rounds }, ledger
         kiosks.map(async (kiosk, i) => {
           const body = transactionBody(kiosk.id, spenders[(round + i) % spenders.length]);
           const key = `mixed-${pid}-${round}-${i}`;
-          const answers = await sendBlindly(() => submitRecorded(api, ledger, kiosk.apiKey, body, key), 2);
-          for (const answer of answers) if (answer.status === 200) ledger.award(answer.body.transaction);
+          await sendBlindly(() => submitRecorded(api, ledger, kiosk.apiKey, body, key), 2);
           tally.deposits += 1;
         }),
       );
@@ -189,10 +177,10 @@ export async function mixedPhase({ api, kiosks, spenders, rush, rounds }, ledger
     stock: MIXED_REWARDS.scarce.stock,
     rushIssued: tally.rushIssued,
     redemptions: tally.redemptions.size,
-    redemptionKeys: tally.redemptionsByKey.size,
+    redemptionKeys: tally.redemptionsByKey.ids.size,
     cancelled: [...tally.cancelled.values()].filter((successes) => successes === 1).length,
     adjustments: tally.adjustments.size,
-    adjustmentKeys: tally.adjustmentsByKey.size,
+    adjustmentKeys: tally.adjustmentsByKey.ids.size,
     deposits: tally.deposits,
     sent: tally.sent,
     refused: tally.refused,
@@ -202,76 +190,57 @@ export async function mixedPhase({ api, kiosks, spenders, rush, rounds }, ledger
 }
 
 /**
- * Every way Firestore differs from what the mixed phase's answers said (none: its books
- * balance): no key spent or adjusted twice; the rush issued exactly min(stock, rush)
- * and left the stock at what remains; each redemption cancelled by exactly one of its
- * two cancels; each spender's balances equal to what they earned, were adjusted,
- * spent and got back; the redemptions and their notifications, one each, as answered.
+ * The mixed phase's books: no key spent or adjusted twice; the rush issued exactly
+ * min(stock, rush) and left the stock at what remains; each redemption cancelled by
+ * exactly one of its two cancels; each spender's balances equal to what they earned,
+ * were adjusted, spent and got back; the redemptions and their notifications, one
+ * each, as answered (none for one cancelled before it was announced).
+ * @param {import('./books.mjs').Books} books
  * @param {Awaited<ReturnType<typeof mixedPhase>>['tally']} tally
  * @param {{ spenders: string[], rush: number }} plan
  * @param {Ledger} ledger
  */
-export async function mixedBooks(tally, { spenders, rush }, ledger) {
-  const problems = [];
-  for (const [what, byKey] of /** @type {const} */ ([
-    ['redemption', tally.redemptionsByKey],
-    ['adjustment', tally.adjustmentsByKey],
-  ])) {
-    const doubled = [...byKey.values()].filter((ids) => ids.size > 1).length;
-    if (doubled > 0) problems.push(`${doubled} ${what} keys were answered with two ${what}s`);
-  }
+export async function mixedBooks(books, tally, { spenders, rush }, ledger) {
+  books.expect('redemption keys answered with two redemptions', tally.redemptionsByKey.doubled, 0);
+  books.expect('adjustment keys answered with two adjustments', tally.adjustmentsByKey.doubled, 0);
   const scarce = MIXED_REWARDS.scarce;
-  const expectedIssued = Math.min(scarce.stock, rush);
-  if (tally.rushIssued !== expectedIssued)
-    problems.push(`the rush of ${rush} on a stock of ${scarce.stock} issued ${tally.rushIssued}`);
+  books.expect(
+    `issued by a rush of ${rush} on a stock of ${scarce.stock}`,
+    tally.rushIssued,
+    Math.min(scarce.stock, rush),
+  );
   const stock = (await db().collection('rewards').doc(scarce.id).get()).get('stock');
-  if (stock !== scarce.stock - tally.rushIssued)
-    problems.push(`${scarce.id} has a stock of ${stock} after ${tally.rushIssued} were issued`);
-  const twice = [...tally.cancelled.values()].filter((successes) => successes !== 1).length;
-  if (twice > 0) problems.push(`${twice} redemptions were not cancelled by exactly one of their two cancels`);
+  books.expect(`stock left of ${scarce.id}`, stock, scarce.stock - tally.rushIssued);
+  const once = [...tally.cancelled.values()].filter((successes) => successes === 1).length;
+  books.expect('redemptions cancelled by exactly one of their two cancels', once, tally.cancelled.size);
 
+  const sumOf = (
+    /** @type {Iterable<[string, { userId: string }]>} */ entries,
+    /** @type {string} */ userId,
+    /** @type {(id: string, entry: any) => number} */ value,
+  ) =>
+    [...entries].filter(([, entry]) => entry.userId === userId).reduce((sum, [id, entry]) => sum + value(id, entry), 0);
   const userDocs = await db().getAll(...spenders.map((id) => db().collection('users').doc(id)));
-  for (const doc of userDocs) {
-    const adjusted = [...tally.adjustments.values()]
-      .filter((adjustment) => adjustment.userId === doc.id)
-      .reduce((sum, adjustment) => sum + adjustment.points, 0);
-    const spent = [...tally.redemptions]
-      .filter(([, redemption]) => redemption.userId === doc.id)
-      .reduce((sum, [id, redemption]) => sum + redemption.cost * (tally.cancelled.get(id) ? 0 : 1), 0);
-    const total = (ledger.byUser.get(doc.id) ?? 0) + adjusted;
-    const current = total - spent;
-    if (doc.get('totalPoints') !== total || doc.get('currentPoints') !== current)
-      problems.push(
-        `spender ${doc.id} holds ${doc.get('currentPoints')}/${doc.get('totalPoints')}, expected ${current}/${total}`,
-      );
-  }
+  books.expectEach('spenders holding what they earned, were adjusted, spent and got back', userDocs, ({ id }) => {
+    const total = (ledger.byUser.get(id) ?? 0) + sumOf(tally.adjustments, id, (_, { points }) => points);
+    const spent = sumOf(tally.redemptions, id, (key, { cost }) => (tally.cancelled.get(key) ? 0 : cost));
+    return { totalPoints: total, currentPoints: total - spent };
+  });
 
   const redemptions = db().collection('redemptions');
-  const stored = (await redemptions.count().get()).data().count;
-  if (stored !== tally.redemptions.size)
-    problems.push(`${stored} redemption documents for ${tally.redemptions.size} answered`);
-  const cancelledStored = (await redemptions.where('status', '==', 'cancelled').count().get()).data().count;
-  if (cancelledStored !== tally.cancelled.size)
-    problems.push(`${cancelledStored} cancelled redemptions for ${tally.cancelled.size} cancelled`);
+  const stored = await countOf(redemptions);
+  books.expect('redemption documents = redemptions answered', stored, tally.redemptions.size);
+  const cancelled = await countOf(redemptions.where('status', '==', 'cancelled'));
+  books.expect('cancelled redemption documents = redemptions cancelled', cancelled, tally.cancelled.size);
   // A redemption cancelled before its trigger ran is never announced (its effects say so).
-  const untold = (await redemptions.where('effects.untold', '==', 'cancelled').count().get()).data().count;
-  const toTell = stored - untold;
-  const notified = () => db().collectionGroup('notifications').where('type', '==', 'redemption').count().get();
-  try {
-    await waitFor(
-      `a redemption notification for each of ${toTell} redemptions not cancelled before they were announced`,
-      async () => ((await notified()).data().count >= toTell ? true : undefined),
-      300_000,
-      async () => `${(await notified()).data().count} notifications so far`,
-      1_000,
-    );
-  } catch (error) {
-    problems.push(error instanceof Error ? error.message : String(error));
-  }
-  const notifications = (await notified()).data().count;
-  if (notifications > toTell)
-    problems.push(
-      `${notifications} redemption notifications for ${toTell} redemptions to announce (${untold} cancelled first)`,
-    );
-  return problems;
+  const toTell = stored - (await countOf(redemptions.where('effects.untold', '==', 'cancelled')));
+  const notified = () => countOf(db().collectionGroup('notifications').where('type', '==', 'redemption'));
+  await waitFor(
+    `a redemption notification for each of ${toTell} redemptions not cancelled before they were announced`,
+    async () => ((await notified()) >= toTell ? true : undefined),
+    300_000,
+    async () => `${await notified()} notifications so far`,
+    1_000,
+  ).catch(() => undefined);
+  books.expect('redemption notifications = redemptions not cancelled before announced', await notified(), toTell);
 }

@@ -1,6 +1,6 @@
 // @ts-check
 // The load test's offline phase: kiosks that lost their connection for days. Each is
-// the kiosk simulator (functions/test/harness/kiosk-simulator.ts, the code behind
+// the kiosk simulator (kiosk-simulator/simulator.ts, the code behind
 // `npm run kiosk`) with a journal file of its own: offline it journals its deposits,
 // their occurredAt spread over the last days, oldest first; back online it reports its
 // status and uploads the backlog in batches of 100 through a network that drops some
@@ -12,17 +12,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { backoffRetries, faultyTransport } from '../../functions/test/harness/kiosk-client.ts';
-import { JournalFile, isOverloaded } from '../../functions/test/harness/kiosk-journal.ts';
-import { SimulatedKiosk } from '../../functions/test/harness/kiosk-simulator.ts';
+import { backoffRetries, faultyTransport } from '../../kiosk-simulator/client.ts';
+import { JournalFile, isOverloaded } from '../../kiosk-simulator/journal.ts';
+import { SimulatedKiosk, randomItems } from '../../kiosk-simulator/simulator.ts';
+import { AnswersByKey, randomInt } from './books.mjs';
 
 const DAY_MS = 86_400_000;
 /** Of the batch requests, this share is dropped before it is sent, and as many lose their answer. */
 const FAULT_RATE = 0.15;
 /** Of the deposits, this share is sent again alone once the backlog is uploaded. */
 const SINGLE_RESEND_RATE = 0.1;
-
-const randomInt = (/** @type {number} */ max) => Math.floor(Math.random() * max);
 
 /**
  * @typedef {import('./books.mjs').Ledger} Ledger
@@ -35,8 +34,7 @@ const randomInt = (/** @type {number} */ max) => Math.floor(Math.random() * max)
  */
 export async function offlinePhase({ api, offlineKiosks: kiosks, users, deposits, days }, ledger) {
   const dir = mkdtempSync(join(tmpdir(), 'kiosk-loadtest-journals-'));
-  /** @type {Map<string, Set<string>>} the transaction ids answered for each Idempotency-Key */
-  const transactionIdsByKey = new Map();
+  const byKey = new AnswersByKey();
   const tally = {
     batchRequests: 0,
     overlappingBatches: 0,
@@ -54,21 +52,16 @@ export async function offlinePhase({ api, offlineKiosks: kiosks, users, deposits
   const started = performance.now();
   try {
     const perKiosk = await Promise.all(
-      kiosks.map((kiosk) =>
-        offlineKiosk(kiosk, { api, users, deposits, days, dir }, ledger, transactionIdsByKey, tally),
-      ),
+      kiosks.map((kiosk) => offlineKiosk(kiosk, { api, users, deposits, days, dir }, ledger, byKey, tally)),
     );
-    const uploadSeconds = Math.max(...perKiosk);
-    const answered = transactionIdsByKey.size;
-    const doubled = [...transactionIdsByKey.values()].filter((ids) => ids.size > 1).length;
     return {
       kiosks: kiosks.length,
       deposits: kiosks.length * deposits,
       days,
       ...tally,
-      answered,
-      doubled,
-      uploadSeconds,
+      awarded: byKey.answered,
+      doubled: byKey.doubled,
+      uploadSeconds: Math.max(...perKiosk),
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
@@ -82,10 +75,10 @@ export async function offlinePhase({ api, offlineKiosks: kiosks, users, deposits
  * @param {Kiosk} kiosk
  * @param {{ api: string, users: string[], deposits: number, days: number, dir: string }} plan
  * @param {Ledger} ledger
- * @param {Map<string, Set<string>>} transactionIdsByKey
+ * @param {AnswersByKey} byKey
  * @param {Record<string, number>} tally
  */
-async function offlineKiosk(kiosk, { api, users, deposits, days, dir }, ledger, transactionIdsByKey, tally) {
+async function offlineKiosk(kiosk, { api, users, deposits, days, dir }, ledger, byKey, tally) {
   const journal = JournalFile.open(join(dir, `${kiosk.id}.json`), kiosk.id);
   const batchUrl = `${api}/kiosk/transactions/batch`;
   const transport = faultyTransport((url) => {
@@ -101,10 +94,7 @@ async function offlineKiosk(kiosk, { api, users, deposits, days, dir }, ledger, 
     transport,
     // Blind and quick: a dropped or lost batch goes again within a second or two.
     policy: backoffRetries({ attempts: 12, firstMs: 200, capMs: 2_000 }),
-    onResponse: (status, text, ms) => {
-      ledger.status(status, text);
-      ledger.latencies.push(ms);
-    },
+    onResponse: ledger.response,
     onEvent: (event) => {
       if (event.kind === 'retry') tally.retries += 1;
       if (event.kind === 'answer' && isOverloaded(event.answer)) tally.itemsOverloaded += 1;
@@ -113,9 +103,7 @@ async function offlineKiosk(kiosk, { api, users, deposits, days, dir }, ledger, 
       const transaction = /** @type {import('./books.mjs').Transaction} */ (event.answer.transaction);
       ledger.award(transaction);
       if (event.answer.replayed) tally.replayedAnswers += 1;
-      const ids = transactionIdsByKey.get(event.deposit.idempotencyKey) ?? new Set();
-      ids.add(transaction.id);
-      transactionIdsByKey.set(event.deposit.idempotencyKey, ids);
+      byKey.add(event.deposit.idempotencyKey, transaction.id);
     },
   });
   try {
@@ -124,13 +112,8 @@ async function offlineKiosk(kiosk, { api, users, deposits, days, dir }, ledger, 
     const now = Date.now();
     const span = days * DAY_MS - 10 * 60_000;
     for (let i = 0; i < deposits; i++) {
-      const plasticCount = randomInt(6);
-      simulated.record({
-        userId: users[randomInt(users.length)],
-        plasticCount,
-        metalCount: plasticCount === 0 ? 1 + randomInt(5) : randomInt(6),
-        occurredAt: new Date(now - span + (i * span) / deposits).toISOString(),
-      });
+      const occurredAt = new Date(now - span + (i * span) / deposits).toISOString();
+      simulated.record({ userId: users[randomInt(users.length)], ...randomItems(), occurredAt });
     }
     const backlog = [...simulated.journal.pending];
 

@@ -58,17 +58,7 @@ export function loadOptions(args) {
     }
     return value;
   };
-  return {
-    kiosks: read('kiosks'),
-    users: read('users'),
-    duration: read('duration'),
-    hot: read('hot'),
-    retries: read('retries'),
-    offlineKiosks: read('offline-kiosks'),
-    offlineDeposits: read('offline-deposits'),
-    offlineDays: read('offline-days'),
-    spenders: read('spenders'),
-    rush: read('rush'),
-    mixedRounds: read('mixed-rounds'),
-  };
+  /** `offline-kiosks` → `offlineKiosks` */
+  const camel = (/** @type {string} */ name) => name.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
+  return Object.fromEntries(Object.keys(FLAGS).map((name) => [camel(name), read(/** @type {Flag} */ (name))]));
 }

@@ -10,26 +10,23 @@
 // (effects.mjs). Sizes from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)`
 // (exit 1; the audit is books.mjs) and writes RELIABILITY.md.
 import autocannon from 'autocannon';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulators.ts';
 import { waitForEffects } from '../../functions/test/harness/wait.ts';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
-import { functionsDir } from '../lib/paths.mjs';
-import { summarize as summarizeValues } from '../lib/stats.mjs';
-import { Ledger, auditBooks, pointsAudit } from './books.mjs';
+import { requireFunctions } from '../lib/paths.mjs';
+import { summarize } from '../lib/stats.mjs';
+import { Books, Ledger, auditBooks, pointsAudit, randomInt } from './books.mjs';
 import { pendingEffects, sweepEffects, waitForTriggersToSettle } from './effects.mjs';
-import { hotPhase, randomInt, retriesPhase, submitRecorded, transactionBody } from './bursts.mjs';
+import { hotPhase, retriesPhase, submitRecorded, transactionBody } from './bursts.mjs';
 import { offlinePhase } from './offline.mjs';
 import { mixedBooks, mixedPhase } from './mixed.mjs';
 import { loadOptions } from './options.mjs';
-import { printLoadSummary, writeReliabilityReport } from './report.mjs';
+import { loadTables, writeReliabilityReport } from './report.mjs';
 
-const requireFn = createRequire(join(functionsDir, 'package.json'));
-const { db } = requireFn('./lib/adapters/firestore.js');
-const { issueKey } = requireFn('./lib/data/kioskKeys.js');
-const { transactionsCollection } = requireFn('./lib/data/transactions.js');
+const { db } = requireFunctions('./lib/adapters/firestore.js');
+const { issueKey } = requireFunctions('./lib/data/kioskKeys.js');
+const { transactionsCollection } = requireFunctions('./lib/data/transactions.js');
 
 const {
   kiosks: KIOSKS,
@@ -46,15 +43,6 @@ const {
 } = loadOptions(process.argv.slice(2));
 const emulators = await discoverEmulators();
 const API = apiUrl(emulators);
-
-/**
- * p50, p95, p99 and n, in the key order the saved figures have always had.
- * @param {number[]} values
- */
-const summarize = (values) => {
-  const { n, ...percentiles } = summarizeValues(values);
-  return { ...percentiles, n };
-};
 
 async function seed() {
   const kioskIds = [
@@ -154,8 +142,7 @@ async function fleetPhase({ kiosks, users }, ledger) {
         onResponse(/** @type {number} */ status, /** @type {string} */ body, /** @type {any} */ context) {
           /** @type {Sent} */
           const sent = context.inFlight.shift();
-          ledger.latencies.push(performance.now() - sent.startedAt);
-          ledger.status(status, body);
+          ledger.response(status, body, performance.now() - sent.startedAt);
           const answer = status === 200 ? JSON.parse(body) : undefined;
           if (answer?.transaction) ledger.award(answer.transaction);
           else if (status >= 500 && sent.kind === 'transaction') toAskAgain.push(sent);
@@ -171,14 +158,14 @@ async function fleetPhase({ kiosks, users }, ledger) {
       context.inFlight.filter(/** @returns {sent is SentTransaction} */ (sent) => sent.kind === 'transaction'),
     ),
   ];
-  for (const sent of unanswered) {
-    const response = await submitRecorded(API, ledger, sent.apiKey, sent.body, sent.idempotencyKey);
-    if (response.status === 200) ledger.award(response.body.transaction);
-  }
+  for (const sent of unanswered) await submitRecorded(API, ledger, sent.apiKey, sent.body, sent.idempotencyKey);
   return {
+    kiosks: KIOSKS,
+    users: USERS,
+    seconds: DURATION_S,
     requests: result.requests.total,
-    throughput: result.requests.total / DURATION_S,
-    errors: result.errors,
+    requestsPerSecond: result.requests.total / DURATION_S,
+    connectionErrors: result.errors,
     timeouts: result.timeouts,
     askedAgain: unanswered.length,
   };
@@ -234,49 +221,50 @@ console.log('Waiting for the triggers to drain...');
 const leftByTriggers = await waitForTriggersToSettle();
 console.log(`Effects still pending: ${JSON.stringify(leftByTriggers)}; running the effects sweep...`);
 const swept = sweepEffects(emulators.projectId);
-const drained = await waitForEffects(transactionsCollection(), 'all', { timeoutMs: 120_000, intervalMs: 1000 });
-const transactions = { size: drained.length, docs: drained };
-const lag = summarize(
-  transactions.docs.map(
-    (/** @type {any} */ doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis(),
-  ),
+const transactions = await waitForEffects(transactionsCollection(), 'all', { timeoutMs: 120_000, intervalMs: 1000 });
+const lag = transactions.map(
+  (/** @type {any} */ doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis(),
 );
-const latency = summarize(ledger.latencies);
-const { problems, kioskDays } = await auditBooks(ledger, seeded, transactions, retries, offline);
-problems.push(...(await mixedBooks(mixed.tally, mixedPlan, ledger)));
-const leftPending = Object.entries(await pendingEffects()).filter(([, n]) => n > 0);
-if (leftPending.length > 0)
-  problems.push(`effects still pending after the sweep: ${leftPending.map(([kind, n]) => `${n} ${kind}`).join(', ')}`);
-const audit = pointsAudit(emulators.projectId);
-if (!audit.ok) problems.push(`${audit.line}: ${audit.output.split('\n').slice(0, 3).join('; ')}`);
 
+const books = new Books();
+await auditBooks(books, ledger, seeded, transactions, retries, offline);
+await mixedBooks(books, mixed.tally, mixedPlan, ledger);
+const pending = Object.values(await pendingEffects()).reduce((sum, n) => sum + n, 0);
+books.expect('effects still pending after the sweep', pending, 0);
+const audit = pointsAudit(emulators.projectId);
+books.expect(
+  '`npm run admin -- audit`',
+  audit.ok ? audit.line : `${audit.line}: ${audit.differences}`,
+  'audit: OK',
+  audit.ok,
+);
+const { problems } = books;
+
+const round = (/** @type {Record<string, number>} */ values) =>
+  Object.fromEntries(Object.entries(values).map(([key, value]) => [key, Math.round(value)]));
 const figures = {
   date: new Date().toISOString(),
-  kiosks: KIOSKS,
-  users: USERS,
-  durationSeconds: DURATION_S,
-  fleet,
-  hot,
-  retries,
-  offline,
-  mixed: mixed.figures,
-  transactions: transactions.size,
-  pointsAwarded: ledger.points,
-  latency,
-  triggerLag: lag,
-  statuses: Object.fromEntries([...ledger.statuses].sort()),
-  serviceErrors: ledger.serviceErrors,
-  overloaded: ledger.overloaded,
-  effectsSweep: Object.fromEntries(Object.entries(swept).map(([kind, outcome]) => [kind, outcome.completed])),
-  emulatorErrors: ledger.emulatorErrors,
-  kioskDays,
-  audit: audit.line,
+  phases: { fleet, hot, retries, offline, mixed: mixed.figures },
+  totals: {
+    'transactions recorded': transactions.length,
+    'points awarded': ledger.points,
+    'latency of every request, ms': round(summarize(ledger.latencies)),
+    'trigger lag (created -> effects.completedAt), ms': round(summarize(lag)),
+    'status codes': Object.fromEntries([...ledger.statuses].sort()),
+    '5xx from the service (but 503 overloaded)': ledger.serviceErrors,
+    '503 overloaded with Retry-After (nothing written; sent again, no fault)': ledger.overloaded,
+    "5xx from the emulator's proxy (a worker socket broke; the kiosk sent the request again)": ledger.emulatorErrors,
+    'effects the sweep completed after the triggers drained': Object.fromEntries(
+      Object.entries(swept).map(([kind, outcome]) => [kind, outcome.completed]),
+    ),
+    'elapsed seconds': Math.round((Date.now() - started) / 1000),
+  },
+  checks: books.checks,
   books: problems.length === 0 ? 'PASS' : `FAIL (${problems.slice(0, 5).join('; ')})`,
-  elapsedSeconds: Math.round((Date.now() - started) / 1000),
 };
 
-printLoadSummary(figures);
+console.log(`\n${loadTables(figures)}\n`);
 writeReliabilityReport(figures);
-console.log(figures.audit);
+console.log(audit.line);
 console.log(`books: ${figures.books}`);
 process.exit(problems.length === 0 ? 0 : 1);

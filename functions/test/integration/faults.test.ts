@@ -1,7 +1,7 @@
 import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { transactionsCollection } from '../../src/data/transactions';
-import { submitAsKiosk, type RetryPolicy } from '../harness/kiosk-client';
+import { submitAsKiosk, type RetryPolicy } from '../../../kiosk-simulator/client';
 import { waitForEffects } from '../harness/wait';
 import { API_URL, db, resetEmulators, seedKioskWithKey, seedUser } from './helpers';
 

@@ -1,5 +1,5 @@
 /**
- * The kiosk simulator (test/harness/kiosk-simulator.ts, `npm run kiosk`) against the
+ * The kiosk simulator (kiosk-simulator/simulator.ts, `npm run kiosk`) against the
  * real functions: a kiosk offline for days keeps its deposits in its journal across a
  * restart, reconnects, and uploads the backlog in batches through a network that loses
  * an answer after the service acted on it; the blind re-send is a replay, and the books
@@ -12,9 +12,9 @@ import { kioskDaysCollection } from '../../src/data/kioskDays';
 import { transactionsCollection } from '../../src/data/transactions';
 import { addToDay, type KioskDayFigures } from '../../src/domain/kioskDays';
 import { utcDay } from '../../src/domain/rewards';
-import { faultyTransport, type RetryPolicy } from '../harness/kiosk-client';
-import { JournalFile } from '../harness/kiosk-journal';
-import { SimulatedKiosk, type KioskEvent } from '../harness/kiosk-simulator';
+import { faultyTransport, type RetryPolicy } from '../../../kiosk-simulator/client';
+import { JournalFile } from '../../../kiosk-simulator/journal';
+import { SimulatedKiosk, type KioskEvent } from '../../../kiosk-simulator/simulator';
 import * as wait from '../harness/wait';
 import { API_URL, db, resetEmulators, seedKioskWithKey, seedUser } from './helpers';
 

@@ -13,7 +13,7 @@ import {
   settleDeposit,
   verdictOf,
   type JournalState,
-} from '../harness/kiosk-journal';
+} from '../../../kiosk-simulator/journal';
 
 const draft = (i: number) => ({
   userId: `user-${i % 3}`,

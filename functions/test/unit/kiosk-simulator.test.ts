@@ -4,9 +4,9 @@
  * and retryable answers, nothing lost. Against the real service: the integration
  * test kiosk-simulator.test.ts.
  */
-import { emptyJournal, type JournalState } from '../harness/kiosk-journal';
-import { OVERLOADED_ITEM_PAUSE_MS, SimulatedKiosk, type KioskEvent } from '../harness/kiosk-simulator';
-import { faultyTransport, type NetworkFault, type RetryPolicy, type Transport } from '../harness/kiosk-client';
+import { emptyJournal, type JournalState } from '../../../kiosk-simulator/journal';
+import { OVERLOADED_ITEM_PAUSE_MS, SimulatedKiosk, type KioskEvent } from '../../../kiosk-simulator/simulator';
+import { faultyTransport, type NetworkFault, type RetryPolicy, type Transport } from '../../../kiosk-simulator/client';
 
 const API = 'http://service.invalid/api';
 

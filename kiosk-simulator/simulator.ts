@@ -1,10 +1,10 @@
-// A kiosk as its firmware behaves, for `npm run kiosk` (scripts/kiosk/), the load
+// A kiosk as its firmware behaves, for `npm run kiosk` (cli.mjs), the load
 // test's offline phase, the bench and the tests: it reports its status (and, when
-// asked, telemetry), takes deposits into its journal (kiosk-journal.ts) before it
+// asked, telemetry), takes deposits into its journal (journal.ts) before it
 // sends them, sends each one alone with its Idempotency-Key while connected, keeps
 // them while disconnected, and uploads the backlog in batches of at most 100 when
 // connected again. Every request is sent again blindly, under the same keys, on a
-// broken connection, a 5xx or a 429 (postAsKiosk in kiosk-client.ts), after the
+// broken connection, a 5xx or a 429 (postAsKiosk in client.ts), after the
 // answer's Retry-After when it gives one; batch items the service answered 503
 // `overloaded` are sent again, under the same keys, after the batch's Retry-After.
 // The journal lets a deposit go only on a final answer, so none is lost and none is
@@ -21,7 +21,7 @@ import {
   type DepositDraft,
   type JournalState,
   type Verdict,
-} from './kiosk-journal.ts';
+} from './journal.ts';
 import {
   backoffRetries,
   pause,
@@ -31,7 +31,7 @@ import {
   type RetryPolicy,
   type SendHooks,
   type Transport,
-} from './kiosk-client.ts';
+} from './client.ts';
 
 /** What POST /kiosk/{id}/status takes; telemetry only where the service accepts it. */
 export interface StatusReport {
@@ -97,7 +97,31 @@ export interface KioskOptions {
   onResponse?: SendHooks['onResponse'];
 }
 
-const emptyOutcome = (): BatchOutcome => ({ accepted: 0, replayed: 0, rejected: 0, kept: 0, overloaded: 0, points: 0 });
+export const emptyOutcome = (): BatchOutcome => ({
+  accepted: 0,
+  replayed: 0,
+  rejected: 0,
+  kept: 0,
+  overloaded: 0,
+  points: 0,
+});
+
+/** Counts in `outcome` the answer about one deposit and the journal's verdict on it. */
+export function countAnswer(outcome: BatchOutcome, answer: DepositAnswer, verdict: Verdict): void {
+  if (verdict === 'accepted') {
+    outcome[answer.replayed ? 'replayed' : 'accepted'] += 1;
+    if (!answer.replayed) outcome.points += answer.transaction?.pointsEarned ?? 0;
+  } else if (verdict === 'kept' && isOverloaded(answer)) outcome.overloaded += 1;
+  else outcome[verdict] += 1;
+}
+
+const randomInt = (max: number) => Math.floor(Math.random() * max);
+
+/** The items of a deposit as kiosks in use take them, for simulations: 0-5 plastic and 0-5 metal, never none. */
+export function randomItems(): { plasticCount: number; metalCount: number } {
+  const plasticCount = randomInt(6);
+  return { plasticCount, metalCount: plasticCount === 0 ? 1 + randomInt(5) : randomInt(6) };
+}
 /** `409 kiosk-unavailable: Kiosk k1 is maintenance ...`, or the bare status when the body says nothing. */
 const reasonOf = (answer: KioskAnswer): string =>
   typeof answer.body?.error === 'string'
@@ -278,11 +302,7 @@ export class SimulatedKiosk {
     const outcome = emptyOutcome();
     const verdicts = pairs.map(([deposit, answer]) => {
       const verdict = settleDeposit(this.journal, deposit, answer);
-      if (verdict === 'accepted') {
-        outcome[answer.replayed ? 'replayed' : 'accepted'] += 1;
-        if (!answer.replayed) outcome.points += answer.transaction?.pointsEarned ?? 0;
-      } else if (verdict === 'kept' && isOverloaded(answer)) outcome.overloaded += 1;
-      else outcome[verdict] += 1;
+      countAnswer(outcome, answer, verdict);
       return verdict;
     });
     this.options.journal.save();

@@ -7,16 +7,16 @@
 // spread over that long before now, oldest first, as after days offline); on
 // reconnect the kiosk reports its status and uploads the backlog. Requests go out one
 // at a time, as on one connection; taking deposits never waits for them.
+import { randomItems } from './simulator.ts';
 
 /**
- * @typedef {import('../../functions/test/harness/kiosk-simulator.ts').SimulatedKiosk} SimulatedKiosk
- * @typedef {import('../../functions/test/harness/kiosk-simulator.ts').StatusReport} StatusReport
+ * @typedef {import('./simulator.ts').SimulatedKiosk} SimulatedKiosk
+ * @typedef {import('./simulator.ts').StatusReport} StatusReport
  * @typedef {{ users: string[], perSecond: number, durationMs: number, offlineAfterMs: number, offlineForMs: number,
  *   backdateMs: number, statusEveryMs: number, batch: number, telemetry?: { binSize: number, firmware: string } }} Scenario
  */
 
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const randomInt = (/** @type {number} */ max) => Math.floor(Math.random() * max);
 
 /**
  * Runs `scenario` on `kiosk` until its duration is over or `stop` is aborted; then
@@ -81,16 +81,11 @@ export async function runScenario(kiosk, scenario, stop) {
       reportAndFlush();
       nextStatus += scenario.statusEveryMs;
     }
-    const plasticCount = randomInt(6);
-    const metalCount = plasticCount === 0 ? 1 + randomInt(5) : randomInt(6);
+    const { plasticCount, metalCount } = randomItems();
     items.plastic += plasticCount;
     items.metal += metalCount;
-    const deposit = kiosk.record({
-      userId: scenario.users[randomInt(scenario.users.length)],
-      plasticCount,
-      metalCount,
-      occurredAt: occurredAt(elapsed, connected),
-    });
+    const userId = scenario.users[Math.floor(Math.random() * scenario.users.length)];
+    const deposit = kiosk.record({ userId, plasticCount, metalCount, occurredAt: occurredAt(elapsed, connected) });
     if (connected)
       enqueue(async () => {
         if (kiosk.connected && kiosk.journal.pending.includes(deposit)) await kiosk.sendSingle(deposit);

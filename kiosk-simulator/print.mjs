@@ -1,11 +1,12 @@
 // @ts-check
 // What the kiosk simulator prints: one line per event, as an operator follows a
 // kiosk, and the tallies its summary is made of.
-import { isOverloaded } from '../../functions/test/harness/kiosk-journal.ts';
+import { isOverloaded } from './journal.ts';
+import { countAnswer, emptyOutcome } from './simulator.ts';
 
 /**
- * @typedef {import('../../functions/test/harness/kiosk-simulator.ts').KioskEvent} KioskEvent
- * @typedef {import('../../functions/test/harness/kiosk-journal.ts').Deposit} Deposit
+ * @typedef {import('./simulator.ts').KioskEvent} KioskEvent
+ * @typedef {import('./journal.ts').Deposit} Deposit
  */
 
 const clock = () => new Date().toISOString().slice(11, 23);
@@ -22,12 +23,7 @@ export function createPrinter(write = (line) => console.log(line)) {
     recorded: 0,
     buffered: 0,
     sentAlone: 0,
-    accepted: 0,
-    replayed: 0,
-    rejected: 0,
-    kept: 0,
-    overloaded: 0,
-    points: 0,
+    ...emptyOutcome(),
     batches: 0,
     retries: 0,
     statusReports: 0,
@@ -50,12 +46,7 @@ export function createPrinter(write = (line) => console.log(line)) {
       case 'answer': {
         const { deposit, answer, verdict, via } = event;
         if (via === 'single') tally.sentAlone += 1;
-        if (verdict === 'accepted' && answer.replayed) tally.replayed += 1;
-        else if (verdict === 'accepted') {
-          tally.accepted += 1;
-          tally.points += answer.transaction?.pointsEarned ?? 0;
-        } else if (verdict === 'kept' && isOverloaded(answer)) tally.overloaded += 1;
-        else tally[verdict] += 1;
+        countAnswer(tally, answer, verdict);
         // A batch is one line (below); of its items only those not accepted get one.
         if (via === 'batch' && verdict === 'accepted') return;
         const what =
@@ -107,7 +98,7 @@ export function createPrinter(write = (line) => console.log(line)) {
 
   /**
    * The closing lines: what happened, and what the journal holds now.
-   * @param {import('../../functions/test/harness/kiosk-journal.ts').JournalState} journal
+   * @param {import('./journal.ts').JournalState} journal
    * @param {string} path
    */
   function summary(journal, path) {
@@ -124,7 +115,7 @@ export function createPrinter(write = (line) => console.log(line)) {
 /**
  * One line on the journal: where it is, what is pending (and the span of its
  * occurredAt), what was refused.
- * @param {import('../../functions/test/harness/kiosk-journal.ts').JournalState} journal
+ * @param {import('./journal.ts').JournalState} journal
  * @param {string} path
  */
 export function describeJournal(journal, path) {

@@ -7,7 +7,7 @@
 // available, a status this kiosk does not know) keeps it for the next upload, under
 // the same Idempotency-Key, so a deposit is never lost and never counted twice. A
 // 503 `overloaded` is the service protecting itself, nothing written: kept too, and
-// sent again after its Retry-After (kiosk-simulator.ts).
+// sent again after its Retry-After (simulator.ts).
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 

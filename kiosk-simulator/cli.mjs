@@ -1,10 +1,9 @@
 // @ts-check
-// `npm run kiosk -- <command> [flags]`: the kiosk simulator (help: options.mjs). The
-// kiosk itself, its journal and its retries are functions/test/harness/kiosk-simulator.ts
-// and kiosk-journal.ts, which the load test, the bench and the tests use too.
-import { JournalFile } from '../../functions/test/harness/kiosk-journal.ts';
-import { SimulatedKiosk } from '../../functions/test/harness/kiosk-simulator.ts';
-import { backoffRetries } from '../../functions/test/harness/kiosk-client.ts';
+// `npm run kiosk -- <command> [flags]`: the command line of the kiosk simulator
+// (simulator.ts, which the load test and the tests use too); help: options.mjs.
+import { JournalFile } from './journal.ts';
+import { SimulatedKiosk } from './simulator.ts';
+import { backoffRetries } from './client.ts';
 import { USAGE, UsageError, duration, parseCommandLine, rate, wholeNumber } from './options.mjs';
 import { createPrinter, describeJournal } from './print.mjs';
 import { runScenario } from './scenario.mjs';
@@ -22,7 +21,7 @@ function statusReport(flags) {
     throw new UsageError(`--status must be available, maintenance or offline, not '${status}'`);
   if (flags['error-code'] !== undefined && flags['clear-error'])
     throw new UsageError('give --error-code or --clear-error, not both');
-  /** @type {import('../../functions/test/harness/kiosk-simulator.ts').StatusReport} */
+  /** @type {import('./simulator.ts').StatusReport} */
   const report = { status: /** @type {'available'} */ (status) };
   const plastic =
     flags['fill-plastic'] === undefined ? undefined : wholeNumber('fill-plastic', flags['fill-plastic'], 0, 100);

@@ -3,9 +3,9 @@
 // help is built from the declarations, and the parser accepts only what they declare.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FINAL_REFUSALS } from '../../functions/test/harness/kiosk-journal.ts';
-import { LOCAL_PROJECT_ID, apiUrl } from '../lib/emulators.mjs';
-import { cacheDir } from '../lib/paths.mjs';
+import { FINAL_REFUSALS } from './journal.ts';
+import { LOCAL_PROJECT_ID, apiUrl } from '../scripts/lib/emulators.mjs';
+import { cacheDir } from '../scripts/lib/paths.mjs';
 
 /** A bad command line: the reason and the usage, exit 2. */
 export class UsageError extends Error {}

@@ -1,6 +1,6 @@
 // A kiosk talking to the API: with its key (and an Idempotency-Key on a deposit),
 // sending the same request again until it gets an answer. What the load test, the
-// bench, the kiosk simulator (kiosk-simulator.ts, `npm run kiosk`) and the tests
+// bench, the kiosk simulator (simulator.ts, `npm run kiosk`) and the tests
 // share: one retry loop.
 
 export interface KioskSubmission {
