@@ -1,0 +1,269 @@
+// @ts-check
+// The bench's data and requests: kiosks with keys (and a revoked key each), users
+// (every other one with a push token), users signed in to the Auth emulator with a
+// history, an admin and a rewards catalog; per endpoint, the n-th request the bench
+// sends it. Ids are spread over n so that concurrent requests touch different documents.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { idTokenFor } from '../../functions/test/harness/auth.ts';
+import { fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
+import { functionsDir } from '../lib/paths.mjs';
+
+export const requireFn = createRequire(join(functionsDir, 'package.json'));
+/** @type {() => import('firebase-admin/firestore').Firestore} */
+export const db = requireFn('./lib/adapters/firestore.js').db;
+const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFn('./lib/data/kioskKeys.js');
+const { upsertReward } = requireFn('./lib/data/rewards.js');
+
+const KIOSKS = 50;
+const USERS = 1000;
+const AUTH_USERS = 16;
+/** Each signed-in user's history: a page (20) and more, each entry worth enough for every redemption of a run. */
+const HISTORY = { entries: 25, points: 1000 };
+const SCHEDULES = ['24/7', 'Mo-Fr 06:00-22:00; Sa 08:00-20:00', 'Mo-Su 07:00-23:00'];
+const REWARDS = [
+  { id: 'bench-donation', name: 'Bench donation', cost: 1, kind: 'donation', stock: null },
+  { id: 'bench-coffee', name: 'Bench coffee', cost: 150, kind: 'voucher', stock: 500 },
+  { id: 'bench-retired', name: 'Bench retired', cost: 100, kind: 'voucher', stock: 0, active: false },
+];
+
+const kioskDoc = (/** @type {number} */ i) =>
+  fleetKioskDoc(i, { name: `Bench kiosk ${i}`, address: `Bench street ${i}`, openingHours: SCHEDULES[i % 3] });
+
+/**
+ * firebase-admin's Firestore for another project in the same emulator (an app of its own).
+ * @param {string} projectId
+ * @returns {import('firebase-admin/firestore').Firestore}
+ */
+export function projectFirestore(projectId) {
+  const { getApps, initializeApp } = requireFn('firebase-admin/app');
+  const { getFirestore } = requireFn('firebase-admin/firestore');
+  const app = getApps().find((/** @type {{ name: string }} */ existing) => existing.name === projectId);
+  return getFirestore(app ?? initializeApp({ projectId }, projectId));
+}
+
+/**
+ * A project of its own holding `users` users and the bench's kiosks with keys (one data size of the throughput).
+ * @param {string} projectId
+ * @param {number} users
+ * @param {string} runId
+ */
+export async function seedDataSize(projectId, users, runId) {
+  const firestore = projectFirestore(projectId);
+  await firestore.doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
+  const kiosks = Array.from({ length: KIOSKS }, (_, i) => ({
+    id: `bench-kiosk-${i}`,
+    apiKey: `${runId}-${projectId}-${i}`,
+  }));
+  await writeAll(
+    [
+      ...kiosks.flatMap(({ id, apiKey }, i) => [
+        [firestore.collection('kiosks').doc(id), kioskDoc(i)],
+        [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), newKioskKey(id, 'bench throughput')],
+      ]),
+      ...Array.from({ length: users }, (_, i) => [
+        firestore.collection('users').doc(`tp-user-${i}`),
+        fleetUserDoc(`Throughput user ${i}`, i % 2 ? undefined : `tp-device-${i}`),
+      ]),
+    ],
+    firestore,
+  );
+  return { projectId, users, kiosks };
+}
+
+/** The bench project's data. */
+export async function seed() {
+  // The daily cap would refuse a busy user's awards; the bench measures speed, not the cap.
+  await db().doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
+  const kioskIds = Array.from({ length: KIOSKS }, (_, i) => `bench-kiosk-${i}`);
+  const users = Array.from({ length: USERS }, (_, i) => `bench-user-${i}`);
+  const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
+  await writeAll([
+    ...kioskIds.map((id, i) => [db().collection('kiosks').doc(id), kioskDoc(i)]),
+    ...users.map((id, i) => [
+      db().collection('users').doc(id),
+      fleetUserDoc(`Bench user ${i}`, i % 2 ? undefined : `bench-device-${i}`),
+    ]),
+    ...authUsers.flatMap((userId, i) =>
+      fleetUserWithHistory(db(), { userId, name: `Signed-in user ${i}`, kioskId: kioskIds[0], ...HISTORY }),
+    ),
+  ]);
+  for (const reward of REWARDS) await upsertReward(reward);
+  /** @type {{ id: string, apiKey: string, keyId: string }[]} */
+  const kiosks = [];
+  for (const id of kioskIds) kiosks.push({ id, ...(await issueKey(id, 'bench')) });
+  // DELETE of an already revoked key answers 200 and writes nothing.
+  const revoked = [];
+  for (const { id } of kiosks.slice(0, AUTH_USERS)) {
+    const { keyId } = await issueKey(id, 'bench revoked');
+    await revokeKey(id, keyId);
+    revoked.push({ kioskId: id, keyId });
+  }
+  const tokens = [];
+  for (const uid of authUsers) tokens.push(await idTokenFor(uid));
+  return { kiosks, users, authUsers, tokens, revoked, adminToken: await idTokenFor('bench-admin', { admin: true }) };
+}
+
+/**
+ * @typedef {import('./host.mjs').BenchRequest} BenchRequest
+ * @typedef {{ name: string, request: (n: number) => BenchRequest, emulatorLocks?: boolean }} Endpoint
+ */
+
+/**
+ * Every endpoint the bench times, with its n-th request.
+ * @param {Awaited<ReturnType<typeof seed>> & { runId: string }} data
+ * @returns {Endpoint[]}
+ */
+export function endpoints({ kiosks, users, authUsers, tokens, revoked, adminToken, runId }) {
+  const kiosk = (/** @type {number} */ n) => ({
+    kiosk: kiosks[n % KIOSKS],
+    key: { 'x-api-key': kiosks[n % KIOSKS].apiKey },
+  });
+  const user = (/** @type {number} */ n) => ({
+    uid: authUsers[n % AUTH_USERS],
+    auth: { authorization: `Bearer ${tokens[n % AUTH_USERS]}` },
+  });
+  const admin = { authorization: `Bearer ${adminToken}` };
+  const deposit = (/** @type {number} */ n) => ({
+    kioskId: kiosk(n).kiosk.id,
+    userId: users[n % USERS],
+    plasticCount: 1 + (n % 5),
+    metalCount: n % 3,
+  });
+  const get = (/** @type {string} */ path, /** @type {Record<string, string>} */ headers = {}) => ({
+    method: 'GET',
+    path,
+    headers,
+  });
+  /** @type {[string, (n: number) => BenchRequest][]} */
+  const list = [
+    ['GET /openapi.json', () => get('/openapi.json')],
+    ['GET /kiosk/{id}', (n) => get(`/kiosk/${kiosk(n).kiosk.id}`)],
+    ['GET /kiosks', () => get('/kiosks')],
+    ['GET /kiosks?near=', () => get('/kiosks?near=50,9&radiusKm=40')],
+    ['GET /user/{id}', (n) => get(`/user/${user(n).uid}`, user(n).auth)],
+    ['GET /user/{id}/history', (n) => get(`/user/${user(n).uid}/history`, user(n).auth)],
+    ['GET /rewards', () => get('/rewards')],
+    [
+      'POST /admin/users/{id}/adjustments',
+      (n) => ({
+        method: 'POST',
+        path: `/admin/users/${user(n).uid}/adjustments`,
+        headers: admin,
+        body: { points: n % 2 ? -1 : 1, reason: 'Bench correction' },
+      }),
+    ],
+    [
+      'POST /user/{id}/redemptions',
+      (n) => ({
+        method: 'POST',
+        path: `/user/${user(n).uid}/redemptions`,
+        headers: { ...user(n).auth, 'idempotency-key': `${runId}-red-${n}` },
+        body: { rewardId: REWARDS[0].id },
+      }),
+    ],
+    [
+      'POST /kiosk/{id}/status',
+      (n) => ({
+        method: 'POST',
+        path: `/kiosk/${kiosk(n).kiosk.id}/status`,
+        headers: kiosk(n).key,
+        body: { status: 'available' },
+      }),
+    ],
+    [
+      'POST /kiosk/transaction',
+      (n) => ({
+        method: 'POST',
+        path: '/kiosk/transaction',
+        headers: { ...kiosk(n).key, 'idempotency-key': `${runId}-tx-${n}` },
+        body: deposit(n),
+      }),
+    ],
+    [
+      'POST /kiosk/transactions/batch',
+      (n) => ({
+        method: 'POST',
+        path: '/kiosk/transactions/batch',
+        headers: kiosk(n).key,
+        body: { transactions: [{ ...deposit(n), idempotencyKey: `${runId}-batch-${n}` }] },
+      }),
+    ],
+    [
+      'PUT /user/{id}/push-token',
+      (n) => ({
+        method: 'PUT',
+        path: `/user/${user(n).uid}/push-token`,
+        headers: user(n).auth,
+        body: { token: `bench-token-${runId}-${n}` },
+      }),
+    ],
+    [
+      'DELETE /user/{id}/push-token',
+      (n) => ({ method: 'DELETE', path: `/user/${user(n).uid}/push-token`, headers: user(n).auth }),
+    ],
+    [
+      'POST /notify/topic',
+      () => ({
+        method: 'POST',
+        path: '/notify/topic',
+        headers: admin,
+        body: { topic: 'offers_updates', title: 'Double points', body: 'All weekend', data: { type: 'offer' } },
+      }),
+    ],
+    [
+      'POST /notify/user',
+      (n) => ({
+        method: 'POST',
+        path: '/notify/user',
+        headers: admin,
+        body: { userId: users[(2 * n) % USERS], title: 'Hi', body: 'Thanks for recycling' },
+      }),
+    ],
+    [
+      'POST /admin/kiosks',
+      (n) => ({
+        method: 'POST',
+        path: '/admin/kiosks',
+        headers: admin,
+        body: {
+          id: `bench-admin-kiosk-${n % AUTH_USERS}`,
+          name: 'Admin kiosk',
+          address: 'Hachmannplatz 16, Hamburg',
+          location: { latitude: 53.553, longitude: 10.0067 },
+          openingHours: 'Mo-Su 06:00-23:00',
+          timezone: 'Europe/Berlin',
+        },
+      }),
+    ],
+    [
+      'POST /admin/kiosks/{id}/keys',
+      (n) => ({
+        method: 'POST',
+        path: `/admin/kiosks/${kiosk(n).kiosk.id}/keys`,
+        headers: admin,
+        body: { label: 'bench' },
+      }),
+    ],
+    [
+      'DELETE /admin/kiosks/{id}/keys/{keyId}',
+      (n) => ({
+        method: 'DELETE',
+        path: `/admin/kiosks/${revoked[n % AUTH_USERS].kioskId}/keys/${revoked[n % AUTH_USERS].keyId}`,
+        headers: admin,
+      }),
+    ],
+    // A distinct client and address per request: many users, not one hot limiter document.
+    [
+      'POST /send-otp-email',
+      (n) => ({
+        method: 'POST',
+        path: '/send-otp-email',
+        headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
+        body: { email: `bench-${runId}-${n}@example.com`, otp: '482913' },
+      }),
+    ],
+  ];
+  // A query inside a transaction: on the emulator, concurrent ones block each other until its lock times out.
+  return list.map(([name, request]) => ({ name, request, emulatorLocks: name === 'PUT /user/{id}/push-token' }));
+}
