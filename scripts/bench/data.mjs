@@ -110,160 +110,97 @@ export async function seed() {
  */
 
 /**
- * Every endpoint the bench times, with its n-th request.
+ * Every endpoint the bench times, with its n-th request (the method is the name's).
  * @param {Awaited<ReturnType<typeof seed>> & { runId: string }} data
  * @returns {Endpoint[]}
  */
 export function endpoints({ kiosks, users, authUsers, tokens, revoked, adminToken, runId }) {
-  const kiosk = (/** @type {number} */ n) => ({
-    kiosk: kiosks[n % KIOSKS],
-    key: { 'x-api-key': kiosks[n % KIOSKS].apiKey },
-  });
-  const user = (/** @type {number} */ n) => ({
-    uid: authUsers[n % AUTH_USERS],
-    auth: { authorization: `Bearer ${tokens[n % AUTH_USERS]}` },
-  });
+  const kiosk = (/** @type {number} */ n) => kiosks[n % KIOSKS];
+  const key = (/** @type {number} */ n) => ({ 'x-api-key': kiosk(n).apiKey });
+  const uid = (/** @type {number} */ n) => authUsers[n % AUTH_USERS];
+  const auth = (/** @type {number} */ n) => ({ authorization: `Bearer ${tokens[n % AUTH_USERS]}` });
   const admin = { authorization: `Bearer ${adminToken}` };
   const deposit = (/** @type {number} */ n) => ({
-    kioskId: kiosk(n).kiosk.id,
+    kioskId: kiosk(n).id,
     userId: users[n % USERS],
     plasticCount: 1 + (n % 5),
     metalCount: n % 3,
   });
-  const get = (/** @type {string} */ path, /** @type {Record<string, string>} */ headers = {}) => ({
-    method: 'GET',
-    path,
-    headers,
+  const newKiosk = (/** @type {number} */ n) => ({
+    id: `bench-admin-kiosk-${n % AUTH_USERS}`,
+    name: 'Admin kiosk',
+    address: 'Hachmannplatz 16, Hamburg',
+    location: { latitude: 53.553, longitude: 10.0067 },
+    openingHours: 'Mo-Su 06:00-23:00',
+    timezone: 'Europe/Berlin',
   });
-  /** @type {[string, (n: number) => BenchRequest][]} */
+  const notice = { topic: 'offers_updates', title: 'Double points', body: 'All weekend', data: { type: 'offer' } };
+  // A distinct client and address per request: many users, not one hot limiter document.
+  const client = (/** @type {number} */ n) => ({
+    'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+  });
+  /** @type {[string, (n: number) => [string, Record<string, string>?, unknown?]][]} */
   const list = [
-    ['GET /openapi.json', () => get('/openapi.json')],
-    ['GET /kiosk/{id}', (n) => get(`/kiosk/${kiosk(n).kiosk.id}`)],
-    ['GET /kiosks', () => get('/kiosks')],
-    ['GET /kiosks?near=', () => get('/kiosks?near=50,9&radiusKm=40')],
-    ['GET /user/{id}', (n) => get(`/user/${user(n).uid}`, user(n).auth)],
-    ['GET /user/{id}/history', (n) => get(`/user/${user(n).uid}/history`, user(n).auth)],
-    ['GET /rewards', () => get('/rewards')],
+    ['GET /openapi.json', () => ['/openapi.json']],
+    ['GET /kiosk/{id}', (n) => [`/kiosk/${kiosk(n).id}`]],
+    ['GET /kiosks', () => ['/kiosks']],
+    ['GET /kiosks?near=', () => ['/kiosks?near=50,9&radiusKm=40']],
+    ['GET /user/{id}', (n) => [`/user/${uid(n)}`, auth(n)]],
+    ['GET /user/{id}/history', (n) => [`/user/${uid(n)}/history`, auth(n)]],
+    ['GET /rewards', () => ['/rewards']],
     [
       'POST /admin/users/{id}/adjustments',
-      (n) => ({
-        method: 'POST',
-        path: `/admin/users/${user(n).uid}/adjustments`,
-        headers: admin,
-        body: { points: n % 2 ? -1 : 1, reason: 'Bench correction' },
-      }),
+      (n) => [`/admin/users/${uid(n)}/adjustments`, admin, { points: n % 2 ? -1 : 1, reason: 'Bench' }],
     ],
     [
       'POST /user/{id}/redemptions',
-      (n) => ({
-        method: 'POST',
-        path: `/user/${user(n).uid}/redemptions`,
-        headers: { ...user(n).auth, 'idempotency-key': `${runId}-red-${n}` },
-        body: { rewardId: REWARDS[0].id },
-      }),
+      (n) => [
+        `/user/${uid(n)}/redemptions`,
+        { ...auth(n), 'idempotency-key': `${runId}-red-${n}` },
+        { rewardId: REWARDS[0].id },
+      ],
     ],
-    [
-      'POST /kiosk/{id}/status',
-      (n) => ({
-        method: 'POST',
-        path: `/kiosk/${kiosk(n).kiosk.id}/status`,
-        headers: kiosk(n).key,
-        body: { status: 'available' },
-      }),
-    ],
+    ['POST /kiosk/{id}/status', (n) => [`/kiosk/${kiosk(n).id}/status`, key(n), { status: 'available' }]],
     [
       'POST /kiosk/transaction',
-      (n) => ({
-        method: 'POST',
-        path: '/kiosk/transaction',
-        headers: { ...kiosk(n).key, 'idempotency-key': `${runId}-tx-${n}` },
-        body: deposit(n),
-      }),
+      (n) => ['/kiosk/transaction', { ...key(n), 'idempotency-key': `${runId}-tx-${n}` }, deposit(n)],
     ],
     [
       'POST /kiosk/transactions/batch',
-      (n) => ({
-        method: 'POST',
-        path: '/kiosk/transactions/batch',
-        headers: kiosk(n).key,
-        body: { transactions: [{ ...deposit(n), idempotencyKey: `${runId}-batch-${n}` }] },
-      }),
+      (n) => [
+        '/kiosk/transactions/batch',
+        key(n),
+        { transactions: [{ ...deposit(n), idempotencyKey: `${runId}-batch-${n}` }] },
+      ],
     ],
     [
       'PUT /user/{id}/push-token',
-      (n) => ({
-        method: 'PUT',
-        path: `/user/${user(n).uid}/push-token`,
-        headers: user(n).auth,
-        body: { token: `bench-token-${runId}-${n}` },
-      }),
+      (n) => [`/user/${uid(n)}/push-token`, auth(n), { token: `bench-token-${runId}-${n}` }],
     ],
-    [
-      'DELETE /user/{id}/push-token',
-      (n) => ({ method: 'DELETE', path: `/user/${user(n).uid}/push-token`, headers: user(n).auth }),
-    ],
-    [
-      'POST /notify/topic',
-      () => ({
-        method: 'POST',
-        path: '/notify/topic',
-        headers: admin,
-        body: { topic: 'offers_updates', title: 'Double points', body: 'All weekend', data: { type: 'offer' } },
-      }),
-    ],
+    ['DELETE /user/{id}/push-token', (n) => [`/user/${uid(n)}/push-token`, auth(n)]],
+    ['POST /notify/topic', () => ['/notify/topic', admin, notice]],
     [
       'POST /notify/user',
-      (n) => ({
-        method: 'POST',
-        path: '/notify/user',
-        headers: admin,
-        body: { userId: users[(2 * n) % USERS], title: 'Hi', body: 'Thanks for recycling' },
-      }),
+      (n) => ['/notify/user', admin, { userId: users[(2 * n) % USERS], title: 'Hi', body: 'Thanks' }],
     ],
-    [
-      'POST /admin/kiosks',
-      (n) => ({
-        method: 'POST',
-        path: '/admin/kiosks',
-        headers: admin,
-        body: {
-          id: `bench-admin-kiosk-${n % AUTH_USERS}`,
-          name: 'Admin kiosk',
-          address: 'Hachmannplatz 16, Hamburg',
-          location: { latitude: 53.553, longitude: 10.0067 },
-          openingHours: 'Mo-Su 06:00-23:00',
-          timezone: 'Europe/Berlin',
-        },
-      }),
-    ],
-    [
-      'POST /admin/kiosks/{id}/keys',
-      (n) => ({
-        method: 'POST',
-        path: `/admin/kiosks/${kiosk(n).kiosk.id}/keys`,
-        headers: admin,
-        body: { label: 'bench' },
-      }),
-    ],
+    ['POST /admin/kiosks', (n) => ['/admin/kiosks', admin, newKiosk(n)]],
+    ['POST /admin/kiosks/{id}/keys', (n) => [`/admin/kiosks/${kiosk(n).id}/keys`, admin, { label: 'bench' }]],
     [
       'DELETE /admin/kiosks/{id}/keys/{keyId}',
-      (n) => ({
-        method: 'DELETE',
-        path: `/admin/kiosks/${revoked[n % AUTH_USERS].kioskId}/keys/${revoked[n % AUTH_USERS].keyId}`,
-        headers: admin,
-      }),
+      (n) => [`/admin/kiosks/${revoked[n % AUTH_USERS].kioskId}/keys/${revoked[n % AUTH_USERS].keyId}`, admin],
     ],
-    // A distinct client and address per request: many users, not one hot limiter document.
     [
       'POST /send-otp-email',
-      (n) => ({
-        method: 'POST',
-        path: '/send-otp-email',
-        headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
-        body: { email: `bench-${runId}-${n}@example.com`, otp: '482913' },
-      }),
+      (n) => ['/send-otp-email', client(n), { email: `bench-${runId}-${n}@example.com`, otp: '482913' }],
     ],
   ];
-  // A query inside a transaction: on the emulator, concurrent ones block each other until its lock times out.
-  return list.map(([name, request]) => ({ name, request, emulatorLocks: name === 'PUT /user/{id}/push-token' }));
+  return list.map(([name, build]) => ({
+    name,
+    request: (n) => {
+      const [path, headers = {}, body] = build(n);
+      return { method: name.split(' ')[0], path, headers, body };
+    },
+    // A query inside a transaction: on the emulator, concurrent ones block each other until its lock times out.
+    emulatorLocks: name === 'PUT /user/{id}/push-token',
+  }));
 }

@@ -12,19 +12,21 @@ import { db, projectFirestore, requireFn, seedDataSize } from '../data.mjs';
 import { cannon, firstAnswer, functionEnv, startFunction, stopFunction } from '../host.mjs';
 
 /**
- * Starts a warm instance per target (env extra of each), runs `measure`, stops them.
- * @template T, R
- * @param {(T & { env?: Record<string, string> })[]} targets
+ * Starts a warm api instance per project, runs `measure` with their URLs, stops them.
+ * @template R
+ * @param {string[]} projects
  * @param {Record<string, string>} env
- * @param {(started: (T & { url: string })[]) => Promise<R>} measure
+ * @param {(urls: string[]) => Promise<R>} measure
+ * @returns {Promise<R>}
  */
-async function withInstances(targets, env, measure) {
+async function withInstances(projects, env, measure) {
   /** @type {import('../host.mjs').Instance[]} */
   const instances = [];
   try {
-    for (const target of targets) instances.push(await startFunction({ env: functionEnv({ ...env, ...target.env }) }));
+    for (const project of projects)
+      instances.push(await startFunction({ env: functionEnv({ ...env, GCLOUD_PROJECT: project }) }));
     for (const instance of instances) await firstAnswer(instance, '/openapi.json');
-    return await measure(targets.map((target, i) => ({ ...target, url: instances[i].url })));
+    return await measure(instances.map((instance) => instance.url));
   } finally {
     for (const instance of instances) await stopFunction(instance);
   }
@@ -55,63 +57,69 @@ async function inTurn(targets, { rounds, amount }) {
  * @param {{ env: Record<string, string>, runId: string, users: number[], connections: number[], seconds: number, rounds: number }} plan
  */
 export async function measureThroughput({ env, runId, users, connections, seconds, rounds }) {
+  /** @type {Awaited<ReturnType<typeof seedDataSize>>[]} */
   const sizes = [];
   for (const count of users) {
     const size = await seedDataSize(`${process.env.GCLOUD_PROJECT}-u${count}`, count, runId);
-    sizes.push({ ...size, env: { GCLOUD_PROJECT: size.projectId } });
+    sizes.push(size);
   }
-  return withInstances(sizes, env, async (targets) => {
-    /** @type {(target: (typeof targets)[number], c: number, duration: number) => ReturnType<typeof cannon>} */
-    const award = (target, c, duration) =>
-      cannon(target.url, {
-        connections: c,
-        duration,
-        build: (n) => {
-          const kiosk = target.kiosks[n % target.kiosks.length];
-          return {
-            method: 'POST',
-            path: '/kiosk/transaction',
-            headers: { 'x-api-key': kiosk.apiKey, 'idempotency-key': `${runId}-tp-${n}` },
-            body: {
-              kioskId: kiosk.id,
-              userId: `tp-user-${Math.floor(Math.random() * target.users)}`,
-              plasticCount: 1 + (n % 5),
-              metalCount: n % 3,
-            },
-          };
-        },
-      });
-    for (const target of targets) await award(target, Math.max(...connections), Math.max(2, seconds));
-    /** @type {Map<string, import('../host.mjs').Load[]>} */
-    const runs = new Map();
-    for (let round = 0; round < rounds; round++)
-      for (let k = 0; k < targets.length; k++) {
-        const target = targets[(k + round) % targets.length];
-        for (const c of round % 2 ? [...connections].reverse() : connections) {
-          const load = await award(target, c, seconds);
-          runs.set(`${target.users}/${c}`, [...(runs.get(`${target.users}/${c}`) ?? []), load]);
-          console.log(
-            `  ${target.users} users, c=${c}: ${(load.result['2xx'] / seconds).toFixed(0)} req/s, non-2xx ${load.result.non2xx}, errors ${load.result.errors}`,
-          );
-        }
-      }
-    return targets.flatMap((target) =>
-      connections.map((c) => {
-        const loads = runs.get(`${target.users}/${c}`) ?? [];
-        const total = (/** @type {'non2xx' | 'errors' | 'timeouts'} */ key) =>
-          loads.reduce((sum, load) => sum + load.result[key], 0);
-        return {
-          users: target.users,
+  return withInstances(
+    sizes.map((size) => size.projectId),
+    env,
+    async (urls) => {
+      const targets = sizes.map((size, i) => ({ ...size, url: urls[i] }));
+      /** @type {(target: (typeof targets)[number], c: number, duration: number) => ReturnType<typeof cannon>} */
+      const award = (target, c, duration) =>
+        cannon(target.url, {
           connections: c,
-          perSecond: median(loads.map((load) => load.result['2xx'] / seconds)),
-          ...summarize(loads.flatMap((load) => load.latencies)),
-          non2xx: total('non2xx'),
-          errors: total('errors'),
-          timeouts: total('timeouts'),
-        };
-      }),
-    );
-  });
+          duration,
+          build: (n) => {
+            const kiosk = target.kiosks[n % target.kiosks.length];
+            return {
+              method: 'POST',
+              path: '/kiosk/transaction',
+              headers: { 'x-api-key': kiosk.apiKey, 'idempotency-key': `${runId}-tp-${n}` },
+              body: {
+                kioskId: kiosk.id,
+                userId: `tp-user-${Math.floor(Math.random() * target.users)}`,
+                plasticCount: 1 + (n % 5),
+                metalCount: n % 3,
+              },
+            };
+          },
+        });
+      for (const target of targets) await award(target, Math.max(...connections), Math.max(2, seconds));
+      /** @type {Map<string, import('../host.mjs').Load[]>} */
+      const runs = new Map();
+      for (let round = 0; round < rounds; round++)
+        for (let k = 0; k < targets.length; k++) {
+          const target = targets[(k + round) % targets.length];
+          for (const c of round % 2 ? [...connections].reverse() : connections) {
+            const load = await award(target, c, seconds);
+            runs.set(`${target.users}/${c}`, [...(runs.get(`${target.users}/${c}`) ?? []), load]);
+            console.log(
+              `  ${target.users} users, c=${c}: ${(load.result['2xx'] / seconds).toFixed(0)} req/s, non-2xx ${load.result.non2xx}, errors ${load.result.errors}`,
+            );
+          }
+        }
+      return targets.flatMap((target) =>
+        connections.map((c) => {
+          const loads = runs.get(`${target.users}/${c}`) ?? [];
+          const total = (/** @type {'non2xx' | 'errors' | 'timeouts'} */ key) =>
+            loads.reduce((sum, load) => sum + load.result[key], 0);
+          return {
+            users: target.users,
+            connections: c,
+            perSecond: median(loads.map((load) => load.result['2xx'] / seconds)),
+            ...summarize(loads.flatMap((load) => load.latencies)),
+            non2xx: total('non2xx'),
+            errors: total('errors'),
+            timeouts: total('timeouts'),
+          };
+        }),
+      );
+    },
+  );
 }
 
 const NEIGHBOURHOOD = { latitude: 52.521918, longitude: 13.413215 };
@@ -126,6 +134,7 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
   const { newKiosk } = requireFn('./lib/data/kiosks.js');
   const { geohashRanges } = requireFn('./lib/domain/geohashCover.js');
   const path = `/kiosks?near=${NEIGHBOURHOOD.latitude},${NEIGHBOURHOOD.longitude}&radiusKm=${RADIUS_KM}`;
+  /** @type {{ projectId: string, fleet: number, read: number }[]} */
   const sizes = [];
   for (const fleet of fleets) {
     const projectId = `${process.env.GCLOUD_PROJECT}-near${fleet}`;
@@ -156,27 +165,32 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
       ),
     );
     sizes.push({
+      projectId,
       fleet: places.length - near,
       read: reads.reduce((sum, read) => sum + read.data().count, 0),
-      env: { GCLOUD_PROJECT: projectId },
     });
   }
-  return withInstances(sizes, env, async (targets) => {
-    /** @type {number[]} */
-    const found = [];
-    for (const target of targets) found.push((await (await fetch(`${target.url}${path}`)).json()).kiosks.length);
-    const measured = await inTurn(
-      targets.map((target) => ({ url: target.url, request: { method: 'GET', path } })),
-      { rounds, amount },
-    );
-    return targets.map((target, i) => ({
-      fleet: target.fleet,
-      near,
-      found: found[i],
-      read: target.read,
-      ...measured[i],
-    }));
-  });
+  return withInstances(
+    sizes.map((size) => size.projectId),
+    env,
+    async (urls) => {
+      const targets = sizes.map((size, i) => ({ ...size, url: urls[i] }));
+      /** @type {number[]} */
+      const found = [];
+      for (const target of targets) found.push((await (await fetch(`${target.url}${path}`)).json()).kiosks.length);
+      const measured = await inTurn(
+        targets.map((target) => ({ url: target.url, request: { method: 'GET', path } })),
+        { rounds, amount },
+      );
+      return targets.map((target, i) => ({
+        fleet: target.fleet,
+        near,
+        found: found[i],
+        read: target.read,
+        ...measured[i],
+      }));
+    },
+  );
 }
 
 /**
@@ -198,7 +212,7 @@ export async function measureHistory({ env, runId, kioskId, entries, rounds, amo
       headers: { authorization: `Bearer ${await idTokenFor(userId)}` },
     });
   }
-  return withInstances([{}], env, async ([{ url }]) => {
+  return withInstances([String(process.env.GCLOUD_PROJECT)], env, async ([url]) => {
     // The last page: after the entry that comes `limit` before the oldest, at the position the service's cursor encodes.
     const { encodeCursor } = requireFn('./lib/domain/cursor.js');
     const longest = pages[pages.length - 1];
