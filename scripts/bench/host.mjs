@@ -3,7 +3,16 @@
 // target `api` of the built code (or of the floor function, floor.js), one process per
 // instance, against the emulators; and sending load to it, all through autocannon.
 import { spawn } from 'node:child_process';
-import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,15 +23,15 @@ import { functionsDir } from '../lib/paths.mjs';
 
 const FRAMEWORK_MAIN = join(functionsDir, 'node_modules/@google-cloud/functions-framework/build/src/main.js');
 export const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Where the instances' output goes (kept when a run fails). */
+/** Where the instances' output goes (removed when a run completes). */
 export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
 
 /** functions/.env with the emulators' .env.local over it, as the emulator sets them (functions-framework reads no .env). */
 function dotenvParams() {
   /** @type {Record<string, string>} */
   const params = {};
-  for (const file of ['.env', '.env.local'])
-    for (const line of readFileSync(join(functionsDir, file), 'utf8').split('\n')) {
+  for (const file of ['.env', '.env.local'].map((name) => join(functionsDir, name)).filter(existsSync))
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
       const match = line.match(/^\s*([A-Z0-9_]+)\s*=(.*)$/);
       if (match) params[match[1]] = match[2].trim().replace(/^"(.*)"$/, '$1');
     }

@@ -4,14 +4,14 @@
 // Every instance is functions-framework on the built code (host.mjs) against the
 // Firestore and Auth emulators, with call timing on; the functions emulator only runs
 // the Firestore trigger (the batch section). Writes what it measured to <results.json>.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { setBackgroundTriggers } from '../../functions/test/harness/emulators.ts';
 import { MailCatcher } from '../../functions/test/harness/mail-catcher.ts';
 import { endpoints, seed } from './data.mjs';
-import { firstAnswer, floorSource, functionEnv, startFunction, stopFunction } from './host.mjs';
+import { firstAnswer, floorSource, functionEnv, logDir, startFunction, stopFunction } from './host.mjs';
 import { measureBatch } from './sections/batch.mjs';
 import { measureHistory, measureNearby, measureThroughput } from './sections/growth.mjs';
 import { measureColdStart, measureWarm } from './sections/latency.mjs';
@@ -24,7 +24,7 @@ const quick = values.quick;
 /** @type {<T>(full: T, small: T) => T} */
 const scale = (full, small) => (quick ? small : full);
 /** How often each section repeats what it times; --quick shrinks it to minutes, for trying the bench itself. */
-export const plan = {
+const plan = {
   coldRuns: scale(15, 2),
   warm: { rounds: scale(4, 1), amount: (/** @type {number} */ c) => (c === 1 ? scale(25, 10) : scale(192, 32)) },
   throughput: {
@@ -76,7 +76,7 @@ const floor = await startFunction({ source: floorDir, env: functionEnv() });
 const [warm, batch] = await (async () => {
   try {
     await firstAnswer(floor, '/');
-    const bodyBytes = JSON.stringify((await firstAnswer(api, '/openapi.json')).body).length;
+    const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, '/openapi.json')).body));
     const rows = await measureWarm({
       api: api.url,
       floor: floor.url,
@@ -111,4 +111,6 @@ writeFileSync(
   positionals[0],
   JSON.stringify({ quick, plan, machine, cold, warm, batch, throughput, nearby, history }, null, 2),
 );
+rmSync(logDir, { recursive: true, force: true });
+rmSync(floorDir, { recursive: true, force: true });
 process.exit(0);

@@ -59,10 +59,7 @@ async function inTurn(targets, { rounds, amount }) {
 export async function measureThroughput({ env, runId, users, connections, seconds, rounds }) {
   /** @type {Awaited<ReturnType<typeof seedDataSize>>[]} */
   const sizes = [];
-  for (const count of users) {
-    const size = await seedDataSize(`${process.env.GCLOUD_PROJECT}-u${count}`, count, runId);
-    sizes.push(size);
-  }
+  for (const count of users) sizes.push(await seedDataSize(`${process.env.GCLOUD_PROJECT}-u${count}`, count, runId));
   return withInstances(
     sizes.map((size) => size.projectId),
     env,
@@ -139,18 +136,20 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
   for (const fleet of fleets) {
     const projectId = `${process.env.GCLOUD_PROJECT}-near${fleet}`;
     const firestore = projectFirestore(projectId);
-    const places = [
-      ...Array.from({ length: near }, (_, i) => pointAt(NEIGHBOURHOOD, 0.2 + (4.3 * i) / near, (i * 137.5) % 360)),
-      // Spread over 36-70°N, 10°W-40°E (a low-discrepancy sequence), none within 100 km of the neighbourhood.
-      ...Array.from({ length: fleet }, (_, i) => ({
-        latitude: 36 + 34 * ((0.5 + 0.7548776662466927 * (i + 1)) % 1),
-        longitude: -10 + 50 * ((0.5 + 0.5698402909980532 * (i + 1)) % 1),
-      })).filter(
-        (place) =>
-          Math.abs(place.latitude - NEIGHBOURHOOD.latitude) > 1 ||
-          Math.abs(place.longitude - NEIGHBOURHOOD.longitude) > 1.5,
-      ),
-    ];
+    const places = Array.from({ length: near }, (_, i) =>
+      pointAt(NEIGHBOURHOOD, 0.2 + (4.3 * i) / near, (i * 137.5) % 360),
+    );
+    // Spread over 36-70°N, 10°W-40°E (a low-discrepancy sequence), none within 100 km of the neighbourhood.
+    for (let i = 1; places.length < near + fleet; i++) {
+      const place = {
+        latitude: 36 + 34 * ((0.5 + 0.75487766 * i) % 1),
+        longitude: -10 + 50 * ((0.5 + 0.56984029 * i) % 1),
+      };
+      const far =
+        Math.abs(place.latitude - NEIGHBOURHOOD.latitude) > 1 ||
+        Math.abs(place.longitude - NEIGHBOURHOOD.longitude) > 1.5;
+      if (far) places.push(place);
+    }
     await writeAll(
       places.map((location, i) => [
         firestore.collection('kiosks').doc(`kiosk-${i}`),
@@ -166,7 +165,7 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
     );
     sizes.push({
       projectId,
-      fleet: places.length - near,
+      fleet,
       read: reads.reduce((sum, read) => sum + read.data().count, 0),
     });
   }
