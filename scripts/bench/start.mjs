@@ -18,7 +18,10 @@ const PORTS = [...Object.values(HOSTS).map((host) => Number(host.split(':')[1]))
 const isOpen = (/** @type {number} */ port) =>
   new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => resolve(socket.destroy() && true));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 
@@ -58,9 +61,10 @@ async function launch(command, args, env) {
       await sleep(100);
     }
   } finally {
-    process.kill(-group, 'SIGINT');
-    const stopped = await Promise.race([exited.then(() => true), sleep(60_000).then(() => false)]);
-    if (!stopped) process.kill(-group, 'SIGKILL');
+    // Ctrl-C to the whole group, as a terminal sends it; SIGKILL if it has not ended within a minute.
+    const signal = (/** @type {NodeJS.Signals} */ name) => child.exitCode === null && process.kill(-group, name);
+    signal('SIGINT');
+    if (!(await Promise.race([exited.then(() => true), sleep(60_000).then(() => false)]))) signal('SIGKILL');
     await portsClosed(30_000);
   }
 }
