@@ -49,7 +49,7 @@ export async function measureBatch({ url, runId, items, rounds }) {
           plasticCount: 1 + (i % 5),
           metalCount: i % 3,
           occurredAt: new Date(Date.now() - (i % 4) * 86_400_000 - i * 60_000).toISOString(),
-          idempotencyKey: `${runId}-backlog-${mode}-${round}-${i}`,
+          idempotencyKey: `${runId}-backlog-${MODES.indexOf(mode)}-${round}-${i}`,
         }));
         const plastic = deposits.reduce((sum, item) => sum + item.plasticCount, 0);
         const metal = deposits.reduce((sum, item) => sum + item.metalCount, 0);
