@@ -59,39 +59,34 @@ export async function measureBatch({ url, runId, items, rounds }) {
         const started = performance.now();
         /** @type {{ status: number, id?: string }[]} */
         const answers = [];
-        if (mode === 'batch') {
-          await cannon(url, {
-            connections: 1,
-            amount: 1,
-            build: () => ({
-              method: 'POST',
-              path: '/kiosk/transactions/batch',
-              headers: key,
-              body: { transactions: deposits },
-            }),
-            onAnswer: (status, body) => {
-              for (const result of status === 200 ? JSON.parse(body).results : deposits.map(() => ({ status })))
-                answers.push({ status: result.status, id: result.transaction?.id });
-            },
-          });
-        } else {
-          let next = 0;
-          await cannon(url, {
-            connections: mode === 'singles, one at a time' ? 1 : 16,
-            amount: items,
-            build: () => {
-              const { idempotencyKey, ...body } = deposits[next++ % items];
-              return {
+        const batch = mode === 'batch';
+        let next = 0;
+        /** @type {() => import('../host.mjs').BenchRequest} */
+        const single = () => {
+          const { idempotencyKey, ...body } = deposits[next++ % items];
+          return {
+            method: 'POST',
+            path: '/kiosk/transaction',
+            headers: { ...key, 'idempotency-key': idempotencyKey },
+            body,
+          };
+        };
+        await cannon(url, {
+          connections: mode === 'singles, 16 at a time' ? 16 : 1,
+          amount: batch ? 1 : items,
+          build: batch
+            ? () => ({
                 method: 'POST',
-                path: '/kiosk/transaction',
-                headers: { ...key, 'idempotency-key': idempotencyKey },
-                body,
-              };
-            },
-            onAnswer: (status, body) =>
-              answers.push({ status, id: status === 200 ? JSON.parse(body).transaction.id : undefined }),
-          });
-        }
+                path: '/kiosk/transactions/batch',
+                headers: key,
+                body: { transactions: deposits },
+              })
+            : single,
+          onAnswer: (status, body) => {
+            const results = !batch ? [{ ...JSON.parse(body), status }] : status === 200 ? JSON.parse(body).results : [];
+            for (const result of results) answers.push({ status: result.status, id: result.transaction?.id });
+          },
+        });
         const answerMs = performance.now() - started;
         const refs = answers.flatMap(({ id }) => (id ? [db().collection('transactions').doc(id)] : []));
         const done = await waitFor(
