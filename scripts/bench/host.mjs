@@ -163,8 +163,8 @@ export function cannon(url, { connections, amount, duration, build, onAnswer }) 
       {
         url,
         connections,
-        amount,
-        duration,
+        // Unset options must be absent: autocannon takes an undefined duration for a bad one.
+        ...(amount ? { amount } : { duration }),
         timeout: 60,
         requests: [
           {
