@@ -43,55 +43,56 @@ export function projectFirestore(projectId) {
 }
 
 /**
- * A project of its own holding `users` users and the bench's kiosks with keys (one data size of the throughput).
+ * The settings, the bench's kiosks each with a key (`${keyPrefix}-${i}`) and `userCount` users (every other one
+ * with a push token) in `firestore`, written with the service's own builders.
+ * @param {import('firebase-admin/firestore').Firestore} firestore
+ * @param {number} userCount
+ * @param {string} keyPrefix
+ */
+async function seedFleet(firestore, userCount, keyPrefix) {
+  // The daily cap would refuse a busy user's awards; the bench measures speed, not the cap.
+  await firestore.doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
+  const kiosks = Array.from({ length: KIOSKS }, (_, i) => ({ id: `bench-kiosk-${i}`, apiKey: `${keyPrefix}-${i}` }));
+  const users = Array.from({ length: userCount }, (_, i) => `bench-user-${i}`);
+  await writeAll(
+    [
+      ...kiosks.flatMap(({ id, apiKey }, i) => [
+        [firestore.collection('kiosks').doc(id), kioskDoc(i)],
+        [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), newKioskKey(id, 'bench')],
+      ]),
+      ...users.map((id, i) => [
+        firestore.collection('users').doc(id),
+        fleetUserDoc(id, i % 2 ? undefined : `device-${i}`),
+      ]),
+    ],
+    firestore,
+  );
+  return { kiosks, users };
+}
+
+/**
+ * A project of its own holding `users` users and the bench's kiosks (one data size of the throughput).
  * @param {string} projectId
  * @param {number} users
  * @param {string} runId
  */
 export async function seedDataSize(projectId, users, runId) {
-  const firestore = projectFirestore(projectId);
-  await firestore.doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
-  const kiosks = Array.from({ length: KIOSKS }, (_, i) => ({
-    id: `bench-kiosk-${i}`,
-    apiKey: `${runId}-${projectId}-${i}`,
-  }));
-  await writeAll(
-    [
-      ...kiosks.flatMap(({ id, apiKey }, i) => [
-        [firestore.collection('kiosks').doc(id), kioskDoc(i)],
-        [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), newKioskKey(id, 'bench throughput')],
-      ]),
-      ...Array.from({ length: users }, (_, i) => [
-        firestore.collection('users').doc(`tp-user-${i}`),
-        fleetUserDoc(`Throughput user ${i}`, i % 2 ? undefined : `tp-device-${i}`),
-      ]),
-    ],
-    firestore,
-  );
+  const { kiosks } = await seedFleet(projectFirestore(projectId), users, `${runId}-${projectId}`);
   return { projectId, users, kiosks };
 }
 
-/** The bench project's data. */
-export async function seed() {
-  // The daily cap would refuse a busy user's awards; the bench measures speed, not the cap.
-  await db().doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
-  const kioskIds = Array.from({ length: KIOSKS }, (_, i) => `bench-kiosk-${i}`);
-  const users = Array.from({ length: USERS }, (_, i) => `bench-user-${i}`);
+/**
+ * The bench project's data: the fleet, signed-in users with a history, an admin, the catalog, revoked keys.
+ * @param {string} runId
+ */
+export async function seed(runId) {
+  const { kiosks, users } = await seedFleet(db(), USERS, runId);
   const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
-  await writeAll([
-    ...kioskIds.map((id, i) => [db().collection('kiosks').doc(id), kioskDoc(i)]),
-    ...users.map((id, i) => [
-      db().collection('users').doc(id),
-      fleetUserDoc(`Bench user ${i}`, i % 2 ? undefined : `bench-device-${i}`),
-    ]),
-    ...authUsers.flatMap((userId, i) =>
-      fleetUserWithHistory(db(), { userId, name: `Signed-in user ${i}`, kioskId: kioskIds[0], ...HISTORY }),
-    ),
-  ]);
+  const kioskId = kiosks[0].id;
+  await writeAll(
+    authUsers.flatMap((userId) => fleetUserWithHistory(db(), { userId, name: userId, kioskId, ...HISTORY })),
+  );
   for (const reward of REWARDS) await upsertReward(reward);
-  /** @type {{ id: string, apiKey: string, keyId: string }[]} */
-  const kiosks = [];
-  for (const id of kioskIds) kiosks.push({ id, ...(await issueKey(id, 'bench')) });
   // DELETE of an already revoked key answers 200 and writes nothing.
   const revoked = [];
   for (const { id } of kiosks.slice(0, AUTH_USERS)) {

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
 import autocannon from 'autocannon';
 import { functionsDir } from '../lib/paths.mjs';
 
@@ -27,16 +28,11 @@ export const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setT
 export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
 
 /** functions/.env with the emulators' .env.local over it, as the emulator sets them (functions-framework reads no .env). */
-function dotenvParams() {
-  /** @type {Record<string, string>} */
-  const params = {};
-  for (const file of ['.env', '.env.local'].map((name) => join(functionsDir, name)).filter(existsSync))
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      const match = line.match(/^\s*([A-Z0-9_]+)\s*=(.*)$/);
-      if (match) params[match[1]] = match[2].trim().replace(/^"(.*)"$/, '$1');
-    }
-  return params;
-}
+const dotenvParams = () =>
+  ['.env', '.env.local']
+    .map((name) => join(functionsDir, name))
+    .filter(existsSync)
+    .reduce((params, file) => ({ ...params, ...parseEnv(readFileSync(file, 'utf8')) }), {});
 
 /**
  * What Cloud Run functions sets for a 2nd gen HTTP function named `api`, the params,

@@ -110,20 +110,6 @@ ${table(
   judge(r).map((t) => [t.name, t.measured, t.met ? 'met' : '**MISSED**']),
 )}
 
-## Start: launch → first 200 from the API, s
-
-${table(
-  ['Stack', 'Median', 'Runs'],
-  [
-    [
-      '`npm start` (its stack script; functions built)',
-      r.start.startS.toFixed(1),
-      r.start.start.map((s) => s.toFixed(1)),
-    ],
-    ['bare `firebase emulators:start`', r.start.bareS.toFixed(1), r.start.bare.map((s) => s.toFixed(1))],
-  ],
-)}
-
 ## Cold start: spawn → first 200, medians of ${plan.coldRuns}
 
 ${table(

@@ -54,7 +54,7 @@ const env = {
 };
 const loadBefore = loadavg()[0];
 step('Seeding');
-const data = { ...(await seed()), runId };
+const data = { ...(await seed(runId)), runId };
 const list = endpoints(data);
 const floorDir = floorSource();
 

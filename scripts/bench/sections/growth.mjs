@@ -78,7 +78,7 @@ export async function measureThroughput({ env, runId, users, connections, second
               headers: { 'x-api-key': kiosk.apiKey, 'idempotency-key': `${runId}-tp-${n}` },
               body: {
                 kioskId: kiosk.id,
-                userId: `tp-user-${Math.floor(Math.random() * target.users)}`,
+                userId: `bench-user-${Math.floor(Math.random() * target.users)}`,
                 plasticCount: 1 + (n % 5),
                 metalCount: n % 3,
               },
