@@ -1,66 +1,46 @@
 // @ts-check
-// Hosting the functions the way Cloud Functions does: @google-cloud/functions-framework
-// serving one target of the built code, in a process of its own, against the
-// emulators; what such a process uses (CPU, memory); and module-load timing.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, openSync, closeSync, readFileSync, readdirSync } from 'node:fs';
+// Hosting a function as Cloud Functions does: @google-cloud/functions-framework serving
+// target `api` of the built code (or of the floor function, floor.js), one process per
+// instance, against the emulators; and sending load to it, all through autocannon.
+import { spawn } from 'node:child_process';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { heavyModulesIn } from '../../functions/test/harness/heavy-modules.ts';
+import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
+import autocannon from 'autocannon';
 import { functionsDir } from '../lib/paths.mjs';
-import { freePort, request, sleep } from './measure.mjs';
 
-const FRAMEWORK_MAIN = join(
-  functionsDir,
-  'node_modules',
-  '@google-cloud',
-  'functions-framework',
-  'build',
-  'src',
-  'main.js',
-);
-export const API_SOURCE = functionsDir;
+const FRAMEWORK_MAIN = join(functionsDir, 'node_modules/@google-cloud/functions-framework/build/src/main.js');
+export const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Where the instances' output goes (removed when a run completes). */
+export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
 
-/**
- * functions/.env with the emulators' own .env.local over it, as the emulator sets them
- * (functions-framework does not read .env files): the production defaults, and the
- * local values of the params that have none (the mail server, the sender).
- */
-function dotenvParams() {
-  /** @type {Record<string, string>} */
-  const params = {};
-  for (const file of ['.env', '.env.local']) {
-    for (const line of readFileSync(join(functionsDir, file), 'utf8').split('\n')) {
-      const match = line.match(/^\s*([A-Z0-9_]+)\s*=(.*)$/);
-      if (match) params[match[1]] = match[2].trim().replace(/^"(.*)"$/, '$1');
-    }
-  }
-  return params;
-}
-
-/** @type {Record<string, string> | undefined} dotenvParams(), read at the first functionEnv() call. */
-let dotenv;
-
-/** @type {Record<string, string>} */
-const platformEnv = {};
-/**
- * What the platform gives every instance (here: the stand-in metadata server).
- * @param {Record<string, string>} env
- */
-export function setPlatformEnv(env) {
-  Object.assign(platformEnv, env);
-}
+/** functions/.env with the emulators' .env.local over it, as the emulator sets them (functions-framework reads no .env). */
+const dotenvParams = () =>
+  ['.env', '.env.local']
+    .map((name) => join(functionsDir, name))
+    .filter(existsSync)
+    .reduce((params, file) => ({ ...params, ...parseEnv(readFileSync(file, 'utf8')) }), {});
 
 /**
- * The environment of a function instance: what Cloud Run functions sets for a 2nd
- * gen HTTP function named `api`, the params of functions/.env, a stand-in secret,
- * the emulator hosts, and nothing else of the bench's own environment.
+ * What Cloud Run functions sets for a 2nd gen HTTP function named `api`, the params,
+ * the emulator hosts, call timing on (src/adapters/callTiming.ts), and `extra`.
  * @param {Record<string, string>} [extra]
  * @returns {Record<string, string>}
  */
 export function functionEnv(extra = {}) {
-  /** @type {Record<string, string | undefined>} */
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -69,175 +49,147 @@ export function functionEnv(extra = {}) {
     FUNCTION_SIGNATURE_TYPE: 'http',
     K_SERVICE: 'api',
     K_REVISION: 'api-00001-bench',
-    LOG_EXECUTION_ID: 'true', // firebase deploy sets it on 2nd gen functions
-    ...(dotenv ??= dotenvParams()),
+    LOG_EXECUTION_ID: 'true',
+    ...dotenvParams(),
     SMTP_PASSWORD: 'not-used-by-the-bench-mail-server',
     GCLOUD_PROJECT: process.env.GCLOUD_PROJECT,
     FIRESTORE_EMULATOR_HOST: process.env.FIRESTORE_EMULATOR_HOST,
     FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST,
-    ...platformEnv,
+    BENCH_CALL_TIMING: 'on',
     ...extra,
   };
-  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-  return /** @type {Record<string, string>} */ (env);
+  return /** @type {Record<string, string>} */ (Object.fromEntries(Object.entries(env).filter(([, v]) => v)));
 }
 
-/** The directory of the functions-framework logs of this run (kept only when the run fails). */
-export const logDir = (() => {
-  /** @type {string | undefined} */
-  let dir;
-  return () => {
-    dir ??= mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
-    return dir;
-  };
-})();
+/** The floor function's source: floor.js in a temp directory resolving its packages from functions/node_modules. */
+export function floorSource() {
+  const dir = mkdtempSync(join(tmpdir(), 'kiosk-bench-floor-'));
+  copyFileSync(join(dirname(fileURLToPath(import.meta.url)), 'floor.js'), join(dir, 'index.js'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-floor', private: true, main: 'index.js' }));
+  symlinkSync(join(functionsDir, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
 
-let logCounter = 0;
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
 
+let instances = 0;
 /**
- * Spawns functions-framework for target `api` of `source`; its output goes to a log file.
- * @param {{ source: string, env: Record<string, string>, name: string, nodeArgs?: string[] }} options
+ * Spawns functions-framework for target `api` of `source` (default: the built functions).
+ * @param {{ source?: string, env: Record<string, string> }} options
  */
-export async function startFunction({ source, env, name, nodeArgs = [] }) {
+export async function startFunction({ source = functionsDir, env }) {
   const port = await freePort();
-  const logFile = join(logDir(), `${name}-${++logCounter}.log`);
+  const logFile = join(logDir, `instance-${++instances}.log`);
   const fd = openSync(logFile, 'w');
   const spawnedAt = performance.now();
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, FRAMEWORK_MAIN, '--target=api', `--source=${source}`, `--port=${port}`],
-    {
-      cwd: source,
-      env: { ...env, PORT: String(port) },
-      stdio: ['ignore', fd, fd],
-    },
-  );
+  const child = spawn(process.execPath, [FRAMEWORK_MAIN, '--target=api', `--source=${source}`, `--port=${port}`], {
+    cwd: source,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', fd, fd],
+  });
   closeSync(fd);
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return {
-    child,
-    pid: /** @type {number} */ (child.pid),
-    port,
-    url: `http://127.0.0.1:${port}`,
-    spawnedAt,
-    logFile,
-    exited,
-  };
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return { child, url: `http://127.0.0.1:${port}`, spawnedAt, logFile, exited };
 }
-
 /** @typedef {Awaited<ReturnType<typeof startFunction>>} Instance */
 
 /** @param {Instance} instance */
 export async function stopFunction(instance) {
-  if (instance.child.exitCode === null && instance.child.signalCode === null) {
-    instance.child.kill('SIGTERM');
-    const timer = setTimeout(() => instance.child.kill('SIGKILL'), 5000);
-    await instance.exited;
-    clearTimeout(timer);
-  }
+  if (instance.child.exitCode !== null || instance.child.signalCode !== null) return;
+  instance.child.kill('SIGTERM');
+  const timer = setTimeout(() => instance.child.kill('SIGKILL'), 5000);
+  await instance.exited;
+  clearTimeout(timer);
 }
 
-/**
- * CPU time a live process has used so far, in ms: the sum over its threads of
- * /proc/<pid>/task/<tid>/schedstat (nanoseconds), else /proc/<pid>/stat (clock ticks).
- * @param {number} pid
- */
-export function cpuTimeMs(pid) {
-  try {
-    let ns = 0;
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-      } catch {
-        // the thread ended meanwhile
-      }
-    }
-    if (ns > 0) return ns / 1e6;
-  } catch {
-    // no schedstat on this kernel
-  }
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+/** The union of the request's backend calls' intervals, from its Server-Timing header (ms). */
+const backendMs = (/** @type {unknown} */ header) => Number(/backend;dur=([\d.]+)/.exec(String(header ?? ''))?.[1]);
 
 /**
- * VmHWM (peak resident set) and VmRSS of a live process, in KiB.
- * @param {number} pid
- */
-export function memoryOf(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (/** @type {string} */ name) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm'))?.[1]);
-  return { hwmKb: field('VmHWM'), rssKb: field('VmRSS') };
-}
-
-/**
- * Polls `url` on fresh connections until it answers `expect`: returns the time the
- * first connection was accepted (the process listens: code loaded) and the time of
- * the first successful answer, both from spawn.
+ * Polls `path` every few ms until it answers 200: the time from spawn to that answer,
+ * and its backend time.
  * @param {Instance} instance
  * @param {string} path
- * @param {{ expect?: number, timeoutMs?: number, headers?: Record<string, string> }} [options]
+ * @param {Record<string, string>} [headers]
  */
-export async function waitForSuccess(instance, path, { expect = 200, timeoutMs = 60_000, headers = {} } = {}) {
-  const deadline = performance.now() + timeoutMs;
-  let listeningAt;
+export async function firstAnswer(instance, path, headers = {}) {
+  const deadline = performance.now() + 60_000;
   for (;;) {
-    if (instance.child.exitCode !== null || instance.child.signalCode !== null)
-      throw new Error(`functions-framework exited early; see ${instance.logFile}`);
-    const attemptAt = performance.now();
-    try {
-      const response = await request({ url: `${instance.url}${path}`, headers, agent: false });
-      listeningAt ??= attemptAt;
-      if (response.status === expect) {
-        return {
-          listenMs: listeningAt - instance.spawnedAt,
-          firstResponseMs: performance.now() - instance.spawnedAt,
-          body: response.body,
-        };
-      }
-    } catch (error) {
-      const { code } = /** @type {NodeJS.ErrnoException} */ (error);
-      if (code !== 'ECONNREFUSED' && code !== 'ECONNRESET') throw error;
+    if (instance.child.exitCode !== null) throw new Error(`functions-framework exited; see ${instance.logFile}`);
+    const response = await fetch(`${instance.url}${path}`, { headers }).catch(() => undefined);
+    if (response?.status === 200) {
+      const firstResponseMs = performance.now() - instance.spawnedAt;
+      return {
+        firstResponseMs,
+        backendMs: backendMs(response.headers.get('server-timing')),
+        body: await response.json(),
+      };
     }
     if (performance.now() > deadline)
-      throw new Error(`${instance.url}${path} did not answer ${expect}; see ${instance.logFile}`);
+      throw new Error(`${instance.url}${path} never answered 200; see ${instance.logFile}`);
     await sleep(3);
   }
 }
 
-/**
- * One cold start: spawn → first successful response of `path`, and the peak memory just after.
- * @param {{ source: string, env: Record<string, string>, path: string, headers?: Record<string, string>, name: string }} options
- */
-export async function coldStart({ source, env, path, headers, name }) {
-  const instance = await startFunction({ source, env, name });
-  try {
-    const timing = await waitForSuccess(instance, path, { headers });
-    return { ...timing, cpuMs: cpuTimeMs(instance.pid), ...memoryOf(instance.pid) };
-  } finally {
-    await stopFunction(instance);
-  }
-}
+/** @typedef {{ method: string, path: string, headers?: Record<string, string>, body?: unknown }} BenchRequest */
 
+let sent = 0;
 /**
- * `require` of a module in a fresh Node process, timed inside it (excludes Node's
- * own start): milliseconds, modules loaded, which heavy modules came along, heap.
- * @param {{ entries: string[], cwd: string, env: Record<string, string>, functionTarget?: string }} options
+ * Load through autocannon: `amount` requests (or `duration` seconds) over `connections`
+ * keep-alive connections, the n-th built by `build(n)` (n counts across every call, so
+ * ids built from it never repeat). Returns every latency and backend time (ms), the
+ * answers that were not 2xx, and autocannon's own result.
+ * @param {string} url
+ * @param {{ connections: number, amount?: number, duration?: number, build: (n: number) => BenchRequest, onAnswer?: (status: number, body: string) => void }} options
+ * @returns {Promise<Load>}
  */
-export function moduleLoad({ entries, cwd, env, functionTarget }) {
-  const code = `
-    const t0 = performance.now();
-    for (const entry of ${JSON.stringify(entries)}) require(entry);
-    const ms = performance.now() - t0;
-    const paths = Object.keys(require.cache);
-    process.stdout.write(JSON.stringify({ ms, paths, rssKb: process.memoryUsage().rss / 1024 }));
-  `;
-  const withTarget = { ...env };
-  if (functionTarget === undefined) delete withTarget.FUNCTION_TARGET;
-  else withTarget.FUNCTION_TARGET = functionTarget;
-  const run = spawnSync(process.execPath, ['-e', code], { cwd, env: withTarget, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`module load of ${entries.join(', ')} failed: ${run.stderr}`);
-  const { ms, paths, rssKb } = JSON.parse(run.stdout);
-  return { ms, modules: paths.length, heavy: heavyModulesIn(paths), rssKb };
+export function cannon(url, { connections, amount, duration, build, onAnswer }) {
+  /** @type {number[]} */ const latencies = [];
+  /** @type {number[]} */ const backend = [];
+  /** @type {string[]} */ const failures = [];
+  return new Promise((resolve, reject) => {
+    const tracker = autocannon(
+      {
+        url,
+        connections,
+        // Unset options must be absent: autocannon takes an undefined duration for a bad one.
+        ...(amount ? { amount } : { duration }),
+        // A run ends on autocannon's next sampling tick: 100 ms rather than a second of idling.
+        sampleInt: 100,
+        timeout: 60,
+        requests: [
+          {
+            setupRequest: (/** @type {Record<string, unknown>} */ base) => {
+              const { method, path, headers = {}, body } = build(sent++);
+              /** @type {Record<string, string>} */
+              const json = body === undefined ? {} : { 'content-type': 'application/json' };
+              return {
+                ...base,
+                method,
+                path,
+                headers: { ...json, ...headers },
+                body: body === undefined ? undefined : JSON.stringify(body),
+              };
+            },
+            onResponse: (status, body, _context, headers) => {
+              const timing = Object.entries(headers).find(([name]) => name.toLowerCase() === 'server-timing');
+              if (timing) backend.push(backendMs(timing[1]));
+              if (status >= 300) failures.push(`${status} ${body.slice(0, 160)}`);
+              onAnswer?.(status, body);
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve({ latencies, backend, failures, result })),
+    );
+    tracker.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+  });
 }
+/** @typedef {{ latencies: number[], backend: number[], failures: string[], result: import('autocannon').Result }} Load */

@@ -8,7 +8,7 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     setupRequest?: (request: Record<string, unknown>, context: any) => Request;
-    onResponse?: (status: number, body: string, context: any) => void;
+    onResponse?: (status: number, body: string, context: any, headers: Record<string, string>) => void;
   }
   interface Options {
     url: string;
@@ -33,7 +33,7 @@ declare module 'autocannon' {
     total: number;
     [percentile: string]: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram;
     latency: Histogram;
     throughput: Histogram;
@@ -44,6 +44,11 @@ declare module 'autocannon' {
     duration: number;
     [field: string]: unknown;
   }
+  /** With a callback: the running instance, which emits 'response' (client, status, bytes, milliseconds). */
+  interface Instance {
+    on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): Instance;
+  }
   function autocannon(options: Options): Promise<Result>;
+  function autocannon(options: Options, done: (error: Error | null, result: Result) => void): Instance;
   export default autocannon;
 }

@@ -12,6 +12,7 @@ import {
   type WriteBatch,
 } from 'firebase-admin/firestore';
 import { overloaded } from '../errors';
+import { callTimingOn, timeFirestoreCalls } from './callTiming';
 import { logWarn } from '../log';
 import { GOOGLE_CALL_IDLE_TIMEOUT_MS, withIdleTimeout } from './googleHttp';
 
@@ -55,6 +56,7 @@ export function db(): Firestore {
     firestore = getFirestore(adminApp());
     // Optional fields are left out of writes rather than stored as undefined.
     firestore.settings({ ignoreUndefinedProperties: true });
+    if (callTimingOn) timeFirestoreCalls(firestore);
   }
   return firestore;
 }

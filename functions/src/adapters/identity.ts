@@ -1,4 +1,5 @@
 import type { Auth } from 'firebase-admin/auth';
+import { timedCall } from './callTiming';
 import { adminApp } from './firestore';
 
 export interface VerifiedCaller {
@@ -72,7 +73,7 @@ export async function verifyIdToken(
   { checkRevoked }: { checkRevoked: boolean },
 ): Promise<VerifiedCaller | undefined> {
   try {
-    const decoded = await authClient().verifyIdToken(idToken, checkRevoked);
+    const decoded = await timedCall(() => authClient().verifyIdToken(idToken, checkRevoked));
     return { uid: decoded.uid, admin: decoded.admin === true };
   } catch (error) {
     const unavailable = unavailableCode(error);

@@ -1,5 +1,6 @@
 import type { Transporter } from 'nodemailer';
 import type { SmtpSettings } from '../config';
+import { timedCall } from './callTiming';
 
 export interface OutgoingMail {
   to: string;
@@ -46,7 +47,8 @@ export class SmtpMailer implements Mailer {
   async send(mail: OutgoingMail): Promise<string> {
     this.transporter ??= await this.createTransporter();
     try {
-      const info = await this.transporter.sendMail({ from: this.settings.from, ...mail });
+      const transporter = this.transporter;
+      const info = await timedCall(() => transporter.sendMail({ from: this.settings.from, ...mail }));
       return info.messageId;
     } catch (error) {
       throw new MailDeliveryError(failureReason(error));

@@ -1,3 +1,4 @@
+import { withCallTiming } from '../adapters/callTiming';
 import { logError } from '../log';
 import type { Request, Response } from 'firebase-functions/https';
 import { allowedCorsOrigins } from '../config';
@@ -106,7 +107,7 @@ function toErrorResponse(error: unknown, req: Request): ApiResponse {
 export async function handleApiRequest(req: Request, res: Response): Promise<void> {
   let response: ApiResponse;
   try {
-    response = await dispatch(req, res);
+    response = await withCallTiming(res, () => dispatch(req, res));
   } catch (error) {
     response = toErrorResponse(error, req);
   }

@@ -1,0 +1,207 @@
+// @ts-check
+// The bench's data and requests: kiosks with keys (and a revoked key each), users
+// (every other one with a push token), users signed in to the Auth emulator with a
+// history, an admin and a rewards catalog; per endpoint, the n-th request the bench
+// sends it. Ids are spread over n so that concurrent requests touch different documents.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { idTokenFor } from '../../functions/test/harness/auth.ts';
+import { fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
+import { functionsDir } from '../lib/paths.mjs';
+
+export const requireFn = createRequire(join(functionsDir, 'package.json'));
+/** @type {() => import('firebase-admin/firestore').Firestore} */
+export const db = requireFn('./lib/adapters/firestore.js').db;
+const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFn('./lib/data/kioskKeys.js');
+const { upsertReward } = requireFn('./lib/data/rewards.js');
+
+const KIOSKS = 50;
+const USERS = 1000;
+const AUTH_USERS = 16;
+/** Each signed-in user's history: a page (20) and more, each entry worth enough for every redemption of a run. */
+const HISTORY = { entries: 25, points: 1000 };
+const SCHEDULES = ['24/7', 'Mo-Fr 06:00-22:00; Sa 08:00-20:00', 'Mo-Su 07:00-23:00'];
+const REWARDS = [
+  { id: 'bench-donation', name: 'Bench donation', cost: 1, kind: 'donation', stock: null },
+  { id: 'bench-coffee', name: 'Bench coffee', cost: 150, kind: 'voucher', stock: 500 },
+  { id: 'bench-retired', name: 'Bench retired', cost: 100, kind: 'voucher', stock: 0, active: false },
+];
+
+const kioskDoc = (/** @type {number} */ i) =>
+  fleetKioskDoc(i, { name: `Bench kiosk ${i}`, address: `Bench street ${i}`, openingHours: SCHEDULES[i % 3] });
+
+/**
+ * firebase-admin's Firestore for another project in the same emulator (an app of its own).
+ * @param {string} projectId
+ * @returns {import('firebase-admin/firestore').Firestore}
+ */
+export function projectFirestore(projectId) {
+  const { getApps, initializeApp } = requireFn('firebase-admin/app');
+  const { getFirestore } = requireFn('firebase-admin/firestore');
+  const app = getApps().find((/** @type {{ name: string }} */ existing) => existing.name === projectId);
+  return getFirestore(app ?? initializeApp({ projectId }, projectId));
+}
+
+/**
+ * The settings, the bench's kiosks each with a key (`${keyPrefix}-${i}`) and `userCount` users (every other one
+ * with a push token) in `firestore`, written with the service's own builders.
+ * @param {import('firebase-admin/firestore').Firestore} firestore
+ * @param {number} userCount
+ * @param {string} keyPrefix
+ */
+async function seedFleet(firestore, userCount, keyPrefix) {
+  // The daily cap would refuse a busy user's awards; the bench measures speed, not the cap.
+  await firestore.doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
+  const kiosks = Array.from({ length: KIOSKS }, (_, i) => ({ id: `bench-kiosk-${i}`, apiKey: `${keyPrefix}-${i}` }));
+  const users = Array.from({ length: userCount }, (_, i) => `bench-user-${i}`);
+  await writeAll(
+    [
+      ...kiosks.flatMap(({ id, apiKey }, i) => [
+        [firestore.collection('kiosks').doc(id), kioskDoc(i)],
+        [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), newKioskKey(id, 'bench')],
+      ]),
+      ...users.map((id, i) => [
+        firestore.collection('users').doc(id),
+        fleetUserDoc(id, i % 2 ? undefined : `device-${i}`),
+      ]),
+    ],
+    firestore,
+  );
+  return { kiosks, users };
+}
+
+/**
+ * A project of its own holding `users` users and the bench's kiosks (one data size of the throughput).
+ * @param {string} projectId
+ * @param {number} users
+ * @param {string} runId
+ */
+export async function seedDataSize(projectId, users, runId) {
+  const { kiosks } = await seedFleet(projectFirestore(projectId), users, `${runId}-${projectId}`);
+  return { projectId, users, kiosks };
+}
+
+/**
+ * The bench project's data: the fleet, signed-in users with a history, an admin, the catalog, revoked keys.
+ * @param {string} runId
+ */
+export async function seed(runId) {
+  const { kiosks, users } = await seedFleet(db(), USERS, runId);
+  const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
+  const kioskId = kiosks[0].id;
+  await writeAll(
+    authUsers.flatMap((userId) => fleetUserWithHistory(db(), { userId, name: userId, kioskId, ...HISTORY })),
+  );
+  for (const reward of REWARDS) await upsertReward(reward);
+  // DELETE of an already revoked key answers 200 and writes nothing.
+  const revoked = [];
+  for (const { id } of kiosks.slice(0, AUTH_USERS)) {
+    const { keyId } = await issueKey(id, 'bench revoked');
+    await revokeKey(id, keyId);
+    revoked.push({ kioskId: id, keyId });
+  }
+  const tokens = [];
+  for (const uid of authUsers) tokens.push(await idTokenFor(uid));
+  return { kiosks, users, authUsers, tokens, revoked, adminToken: await idTokenFor('bench-admin', { admin: true }) };
+}
+
+/**
+ * @typedef {import('./host.mjs').BenchRequest} BenchRequest
+ * @typedef {{ name: string, request: (n: number) => BenchRequest, emulatorLocks?: boolean }} Endpoint
+ */
+
+/**
+ * Every endpoint the bench times, with its n-th request (the method is the name's).
+ * @param {Awaited<ReturnType<typeof seed>> & { runId: string }} data
+ * @returns {Endpoint[]}
+ */
+export function endpoints({ kiosks, users, authUsers, tokens, revoked, adminToken, runId }) {
+  const kiosk = (/** @type {number} */ n) => kiosks[n % KIOSKS];
+  const key = (/** @type {number} */ n) => ({ 'x-api-key': kiosk(n).apiKey });
+  const uid = (/** @type {number} */ n) => authUsers[n % AUTH_USERS];
+  const auth = (/** @type {number} */ n) => ({ authorization: `Bearer ${tokens[n % AUTH_USERS]}` });
+  const admin = { authorization: `Bearer ${adminToken}` };
+  const deposit = (/** @type {number} */ n) => ({
+    kioskId: kiosk(n).id,
+    userId: users[n % USERS],
+    plasticCount: 1 + (n % 5),
+    metalCount: n % 3,
+  });
+  const newKiosk = (/** @type {number} */ n) => ({
+    id: `bench-admin-kiosk-${n % AUTH_USERS}`,
+    name: 'Admin kiosk',
+    address: 'Hachmannplatz 16, Hamburg',
+    location: { latitude: 53.553, longitude: 10.0067 },
+    openingHours: 'Mo-Su 06:00-23:00',
+    timezone: 'Europe/Berlin',
+  });
+  const notice = { topic: 'offers_updates', title: 'Double points', body: 'All weekend', data: { type: 'offer' } };
+  // A distinct client and address per request: many users, not one hot limiter document.
+  const client = (/** @type {number} */ n) => ({
+    'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+  });
+  /** @type {[string, (n: number) => [string, Record<string, string>?, unknown?]][]} */
+  const list = [
+    ['GET /openapi.json', () => ['/openapi.json']],
+    ['GET /kiosk/{id}', (n) => [`/kiosk/${kiosk(n).id}`]],
+    ['GET /kiosks', () => ['/kiosks']],
+    ['GET /kiosks?near=', () => ['/kiosks?near=50,9&radiusKm=40']],
+    ['GET /user/{id}', (n) => [`/user/${uid(n)}`, auth(n)]],
+    ['GET /user/{id}/history', (n) => [`/user/${uid(n)}/history`, auth(n)]],
+    ['GET /rewards', () => ['/rewards']],
+    [
+      'POST /admin/users/{id}/adjustments',
+      (n) => [`/admin/users/${uid(n)}/adjustments`, admin, { points: n % 2 ? -1 : 1, reason: 'Bench' }],
+    ],
+    [
+      'POST /user/{id}/redemptions',
+      (n) => [
+        `/user/${uid(n)}/redemptions`,
+        { ...auth(n), 'idempotency-key': `${runId}-red-${n}` },
+        { rewardId: REWARDS[0].id },
+      ],
+    ],
+    ['POST /kiosk/{id}/status', (n) => [`/kiosk/${kiosk(n).id}/status`, key(n), { status: 'available' }]],
+    [
+      'POST /kiosk/transaction',
+      (n) => ['/kiosk/transaction', { ...key(n), 'idempotency-key': `${runId}-tx-${n}` }, deposit(n)],
+    ],
+    [
+      'POST /kiosk/transactions/batch',
+      (n) => [
+        '/kiosk/transactions/batch',
+        key(n),
+        { transactions: [{ ...deposit(n), idempotencyKey: `${runId}-batch-${n}` }] },
+      ],
+    ],
+    [
+      'PUT /user/{id}/push-token',
+      (n) => [`/user/${uid(n)}/push-token`, auth(n), { token: `bench-token-${runId}-${n}` }],
+    ],
+    ['DELETE /user/{id}/push-token', (n) => [`/user/${uid(n)}/push-token`, auth(n)]],
+    ['POST /notify/topic', () => ['/notify/topic', admin, notice]],
+    [
+      'POST /notify/user',
+      (n) => ['/notify/user', admin, { userId: users[(2 * n) % USERS], title: 'Hi', body: 'Thanks' }],
+    ],
+    ['POST /admin/kiosks', (n) => ['/admin/kiosks', admin, newKiosk(n)]],
+    ['POST /admin/kiosks/{id}/keys', (n) => [`/admin/kiosks/${kiosk(n).id}/keys`, admin, { label: 'bench' }]],
+    [
+      'DELETE /admin/kiosks/{id}/keys/{keyId}',
+      (n) => [`/admin/kiosks/${revoked[n % AUTH_USERS].kioskId}/keys/${revoked[n % AUTH_USERS].keyId}`, admin],
+    ],
+    [
+      'POST /send-otp-email',
+      (n) => ['/send-otp-email', client(n), { email: `bench-${runId}-${n}@example.com`, otp: '482913' }],
+    ],
+  ];
+  return list.map(([name, build]) => ({
+    name,
+    request: (n) => {
+      const [path, headers = {}, body] = build(n);
+      return { method: name.split(' ')[0], path, headers, body };
+    },
+    // A query inside a transaction: on the emulator, concurrent ones block each other until its lock times out.
+    emulatorLocks: name === 'PUT /user/{id}/push-token',
+  }));
+}
