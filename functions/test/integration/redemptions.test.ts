@@ -16,6 +16,18 @@ import {
 
 const testEnv = functionsTestEnv();
 
+/** A delivery of the redemption trigger's event `eventId` for the stored redemption, to run as often as a test likes. */
+async function redemptionEvent(id: string, eventId: string): Promise<() => Promise<unknown>> {
+  const stored = (await db().collection('redemptions').doc(id).get()).data()!;
+  const wrapped = testEnv.wrap(redemptionEffects);
+  const event = {
+    id: eventId,
+    params: { redemptionId: id },
+    data: testEnv.firestore.makeDocumentSnapshot(stored, `redemptions/${id}`),
+  };
+  return () => wrapped(event);
+}
+
 beforeEach(resetEmulators);
 
 const CODE = /^[0-9A-HJKMNP-TV-Z]{12}$/;
@@ -393,16 +405,10 @@ describe('redemption trigger redelivered', () => {
     await setReward({ id: 'coffee', cost: 300 });
     const { body } = await redeem(userId, 'coffee', 'once', await adminHeaders());
     const id = body.redemption.id;
-    const stored = (await db().collection('redemptions').doc(id).get()).data()!;
-    const wrapped = testEnv.wrap(redemptionEffects);
-    const event = {
-      id: 'event-1',
-      params: { redemptionId: id },
-      data: testEnv.firestore.makeDocumentSnapshot(stored, `redemptions/${id}`),
-    };
-    await wrapped(event);
+    const deliver = await redemptionEvent(id, 'event-1');
+    await deliver();
     const afterFirst = (await db().collection('redemptions').doc(id).get()).get('effects');
-    await wrapped(event);
+    await deliver();
     const afterSecond = (await db().collection('redemptions').doc(id).get()).get('effects');
     expect(afterSecond).toEqual(afterFirst);
     expect(afterFirst).toMatchObject({ notificationId: id, push: { status: 'sent' } });
@@ -420,15 +426,9 @@ describe('redemption trigger redelivered', () => {
     const id = (await redeem(userId, 'coffee', 'cancelled-first', headers)).body.redemption.id;
     const cancelled = await call('POST', `/admin/redemptions/${id}/cancel`, { body: { reason: 'typo' }, headers });
     expect(cancelled.status).toBe(200);
-    const stored = (await db().collection('redemptions').doc(id).get()).data()!;
-    const wrapped = testEnv.wrap(redemptionEffects);
-    const event = {
-      id: 'event-late',
-      params: { redemptionId: id },
-      data: testEnv.firestore.makeDocumentSnapshot(stored, `redemptions/${id}`),
-    };
-    await wrapped(event);
-    await wrapped(event);
+    const deliver = await redemptionEvent(id, 'event-late');
+    await deliver();
+    await deliver();
 
     const after = (await db().collection('redemptions').doc(id).get()).data()!;
     expect({
