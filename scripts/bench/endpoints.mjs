@@ -21,7 +21,7 @@ export { db, requireFn };
 
 /** @type {Record<string, unknown> | undefined} */
 let apiDocument;
-const openApiDocument = () => (apiDocument ??= requireFn('./lib/http/openapi.js').openApiDocument());
+const openApiDocument = () => (apiDocument ??= requireFn('./lib/http/apiDescription/openapi.js').openApiDocument());
 
 /**
  * @typedef {{ method: string, path: string, headers?: Record<string, string>, body?: unknown }} BenchRequest

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { TSchema, Type } from '@sinclair/typebox';
 import type { ErrorCode } from '../errors';
-import type { BodySchemaName } from './schemas';
+import type { BodySchemaName } from './apiDescription/requestBodies';
 
 /** What a route handler sees: the parsed request, free of express. */
 export interface ApiRequest<Body = unknown, Caller = undefined> {
@@ -24,8 +25,17 @@ export interface ApiResponse {
   text?: { contentType: string; content: string };
 }
 
-/** A JSON Schema (2020-12; ajv's `nullable`, where request schemas use it, is written out as a type union in the API description). */
-export type JsonSchema = { readonly [keyword: string]: unknown };
+/** TypeBox and the schemas the API's answers are built from (http/apiDescription/), as the document builder hands them over. */
+export type SchemaKit = { Type: typeof Type } & typeof import('./apiDescription/fields') &
+  typeof import('./apiDescription/views') &
+  typeof import('./apiDescription/fleetViews') &
+  typeof import('./apiDescription/pointsViews');
+
+/**
+ * A schema a route declares beside its handler, built from the kit when the API
+ * description is: a route module loads no TypeBox (never at cold start).
+ */
+export type SchemaOf = (kit: SchemaKit) => TSchema;
 
 /** Who may call a route: what its `authenticate` demands (unit-tested against it). */
 export type Access = 'public' | 'kiosk' | 'user' | 'admin';
@@ -48,8 +58,8 @@ export type ResponseHeader = 'Idempotent-Replayed' | 'Retry-After';
 
 export interface SuccessResponse {
   description: string;
-  /** The body; shared parts are the schemas of components.ts. */
-  schema: JsonSchema;
+  /** The body; shared parts are the views of http/apiDescription/. */
+  schema: SchemaOf;
   example: Record<string, unknown>;
   headers?: readonly ResponseHeader[];
   /** The same answer as text, for a request that asks for it (e.g. `format=csv`). */
@@ -68,7 +78,7 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 
 
 /**
  * What the API description (GET /openapi.json) says of a route. The answers every
- * route shares (credentials, protocol errors) are added by http/openapi.ts; a route
+ * route shares (credentials, protocol errors) are added by http/apiDescription/openapi.ts; a route
  * states its own.
  */
 export interface OperationDescription<Body> {
@@ -88,7 +98,7 @@ export interface OperationDescription<Body> {
 
 export interface QueryParameter {
   description: string;
-  schema: JsonSchema;
+  schema: SchemaOf;
   required?: true;
   /** An array sent as one comma-separated value, e.g. `near=52.52,13.41` (OpenAPI's `form` style, not exploded). */
   explode?: false;
@@ -100,7 +110,7 @@ export interface Route<Body = unknown, Caller = undefined> {
   path: string;
   /** Runs before the body is read, so a caller without credentials learns nothing about the body rules. */
   authenticate?: (request: { headers: IncomingHttpHeaders; params: Record<string, string> }) => Promise<Caller>;
-  /** Name of the body schema (see schemas.ts); routes without one take no body. */
+  /** Name of the body schema (see apiDescription/requestBodies.ts); routes without one take no body. */
   bodySchema?: BodySchemaName;
   /** Query parameters the route understands; any other is a 400. */
   query?: Readonly<Record<string, QueryParameter>>;
