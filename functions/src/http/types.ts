@@ -37,6 +37,9 @@ export type SchemaKit = { Type: typeof Type } & typeof import('./apiDescription/
  */
 export type SchemaOf = (kit: SchemaKit) => TSchema;
 
+/** The kit's schemas by name, e.g. 'Redemption'. */
+export type SchemaName = { [name in keyof SchemaKit]: SchemaKit[name] extends TSchema ? name : never }[keyof SchemaKit];
+
 /** Who may call a route: what its `authenticate` demands (unit-tested against it). */
 export type Access = 'public' | 'kiosk' | 'user' | 'admin';
 

@@ -2,7 +2,7 @@ import type { VerifiedCaller } from '../adapters/identity';
 import { getUser } from '../data/users';
 import { userRoute } from './accessRoutes';
 import { PAGE_ERRORS, pageLimit, pageQuery } from './paging';
-import type { OperationDescription, Route, SchemaOf } from './types';
+import type { OperationDescription, Route, SchemaName } from './types';
 
 /** A page of a user's list, as data/userPages.ts reads it. */
 type ReadPage<T> = (
@@ -20,7 +20,8 @@ export interface UserPagedList<T> {
   /** The items, capitalised, for the `limit` description, e.g. "Entries". */
   itemsNoun: string;
   readPage: ReadPage<T>;
-  itemSchema: SchemaOf;
+  /** The schema of an item, e.g. 'Redemption'. */
+  itemSchema: SchemaName;
   example: T;
   doc: Pick<OperationDescription<undefined>, 'operationId' | 'summary' | 'description' | 'tag'>;
 }
@@ -46,7 +47,7 @@ export function userPagedListRoute<T>(list: UserPagedList<T>): Route<undefined, 
           description: `One page of ${list.itemsNoun.toLowerCase()}`,
           schema: (kit) =>
             kit.successBody({
-              [list.itemsKey]: kit.Type.Array(list.itemSchema(kit)),
+              [list.itemsKey]: kit.Type.Array(kit[list.itemSchema]),
               nextCursor: kit.nullable(
                 kit.Type.String({ description: 'Pass as `cursor` for the next page; null: no more' }),
               ),

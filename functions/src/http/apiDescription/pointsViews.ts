@@ -8,7 +8,7 @@ import type { LedgerKind } from '../../data/ledger';
 import type { RedemptionStatus } from '../../data/redemptions';
 import { REWARD_KINDS } from '../../domain/redemption';
 import { VOUCHER_CODE_LENGTH } from '../../domain/voucherCode';
-import { closedObject, id, nullable, stringEnum } from './fields';
+import { closedObject, id, nullable, stringEnum, successBody } from './fields';
 
 const kind = stringEnum(REWARD_KINDS, {
   description: '`voucher`: a code to show at a partner; `donation`: the points go to a cause, no code',
@@ -66,6 +66,10 @@ export const Redemption = closedObject(
   { $id: 'Redemption', description: 'A reward a user redeemed.' },
 );
 export type RedemptionView = Static<typeof Redemption>;
+
+/** `{ success, redemption, newBalance }`: what a spend and its cancelling answer; `newBalance` is described. */
+export const redemptionAnswer = (newBalance: string) =>
+  successBody({ redemption: Redemption, newBalance: Type.Integer({ minimum: 0, description: newBalance }) });
 
 export const RedeemedFrom = closedObject(
   { id, rewardId: id, rewardName: Type.String() },

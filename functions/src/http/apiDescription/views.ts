@@ -132,3 +132,6 @@ export const PushResponse = closedObject(
     description: "The push provider's answer (on the emulator suite, the id of the pushOutbox document).",
   },
 );
+
+/** `{ message, pushResponse }`: what the push routes answer. */
+export const pushAnswerFields = { message: Type.String(), pushResponse: PushResponse };

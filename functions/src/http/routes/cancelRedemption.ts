@@ -25,11 +25,7 @@ export const cancelRedemptionRoute = adminRoute<CancelRedemptionBody>({
     responses: {
       200: {
         description: 'Cancelled and refunded',
-        schema: ({ Type, successBody, Redemption }) =>
-          successBody({
-            redemption: Redemption,
-            newBalance: Type.Integer({ minimum: 0, description: "The user's spendable points after the refund" }),
-          }),
+        schema: ({ redemptionAnswer }) => redemptionAnswer("The user's spendable points after the refund"),
         example: {
           success: true,
           redemption: {

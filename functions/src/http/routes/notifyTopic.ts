@@ -34,8 +34,7 @@ export const notifyTopicRoute = adminRoute<NotifyTopicBody>({
     responses: {
       200: {
         description: 'The push provider accepted the message',
-        schema: ({ Type, successBody, PushResponse }) =>
-          successBody({ message: Type.String(), pushResponse: PushResponse }),
+        schema: ({ successBody, pushAnswerFields }) => successBody(pushAnswerFields),
         example: {
           success: true,
           message: 'Notification sent to topic offers_updates',

@@ -48,10 +48,9 @@ export const notifyUserRoute = adminRoute<NotifyUserBody>({
     responses: {
       200: {
         description: 'The push provider accepted the message',
-        schema: ({ Type, successBody, PushResponse }) =>
+        schema: ({ Type, successBody, pushAnswerFields }) =>
           successBody({
-            message: Type.String(),
-            pushResponse: PushResponse,
+            ...pushAnswerFields,
             notificationId: Type.Optional(
               Type.String({ description: 'The in-app notification kept for the user (by userId only)' }),
             ),

@@ -8,11 +8,7 @@ import { overloadedAnswer } from '../apiDescription/routeAnswers';
 import type { SuccessResponse } from '../types';
 
 const redemptionAnswer: Omit<SuccessResponse, 'description'> = {
-  schema: ({ Type, successBody, Redemption }) =>
-    successBody({
-      redemption: Redemption,
-      newBalance: Type.Integer({ minimum: 0, description: "The user's spendable points right after it" }),
-    }),
+  schema: ({ redemptionAnswer }) => redemptionAnswer("The user's spendable points right after it"),
   example: { success: true, redemption: redemptionExample, newBalance: 820 },
 };
 

@@ -22,7 +22,7 @@ export const userHistoryRoute = userPagedListRoute({
   itemsKey: 'entries',
   itemsNoun: 'Entries',
   readPage: historyPage,
-  itemSchema: ({ LedgerEntry }) => LedgerEntry,
+  itemSchema: 'LedgerEntry',
   example: exampleEntry,
   doc: {
     operationId: 'getUserHistory',

@@ -8,7 +8,7 @@ export const userRedemptionsRoute = userPagedListRoute({
   itemsKey: 'redemptions',
   itemsNoun: 'Redemptions',
   readPage: redemptionsPage,
-  itemSchema: ({ Redemption }) => Redemption,
+  itemSchema: 'Redemption',
   example: redemptionExample,
   doc: {
     operationId: 'listUserRedemptions',
