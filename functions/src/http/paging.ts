@@ -1,6 +1,6 @@
 // The `limit` and `cursor` of the per-user lists (history, redemptions): one rule, one description.
 import { badRequest } from '../errors';
-import type { QueryParameter } from './types';
+import type { QueryParameter } from './apiDescription/operation';
 
 const MAX_PAGE = 100;
 const DEFAULT_PAGE = 20;

@@ -2,7 +2,8 @@ import type { VerifiedCaller } from '../adapters/identity';
 import { getUser } from '../data/users';
 import { userRoute } from './accessRoutes';
 import { PAGE_ERRORS, pageLimit, pageQuery } from './paging';
-import type { OperationDescription, Route, SchemaName } from './types';
+import type { OperationDescription, SchemaName } from './apiDescription/operation';
+import type { Route } from './types';
 
 /** A page of a user's list, as data/userPages.ts reads it. */
 type ReadPage<T> = (

@@ -4,7 +4,7 @@
  */
 import { MAX_BODY_BYTES } from '../api';
 import { MAX_ID_LENGTH } from '../../domain/ids';
-import type { ApiTag } from '../types';
+import type { ApiTag } from './operation';
 
 /** The base URLs of contract §0: the emulator suite of `npm start`, and a deployed project. */
 export const SERVERS = [

@@ -8,7 +8,7 @@ import { MAX_BODY_BYTES } from '../api';
 import { MAX_ID_LENGTH } from '../../domain/ids';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../domain/idempotency';
 import { Type } from '@sinclair/typebox';
-import type { Access, ErrorResponse, ResponseHeader } from '../types';
+import type { Access, ErrorResponse, ResponseHeader } from './operation';
 import { toDocumentSchema, type Json } from './documentSchema';
 
 /** What a credential check of each kind can answer, besides letting the caller in. */

@@ -1,5 +1,5 @@
 // The answers several routes share in their OpenAPI `doc`: one kiosk, one user, overload, a push provider's refusals.
-import type { ErrorResponse, SuccessResponse } from '../types';
+import type { ErrorResponse, SuccessResponse } from './operation';
 import { kioskExample, userExample } from './examples';
 import type { KioskView, UserView } from './views';
 

@@ -4,7 +4,7 @@ import { adminRoute } from '../accessRoutes';
 import type { AdjustmentBody } from '../apiDescription/requestBodies';
 import { userExample } from '../apiDescription/examples';
 import { overloadedAnswer } from '../apiDescription/routeAnswers';
-import type { SchemaOf } from '../types';
+import type { SchemaOf } from '../apiDescription/operation';
 
 const answerSchema: SchemaOf = ({ successBody, Adjustment, User }) =>
   successBody({ adjustment: Adjustment, user: User });

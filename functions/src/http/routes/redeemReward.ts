@@ -5,7 +5,7 @@ import { userRoute } from '../accessRoutes';
 import type { RedeemBody } from '../apiDescription/requestBodies';
 import { redemptionExample } from '../apiDescription/examples';
 import { overloadedAnswer } from '../apiDescription/routeAnswers';
-import type { SuccessResponse } from '../types';
+import type { SuccessResponse } from '../apiDescription/operation';
 
 const redemptionAnswer: Omit<SuccessResponse, 'description'> = {
   schema: ({ redemptionAnswer }) => redemptionAnswer("The user's spendable points right after it"),

@@ -4,7 +4,7 @@ import { adminRoute } from '../accessRoutes';
 import type { AdminRewardBody } from '../apiDescription/requestBodies';
 import { rewardExample } from '../apiDescription/examples';
 import { overloadedAnswer } from '../apiDescription/routeAnswers';
-import type { SuccessResponse } from '../types';
+import type { SuccessResponse } from '../apiDescription/operation';
 
 const rewardAnswer = (description: string): SuccessResponse => ({
   description,
