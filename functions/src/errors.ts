@@ -1,6 +1,6 @@
 /**
  * Every machine-readable `code` of an error answer. A closed list, so that the API
- * description (http/openapi.ts) can name, per response, the codes a client may meet.
+ * description (http/apiDescription/openapi.ts) can name, per response, the codes a client may meet.
  */
 export type ErrorCode =
   | 'invalid-argument'

@@ -6,7 +6,7 @@
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { openApiDocument } from '../src/http/openapi';
+import { openApiDocument } from '../src/http/apiDescription/openapi';
 
 type Json = Record<string, any>;
 

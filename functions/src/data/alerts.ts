@@ -5,6 +5,7 @@ import { isAlertKind, type AlertKind, type AlertState, type AlertTransitions, ty
 import type { Position } from '../domain/cursor';
 import { isValidDocumentId } from '../domain/ids';
 import { effectsPending } from './pendingEffects';
+import type { AlertView } from '../http/apiDescription/fleetViews';
 
 /** alerts/{alertId}: one document per alert, open until `resolvedAt` is set. No client reads them. */
 export const alertsCollection = () => db().collection('alerts');
@@ -19,10 +20,7 @@ export interface AlertRecord {
 }
 
 /** An alert as the API shows it: times as ISO 8601 UTC. */
-export interface AlertView extends Omit<AlertRecord, 'openedAt' | 'resolvedAt'> {
-  openedAt: string;
-  resolvedAt: string | null;
-}
+export type { AlertView };
 
 export const toAlertView = (alert: AlertRecord): AlertView => ({
   id: alert.id,

@@ -1,6 +1,7 @@
 import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import { newestFirstPage } from './userPages';
+import type { LedgerEntryView, RedeemedFromView } from '../http/apiDescription/pointsViews';
 
 export const ledgerCollection = () => db().collection('ledger');
 
@@ -22,11 +23,8 @@ export interface EarnedFrom {
   occurredAt: Date;
 }
 
-export interface RedeemedFrom {
-  id: string;
-  rewardId: string;
-  rewardName: string;
-}
+/** What a `redeem` or `refund` entry keeps of its redemption, stored as the history shows it. */
+export type RedeemedFrom = RedeemedFromView;
 
 export interface NewLedgerEntry {
   userId: string;
@@ -70,17 +68,7 @@ export function stagedEntryTime(lastChange: Timestamp | undefined): Timestamp {
 }
 
 /** An entry as `GET /user/{id}/history` shows it. */
-export interface LedgerEntryView {
-  id: string;
-  kind: LedgerKind;
-  points: number;
-  balanceAfter: number;
-  /** ISO 8601 UTC. */
-  createdAt: string;
-  transaction?: { id: string; kioskId: string; plasticCount: number; metalCount: number; occurredAt: string };
-  redemption?: RedeemedFrom;
-  reason?: string;
-}
+export type { LedgerEntryView };
 
 const iso = (value: unknown): string => (value instanceof Timestamp ? value.toDate() : new Date(0)).toISOString();
 

@@ -1,10 +1,10 @@
 import { Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
-import type { RewardKind } from '../domain/redemption';
 import type { RewardRecord } from './rewards';
 import { effectsPending } from './pendingEffects';
 import { newestFirstPage } from './userPages';
+import type { RedemptionView } from '../http/apiDescription/pointsViews';
 
 export const redemptionsCollection = () => db().collection('redemptions');
 
@@ -71,19 +71,7 @@ export const cancellation = ({ reason, by, cancelId, at, refundBalanceAfter }: C
 });
 
 /** A redemption as its user (and an operator) sees it. */
-export interface RedemptionView {
-  id: string;
-  rewardId: string;
-  rewardName: string;
-  kind: RewardKind;
-  cost: number;
-  code: string | null;
-  status: RedemptionStatus;
-  /** ISO 8601 UTC. */
-  createdAt: string;
-  cancelledAt?: string;
-  cancelReason?: string;
-}
+export type { RedemptionView };
 
 const iso = (value: unknown): string | undefined =>
   value instanceof Timestamp ? value.toDate().toISOString() : undefined;

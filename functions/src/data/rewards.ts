@@ -9,6 +9,7 @@ import { assertDocumentId } from '../domain/ids';
 import { invalidRewardFields, type RewardDefinition, type RewardKind } from '../domain/redemption';
 import { badRequest } from '../errors';
 import { logWarn } from '../log';
+import type { AdminRewardView, RewardView } from '../http/apiDescription/pointsViews';
 
 export const rewardsCollection = () => db().collection('rewards');
 
@@ -25,7 +26,7 @@ export interface RewardRecord {
 }
 
 /** A reward as the catalog shows it. */
-export type RewardView = Omit<RewardRecord, 'active'> & { available: boolean };
+export type { RewardView };
 
 /** The stored fields as they are, checked or not. */
 const storedReward = (id: string, data: DocumentData): RewardRecord => ({
@@ -64,7 +65,7 @@ export const toRewardView = ({ active: _active, ...reward }: RewardRecord): Rewa
 });
 
 /** A reward as an operator sees it: also whether it is offered. */
-export type AdminRewardView = RewardView & { active: boolean };
+export type { AdminRewardView };
 
 export const toAdminRewardView = (reward: RewardRecord): AdminRewardView => ({
   ...toRewardView(reward),

@@ -1,6 +1,7 @@
 import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import { effectsPending } from './pendingEffects';
+import type { TransactionView } from '../http/apiDescription/views';
 
 export const transactionsCollection = () => db().collection('transactions');
 
@@ -30,13 +31,7 @@ export interface RecordedTransaction {
 }
 
 /** A recorded transaction as its kiosk is told (the `transaction` of POST /kiosk/transaction). */
-export type TransactionView = { id: string } & Pick<
-  RecordedTransaction,
-  'userId' | 'kioskId' | 'plasticCount' | 'metalCount' | 'totalItems' | 'pointsEarned' | 'capped' | 'newBalance'
-> & {
-    /** ISO 8601 UTC. */
-    occurredAt: string;
-  };
+export type { TransactionView };
 
 /** How `transaction`, recorded under `id`, is told to its kiosk. */
 export const transactionView = (id: string, transaction: RecordedTransaction): TransactionView => ({

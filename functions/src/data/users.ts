@@ -3,6 +3,7 @@ import { db, runTransaction } from '../adapters/firestore';
 import { rankFor, type EarningsByDay, type RewardsConfig } from '../domain/rewards';
 import { ApiError } from '../errors';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from './rewardsConfig';
+import type { UserView } from '../http/apiDescription/views';
 
 export const usersCollection = () => db().collection('users');
 
@@ -62,7 +63,7 @@ export interface UserRecord {
 }
 
 /** The public shape of a user: never the token itself. */
-export type UserView = Omit<UserRecord, 'pushToken' | 'earnedByDay'> & { rank: string; hasPushToken: boolean };
+export type { UserView };
 
 export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undefined {
   const data = snapshot.data();

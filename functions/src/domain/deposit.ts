@@ -1,4 +1,5 @@
 import { badRequest } from '../errors';
+import type { TransactionBody } from '../http/apiDescription/requestBodies';
 import { assertDocumentId } from './ids';
 import { utcDay } from './rewards';
 
@@ -6,15 +7,13 @@ import { utcDay } from './rewards';
 export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
 
-/** A deposit as a kiosk submits it, alone or in a batch. */
-export interface DepositSubmission {
-  kioskId: string;
-  userId: string;
-  plasticCount: number;
-  metalCount: number;
-  /** RFC 3339 with an offset; absent: the time the service accepts the deposit. */
-  occurredAt?: string;
-}
+/** The most items of one material a deposit may hold. */
+export const MAX_ITEMS_PER_MATERIAL = 1000;
+/** The most deposits one batch may carry. */
+export const MAX_BATCH_ITEMS = 100;
+
+/** A deposit as a kiosk submits it, alone or in a batch: the body its schema accepts. */
+export type DepositSubmission = TransactionBody;
 
 /** A submission that passed every check, with the instant it happened. */
 export interface Deposit extends DepositSubmission {

@@ -2,6 +2,9 @@ import { badRequest } from '../errors';
 import { assertDocumentId } from './ids';
 import { isOnline } from './liveness';
 import { assertOpeningHours, assertTimeZone, isOpenAt } from './openingHours';
+import type { Static } from '@sinclair/typebox';
+import type { coordinates } from '../http/apiDescription/requestBodies';
+import type { KioskView } from '../http/apiDescription/views';
 
 export const KIOSK_STATUSES = ['available', 'maintenance', 'offline'] as const;
 export type KioskStatus = (typeof KIOSK_STATUSES)[number];
@@ -9,10 +12,7 @@ export type KioskStatus = (typeof KIOSK_STATUSES)[number];
 export const isKioskStatus = (value: unknown): value is KioskStatus =>
   typeof value === 'string' && (KIOSK_STATUSES as readonly string[]).includes(value);
 
-export interface Coordinates {
-  latitude: number;
-  longitude: number;
-}
+export type Coordinates = Static<typeof coordinates>;
 
 /** A kiosk as stored, with Firestore types already turned into plain ones. */
 export interface KioskRecord {
@@ -39,12 +39,8 @@ export type KioskDefinitionInput = Pick<KioskDefinition, 'id' | 'name' | 'addres
   [field in 'openingHours' | 'timezone' | 'status']?: KioskDefinition[field] | null;
 };
 
-export interface KioskView extends Omit<KioskRecord, 'lastUpdated' | 'lastSeenAt'> {
-  lastUpdated: string;
-  openNow: boolean;
-  lastSeenAt: string | null;
-  online: boolean;
-}
+/** A kiosk as anyone may see it: its schema is the source (http/apiDescription/views.ts). */
+export type { KioskView };
 
 export const DEFAULT_OPENING_HOURS = '24/7';
 export const DEFAULT_TIMEZONE = 'UTC';

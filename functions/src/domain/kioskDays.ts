@@ -1,5 +1,6 @@
 import { badRequest } from '../errors';
 import { utcDay } from './rewards';
+import type { KioskDayRow } from '../http/apiDescription/fleetViews';
 
 /** One kiosk's figures of one UTC day (contract §7, daily reports). */
 export interface KioskDayFigures {
@@ -9,11 +10,8 @@ export interface KioskDayFigures {
   points: number;
 }
 
-/** A row of the daily report. */
-export interface KioskDayRow extends KioskDayFigures {
-  kioskId: string;
-  day: string;
-}
+/** A row of the daily report (its schema is the source). */
+export type { KioskDayRow };
 
 /** The longest report, in days, `from` and `to` included. */
 export const MAX_REPORT_DAYS = 92;

@@ -1,3 +1,4 @@
+import type { AdminRewardBody } from '../http/apiDescription/requestBodies';
 import { conflict } from '../errors';
 
 export const REWARD_KINDS = ['voucher', 'donation'] as const;
@@ -5,16 +6,7 @@ export const REWARD_KINDS = ['voucher', 'donation'] as const;
 export type RewardKind = (typeof REWARD_KINDS)[number];
 
 /** A reward as POST /admin/rewards (or the CLI) gives it: absent fields are kept on an update. */
-export interface RewardDefinition {
-  id: string;
-  name: string;
-  description?: string;
-  cost: number;
-  kind: RewardKind;
-  /** null: unlimited. */
-  stock?: number | null;
-  active?: boolean;
-}
+export type RewardDefinition = AdminRewardBody;
 
 export const MAX_REWARD_COST = 1_000_000;
 export const MAX_REWARD_STOCK = 1_000_000_000;

@@ -1,3 +1,5 @@
+import type { KioskStatusBody } from '../http/apiDescription/requestBodies';
+
 /** What a kiosk reports about itself beyond its status (POST /kiosk/{id}/status), shown to admins only. */
 export const MATERIALS = ['plastic', 'metal'] as const;
 export type Material = (typeof MATERIALS)[number];
@@ -12,11 +14,7 @@ export interface Telemetry {
 }
 
 /** A report as received, once its schema passed: null is omitted, except that `errorCode: null` clears it. */
-export interface TelemetryReport {
-  fillLevel?: { [material in Material]?: number | null } | null;
-  firmwareVersion?: string | null;
-  errorCode?: string | null;
-}
+export type TelemetryReport = Omit<KioskStatusBody, 'status'>;
 
 export const NO_TELEMETRY: Telemetry = {
   fillLevel: { plastic: null, metal: null },

@@ -6,7 +6,8 @@ import type { VerifiedCaller } from '../adapters/identity';
 import { ProfileNotFound } from '../data/users';
 import { provisionProfile } from '../services/provisioning';
 import { answerForUnavailableAuth, requireAdmin, requireUserOrAdmin } from './auth';
-import type { ApiRequest, ApiResponse, OperationDescription, Route } from './types';
+import type { OperationDescription } from './apiDescription/operation';
+import type { ApiRequest, ApiResponse, Route } from './types';
 
 /** A route without what its access level decides. */
 export type RouteWithoutAccess<Body> = Omit<Route<Body, VerifiedCaller>, 'authenticate' | 'doc'> & {

@@ -1,6 +1,6 @@
 // The `limit` and `cursor` of the per-user lists (history, redemptions): one rule, one description.
 import { badRequest } from '../errors';
-import type { QueryParameter } from './types';
+import type { QueryParameter } from './apiDescription/operation';
 
 const MAX_PAGE = 100;
 const DEFAULT_PAGE = 20;
@@ -17,11 +17,11 @@ export function pageLimit(raw: string | undefined): number {
 export const pageQuery = (items: string): Readonly<Record<string, QueryParameter>> => ({
   limit: {
     description: `${items} per page, 1-${MAX_PAGE} (default ${DEFAULT_PAGE})`,
-    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE },
+    schema: ({ Type }) => Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE }),
   },
   cursor: {
     description: '`nextCursor` of the previous page, as given',
-    schema: { type: 'string', minLength: 1, maxLength: 1000 },
+    schema: ({ Type }) => Type.String({ minLength: 1, maxLength: 1000 }),
   },
 });
 

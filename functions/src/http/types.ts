@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ErrorCode } from '../errors';
-import type { BodySchemaName } from './schemas';
+import type { OperationDescription, QueryParameter } from './apiDescription/operation';
+import type { BodySchemaName } from './apiDescription/requestBodies';
 
 /** What a route handler sees: the parsed request, free of express. */
 export interface ApiRequest<Body = unknown, Caller = undefined> {
@@ -24,83 +24,13 @@ export interface ApiResponse {
   text?: { contentType: string; content: string };
 }
 
-/** A JSON Schema (2020-12; ajv's `nullable`, where request schemas use it, is written out as a type union in the API description). */
-export type JsonSchema = { readonly [keyword: string]: unknown };
-
-/** Who may call a route: what its `authenticate` demands (unit-tested against it). */
-export type Access = 'public' | 'kiosk' | 'user' | 'admin';
-
-/** The groups of the API description, in the order a reader meets them. */
-export const API_TAGS = [
-  'Service',
-  'Kiosk devices',
-  'Kiosks',
-  'Users',
-  'Sign-in',
-  'Notifications',
-  'Rewards',
-  'Administration',
-] as const;
-export type ApiTag = (typeof API_TAGS)[number];
-
-/** Response headers that carry meaning (the API description's components.headers). */
-export type ResponseHeader = 'Idempotent-Replayed' | 'Retry-After';
-
-export interface SuccessResponse {
-  description: string;
-  /** The body; shared parts are the schemas of components.ts. */
-  schema: JsonSchema;
-  example: Record<string, unknown>;
-  headers?: readonly ResponseHeader[];
-  /** The same answer as text, for a request that asks for it (e.g. `format=csv`). */
-  text?: { mediaType: 'text/csv'; description: string; example: string };
-}
-
-/** An error answer: always `{ error, code }`, with one of these codes. */
-export interface ErrorResponse {
-  description: string;
-  codes: readonly ErrorCode[];
-  headers?: readonly ResponseHeader[];
-}
-
-export type SuccessStatus = 200 | 201;
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 | 503;
-
-/**
- * What the API description (GET /openapi.json) says of a route. The answers every
- * route shares (credentials, protocol errors) are added by http/openapi.ts; a route
- * states its own.
- */
-export interface OperationDescription<Body> {
-  operationId: string;
-  summary: string;
-  description: string;
-  tag: ApiTag;
-  access: Access;
-  /** Request headers the route reads, besides credentials. */
-  headers?: readonly 'Idempotency-Key'[];
-  /** The route refuses a request without `Idempotency-Key` (400): a spend must be safe to retry. */
-  idempotencyKeyRequired?: true;
-  /** A body the route accepts; every route with a body schema has one (unit-tested). */
-  example?: Body;
-  responses: { [status in SuccessStatus]?: SuccessResponse } & { [status in ErrorStatus]?: ErrorResponse };
-}
-
-export interface QueryParameter {
-  description: string;
-  schema: JsonSchema;
-  required?: true;
-  /** An array sent as one comma-separated value, e.g. `near=52.52,13.41` (OpenAPI's `form` style, not exploded). */
-  explode?: false;
-}
-
 export interface Route<Body = unknown, Caller = undefined> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Segments starting with ":" are path ids, e.g. "/kiosk/:kioskId/status". */
   path: string;
   /** Runs before the body is read, so a caller without credentials learns nothing about the body rules. */
   authenticate?: (request: { headers: IncomingHttpHeaders; params: Record<string, string> }) => Promise<Caller>;
-  /** Name of the body schema (see schemas.ts); routes without one take no body. */
+  /** Name of the body schema (see apiDescription/requestBodies.ts); routes without one take no body. */
   bodySchema?: BodySchemaName;
   /** Query parameters the route understands; any other is a 400. */
   query?: Readonly<Record<string, QueryParameter>>;

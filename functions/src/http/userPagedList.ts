@@ -1,9 +1,9 @@
 import type { VerifiedCaller } from '../adapters/identity';
 import { getUser } from '../data/users';
 import { userRoute } from './accessRoutes';
-import { successBody } from './components';
 import { PAGE_ERRORS, pageLimit, pageQuery } from './paging';
-import type { JsonSchema, OperationDescription, Route } from './types';
+import type { OperationDescription, SchemaName } from './apiDescription/operation';
+import type { Route } from './types';
 
 /** A page of a user's list, as data/userPages.ts reads it. */
 type ReadPage<T> = (
@@ -21,7 +21,8 @@ export interface UserPagedList<T> {
   /** The items, capitalised, for the `limit` description, e.g. "Entries". */
   itemsNoun: string;
   readPage: ReadPage<T>;
-  itemSchema: JsonSchema;
+  /** The schema of an item, e.g. 'Redemption'. */
+  itemSchema: SchemaName;
   example: T;
   doc: Pick<OperationDescription<undefined>, 'operationId' | 'summary' | 'description' | 'tag'>;
 }
@@ -45,10 +46,13 @@ export function userPagedListRoute<T>(list: UserPagedList<T>): Route<undefined, 
       responses: {
         200: {
           description: `One page of ${list.itemsNoun.toLowerCase()}`,
-          schema: successBody({
-            [list.itemsKey]: { type: 'array', items: list.itemSchema },
-            nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null: no more' },
-          }),
+          schema: (kit) =>
+            kit.successBody({
+              [list.itemsKey]: kit.Type.Array(kit[list.itemSchema]),
+              nextCursor: kit.nullable(
+                kit.Type.String({ description: 'Pass as `cursor` for the next page; null: no more' }),
+              ),
+            }),
           example: { success: true, [list.itemsKey]: [list.example], nextCursor: null },
         },
         400: PAGE_ERRORS,

@@ -2,14 +2,16 @@ import type Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { IDEMPOTENCY_KEY_RULE } from '../domain/idempotency';
 import { badRequest } from '../errors';
-import { DATA_KEY_RULE, bodySchemas, type BodySchemaName } from './schemas';
+import type { BodySchemaName } from './apiDescription/requestBodies';
 
 /*
- * ajv and each schema are compiled on first use: a request that carries no body
- * (most reads) never pays for them at cold start.
+ * ajv, TypeBox and each schema are loaded and compiled on first use: a request that
+ * carries no body (most reads) never pays for them at cold start.
  */
 let ajv: Ajv | undefined;
 const validators = new Map<BodySchemaName, ValidateFunction>();
+const requestBodies = () =>
+  require('./apiDescription/requestBodies') as typeof import('./apiDescription/requestBodies');
 
 function createAjv(): Ajv {
   const AjvClass = (require('ajv') as typeof import('ajv')).default;
@@ -23,7 +25,7 @@ function validatorFor(name: BodySchemaName): ValidateFunction {
   let validate = validators.get(name);
   if (!validate) {
     ajv ??= createAjv();
-    validate = ajv.compile(bodySchemas[name]);
+    validate = ajv.compile(requestBodies().bodySchemas[name]);
     validators.set(name, validate);
   }
   return validate;
@@ -93,7 +95,7 @@ export function describeError(error: ErrorObject): string {
   const field = fieldName(error.instancePath);
   const inField = (name: string) => (field ? `${field}.${name}` : name);
   if (error.propertyName !== undefined) {
-    return `${field} has an invalid key "${error.propertyName}": ${DATA_KEY_RULE}`;
+    return `${field} has an invalid key "${error.propertyName}": ${requestBodies().DATA_KEY_RULE}`;
   }
   switch (error.keyword) {
     case 'required':

@@ -8,6 +8,7 @@ import { adjustBalances } from '../domain/adjustment';
 import { keyReused, keyedAdjustmentId, requestFingerprint } from '../domain/idempotency';
 import { notFound } from '../errors';
 import { logInfo } from '../log';
+import type { AdjustmentView } from '../http/apiDescription/pointsViews';
 
 export interface AdjustmentRequest {
   /** Signed, non-zero: added to both balances. */
@@ -19,12 +20,7 @@ export interface AdjustmentRequest {
 }
 
 /** An adjustment as the API shows it; its id is its ledger entry's. */
-export interface AdjustmentView {
-  id: string;
-  points: number;
-  reason: string;
-  balanceAfter: number;
-}
+export type { AdjustmentView };
 
 export interface AdjustmentOutcome {
   adjustment: AdjustmentView;

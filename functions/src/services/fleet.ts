@@ -1,13 +1,12 @@
 import { listKiosks } from '../data/kiosks';
 import { allTelemetry } from '../data/kioskTelemetry';
-import { ALERT_KINDS, type AlertKind } from '../domain/alerts';
-import { toKioskView, type KioskView } from '../domain/kiosk';
-import { NO_TELEMETRY, type Telemetry } from '../domain/telemetry';
+import { ALERT_KINDS } from '../domain/alerts';
+import { toKioskView } from '../domain/kiosk';
+import { NO_TELEMETRY } from '../domain/telemetry';
+import type { AdminKioskView } from '../http/apiDescription/fleetViews';
 
 /** A kiosk as admins see it: the public view, its telemetry and the kinds of its open alerts. */
-export interface AdminKioskView extends KioskView, Telemetry {
-  openAlerts: AlertKind[];
-}
+export type { AdminKioskView };
 
 /**
  * Every kiosk with its telemetry, by id: two queries (kiosks, kioskTelemetry) joined

@@ -3,12 +3,12 @@ import { logAlertTransitions, stageAlertTransitions } from '../data/alerts';
 import { kiosksCollection, stageKioskStatus } from '../data/kiosks';
 import { kioskTelemetryCollection, stageTelemetry, telemetryFromSnapshot } from '../data/kioskTelemetry';
 import { REPORTED_KINDS, alertTransitions, telemetryConditions, type AlertTransitions } from '../domain/alerts';
-import type { KioskRecord, KioskStatus } from '../domain/kiosk';
-import { mergeTelemetry, reportsTelemetry, type TelemetryReport } from '../domain/telemetry';
+import type { KioskRecord } from '../domain/kiosk';
+import { mergeTelemetry, reportsTelemetry } from '../domain/telemetry';
+import type { KioskStatusBody } from '../http/apiDescription/requestBodies';
 
-export interface StatusReport extends TelemetryReport {
-  status: KioskStatus;
-}
+/** A status report as the kiosk sends it (POST /kiosk/{id}/status): the body its schema accepts. */
+export type StatusReport = KioskStatusBody;
 
 const NO_TRANSITIONS: AlertTransitions = { open: [], resolve: [] };
 

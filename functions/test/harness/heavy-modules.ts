@@ -9,14 +9,16 @@ export const HEAVY_MODULES = {
   nodemailer: '/node_modules/nodemailer/',
   opening_hours: '/node_modules/opening_hours/',
   ajv: '/node_modules/ajv/',
+  // The schemas' builder (~200 modules): loaded with the schemas, by validation and the API description only.
+  TypeBox: '/node_modules/@sinclair/typebox/',
   'firebase-admin/auth': '/node_modules/firebase-admin/lib/auth/',
   'firebase-admin/messaging': '/node_modules/firebase-admin/lib/messaging/',
   // The v2 barrel loads every v2 provider and firebase-admin/database (~40 ms).
   'firebase-functions/v2 (barrel)': '/node_modules/firebase-functions/lib/v2/index.js',
   'firebase-admin/database': '/node_modules/firebase-admin/lib/database/',
   '@grpc/grpc-js (Firestore gRPC)': '/node_modules/@grpc/grpc-js/',
-  // functions/src/http/openapi.ts, or lib/http/openapi.js as built: GET /openapi.json only.
-  'the OpenAPI builder': '/http/openapi.',
+  // functions/src/http/apiDescription/openapi.ts, or lib/http/apiDescription/openapi.js as built: GET /openapi.json only.
+  'the OpenAPI builder': '/apiDescription/openapi.',
 } as const;
 
 export type HeavyModule = keyof typeof HEAVY_MODULES;

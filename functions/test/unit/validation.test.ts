@@ -1,4 +1,4 @@
-import { MAX_PUSH_TOKEN_LENGTH, bodySchemas, type BodySchemaName } from '../../src/http/schemas';
+import { MAX_PUSH_TOKEN_LENGTH, bodySchemas, type BodySchemaName } from '../../src/http/apiDescription/requestBodies';
 import { validateBody } from '../../src/http/validation';
 import { ApiError } from '../../src/errors';
 

@@ -3,7 +3,7 @@ import { FieldPath } from 'firebase-admin/firestore';
 import { rewardFromSnapshot, rewardsCollection, toAdminRewardView, upsertReward } from '../../data/rewards';
 import { assertDocumentId } from '../../domain/ids';
 import { REWARD_KINDS } from '../../domain/redemption';
-import type { AdminRewardBody, CancelRedemptionBody } from '../../http/pointsSchemas';
+import type { AdminRewardBody, CancelRedemptionBody } from '../../http/apiDescription/requestBodies';
 import { validateBody } from '../../http/validation';
 import { cancelRedemption } from '../../services/redemptions';
 import { numberOrText } from '../args';

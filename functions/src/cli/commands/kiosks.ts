@@ -11,7 +11,7 @@ import {
   toKioskView,
   type KioskDefinition,
 } from '../../domain/kiosk';
-import type { AdminKioskBody, KioskKeyBody } from '../../http/schemas';
+import type { AdminKioskBody, KioskKeyBody } from '../../http/apiDescription/requestBodies';
 import { validateBody } from '../../http/validation';
 import { numberOrText } from '../args';
 import { CliError, note, print, printJson, type Command } from '../command';

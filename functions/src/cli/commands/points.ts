@@ -4,7 +4,7 @@ import { historyPage, type LedgerEntryView } from '../../data/ledger';
 import { getUser } from '../../data/users';
 import { parseIdempotencyKey } from '../../domain/idempotency';
 import { MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON_LENGTH } from '../../domain/adjustment';
-import type { AdjustmentBody } from '../../http/pointsSchemas';
+import type { AdjustmentBody } from '../../http/apiDescription/requestBodies';
 import { validateBody } from '../../http/validation';
 import { adjustBalance } from '../../services/adjustBalance';
 import { numberOrText } from '../args';

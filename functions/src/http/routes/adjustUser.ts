@@ -1,23 +1,13 @@
 import { parseIdempotencyKey } from '../../domain/idempotency';
 import { adjustBalance, type AdjustmentView } from '../../services/adjustBalance';
 import { adminRoute } from '../accessRoutes';
-import { overloadedAnswer, successBody, userExample, userSchema } from '../components';
-import type { AdjustmentBody } from '../pointsSchemas';
-import type { JsonSchema } from '../types';
+import type { AdjustmentBody } from '../apiDescription/requestBodies';
+import { userExample } from '../apiDescription/examples';
+import { overloadedAnswer } from '../apiDescription/routeAnswers';
+import type { SchemaOf } from '../apiDescription/operation';
 
-const adjustmentSchema: JsonSchema = {
-  type: 'object',
-  description: 'The adjustment, as its `adjust` entry in the history shows it (same id)',
-  properties: {
-    id: { type: 'string', description: 'The id of its ledger entry' },
-    points: { type: 'integer', description: 'Signed: added to both balances' },
-    reason: { type: 'string' },
-    balanceAfter: { type: 'integer', minimum: 0, description: 'The spendable balance after it' },
-  },
-  required: ['id', 'points', 'reason', 'balanceAfter'],
-  additionalProperties: false,
-};
-const answerSchema = successBody({ adjustment: adjustmentSchema, user: userSchema });
+const answerSchema: SchemaOf = ({ successBody, Adjustment, User }) =>
+  successBody({ adjustment: Adjustment, user: User });
 
 const exampleAdjustment: AdjustmentView = {
   id: '0c6e2f4b9d1a3c5e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6',

@@ -1,8 +1,8 @@
 import { cancelRedemption } from '../../services/redemptions';
 import { adminRoute } from '../accessRoutes';
-import { overloadedAnswer, successBody } from '../components';
-import { redemptionExample, redemptionSchema } from '../rewardComponents';
-import type { CancelRedemptionBody } from '../pointsSchemas';
+import type { CancelRedemptionBody } from '../apiDescription/requestBodies';
+import { redemptionExample } from '../apiDescription/examples';
+import { overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /** POST /admin/redemptions/{redemptionId}/cancel: the points and the unit of stock go back, once. */
 export const cancelRedemptionRoute = adminRoute<CancelRedemptionBody>({
@@ -25,10 +25,7 @@ export const cancelRedemptionRoute = adminRoute<CancelRedemptionBody>({
     responses: {
       200: {
         description: 'Cancelled and refunded',
-        schema: successBody({
-          redemption: redemptionSchema,
-          newBalance: { type: 'integer', minimum: 0, description: "The user's spendable points after the refund" },
-        }),
+        schema: ({ redemptionAnswer }) => redemptionAnswer("The user's spendable points after the refund"),
         example: {
           success: true,
           redemption: {

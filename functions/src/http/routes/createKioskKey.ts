@@ -2,8 +2,8 @@ import { logInfo } from '../../log';
 import { assertKioskExists } from '../../data/kiosks';
 import { issueKey } from '../../data/kioskKeys';
 import { adminRoute } from '../accessRoutes';
-import { overloadedAnswer, successBody } from '../components';
-import type { KioskKeyBody } from '../schemas';
+import type { KioskKeyBody } from '../apiDescription/requestBodies';
+import { overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /** POST /admin/kiosks/{kioskId}/keys: a new API key for the kiosk, shown only in this answer. */
 export const createKioskKeyRoute = adminRoute<KioskKeyBody>({
@@ -27,10 +27,11 @@ export const createKioskKeyRoute = adminRoute<KioskKeyBody>({
     responses: {
       201: {
         description: 'The new key',
-        schema: successBody({
-          keyId: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the key, hex; revoke by it' },
-          apiKey: { type: 'string', minLength: 1, description: 'The key itself; store it on the kiosk now' },
-        }),
+        schema: ({ Type, successBody }) =>
+          successBody({
+            keyId: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the key, hex; revoke by it' }),
+            apiKey: Type.String({ minLength: 1, description: 'The key itself; store it on the kiosk now' }),
+          }),
         example: {
           success: true,
           keyId: '3f1c1b0e8a9d4c2b7e6f5a4d3c2b1a09f8e7d6c5b4a3928170f6e5d4c3b2a190',

@@ -1,8 +1,8 @@
 import { logInfo } from '../../log';
 import { removePushToken } from '../../data/users';
 import { userRoute } from '../accessRoutes';
-import { userAnswer } from '../answers';
-import { overloadedAnswer, userExample } from '../components';
+import { userExample } from '../apiDescription/examples';
+import { overloadedAnswer, userAnswer } from '../apiDescription/routeAnswers';
 
 /** DELETE /user/{userId}/push-token: sign-out or notifications turned off. */
 export const deletePushTokenRoute = userRoute({

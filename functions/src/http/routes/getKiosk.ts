@@ -1,7 +1,7 @@
 import { fleetSettings } from '../../config';
 import { getKiosk } from '../../data/kiosks';
 import { toKioskView } from '../../domain/kiosk';
-import { kioskAnswer } from '../answers';
+import { kioskAnswer } from '../apiDescription/routeAnswers';
 import type { Route } from '../types';
 
 /** GET /kiosk/{kioskId}: public kiosk details for the map, with openNow. */

@@ -1,6 +1,6 @@
 import { getUserView } from '../../data/users';
 import { userRoute } from '../accessRoutes';
-import { userAnswer } from '../answers';
+import { userAnswer } from '../apiDescription/routeAnswers';
 
 /** GET /user/{userId}: the signed-in user's own points and profile (admins: anyone's). */
 export const getUserRoute = userRoute({

@@ -17,12 +17,7 @@ export const healthRoute: Route = {
     responses: {
       200: {
         description: 'The service is up',
-        schema: {
-          type: 'object',
-          properties: { status: { type: 'string', const: 'ok' }, message: { type: 'string' } },
-          required: ['status', 'message'],
-          additionalProperties: false,
-        },
+        schema: ({ Type, closedObject }) => closedObject({ status: Type.Literal('ok'), message: Type.String() }),
         example: { status: 'ok', message: `${SERVICE_NAME} v${SERVICE_VERSION}` },
       },
     },

@@ -1,10 +1,8 @@
 import { listKioskDays } from '../../data/kioskDays';
-import { MAX_ID_LENGTH, assertDocumentId } from '../../domain/ids';
+import { assertDocumentId } from '../../domain/ids';
 import { MAX_REPORT_DAYS, kioskDaysCsv, reportRange, type KioskDayRow } from '../../domain/kioskDays';
 import { badRequest } from '../../errors';
 import { adminRoute } from '../accessRoutes';
-import { successBody } from '../components';
-import { kioskDaySchema } from '../fleetComponents';
 
 const FORMATS = ['json', 'csv'];
 
@@ -42,19 +40,19 @@ export const kioskDaysReportRoute = adminRoute({
   query: {
     from: {
       description: 'The first UTC day of the report, YYYY-MM-DD',
-      schema: { type: 'string', format: 'date' },
+      schema: ({ Type }) => Type.String({ format: 'date' }),
       required: true,
     },
     to: {
       description: `The last UTC day of the report, YYYY-MM-DD: not before \`from\`, at most ${MAX_REPORT_DAYS} days in all`,
-      schema: { type: 'string', format: 'date' },
+      schema: ({ Type }) => Type.String({ format: 'date' }),
       required: true,
     },
     kioskId: {
       description: 'Only this kiosk (a kiosk id: no "/", not "." or "..", not "__…__")',
-      schema: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH },
+      schema: ({ id }) => id,
     },
-    format: { description: '`json` (the default) or `csv`', schema: { type: 'string', enum: FORMATS } },
+    format: { description: '`json` (the default) or `csv`', schema: ({ stringEnum }) => stringEnum(FORMATS) },
   },
   handler: async ({ query }) => {
     const { from, to } = reportRange(query);
@@ -76,7 +74,7 @@ export const kioskDaysReportRoute = adminRoute({
     responses: {
       200: {
         description: 'The rows, by day, then kiosk id',
-        schema: successBody({ rows: { type: 'array', items: kioskDaySchema } }),
+        schema: ({ Type, successBody, KioskDay }) => successBody({ rows: Type.Array(KioskDay) }),
         example: { success: true, rows: exampleRows },
         text: {
           mediaType: 'text/csv',

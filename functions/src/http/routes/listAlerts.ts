@@ -2,8 +2,7 @@ import { listAlerts, toAlertView } from '../../data/alerts';
 import { ALERT_STATES, DEFAULT_ALERT_PAGE, MAX_ALERT_PAGE, alertPageRequest } from '../../domain/alerts';
 import { encodeCursor } from '../../domain/cursor';
 import { adminRoute } from '../accessRoutes';
-import { successBody } from '../components';
-import { alertExample, alertSchema } from '../fleetComponents';
+import { alertExample } from '../apiDescription/examples';
 
 /** GET /admin/alerts[?state=open|all][&limit=][&cursor=]: alerts, newest first, a page at a time. */
 export const listAlertsRoute = adminRoute({
@@ -12,15 +11,15 @@ export const listAlertsRoute = adminRoute({
   query: {
     state: {
       description: '`open` (the default): the alerts open now; `all`: resolved ones too',
-      schema: { type: 'string', enum: ALERT_STATES, default: 'open' },
+      schema: ({ stringEnum }) => ({ ...stringEnum(ALERT_STATES), default: 'open' }),
     },
     limit: {
       description: `Alerts per page, 1-${MAX_ALERT_PAGE}`,
-      schema: { type: 'integer', minimum: 1, maximum: MAX_ALERT_PAGE, default: DEFAULT_ALERT_PAGE },
+      schema: ({ Type }) => Type.Integer({ minimum: 1, maximum: MAX_ALERT_PAGE, default: DEFAULT_ALERT_PAGE }),
     },
     cursor: {
       description: "The previous page's `nextCursor`, for the page after it",
-      schema: { type: 'string', minLength: 1 },
+      schema: ({ Type }) => Type.String({ minLength: 1 }),
     },
   },
   handler: async ({ query }) => {
@@ -40,14 +39,13 @@ export const listAlertsRoute = adminRoute({
     responses: {
       200: {
         description: 'One page of alerts',
-        schema: successBody({
-          alerts: { type: 'array', items: alertSchema },
-          nextCursor: {
-            type: 'string',
-            nullable: true,
-            description: 'Opaque; pass it as `cursor` for the next page. null on the last page',
-          },
-        }),
+        schema: ({ Type, successBody, nullable, Alert }) =>
+          successBody({
+            alerts: Type.Array(Alert),
+            nextCursor: nullable(
+              Type.String({ description: 'Opaque; pass it as `cursor` for the next page. null on the last page' }),
+            ),
+          }),
         example: { success: true, alerts: [alertExample], nextCursor: null },
       },
       400: { description: '`state`, `limit` or `cursor` is not valid', codes: ['invalid-argument'] },

@@ -1,8 +1,7 @@
 import { fleetSettings } from '../../config';
 import { fleetOverview } from '../../services/fleet';
 import { adminRoute } from '../accessRoutes';
-import { successBody } from '../components';
-import { adminKioskExample, adminKioskSchema } from '../fleetComponents';
+import { adminKioskExample } from '../apiDescription/examples';
 
 /** GET /admin/kiosks: the fleet as operators watch it. */
 export const listFleetRoute = adminRoute({
@@ -23,7 +22,7 @@ export const listFleetRoute = adminRoute({
     responses: {
       200: {
         description: 'The kiosks, by id',
-        schema: successBody({ kiosks: { type: 'array', items: adminKioskSchema } }),
+        schema: ({ Type, successBody, AdminKiosk }) => successBody({ kiosks: Type.Array(AdminKiosk) }),
         example: { success: true, kiosks: [adminKioskExample] },
       },
     },

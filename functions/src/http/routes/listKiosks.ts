@@ -4,15 +4,8 @@ import { kiosksNear } from '../../data/kiosksNearby';
 import { KIOSK_STATUSES, isKioskStatus, toKioskView } from '../../domain/kiosk';
 import { NEARBY_LIMIT, RADIUS_KM, nearbySearchOf, roundKm } from '../../domain/nearby';
 import { badRequest } from '../../errors';
-import { kioskExample, kioskSchema, nearbyKioskSchema, successBody } from '../components';
+import { kioskExample } from '../apiDescription/examples';
 import type { Route } from '../types';
-
-const degrees = (description: string, bound: number) => ({
-  type: 'number',
-  minimum: -bound,
-  maximum: bound,
-  description,
-});
 
 /**
  * GET /kiosks[?status=]: every kiosk for the map, optionally only those in one state;
@@ -22,27 +15,31 @@ export const listKiosksRoute: Route = {
   method: 'GET',
   path: '/kiosks',
   query: {
-    status: { description: 'Only the kiosks in this state', schema: { type: 'string', enum: KIOSK_STATUSES } },
+    status: { description: 'Only the kiosks in this state', schema: ({ stringEnum }) => stringEnum(KIOSK_STATUSES) },
     near: {
       description:
         'Search around this point: `latitude,longitude` in decimal degrees (WGS 84), e.g. `52.5219,13.4132`. ' +
         'Then only the kiosks within `radiusKm` are listed, nearest first, each with `distanceKm`.',
       explode: false,
-      schema: {
-        type: 'array',
-        prefixItems: [degrees('Latitude', 90), degrees('Longitude', 180)],
-        items: { type: 'number' },
-        minItems: 2,
-        maxItems: 2,
-      },
+      // JSON Schema 2020-12's tuple (TypeBox's Tuple is the draft-07 form).
+      schema: ({ Type }) =>
+        Type.Array(Type.Number(), {
+          prefixItems: [
+            Type.Number({ minimum: -90, maximum: 90, description: 'Latitude' }),
+            Type.Number({ minimum: -180, maximum: 180, description: 'Longitude' }),
+          ],
+          minItems: 2,
+          maxItems: 2,
+        }),
     },
     radiusKm: {
       description: 'With `near`: how far from the point to look, in kilometres (great-circle distance)',
-      schema: { type: 'number', minimum: RADIUS_KM.min, maximum: RADIUS_KM.max, default: RADIUS_KM.default },
+      schema: ({ Type }) => Type.Number({ minimum: RADIUS_KM.min, maximum: RADIUS_KM.max, default: RADIUS_KM.default }),
     },
     limit: {
       description: 'With `near`: at most this many kiosks, the nearest',
-      schema: { type: 'integer', minimum: NEARBY_LIMIT.min, maximum: NEARBY_LIMIT.max, default: NEARBY_LIMIT.default },
+      schema: ({ Type }) =>
+        Type.Integer({ minimum: NEARBY_LIMIT.min, maximum: NEARBY_LIMIT.max, default: NEARBY_LIMIT.default }),
     },
   },
   handler: async ({ query }) => {
@@ -77,7 +74,8 @@ export const listKiosksRoute: Route = {
     responses: {
       200: {
         description: 'The kiosks: in no particular order, or with `near` nearest first (each a `NearbyKiosk`)',
-        schema: successBody({ kiosks: { type: 'array', items: { oneOf: [kioskSchema, nearbyKioskSchema] } } }),
+        schema: ({ Type, successBody, Kiosk, NearbyKiosk }) =>
+          successBody({ kiosks: Type.Array(Type.Unsafe({ oneOf: [Kiosk, NearbyKiosk] })) }),
         example: { success: true, kiosks: [kioskExample] },
       },
       400: {

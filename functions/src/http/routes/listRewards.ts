@@ -1,6 +1,5 @@
 import { activeRewards } from '../../data/rewards';
-import { successBody } from '../components';
-import { rewardExample, rewardSchema } from '../rewardComponents';
+import { rewardExample } from '../apiDescription/examples';
 import type { Route } from '../types';
 
 /** GET /rewards: the catalog, as anyone sees it. */
@@ -19,7 +18,7 @@ export const listRewardsRoute: Route = {
     responses: {
       200: {
         description: 'The active rewards, cheapest first',
-        schema: successBody({ rewards: { type: 'array', items: rewardSchema } }),
+        schema: ({ Type, successBody, Reward }) => successBody({ rewards: Type.Array(Reward) }),
         example: {
           success: true,
           rewards: [

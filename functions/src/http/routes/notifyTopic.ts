@@ -3,9 +3,8 @@ import { allowedTopics } from '../../config';
 import { badRequest } from '../../errors';
 import { notifyTopic } from '../../services/notifications';
 import { adminRoute } from '../accessRoutes';
-import { pushMessageRules, pushProviderUnavailable } from '../answers';
-import { pushResponseSchema, successBody } from '../components';
-import type { NotifyTopicBody } from '../schemas';
+import type { NotifyTopicBody } from '../apiDescription/requestBodies';
+import { pushMessageRules, pushProviderUnavailable } from '../apiDescription/routeAnswers';
 
 /** POST /notify/topic: an operator campaign to every subscriber of a configured topic. */
 export const notifyTopicRoute = adminRoute<NotifyTopicBody>({
@@ -35,7 +34,7 @@ export const notifyTopicRoute = adminRoute<NotifyTopicBody>({
     responses: {
       200: {
         description: 'The push provider accepted the message',
-        schema: successBody({ message: { type: 'string' }, pushResponse: pushResponseSchema }),
+        schema: ({ successBody, pushAnswerFields }) => successBody(pushAnswerFields),
         example: {
           success: true,
           message: 'Notification sent to topic offers_updates',

@@ -3,9 +3,8 @@ import { assertDocumentId } from '../../domain/ids';
 import { badRequest } from '../../errors';
 import { notifyDevice, notifyUser } from '../../services/notifications';
 import { adminRoute } from '../accessRoutes';
-import { pushMessageRules, pushProviderUnavailable } from '../answers';
-import { pushResponseSchema, successBody } from '../components';
-import type { NotifyUserBody } from '../schemas';
+import type { NotifyUserBody } from '../apiDescription/requestBodies';
+import { pushMessageRules, pushProviderUnavailable } from '../apiDescription/routeAnswers';
 
 /** POST /notify/user: a push to one user (also kept in-app) or to one device token. */
 export const notifyUserRoute = adminRoute<NotifyUserBody>({
@@ -49,15 +48,13 @@ export const notifyUserRoute = adminRoute<NotifyUserBody>({
     responses: {
       200: {
         description: 'The push provider accepted the message',
-        schema: successBody(
-          { message: { type: 'string' }, pushResponse: pushResponseSchema },
-          {
-            notificationId: {
-              type: 'string',
-              description: 'The in-app notification kept for the user (by userId only)',
-            },
-          },
-        ),
+        schema: ({ Type, successBody, pushAnswerFields }) =>
+          successBody({
+            ...pushAnswerFields,
+            notificationId: Type.Optional(
+              Type.String({ description: 'The in-app notification kept for the user (by userId only)' }),
+            ),
+          }),
         example: {
           success: true,
           message: 'Notification sent to user demo-alice',

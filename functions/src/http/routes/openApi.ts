@@ -10,7 +10,9 @@ export const openApiRoute: Route = {
   path: '/openapi.json',
   handler: async () => {
     // The builder is required here, not imported: no other request of an instance loads it.
-    documentText ??= JSON.stringify((require('../openapi') as typeof import('../openapi')).openApiDocument());
+    documentText ??= JSON.stringify(
+      (require('../apiDescription/openapi') as typeof import('../apiDescription/openapi')).openApiDocument(),
+    );
     return { body: {}, text: { contentType: 'application/json; charset=utf-8', content: documentText } };
   },
   doc: {
@@ -24,20 +26,14 @@ export const openApiRoute: Route = {
     responses: {
       200: {
         description: 'An OpenAPI 3.1 document',
-        schema: {
-          type: 'object',
-          properties: {
-            openapi: { type: 'string', pattern: '^3\\.1\\.[0-9]+$' },
-            info: {
-              type: 'object',
-              properties: { title: { type: 'string' }, version: { type: 'string', pattern: '^1\\.' } },
-              required: ['title', 'version'],
-            },
-            paths: { type: 'object' },
-            components: { type: 'object' },
-          },
-          required: ['openapi', 'info', 'paths', 'components'],
-        },
+        // An open object; `paths` and `components` any object (what OpenAPI says of them is its own schema's).
+        schema: ({ Type }) =>
+          Type.Object({
+            openapi: Type.String({ pattern: '^3\\.1\\.[0-9]+$' }),
+            info: Type.Object({ title: Type.String(), version: Type.String({ pattern: '^1\\.' }) }),
+            paths: Type.Unsafe<object>({ type: 'object' }),
+            components: Type.Unsafe<object>({ type: 'object' }),
+          }),
         example: {
           openapi: '3.1.0',
           info: { title: SERVICE_NAME, version: SERVICE_VERSION },

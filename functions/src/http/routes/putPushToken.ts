@@ -1,9 +1,9 @@
 import { logInfo } from '../../log';
 import { registerPushToken } from '../../data/users';
 import { userRoute } from '../accessRoutes';
-import { userAnswer } from '../answers';
-import { overloadedAnswer, userExample } from '../components';
-import type { PushTokenBody } from '../schemas';
+import { userExample } from '../apiDescription/examples';
+import { overloadedAnswer, userAnswer } from '../apiDescription/routeAnswers';
+import type { PushTokenBody } from '../apiDescription/requestBodies';
 
 /** PUT /user/{userId}/push-token: the app registers its FCM device token. */
 export const putPushTokenRoute = userRoute<PushTokenBody>({

@@ -2,15 +2,13 @@ import { parseIdempotencyKey } from '../../domain/idempotency';
 import { badRequest } from '../../errors';
 import { redeemReward } from '../../services/redemptions';
 import { userRoute } from '../accessRoutes';
-import { overloadedAnswer, successBody } from '../components';
-import { redemptionExample, redemptionSchema } from '../rewardComponents';
-import type { RedeemBody } from '../pointsSchemas';
+import type { RedeemBody } from '../apiDescription/requestBodies';
+import { redemptionExample } from '../apiDescription/examples';
+import { overloadedAnswer } from '../apiDescription/routeAnswers';
+import type { SuccessResponse } from '../apiDescription/operation';
 
-const redemptionAnswer = {
-  schema: successBody({
-    redemption: redemptionSchema,
-    newBalance: { type: 'integer', minimum: 0, description: "The user's spendable points right after it" },
-  }),
+const redemptionAnswer: Omit<SuccessResponse, 'description'> = {
+  schema: ({ redemptionAnswer }) => redemptionAnswer("The user's spendable points right after it"),
   example: { success: true, redemption: redemptionExample, newBalance: 820 },
 };
 

@@ -2,7 +2,7 @@ import { logInfo } from '../../log';
 import { revokeKey } from '../../data/kioskKeys';
 import { notFound } from '../../errors';
 import { adminRoute } from '../accessRoutes';
-import { overloadedAnswer, successBody } from '../components';
+import { overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /** DELETE /admin/kiosks/{kioskId}/keys/{keyId}: the key stops working at once. */
 export const revokeKioskKeyRoute = adminRoute({
@@ -21,7 +21,7 @@ export const revokeKioskKeyRoute = adminRoute({
     description: 'The key stops working at once. Revoking a revoked key again is fine.',
     tag: 'Administration',
     responses: {
-      200: { description: 'Revoked', schema: successBody({}), example: { success: true } },
+      200: { description: 'Revoked', schema: ({ successBody }) => successBody({}), example: { success: true } },
       404: { description: 'This kiosk has no key with this id', codes: ['not-found'] },
       503: overloadedAnswer,
     },

@@ -1,8 +1,8 @@
 import { smtpMailer } from '../../adapters/mail';
 import { otpSettings, smtpSettings } from '../../config';
 import { sendOtpEmail } from '../../services/otpEmail';
-import { overloadedAnswer, successBody } from '../components';
-import type { OtpEmailBody } from '../schemas';
+import type { OtpEmailBody } from '../apiDescription/requestBodies';
+import { overloadedAnswer } from '../apiDescription/routeAnswers';
 import type { Route } from '../types';
 
 /** POST /send-otp-email: mails a code that the caller generated, rate limited. */
@@ -28,7 +28,7 @@ export const sendOtpEmailRoute: Route<OtpEmailBody> = {
     responses: {
       200: {
         description: 'The mail server accepted the mail',
-        schema: successBody({ message: { type: 'string' } }),
+        schema: ({ Type, successBody }) => successBody({ message: Type.String() }),
         example: { success: true, message: 'OTP sent to alice@example.com' },
       },
       400: { description: '`email` is not a valid address or `otp` is not 4-10 digits', codes: ['invalid-argument'] },

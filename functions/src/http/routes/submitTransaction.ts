@@ -1,8 +1,8 @@
 import { parseIdempotencyKey } from '../../domain/idempotency';
 import { requireKiosk, type KioskCaller } from '../auth';
-import { successBody, transactionExample, transactionSchema } from '../components';
+import type { TransactionBody } from '../apiDescription/requestBodies';
+import { transactionExample } from '../apiDescription/examples';
 import { acceptDeposit } from '../deposit';
-import type { TransactionBody } from '../schemas';
 import type { Route } from '../types';
 
 /** POST /kiosk/transaction: items deposited by a user, turned into points. */
@@ -45,13 +45,7 @@ export const submitTransactionRoute: Route<TransactionBody, KioskCaller> = {
     responses: {
       200: {
         description: 'Recorded and awarded, or the stored answer to an earlier request with this Idempotency-Key',
-        schema: successBody({
-          transaction: transactionSchema,
-          pushNotification: {
-            type: 'boolean',
-            description: 'A push to the user was queued (they have a device token)',
-          },
-        }),
+        schema: ({ successBody, depositAnswerFields }) => successBody(depositAnswerFields),
         headers: ['Idempotent-Replayed'],
         example: {
           success: true,

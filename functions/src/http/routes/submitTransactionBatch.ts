@@ -1,25 +1,17 @@
 import { logError, logInfo } from '../../log';
 import { ApiError } from '../../errors';
-import type { TransactionView } from '../../data/transactions';
 import type { SettledAward } from '../../services/awardTransaction';
 import { requireKiosk, type KioskCaller } from '../auth';
-import { successBody, transactionExample, transactionSchema } from '../components';
+import { MAX_BATCH_ITEMS } from '../../domain/deposit';
+import type { TransactionBatchBody, TransactionBatchItem } from '../apiDescription/requestBodies';
+import { transactionExample } from '../apiDescription/examples';
+import type { BatchResultView } from '../apiDescription/views';
 import { acceptDeposits, type DepositRequest } from '../deposit';
-import { MAX_BATCH_ITEMS, type TransactionBatchBody, type TransactionBatchItem } from '../schemas';
 import type { Route } from '../types';
 import { MAX_BODY_DEPTH, validateBody } from '../validation';
 
-export interface BatchResult {
-  /** The item's key as sent, or null when it sent none that is text. */
-  idempotencyKey: string | null;
-  /** What POST /kiosk/transaction would have answered this item alone. */
-  status: number;
-  transaction?: TransactionView;
-  pushNotification?: boolean;
-  replayed?: boolean;
-  error?: string;
-  code?: string;
-}
+/** One item's answer: what POST /kiosk/transaction would have answered it alone. */
+export type BatchResult = BatchResultView;
 
 const keyOf = (item: Record<string, unknown>): string | null =>
   typeof item.idempotencyKey === 'string' ? item.idempotencyKey : null;
@@ -123,38 +115,7 @@ export const submitTransactionBatchRoute: Route<TransactionBatchBody, KioskCalle
     responses: {
       200: {
         description: 'One result per item, in order',
-        schema: successBody({
-          results: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                idempotencyKey: {
-                  type: ['string', 'null'],
-                  description: "The item's key as sent (null when it sent none that is text)",
-                },
-                status: {
-                  type: 'integer',
-                  enum: [200, 400, 403, 404, 409, 422, 500, 503],
-                  description: 'What POST /kiosk/transaction would have answered this item alone',
-                },
-                transaction: transactionSchema,
-                pushNotification: {
-                  type: 'boolean',
-                  description: 'A push to the user was queued (they have a device token)',
-                },
-                replayed: {
-                  type: 'boolean',
-                  description: 'The key was already used: this is the original answer (Idempotent-Replayed)',
-                },
-                error: { type: 'string', description: 'Why the item failed, in one sentence' },
-                code: { type: 'string', description: 'The error code the single endpoint would have answered' },
-              },
-              required: ['idempotencyKey', 'status'],
-              additionalProperties: false,
-            },
-          },
-        }),
+        schema: ({ Type, successBody, BatchResult }) => successBody({ results: Type.Array(BatchResult) }),
         example: {
           success: true,
           results: [

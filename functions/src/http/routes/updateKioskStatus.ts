@@ -3,9 +3,8 @@ import { logInfo } from '../../log';
 import { toKioskView } from '../../domain/kiosk';
 import { applyStatusReport } from '../../services/statusReport';
 import { requireKiosk, type KioskCaller } from '../auth';
-import { kioskAnswer } from '../answers';
-import type { KioskStatusBody } from '../schemas';
-import { overloadedAnswer } from '../components';
+import type { KioskStatusBody } from '../apiDescription/requestBodies';
+import { kioskAnswer, overloadedAnswer } from '../apiDescription/routeAnswers';
 import type { Route } from '../types';
 
 /** POST /kiosk/{kioskId}/status: the kiosk reports its own state and telemetry, with its own key. */

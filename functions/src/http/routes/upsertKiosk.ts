@@ -3,9 +3,9 @@ import { logInfo } from '../../log';
 import { upsertKiosk } from '../../data/kiosks';
 import { assertKioskDefinition, toKioskView } from '../../domain/kiosk';
 import { adminRoute } from '../accessRoutes';
-import { kioskAnswer } from '../answers';
-import { kioskExample, overloadedAnswer } from '../components';
-import type { AdminKioskBody } from '../schemas';
+import type { AdminKioskBody } from '../apiDescription/requestBodies';
+import { kioskExample } from '../apiDescription/examples';
+import { kioskAnswer, overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /** POST /admin/kiosks: create (201) or update (200) a kiosk; counters are never touched. */
 export const upsertKioskRoute = adminRoute<AdminKioskBody>({

@@ -1,13 +1,14 @@
 import { toAdminRewardView, upsertReward } from '../../data/rewards';
 import { logInfo } from '../../log';
 import { adminRoute } from '../accessRoutes';
-import { overloadedAnswer, successBody } from '../components';
-import { adminRewardSchema, rewardExample } from '../rewardComponents';
-import type { AdminRewardBody } from '../pointsSchemas';
+import type { AdminRewardBody } from '../apiDescription/requestBodies';
+import { rewardExample } from '../apiDescription/examples';
+import { overloadedAnswer } from '../apiDescription/routeAnswers';
+import type { SuccessResponse } from '../apiDescription/operation';
 
-const rewardAnswer = (description: string) => ({
+const rewardAnswer = (description: string): SuccessResponse => ({
   description,
-  schema: successBody({ reward: adminRewardSchema }),
+  schema: ({ successBody, AdminReward }) => successBody({ reward: AdminReward }),
   example: { success: true, reward: { ...rewardExample, active: true } },
 });
 

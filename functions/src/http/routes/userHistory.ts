@@ -1,40 +1,5 @@
 import { historyPage, type LedgerEntryView } from '../../data/ledger';
-import { redeemedFromSchema } from '../rewardComponents';
-import type { JsonSchema } from '../types';
 import { userPagedListRoute } from '../userPagedList';
-
-const entrySchema: JsonSchema = {
-  type: 'object',
-  description: 'One change of the balance',
-  properties: {
-    id: { type: 'string' },
-    kind: {
-      type: 'string',
-      enum: ['earn', 'redeem', 'refund', 'adjust'],
-      description: '`earn`: a deposit; `redeem`/`refund`: a reward and its cancelling; `adjust`: an operator',
-    },
-    points: { type: 'integer', description: 'Signed: positive adds to the spendable balance' },
-    balanceAfter: { type: 'integer', minimum: 0, description: 'The spendable balance after this entry' },
-    createdAt: { type: 'string', format: 'date-time' },
-    transaction: {
-      type: 'object',
-      description: 'The deposit an `earn` entry came from',
-      properties: {
-        id: { type: 'string' },
-        kioskId: { type: 'string' },
-        plasticCount: { type: 'integer', minimum: 0 },
-        metalCount: { type: 'integer', minimum: 0 },
-        occurredAt: { type: 'string', format: 'date-time' },
-      },
-      required: ['id', 'kioskId', 'plasticCount', 'metalCount', 'occurredAt'],
-      additionalProperties: false,
-    },
-    redemption: redeemedFromSchema,
-    reason: { type: 'string', description: 'Why an operator adjusted the balance' },
-  },
-  required: ['id', 'kind', 'points', 'balanceAfter', 'createdAt'],
-  additionalProperties: false,
-};
 
 const exampleEntry: LedgerEntryView = {
   id: '6f1d0c8e3b7a4d2f9e5c1a0b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e',
@@ -57,7 +22,7 @@ export const userHistoryRoute = userPagedListRoute({
   itemsKey: 'entries',
   itemsNoun: 'Entries',
   readPage: historyPage,
-  itemSchema: entrySchema,
+  itemSchema: 'LedgerEntry',
   example: exampleEntry,
   doc: {
     operationId: 'getUserHistory',

@@ -1,5 +1,5 @@
 import { redemptionsPage } from '../../data/redemptions';
-import { redemptionExample, redemptionSchema } from '../rewardComponents';
+import { redemptionExample } from '../apiDescription/examples';
 import { userPagedListRoute } from '../userPagedList';
 
 /** GET /user/{userId}/redemptions: what the user redeemed, newest first, a page at a time. */
@@ -8,7 +8,7 @@ export const userRedemptionsRoute = userPagedListRoute({
   itemsKey: 'redemptions',
   itemsNoun: 'Redemptions',
   readPage: redemptionsPage,
-  itemSchema: redemptionSchema,
+  itemSchema: 'Redemption',
   example: redemptionExample,
   doc: {
     operationId: 'listUserRedemptions',

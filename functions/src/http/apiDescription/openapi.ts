@@ -1,20 +1,25 @@
 /**
  * The API described by itself (GET /openapi.json): an OpenAPI 3.1 document built from
  * the routes, so it cannot drift from them. Request bodies are the very schemas
- * validation.ts checks them with (schemas.ts), response bodies the schemas each route
- * declares beside its handler (routes/*.ts, shared parts in components.ts). What every
- * route has in common is added here: the answers of its credential check (by the
- * route's `access`) and the protocol errors of api.ts and router.ts.
+ * validation.ts checks them with (requestBodies.ts), response bodies and query
+ * parameters the schemas each route declares beside its handler (routes/*.ts, built
+ * here from the shared views of this folder). What every route has in common is added
+ * here: the answers of its credential check (by the route's `access`) and the
+ * protocol errors of api.ts and router.ts.
  *
  * Loaded on the first request of /openapi.json only, never at cold start
  * (test/unit/cold-start.test.ts).
  */
-import type { ErrorCode } from '../errors';
-import { componentSchemas } from './componentSchemas';
-import { routes as allRoutes } from './routes';
-import { SERVICE_NAME, SERVICE_VERSION } from './routes/health';
-import { bodySchemas, itemSchemas, type BodySchemaName } from './schemas';
-import { API_TAGS, type AnyRoute, type ErrorResponse, type JsonSchema, type SuccessResponse } from './types';
+import { Type } from '@sinclair/typebox';
+import type { ErrorCode } from '../../errors';
+import { routes as allRoutes } from '../routes';
+import { SERVICE_NAME, SERVICE_VERSION } from '../routes/health';
+import type { AnyRoute } from '../types';
+import { API_TAGS, type ErrorResponse, type SchemaKit, type SuccessResponse } from './operation';
+import { COMPONENT_SCHEMAS, schemaRef, toDocumentSchema, type Json } from './documentSchema';
+import * as fields from './fields';
+import * as fleetViews from './fleetViews';
+import * as pointsViews from './pointsViews';
 import {
   CREDENTIAL_ANSWERS,
   HEADERS,
@@ -27,54 +32,23 @@ import {
   SECURITY,
   headerComponentName,
   type Contribution,
-  type Json,
-} from './openapiAnswers';
-import { INTRODUCTION, SERVERS, TAG_DESCRIPTIONS } from './openapiText';
+} from './protocolAnswers';
+import { INTRODUCTION, SERVERS, TAG_DESCRIPTIONS } from './prose';
+import { bodySchemas, itemSchemas, type BodySchemaName } from './requestBodies';
+import * as views from './views';
 
-const componentNames = new Map<unknown, string>(
-  Object.entries(componentSchemas).map(([name, schema]) => [schema, name]),
-);
-const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** What the routes' schema thunks build their schemas from. */
+const kit: SchemaKit = { Type, ...fields, ...views, ...fleetViews, ...pointsViews };
+
 const bodySchemaComponentName = (name: BodySchemaName): string => name[0].toUpperCase() + name.slice(1);
-
-/**
- * A schema as the document states it: a copy in JSON Schema 2020-12, with ajv's
- * `nullable` written as a type union (ajv then refuses null only where an `enum`
- * lacks it, so such a type stays as is) and every shared schema as a reference.
- */
-export function toDocumentSchema(schema: JsonSchema, self?: JsonSchema): Json {
-  const name = componentNames.get(schema);
-  if (name !== undefined && schema !== self) return schemaRef(name);
-  const { nullable, ...keywords } = schema as Json;
-  const out: Json = {};
-  for (const [keyword, value] of Object.entries(keywords)) {
-    if (keyword === 'properties') {
-      out.properties = Object.fromEntries(
-        Object.entries(value as Record<string, JsonSchema>).map(([property, sub]) => [property, toDocumentSchema(sub)]),
-      );
-    } else if (
-      ['items', 'additionalProperties', 'propertyNames', 'not'].includes(keyword) &&
-      typeof value === 'object'
-    ) {
-      out[keyword] = toDocumentSchema(value as JsonSchema);
-    } else if (['allOf', 'anyOf', 'oneOf'].includes(keyword)) {
-      out[keyword] = (value as JsonSchema[]).map((sub) => toDocumentSchema(sub));
-    } else {
-      out[keyword] = structuredClone(value);
-    }
-  }
-  const enumRefusesNull = Array.isArray(out.enum) && !out.enum.includes(null);
-  if (nullable === true && typeof out.type === 'string' && !enumRefusesNull) out.type = [out.type, 'null'];
-  return out;
-}
 
 /**
  * A body schema as documented. A list whose items the route checks one by one takes
  * any object (an invalid item is a 400 result of its own): each item is documented
  * as its schema, or any other object.
  */
-function documentedBody(name: BodySchemaName, schema: JsonSchema): Json {
-  const out = toDocumentSchema(schema);
+function documentedBody(name: BodySchemaName): Json {
+  const out = toDocumentSchema(bodySchemas[name]);
   const items = itemSchemas[name];
   if (items) {
     const properties = out.properties as Record<string, Json>;
@@ -131,7 +105,7 @@ function mergedResponse(status: number, contributions: Contribution[]): Json {
 }
 
 function successResponse({ description, schema, example, headers, text }: SuccessResponse): Json {
-  const content: Json = { 'application/json': { schema: toDocumentSchema(schema), example } };
+  const content: Json = { 'application/json': { schema: toDocumentSchema(schema(kit)), example } };
   if (text)
     content[text.mediaType] = { schema: { type: 'string', description: text.description }, example: text.example };
   return { description, ...(headers?.length && { headers: headersOf(headers) }), content };
@@ -158,7 +132,7 @@ function parametersOf(route: AnyRoute): Json[] {
       required: required === true,
       description,
       ...style,
-      schema: toDocumentSchema(schema),
+      schema: toDocumentSchema(schema(kit)),
     });
   }
   if (route.doc.headers?.includes('Idempotency-Key')) {
@@ -172,10 +146,10 @@ function requestBodyOf(route: AnyRoute): Json | undefined {
   if (!route.bodySchema) return undefined;
   if (route.doc.example === undefined)
     throw new Error(`${route.method} ${route.path}: the request body has no example`);
-  const schema = bodySchemas[route.bodySchema] as JsonSchema;
+  const { required = [] } = bodySchemas[route.bodySchema] as { required?: string[] };
   return {
     // A body schema without required fields also takes no body at all (api.ts reads it as {}).
-    required: ((schema.required as string[] | undefined) ?? []).length > 0,
+    required: required.length > 0,
     content: {
       'application/json': { schema: schemaRef(bodySchemaComponentName(route.bodySchema)), example: route.doc.example },
     },
@@ -237,9 +211,9 @@ export function openApiDocument(routes: readonly AnyRoute[] = allRoutes): Json {
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(route) };
   }
   const schemas: Json = {};
-  for (const [name, schema] of Object.entries(componentSchemas)) schemas[name] = toDocumentSchema(schema, schema);
-  for (const [name, schema] of Object.entries(bodySchemas)) {
-    schemas[bodySchemaComponentName(name as BodySchemaName)] = documentedBody(name as BodySchemaName, schema);
+  for (const schema of COMPONENT_SCHEMAS) schemas[schema.$id!] = toDocumentSchema(schema, schema);
+  for (const name of Object.keys(bodySchemas) as BodySchemaName[]) {
+    schemas[bodySchemaComponentName(name)] = documentedBody(name);
   }
   return {
     openapi: '3.1.0',
@@ -263,7 +237,7 @@ export function openApiDocument(routes: readonly AnyRoute[] = allRoutes): Json {
               in: 'path',
               required: true,
               description: `${description}. ${PATH_ID_RULE}`,
-              schema: PATH_ID_SCHEMA,
+              schema: toDocumentSchema(PATH_ID_SCHEMA),
             },
           ]),
         ),

@@ -2,9 +2,9 @@
  * The prose of the API description (GET /openapi.json): where the service runs, what
  * each group of operations is for, and the introduction a reader meets first.
  */
-import { MAX_BODY_BYTES } from './api';
-import { MAX_ID_LENGTH } from '../domain/ids';
-import type { ApiTag } from './types';
+import { MAX_BODY_BYTES } from '../api';
+import { MAX_ID_LENGTH } from '../../domain/ids';
+import type { ApiTag } from './operation';
 
 /** The base URLs of contract §0: the emulator suite of `npm start`, and a deployed project. */
 export const SERVERS = [

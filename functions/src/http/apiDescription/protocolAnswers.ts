@@ -4,12 +4,12 @@
  * protocol itself (api.ts, router.ts), the response headers that carry meaning, and
  * the path ids.
  */
-import { MAX_BODY_BYTES } from './api';
-import { MAX_ID_LENGTH } from '../domain/ids';
-import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/idempotency';
-import type { Access, ErrorResponse, ResponseHeader } from './types';
-
-export type Json = Record<string, unknown>;
+import { MAX_BODY_BYTES } from '../api';
+import { MAX_ID_LENGTH } from '../../domain/ids';
+import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../domain/idempotency';
+import { Type } from '@sinclair/typebox';
+import type { Access, ErrorResponse, ResponseHeader } from './operation';
+import { toDocumentSchema, type Json } from './documentSchema';
 
 /** What a credential check of each kind can answer, besides letting the caller in. */
 export const SECURITY: Record<Exclude<Access, 'public'>, { requirement: Json; note: string }> = {
@@ -117,28 +117,27 @@ export const NO_OPERATION_ANSWERS: Record<number, Contribution> = {
 export const HEADERS: Record<ResponseHeader | 'Allow', Json> = {
   'Idempotent-Replayed': {
     description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key',
-    schema: { type: 'string', enum: ['true'] },
+    schema: toDocumentSchema(Type.Unsafe<'true'>({ type: 'string', enum: ['true'] })),
   },
   'Retry-After': {
     description: 'Seconds to wait before trying again',
     required: true,
-    schema: { type: 'string', pattern: '^[0-9]+$' },
+    schema: toDocumentSchema(Type.String({ pattern: '^[0-9]+$' })),
   },
   Allow: {
     description: 'The methods the path serves, e.g. `GET, HEAD`',
     required: true,
-    schema: { type: 'string' },
+    schema: toDocumentSchema(Type.String()),
   },
 };
 export const headerComponentName = (header: string): string => header.replace(/-/g, '');
 
 /** Path ids follow Firestore's document id rules (domain/ids.ts). */
-export const PATH_ID_SCHEMA = {
-  type: 'string',
+export const PATH_ID_SCHEMA = Type.String({
   minLength: 1,
   maxLength: MAX_ID_LENGTH,
   pattern: '^(?!\\.\\.?$)(?!__[\\s\\S]*__$)[^/]+$',
-};
+});
 export const PATH_ID_RULE = `1-${MAX_ID_LENGTH} characters, without "/", and not ".", ".." or "__…__" (a Firestore document id)`;
 export const PATH_PARAMETERS: Record<string, string> = {
   kioskId: "The kiosk's id",
@@ -152,7 +151,9 @@ const idempotencyKeyParameter = (required: boolean, description: string): Json =
   in: 'header',
   required,
   description,
-  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN },
+  schema: toDocumentSchema(
+    Type.String({ minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN }),
+  ),
 });
 
 /** The header of retries: optional for a kiosk's deposit, required for a user's spend. */

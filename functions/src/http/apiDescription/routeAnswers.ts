@@ -1,22 +1,33 @@
-// The answers several routes share in their OpenAPI `doc`: one kiosk, one user, a push provider's refusals.
-import type { UserView } from '../data/users';
-import type { KioskView } from '../domain/kiosk';
-import { kioskExample, kioskSchema, successBody, userExample, userSchema } from './components';
-import type { ErrorResponse, SuccessResponse } from './types';
+// The answers several routes share in their OpenAPI `doc`: one kiosk, one user, overload, a push provider's refusals.
+import type { ErrorResponse, SuccessResponse } from './operation';
+import { kioskExample, userExample } from './examples';
+import type { KioskView, UserView } from './views';
 
 /** `{ success, kiosk }`, with `kiosk` as its example (the shared one unless given). */
 export const kioskAnswer = (description: string, kiosk: KioskView = kioskExample): SuccessResponse => ({
   description,
-  schema: successBody({ kiosk: kioskSchema }),
+  schema: ({ successBody, Kiosk }) => successBody({ kiosk: Kiosk }),
   example: { success: true, kiosk },
 });
 
 /** `{ success, user }`, with `user` as its example (the shared one unless given). */
 export const userAnswer = (description: string, user: UserView = userExample): SuccessResponse => ({
   description,
-  schema: successBody({ user: userSchema }),
+  schema: ({ successBody, User }) => successBody({ user: User }),
   example: { success: true, user },
 });
+
+/**
+ * What a route that writes answers when contention on what it writes (a burst on one
+ * user, one reward, one kiosk) did not clear in time: errors.ts' `overloaded`.
+ */
+export const overloadedAnswer: ErrorResponse = {
+  description:
+    'The service is overloaded: what this request writes was contended for too long. Nothing was written; send ' +
+    'the request again as it is after `Retry-After` seconds',
+  codes: ['overloaded'],
+  headers: ['Retry-After'],
+};
 
 /** What the push provider refuses in a message (the 400 of the push routes, after their own rules). */
 export const pushMessageRules =

@@ -1,0 +1,69 @@
+/**
+ * The response schemas of the fleet's admin views (kiosks with telemetry, alerts, the
+ * daily report), in TypeBox; the views' types are derived from them.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { ALERT_KINDS } from '../../domain/alerts';
+import { closedObject, count, id, nullable, stringEnum } from './fields';
+import { Kiosk } from './views';
+
+const fillPercent = nullable(Type.Integer({ minimum: 0, maximum: 100 }));
+const deviceText = nullable(Type.String());
+const alertKind = stringEnum(ALERT_KINDS);
+
+export const AdminKiosk = closedObject(
+  {
+    ...Kiosk.properties,
+    fillLevel: closedObject(
+      { plastic: fillPercent, metal: fillPercent },
+      { description: 'Percent full per bin as last reported; null: never reported' },
+    ),
+    firmwareVersion: { ...deviceText, description: 'As last reported; null: never reported' },
+    errorCode: { ...deviceText, description: 'The error the kiosk last reported; null: none' },
+    openAlerts: Type.Array(alertKind, {
+      uniqueItems: true,
+      description: 'The kinds of the alerts open for the kiosk now',
+    }),
+  },
+  {
+    $id: 'AdminKiosk',
+    description: 'A kiosk as admins see it (GET /admin/kiosks): the public view, its telemetry and its open alerts.',
+  },
+);
+export type AdminKioskView = Static<typeof AdminKiosk>;
+
+export const Alert = closedObject(
+  {
+    id,
+    kioskId: id,
+    kind: alertKind,
+    openedAt: Type.String({ format: 'date-time', description: 'ISO 8601 UTC' }),
+    resolvedAt: nullable(
+      Type.String({ format: 'date-time', description: 'ISO 8601 UTC; null while the alert is open' }),
+    ),
+    detail: Type.String({ description: 'What was seen when the alert opened, for people' }),
+  },
+  {
+    $id: 'Alert',
+    description:
+      'An alert: open while its condition holds (`bin-full`: a bin at or above FILL_ALERT_PERCENT; `error`: an ' +
+      'error code reported; `silent`: available but not seen for KIOSK_ONLINE_MINUTES), then resolved.',
+  },
+);
+export type AlertView = Static<typeof Alert>;
+
+export const KioskDay = closedObject(
+  {
+    kioskId: id,
+    day: Type.String({ format: 'date', description: 'The UTC day, YYYY-MM-DD' }),
+    transactions: { ...count, description: 'Transactions recorded for that day' },
+    plasticCount: { ...count, description: 'Plastic items of those transactions' },
+    metalCount: { ...count, description: 'Metal items of those transactions' },
+    points: { ...count, description: 'Points those transactions earned (after the daily cap)' },
+  },
+  {
+    $id: 'KioskDay',
+    description: "One kiosk's figures of one UTC day (the day the kiosk took the deposits, `occurredAt`).",
+  },
+);
+export type KioskDayRow = Static<typeof KioskDay>;

@@ -1,0 +1,137 @@
+/**
+ * Response bodies shared by several routes, declared once in TypeBox: the API
+ * description names them as its components.schemas (openapi.ts), routes build their
+ * answers from them, and the views the service returns take their types from them
+ * (e.g. domain/kiosk.ts's KioskView is `Static<typeof Kiosk>`).
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { KIOSK_STATUSES } from '../../domain/kiosk';
+import { closedObject, count, id, nullable, stringEnum } from './fields';
+import { coordinates } from './requestBodies';
+
+/** The one error body: a sentence for people, a code for programs. */
+export const ErrorBody = closedObject(
+  {
+    error: Type.String({ description: 'What went wrong, in one sentence' }),
+    code: Type.String({ description: 'Machine-readable; each response lists the codes it can carry' }),
+  },
+  {
+    // Not "Error" or "ApiError": client generators keep those names for their own types.
+    $id: 'ErrorBody',
+    description: 'Every error answer. `error` is for people (a 400 names the field); `code` is for programs.',
+  },
+);
+
+const kioskFields = {
+  id,
+  name: Type.String(),
+  address: Type.String(),
+  status: stringEnum(KIOSK_STATUSES, { description: 'Only an `available` kiosk accepts transactions' }),
+  plasticCount: { ...count, description: 'Plastic items collected since the kiosk was set up' },
+  metalCount: { ...count, description: 'Metal items collected since the kiosk was set up' },
+  lastUpdated: Type.String({ format: 'date-time', description: 'Last status report or deposit, ISO 8601 UTC' }),
+  location: coordinates,
+  openingHours: Type.String({ description: 'OpenStreetMap `opening_hours` syntax, e.g. `Mo-Fr 08:00-20:00`' }),
+  timezone: Type.String({ description: 'IANA time zone the opening hours are read in' }),
+  openNow: Type.Boolean({ description: 'Open at the time of the answer, by its opening hours and time zone' }),
+  lastSeenAt: nullable(
+    Type.String({
+      format: 'date-time',
+      description:
+        'When a request with one of its API keys last reached the service, ISO 8601 UTC (recorded at most once a ' +
+        'minute); null: never',
+    }),
+  ),
+  online: Type.Boolean({ description: 'Seen within the last KIOSK_ONLINE_MINUTES (15 by default)' }),
+};
+
+export const Kiosk = closedObject(kioskFields, {
+  $id: 'Kiosk',
+  description: 'A kiosk as anyone may see it (GET /kiosk/{kioskId}, GET /kiosks).',
+});
+export type KioskView = Static<typeof Kiosk>;
+
+export const NearbyKiosk = closedObject(
+  {
+    ...kioskFields,
+    distanceKm: Type.Number({
+      minimum: 0,
+      description: 'Great-circle distance from the point searched around, in kilometres to 2 decimals',
+    }),
+  },
+  {
+    $id: 'NearbyKiosk',
+    description: 'A kiosk found by a search around a point (GET /kiosks?near=): its view and its distance.',
+  },
+);
+export type NearbyKioskView = Static<typeof NearbyKiosk>;
+
+export const User = closedObject(
+  {
+    id: { ...id, description: 'The Firebase Auth uid' },
+    name: Type.String(),
+    currentPoints: { ...count, description: 'Points the user can spend' },
+    totalPoints: { ...count, description: 'Points ever earned; decides the rank' },
+    recycledCount: { ...count, description: 'Items ever deposited' },
+    rank: Type.String({ description: 'Derived from totalPoints under the thresholds configured now, e.g. `Silver`' }),
+    hasPushToken: Type.Boolean({ description: 'Whether a device token is registered for pushes' }),
+  },
+  { $id: 'User', description: 'A user as the app shows them: exactly these fields (never the push token itself).' },
+);
+export type UserView = Static<typeof User>;
+
+export const Transaction = closedObject(
+  {
+    id: { ...id, description: 'The transaction id; the same on every replay of one Idempotency-Key' },
+    userId: id,
+    kioskId: id,
+    plasticCount: count,
+    metalCount: count,
+    totalItems: count,
+    pointsEarned: { ...count, description: 'The points awarded: all the items are worth, or what the daily cap left' },
+    capped: Type.Boolean({ description: "The daily cap of the deposit's UTC day reduced `pointsEarned`" }),
+    newBalance: { ...count, description: "The user's spendable points after this transaction" },
+    occurredAt: Type.String({
+      format: 'date-time',
+      description: 'When the deposit was made (the `occurredAt` sent, else when it was accepted), ISO 8601 UTC',
+    }),
+  },
+  { $id: 'Transaction', description: 'A recorded transaction, as the kiosk that submitted it is told.' },
+);
+export type TransactionView = Static<typeof Transaction>;
+
+const pushNotification = Type.Boolean({ description: 'A push to the user was queued (they have a device token)' });
+
+/** `{ transaction, pushNotification }`: what POST /kiosk/transaction answers, alone or per batch item. */
+export const depositAnswerFields = { transaction: Transaction, pushNotification };
+
+/** One item's result in a batch: what POST /kiosk/transaction would have answered it alone. */
+export const BatchResult = closedObject({
+  idempotencyKey: nullable(
+    Type.String({ description: "The item's key as sent (null when it sent none that is text)" }),
+  ),
+  status: Type.Unsafe<number>({
+    type: 'integer',
+    enum: [200, 400, 403, 404, 409, 422, 500, 503],
+    description: 'What POST /kiosk/transaction would have answered this item alone',
+  }),
+  transaction: Type.Optional(Transaction),
+  pushNotification: Type.Optional(pushNotification),
+  replayed: Type.Optional(
+    Type.Boolean({ description: 'The key was already used: this is the original answer (Idempotent-Replayed)' }),
+  ),
+  error: Type.Optional(Type.String({ description: 'Why the item failed, in one sentence' })),
+  code: Type.Optional(Type.String({ description: 'The error code the single endpoint would have answered' })),
+});
+export type BatchResultView = Static<typeof BatchResult>;
+
+export const PushResponse = closedObject(
+  { messageId: Type.String() },
+  {
+    $id: 'PushResponse',
+    description: "The push provider's answer (on the emulator suite, the id of the pushOutbox document).",
+  },
+);
+
+/** `{ message, pushResponse }`: what the push routes answer. */
+export const pushAnswerFields = { message: Type.String(), pushResponse: PushResponse };
