@@ -47,7 +47,7 @@ export function profileName(account: { displayName?: string; email?: string }): 
  */
 export class ProfileNotFound extends ApiError {
   constructor(readonly userId: string) {
-    super(404, 'not-found', `User ${userId} not found`);
+    super('not-found', `User ${userId} not found`);
   }
 }
 

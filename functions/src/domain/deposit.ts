@@ -16,8 +16,9 @@ export interface DepositSubmission {
   occurredAt?: string;
 }
 
-/** A submission that passed every check, with the instant it happened. */
+/** A submission that passed every check, with the instant it happened and the Idempotency-Key it came with. */
 export interface Deposit extends DepositSubmission {
+  idempotencyKey?: string;
   happenedAt: Date;
 }
 
@@ -27,7 +28,7 @@ export interface Deposit extends DepositSubmission {
  * an `occurredAt` that is an instant. Whether that instant is still accepted is
  * assertInOfflineWindow's to say, asked only of a deposit not recorded yet.
  */
-export function assertDeposit(submission: DepositSubmission, now: Date): Deposit {
+export function assertDeposit(submission: DepositSubmission & { idempotencyKey?: string }, now: Date): Deposit {
   assertDocumentId(submission.kioskId, 'kioskId');
   assertDocumentId(submission.userId, 'userId');
   if (submission.plasticCount + submission.metalCount === 0) {

@@ -50,7 +50,7 @@ export function keyedAdjustmentId(userId: string, key: string): string {
 
 /** The answer to a key sent again with another body: nothing is applied. */
 export const keyReused = (): ApiError =>
-  new ApiError(422, 'idempotency-key-reused', 'This Idempotency-Key was already used with a different request body');
+  new ApiError('idempotency-key-reused', 'This Idempotency-Key was already used with a different request body');
 
 /**
  * The id of a 24-hour idempotency record written before keyed transaction ids: read

@@ -20,10 +20,10 @@ import {
 } from '../data/redemptions';
 import { rewardFromSnapshot, rewardsCollection } from '../data/rewards';
 import { ProfileNotFound, userFromSnapshot, usersCollection } from '../data/users';
-import { requestFingerprint } from '../domain/idempotency';
+import { keyReused, requestFingerprint } from '../domain/idempotency';
 import { assertRedeemable } from '../domain/redemption';
 import { newVoucherCode } from '../domain/voucherCode';
-import { ApiError, conflict, notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import { logInfo } from '../log';
 
 export interface RedemptionOutcome {
@@ -32,9 +32,6 @@ export interface RedemptionOutcome {
   newBalance: number;
   replayed: boolean;
 }
-
-const keyReused = () =>
-  new ApiError(422, 'idempotency-key-reused', 'This Idempotency-Key was already used with a different request body');
 
 /** The ledger entries of a redemption, under ids derived from it: a redemption is spent and refunded once. */
 const redeemEntryId = (redemptionId: string) => `redeem-${redemptionId}`;

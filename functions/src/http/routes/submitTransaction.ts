@@ -1,7 +1,7 @@
 import { parseIdempotencyKey } from '../../domain/idempotency';
+import { acceptDeposit } from '../../services/deposits';
 import { requireKiosk, type KioskCaller } from '../auth';
 import { successBody, transactionExample, transactionSchema } from '../components';
-import { acceptDeposit } from '../deposit';
 import type { TransactionBody } from '../schemas';
 import type { Route } from '../types';
 
@@ -13,7 +13,7 @@ export const submitTransactionRoute: Route<TransactionBody, KioskCaller> = {
   bodySchema: 'transactionBody',
   handler: async ({ headers, body, caller }) => {
     const idempotencyKey = parseIdempotencyKey(headers['idempotency-key']);
-    const { result, replayed } = await acceptDeposit({ submission: body, idempotencyKey }, caller);
+    const { result, replayed } = await acceptDeposit({ ...body, idempotencyKey }, caller);
     const responseHeaders: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
     return { headers: responseHeaders, body: { ...result } };
   },
