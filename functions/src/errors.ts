@@ -27,16 +27,25 @@ export type ErrorCode =
   | 'already-cancelled'
   | 'overloaded';
 
+/** What a refused request may add to its code and message: when to come again, or what would have been allowed. */
+export interface ErrorDetails {
+  /** Seconds after which the same request may succeed. */
+  retryAfterSeconds?: number;
+  /** The methods a path does serve (a method it does not). */
+  allowedMethods?: readonly string[];
+}
+
 /**
- * The one error type of the service. Anything thrown as an ApiError is answered
- * with its status and `{ error, code }`; anything else becomes a bare 500.
+ * The one error type of the service: why a request is refused, as a code from the
+ * closed list and a sentence, never as an HTTP status. Every layer throws it; the
+ * HTTP edge alone answers it, with the status of its code (http/errorAnswers.ts)
+ * and `{ error, code }`. Anything else thrown becomes a bare 500.
  */
 export class ApiError extends Error {
   constructor(
-    readonly status: number,
     readonly code: ErrorCode,
     message: string,
-    readonly headers: Readonly<Record<string, string>> = {},
+    readonly details: Readonly<ErrorDetails> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -44,11 +53,11 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string, code: ErrorCode = 'invalid-argument'): ApiError =>
-  new ApiError(400, code, message);
-export const unauthorized = (message: string): ApiError => new ApiError(401, 'unauthenticated', message);
-export const forbidden = (message: string): ApiError => new ApiError(403, 'permission-denied', message);
-export const notFound = (message: string): ApiError => new ApiError(404, 'not-found', message);
-export const conflict = (message: string, code: ErrorCode): ApiError => new ApiError(409, code, message);
+  new ApiError(code, message);
+export const unauthorized = (message: string): ApiError => new ApiError('unauthenticated', message);
+export const forbidden = (message: string): ApiError => new ApiError('permission-denied', message);
+export const notFound = (message: string): ApiError => new ApiError('not-found', message);
+export const conflict = (message: string, code: ErrorCode): ApiError => new ApiError(code, message);
 
 /** How soon a request given up as overloaded is asked to come again. */
 export const OVERLOAD_RETRY_AFTER_SECONDS = 5;
@@ -57,6 +66,6 @@ export const OVERLOAD_RETRY_AFTER_SECONDS = 5;
  * not clear in time): nothing of it was written, and it may be sent again as it is.
  */
 export const overloaded = (): ApiError =>
-  new ApiError(503, 'overloaded', 'The service is overloaded; nothing was written. Send the request again later', {
-    'Retry-After': String(OVERLOAD_RETRY_AFTER_SECONDS),
+  new ApiError('overloaded', 'The service is overloaded; nothing was written. Send the request again later', {
+    retryAfterSeconds: OVERLOAD_RETRY_AFTER_SECONDS,
   });

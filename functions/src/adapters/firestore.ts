@@ -111,7 +111,19 @@ export async function recordOnEmulator(event: string, fields: Record<string, unk
     .catch(() => undefined);
 }
 
+/*
+ * Three ways to write, by when each is the one to use: runTransaction (reads that
+ * must hold still until the commit, where few write at once: claims, settings, a
+ * kiosk's record), commitOnFreshReads (documents many writers change at once), and
+ * createUnderOwnId (one new document, nothing read). A single write that needs
+ * none of them is the SDK's own `set`/`update`.
+ */
+
 /**
+ * **When:** reads that must not change before the commit, on documents few write at
+ * once: claim-then-act of side effects, settings and records an operator edits,
+ * rate-limit buckets. Under a burst on one document use commitOnFreshReads instead.
+ *
  * The SDK's runTransaction gives up after 5 attempts, which a burst of kiosks writing
  * to one user reaches ("Transaction lock timeout"). Contention is the service's
  * problem, never the kiosk's: keep retrying with jittered backoff until a deadline.
@@ -151,6 +163,9 @@ function givenUp(error: unknown) {
 }
 
 /**
+ * **When:** one new document under an id that only this call knows (a random id),
+ * nothing read first: a queued push, a kiosk key.
+ *
  * Creates a document under an id that only this call knows (a random id). When the
  * write lands but its answer is lost, the SDK sends it again and that second attempt
  * fails with ALREADY_EXISTS: under such an id, that means our own write is there.
@@ -167,40 +182,16 @@ export async function createUnderOwnId(ref: DocumentReference, data: DocumentDat
 export const isLostRace = (error: unknown): boolean => codeOf(error) === FAILED_PRECONDITION || isAlreadyExists(error);
 
 /**
- * Optimistic read-modify-write for hot documents (one user credited by many kiosks
- * at once). `stage` reads, then stages its writes on the batch with preconditions
- * (`lastUpdateTime` of what it read, `create` for what must not exist yet); the
- * batch commits atomically or not at all. A commit that lost the race re-reads and
- * tries again. Unlike runTransaction, no lock is held between the read and the
- * commit, so a burst never deadlocks: each round, one contender wins.
- *
- * Every batch that commits creates `receipt`, a document whose id is fixed for the
- * whole call, so at most one of the call's attempts can ever land. A commit can land
- * with its answer lost: the SDK then sends it again by itself, and that second
- * attempt fails on the first one's writes (ALREADY_EXISTS on the receipt,
- * FAILED_PRECONDITION on a document it changed), which looks exactly like a lost
- * race. So after any failed commit the receipt is read back first: if it exists, the
- * call's write landed and its outcome is read from the receipt by `landed`.
- */
-export async function commitOptimistically<T>(
-  receipt: DocumentReference,
-  stage: (batch: WriteBatch) => Promise<{ result: T; commit: boolean }>,
-  landed: (receipt: DocumentSnapshot) => T,
-): Promise<T> {
-  return commitOnFreshReads(stage, async () => {
-    const receiptSnap = await receipt.get();
-    return receiptSnap.exists ? { result: landed(receiptSnap) } : undefined;
-  });
-}
-
-/**
- * Optimistic read-modify-write, as commitOptimistically, for writes that need no
- * receipt: writes that are the same when repeated, or creates that `stage` reads back
- * and knows as its own by an id chosen once per call (an award's `submissionId`).
- * `stage` reads without locks and stages its writes guarded by preconditions, or
- * answers `commit: false` when there is nothing to write (its own writes already
- * there among them). `afterFailure`, when given, tells first whether a failed commit
- * landed after all.
+ * **When:** a read-modify-write of documents many writers change at once (a user
+ * credited by many kiosks, a kiosk's liveness): the award, redemptions, adjustments,
+ * status reports. `stage` reads without locks and stages its writes guarded by
+ * preconditions (`lastUpdateTime` of what it read, `create` for what must not exist
+ * yet), or answers `commit: false` when there is nothing to write (its own writes
+ * already there among them). The batch commits atomically or not at all; no lock is
+ * held between the read and the commit, so a burst never deadlocks: each round, one
+ * contender wins. Its writes must be the same when repeated, or creates that `stage`
+ * reads back and knows as its own by an id chosen once per call (an award's
+ * `submissionId`).
  *
  * After any failed commit the outcome is unknown until read: a lost race, but also a
  * commit whose answer was lost (the SDK's resend fails on the first send's own
@@ -212,7 +203,6 @@ export async function commitOptimistically<T>(
  */
 export async function commitOnFreshReads<T>(
   stage: (batch: WriteBatch) => Promise<{ result: T; commit: boolean }>,
-  afterFailure?: () => Promise<{ result: T } | undefined>,
 ): Promise<T> {
   const deadline = Date.now() + contention.deadlineMs;
   let failure: unknown;
@@ -232,8 +222,6 @@ export async function commitOnFreshReads<T>(
       await batch.commit();
       return result;
     } catch (error) {
-      const landed = await afterFailure?.();
-      if (landed) return landed.result;
       failure = error;
     }
   }

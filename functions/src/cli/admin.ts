@@ -1,8 +1,8 @@
 /**
  * The operator CLI (`npm run admin -- <command>`): kiosks, kiosk API keys, the fleet's
  * health and alerts, the effects sweep, the daily report, the ledger's books, users' points and history,
- * the admin claim, the rewards config, the rewards catalog and redemptions, and demo
- * data, through the Admin SDK and the same data and domain modules as the API, under
+ * the admin claim, the rewards config, the rewards catalog and redemptions, the
+ * migration of older versions' data, and demo data, through the Admin SDK and the same data and domain modules as the API, under
  * the project's params (cli/params.ts). Never imported by index.ts, so the deployed
  * functions do not load it.
  *
@@ -20,6 +20,7 @@ import { fleetCommands } from './commands/fleet';
 import { kioskCommands } from './commands/kiosks';
 import { reportCommands } from './commands/reports';
 import { ledgerCommands } from './commands/ledger';
+import { migrateCommands } from './commands/migrate';
 import { pointsCommands } from './commands/points';
 import { rewardsCommands } from './commands/rewards';
 import { catalogCommands } from './commands/catalog';
@@ -37,6 +38,7 @@ const COMMANDS: readonly Command[] = [
   ...rewardsCommands,
   ...catalogCommands,
   ...ledgerCommands,
+  ...migrateCommands,
   ...pointsCommands,
   ...demoCommands,
 ];

@@ -28,12 +28,8 @@ export const kioskDayIncrement = (kioskId: string, day: string, figures: KioskDa
 
 const count = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
-/**
- * The day a transaction counts on: the UTC day of `occurredAt` (when the kiosk took
- * the deposit), or of `createdAt` for a transaction recorded before `occurredAt` existed.
- */
-export const reportDayOf = (transaction: DocumentSnapshot): string =>
-  utcDay(occurredAtOf(transaction.data() ?? {}, transaction.createTime));
+/** The day a transaction counts on: the UTC day of `occurredAt` (when the kiosk took the deposit). */
+export const reportDayOf = (transaction: DocumentSnapshot): string => utcDay(occurredAtOf(transaction.data() ?? {}));
 
 /** What one transaction adds to its kiosk's day. */
 export const figuresOf = (transaction: DocumentSnapshot): KioskDayFigures => ({

@@ -62,14 +62,11 @@ export const newTransaction = ({ occurredAt, ...transaction }: RecordedTransacti
   ...effectsPending,
 });
 
-/**
- * When a stored transaction happened; one recorded before `occurredAt` existed
- * happened when it was recorded (`createdAt`, else the document's own create time).
- */
-export function occurredAtOf(data: DocumentData, createTime?: Timestamp): Date {
-  const stamp = [data.occurredAt, data.createdAt, createTime].find((value) => value instanceof Timestamp);
-  if (!stamp) throw new Error('a transaction without any time it happened');
-  return (stamp as Timestamp).toDate();
+/** When a stored transaction happened (one recorded before `occurredAt` existed was given it by `migrate`). */
+export function occurredAtOf(data: DocumentData): Date {
+  const occurredAt: unknown = data.occurredAt;
+  if (!(occurredAt instanceof Timestamp)) throw new Error('a transaction without occurredAt: run `migrate --apply`');
+  return occurredAt.toDate();
 }
 
 /**
@@ -86,7 +83,7 @@ export function transactionResultFromSnapshot(snapshot: DocumentSnapshot): Trans
     transaction: transactionView(snapshot.id, {
       ...(data as RecordedTransaction),
       capped: data.capped === true,
-      occurredAt: occurredAtOf(data, snapshot.createTime),
+      occurredAt: occurredAtOf(data),
     }),
     pushNotification: data.pushQueued === true,
   };

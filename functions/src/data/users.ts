@@ -48,7 +48,7 @@ export function profileName(account: { displayName?: string; email?: string }): 
  */
 export class ProfileNotFound extends ApiError {
   constructor(readonly userId: string) {
-    super(404, 'not-found', `User ${userId} not found`);
+    super('not-found', `User ${userId} not found`);
   }
 }
 
@@ -79,22 +79,14 @@ export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undef
   };
 }
 
-const isPoints = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+export const isPoints = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
-/**
- * Points earned per UTC day. A profile last awarded before per-day earnings were kept
- * holds one day's `earnedToday` instead, which still counts for its day.
- */
-function earningsOf(data: DocumentData): EarningsByDay {
+/** Points earned per UTC day, as stored (`earnedByDay`); what is not a count of points is left out. */
+export function earningsOf(data: DocumentData): Record<string, number> {
   const earned: Record<string, number> = {};
   const byDay: unknown = data.earnedByDay;
   if (byDay !== null && typeof byDay === 'object') {
     for (const [day, points] of Object.entries(byDay)) if (isPoints(points)) earned[day] = points;
-  }
-  const legacy: unknown = data.earnedToday;
-  if (legacy !== null && typeof legacy === 'object') {
-    const { day, points } = legacy as { day?: unknown; points?: unknown };
-    if (typeof day === 'string' && isPoints(points)) earned[day] = Math.max(earned[day] ?? 0, points);
   }
   return earned;
 }

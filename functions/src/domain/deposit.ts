@@ -15,8 +15,9 @@ export const MAX_BATCH_ITEMS = 100;
 /** A deposit as a kiosk submits it, alone or in a batch: the body its schema accepts. */
 export type DepositSubmission = TransactionBody;
 
-/** A submission that passed every check, with the instant it happened. */
+/** A submission that passed every check, with the instant it happened and the Idempotency-Key it came with. */
 export interface Deposit extends DepositSubmission {
+  idempotencyKey?: string;
   happenedAt: Date;
 }
 
@@ -26,7 +27,7 @@ export interface Deposit extends DepositSubmission {
  * an `occurredAt` that is an instant. Whether that instant is still accepted is
  * assertInOfflineWindow's to say, asked only of a deposit not recorded yet.
  */
-export function assertDeposit(submission: DepositSubmission, now: Date): Deposit {
+export function assertDeposit(submission: DepositSubmission & { idempotencyKey?: string }, now: Date): Deposit {
   assertDocumentId(submission.kioskId, 'kioskId');
   assertDocumentId(submission.userId, 'userId');
   if (submission.plasticCount + submission.metalCount === 0) {

@@ -50,16 +50,7 @@ export function keyedAdjustmentId(userId: string, key: string): string {
 
 /** The answer to a key sent again with another body: nothing is applied. */
 export const keyReused = (): ApiError =>
-  new ApiError(422, 'idempotency-key-reused', 'This Idempotency-Key was already used with a different request body');
-
-/**
- * The id of a 24-hour idempotency record written before keyed transaction ids: read
- * (never written) so that a retry of a key first used before the upgrade is still
- * answered from its record while that record exists.
- */
-export function legacyIdempotencyRecordId(kioskId: string, key: string): string {
-  return sha256Hex(`${kioskId}:${key}`);
-}
+  new ApiError('idempotency-key-reused', 'This Idempotency-Key was already used with a different request body');
 
 /** `undefined` when the header is absent; a 400 when it is present but unusable. */
 export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {

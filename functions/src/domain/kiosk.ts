@@ -1,4 +1,4 @@
-import { badRequest } from '../errors';
+import { badRequest, forbidden } from '../errors';
 import { assertDocumentId } from './ids';
 import { isOnline } from './liveness';
 import { assertOpeningHours, assertTimeZone, isOpenAt } from './openingHours';
@@ -11,6 +11,17 @@ export type KioskStatus = (typeof KIOSK_STATUSES)[number];
 
 export const isKioskStatus = (value: unknown): value is KioskStatus =>
   typeof value === 'string' && (KIOSK_STATUSES as readonly string[]).includes(value);
+
+/** Who calls with a kiosk key: the key's kiosk, and the key's id (its SHA-256, recorded on what it writes). */
+export interface KioskCaller {
+  kioskId: string;
+  keyId: string;
+}
+
+/** A kiosk key speaks for its own kiosk only. */
+export function assertKioskMatches(caller: KioskCaller, kioskId: string): void {
+  if (caller.kioskId !== kioskId) throw forbidden(`This API key is not valid for kiosk ${kioskId}`);
+}
 
 export type Coordinates = Static<typeof coordinates>;
 

@@ -3,6 +3,7 @@ import { logError } from '../log';
 import type { Request, Response } from 'firebase-functions/https';
 import { allowedCorsOrigins } from '../config';
 import { ApiError, badRequest, notFound } from '../errors';
+import { errorAnswerOf } from './errorAnswers';
 import { clientIpOf } from './clientIp';
 import { Router } from './router';
 import { routes } from './routes';
@@ -42,7 +43,7 @@ function parseBody(req: Request, route: AnyRoute): unknown {
   if (!route.bodySchema && !hasBody) return undefined;
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (contentType !== 'application/json' && (hasBody || contentType !== '')) {
-    throw new ApiError(415, 'unsupported-media-type', 'Content-Type must be application/json');
+    throw new ApiError('unsupported-media-type', 'Content-Type must be application/json');
   }
   if (!route.bodySchema) throw badRequest(`${req.method} ${req.path} takes no request body`);
   return validateBody(route.bodySchema, hasBody ? req.body : {});
@@ -59,7 +60,7 @@ function applyCors(req: Request, res: Response): boolean {
 async function dispatch(req: Request, res: Response): Promise<ApiResponse> {
   const declaredLength = Number(req.headers['content-length'] ?? 0);
   if ((req.rawBody?.length ?? 0) > MAX_BODY_BYTES || declaredLength > MAX_BODY_BYTES) {
-    throw new ApiError(413, 'payload-too-large', `Request body must be at most ${MAX_BODY_BYTES} bytes`);
+    throw new ApiError('payload-too-large', `Request body must be at most ${MAX_BODY_BYTES} bytes`);
   }
   const corsAllowed = applyCors(req, res);
   if (req.method === 'OPTIONS') {
@@ -90,7 +91,8 @@ async function dispatch(req: Request, res: Response): Promise<ApiResponse> {
 
 function toErrorResponse(error: unknown, req: Request): ApiResponse {
   if (error instanceof ApiError) {
-    return { status: error.status, headers: { ...error.headers }, body: { error: error.message, code: error.code } };
+    const { status, headers, code, message } = errorAnswerOf(error);
+    return { status, headers, body: { error: message, code } };
   }
   logError('request_failed', {
     method: req.method,

@@ -1,14 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { IdentityUnavailableError, verifyIdToken, type VerifiedCaller } from '../adapters/identity';
 import { findActiveKey } from '../data/kioskKeys';
+import { assertKioskMatches, type KioskCaller } from '../domain/kiosk';
 import { ApiError, forbidden, unauthorized } from '../errors';
 import { logWarn } from '../log';
 import { noteKioskSeen } from '../services/liveness';
 
-export interface KioskCaller {
-  kioskId: string;
-  keyId: string;
-}
+export type { KioskCaller };
 
 const MAX_CREDENTIAL_LENGTH = 8192;
 
@@ -32,18 +30,14 @@ export async function requireKiosk(headers: IncomingHttpHeaders, kioskId?: strin
   return { kioskId: key.kioskId, keyId: key.keyId };
 }
 
-export function assertKioskMatches(caller: KioskCaller, kioskId: string): void {
-  if (caller.kioskId !== kioskId) throw forbidden(`This API key is not valid for kiosk ${kioskId}`);
-}
-
 const AUTH_RETRY_AFTER_SECONDS = 5;
 
 /** The Auth backend out of reach is 503 with Retry-After, logged; any other error is returned as it is. */
 export function answerForUnavailableAuth(error: unknown, fields: Record<string, unknown>): unknown {
   if (!(error instanceof IdentityUnavailableError)) return error;
   logWarn('auth_unavailable', { code: error.providerCode, ...fields });
-  return new ApiError(503, 'auth-unavailable', 'Sign-in could not be checked right now; try again shortly', {
-    'Retry-After': String(AUTH_RETRY_AFTER_SECONDS),
+  return new ApiError('auth-unavailable', 'Sign-in could not be checked right now; try again shortly', {
+    retryAfterSeconds: AUTH_RETRY_AFTER_SECONDS,
   });
 }
 

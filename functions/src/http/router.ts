@@ -48,8 +48,8 @@ export class Router<R extends RoutePattern = AnyRoute> {
     const wanted = method === 'HEAD' ? 'GET' : method;
     const hit = candidates.find(({ route }) => route.method === wanted);
     if (!hit) {
-      throw new ApiError(405, 'method-not-allowed', `${method} is not allowed on ${path}`, {
-        Allow: this.allowedMethods(path).join(', '),
+      throw new ApiError('method-not-allowed', `${method} is not allowed on ${path}`, {
+        allowedMethods: this.allowedMethods(path),
       });
     }
     const params: Record<string, string> = {};

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DocumentSnapshot } from 'firebase-admin/firestore';
-import { commitOptimistically, db } from '../adapters/firestore';
+import { commitOnFreshReads, db } from '../adapters/firestore';
 import { ledgerCollection, ledgerEntryView, newLedgerEntry } from '../data/ledger';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { toUserView, userFromSnapshot, usersCollection, type UserRecord, type UserView } from '../data/users';
@@ -41,7 +41,7 @@ export interface AdjustmentOutcome {
  * at most once, however late it is sent again: a repeat with the same body is
  * answered with the stored adjustment (and the user as they are now), another body
  * is 422. Without a key the id is random, chosen once per call. A commit whose answer
- * was lost is found by its entry (the receipt) and its `submissionId`, and answered
+ * was lost is found on the fresh reads by its entry and its `submissionId`, and answered
  * as this call's own.
  */
 export async function adjustBalance(userId: string, request: AdjustmentRequest): Promise<AdjustmentOutcome> {
@@ -63,47 +63,40 @@ export async function adjustBalance(userId: string, request: AdjustmentRequest):
     return { adjustment: { id, points, reason, balanceAfter }, user: toUserView(user, config), replayed };
   };
 
-  const committed = await commitOptimistically<AdjustmentOutcome | DocumentSnapshot>(
-    entryRef,
-    async (batch) => {
-      const [userSnap, entrySnap] = await db().getAll(userRef, entryRef);
-      const user = userFromSnapshot(userSnap);
-      if (!user) throw notFound(`User ${userId} not found`);
-      if (entrySnap.exists) return { result: answerFor(entrySnap, user), commit: false };
-      const after = adjustBalances(config, user, points);
-      batch.create(
-        entryRef,
-        newLedgerEntry({
-          userId,
-          kind: 'adjust',
-          points,
-          balanceAfter: after.currentPoints,
-          reason,
-          by,
-          submissionId,
-          ...(idempotencyKey !== undefined && { requestFingerprint: fingerprint }),
-        }),
-      );
-      batch.update(
-        userRef,
-        { currentPoints: after.currentPoints, totalPoints: after.totalPoints, rank: after.rank },
-        { lastUpdateTime: userSnap.updateTime! },
-      );
-      const adjusted = { ...user, currentPoints: after.currentPoints, totalPoints: after.totalPoints };
-      return {
-        result: {
-          adjustment: { id: entryRef.id, points, reason, balanceAfter: after.currentPoints },
-          user: toUserView(adjusted, config),
-          replayed: false,
-        },
-        commit: true,
-      };
-    },
-    // A commit that landed with its answer lost: its entry is answered below, with the user as now.
-    (entrySnap) => entrySnap,
-  );
-  const outcome =
-    committed instanceof DocumentSnapshot ? answerFor(committed, userFromSnapshot(await userRef.get())!) : committed;
+  const outcome = await commitOnFreshReads<AdjustmentOutcome>(async (batch) => {
+    const [userSnap, entrySnap] = await db().getAll(userRef, entryRef);
+    const user = userFromSnapshot(userSnap);
+    if (!user) throw notFound(`User ${userId} not found`);
+    if (entrySnap.exists) return { result: answerFor(entrySnap, user), commit: false };
+    const after = adjustBalances(config, user, points);
+    batch.create(
+      entryRef,
+      newLedgerEntry({
+        userId,
+        kind: 'adjust',
+        points,
+        balanceAfter: after.currentPoints,
+        reason,
+        by,
+        submissionId,
+        ...(idempotencyKey !== undefined && { requestFingerprint: fingerprint }),
+      }),
+    );
+    batch.update(
+      userRef,
+      { currentPoints: after.currentPoints, totalPoints: after.totalPoints, rank: after.rank },
+      { lastUpdateTime: userSnap.updateTime! },
+    );
+    const adjusted = { ...user, currentPoints: after.currentPoints, totalPoints: after.totalPoints };
+    return {
+      result: {
+        adjustment: { id: entryRef.id, points, reason, balanceAfter: after.currentPoints },
+        user: toUserView(adjusted, config),
+        replayed: false,
+      },
+      commit: true,
+    };
+  });
 
   logInfo(outcome.replayed ? 'adjustment_replayed' : 'balance_adjusted', {
     entryId: outcome.adjustment.id,

@@ -1,5 +1,4 @@
 import { Timestamp, type DocumentReference, type DocumentSnapshot, type WriteBatch } from 'firebase-admin/firestore';
-import { db } from '../adapters/firestore';
 import {
   newTransaction,
   transactionResultFromSnapshot,
@@ -10,37 +9,28 @@ import {
 } from '../data/transactions';
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
 import type { Deposit } from '../domain/deposit';
-import { keyReused, keyedTransactionId, legacyIdempotencyRecordId, requestFingerprint } from '../domain/idempotency';
+import { keyReused, keyedTransactionId, requestFingerprint } from '../domain/idempotency';
 import type { Award } from '../domain/rewards';
 
 /*
  * What one deposit's award records (its transaction and its `earn` ledger entry), and
- * how a deposit recorded before under its key is answered. When it happens, in the
- * commit that credits the user, is awardTransaction.ts's to decide.
+ * how a deposit recorded before under its key is answered. The pair's lower half:
+ * when an award happens, in the commit that credits the user, is deposits.ts's to
+ * decide; nothing here calls back into it.
  */
 
+/** What a kiosk is told of one deposit: its transaction, and whether that was recorded before (a replay). */
 export interface AwardOutcome {
   result: TransactionResult;
   replayed: boolean;
 }
 
-/** A deposit to award, with the Idempotency-Key its kiosk sent for it, if any. */
-export interface DepositToAward {
+/** A deposit with the transaction its award creates (or finds), chosen once for all of its attempts. */
+export interface PlannedAward {
   deposit: Deposit;
-  idempotencyKey?: string;
-  /** Checks (throwing an ApiError) that only a deposit not recorded yet must pass: a retry is answered from its record first. */
-  checkIfNew?: () => void;
-}
-
-/** A deposit with the documents its award reads and creates, chosen once for all of its attempts. */
-export interface PlannedAward extends DepositToAward {
   fingerprint: string;
   transactionRef: DocumentReference;
-  /** A 24-hour record of the idempotency scheme before keyed transaction ids: read, never written. */
-  legacyRef?: DocumentReference;
 }
-
-const legacyIdempotencyCollection = () => db().collection('idempotency');
 
 /** What a retry compares: the body as sent (the key itself aside), its instant in one spelling. */
 const fingerprintOf = ({ kioskId, userId, plasticCount, metalCount, happenedAt, occurredAt }: Deposit): string =>
@@ -57,27 +47,22 @@ const fingerprintOf = ({ kioskId, userId, plasticCount, metalCount, happenedAt, 
  * every submission of the key creates that one document; without one it is random,
  * chosen once per submission.
  */
-export const planAward = ({ deposit, idempotencyKey, checkIfNew }: DepositToAward): PlannedAward => ({
+export const planAward = (deposit: Deposit): PlannedAward => ({
   deposit,
-  idempotencyKey,
-  checkIfNew,
   fingerprint: fingerprintOf(deposit),
-  transactionRef: idempotencyKey
-    ? transactionsCollection().doc(keyedTransactionId(deposit.kioskId, idempotencyKey))
+  transactionRef: deposit.idempotencyKey
+    ? transactionsCollection().doc(keyedTransactionId(deposit.kioskId, deposit.idempotencyKey))
     : transactionsCollection().doc(),
-  legacyRef: idempotencyKey
-    ? legacyIdempotencyCollection().doc(legacyIdempotencyRecordId(deposit.kioskId, idempotencyKey))
-    : undefined,
 });
 
 /** Stages the deposit's transaction and its one `earn` entry, under the transaction's own id; returns its answer. */
 export function stageAward(
   batch: WriteBatch,
-  { deposit, idempotencyKey, fingerprint, transactionRef }: PlannedAward,
+  { deposit, fingerprint, transactionRef }: PlannedAward,
   award: Award,
   origin: { submissionId: string; apiKeyId: string; pushQueued: boolean },
 ): TransactionResult {
-  const { kioskId, userId, plasticCount, metalCount, happenedAt } = deposit;
+  const { kioskId, userId, plasticCount, metalCount, happenedAt, idempotencyKey } = deposit;
   const recorded: RecordedTransaction = {
     userId,
     kioskId,
@@ -135,19 +120,4 @@ function isSameRequest({ deposit, fingerprint }: PlannedAward, recorded: Documen
   if (deposit.occurredAt !== undefined || !(recordedAt instanceof Timestamp)) return false;
   const happenedAt = recordedAt.toDate();
   return stored === fingerprintOf({ ...deposit, occurredAt: happenedAt.toISOString(), happenedAt });
-}
-
-/**
- * A key first used before keyed transaction ids is answered from its 24-hour record
- * while the record exists. Such a transaction was never capped (the cap refused
- * then), and it happened when it was recorded.
- */
-export function legacyAnswer({ fingerprint }: PlannedAward, record: DocumentSnapshot): AwardOutcome {
-  if (record.get('fingerprint') !== fingerprint) throw keyReused();
-  const stored = record.get('response') as Omit<TransactionResult, 'transaction'> & {
-    transaction: Omit<TransactionResult['transaction'], 'capped' | 'occurredAt'>;
-  };
-  const createdAt = record.get('createdAt');
-  const occurredAt = (createdAt instanceof Timestamp ? createdAt.toDate() : new Date()).toISOString();
-  return { result: { ...stored, transaction: { ...stored.transaction, capped: false, occurredAt } }, replayed: true };
 }

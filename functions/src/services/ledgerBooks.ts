@@ -19,15 +19,20 @@ const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a
 /** Called after each page the audit reads, with the collection's id: lets a test interleave writes honestly. */
 export type PageHook = (collectionId: string) => Promise<void>;
 
-/** Every document of `query` (ordered by `field`, then id), a page at a time. */
-async function* pages(query: CollectionReference, field?: string, onPage?: PageHook): AsyncGenerator<DocumentSnapshot> {
+/** Every document of `query` (ordered by `field`, then id), `size` at a time, so memory does not grow with the data. */
+export async function* pages(
+  query: CollectionReference,
+  field?: string,
+  onPage?: PageHook,
+  size = PAGE,
+): AsyncGenerator<DocumentSnapshot> {
   const ordered = field ? query.orderBy(field).orderBy(FieldPath.documentId()) : query.orderBy(FieldPath.documentId());
   let last: DocumentSnapshot | undefined;
   for (;;) {
-    const page = await (last ? ordered.startAfter(last) : ordered).limit(PAGE).get();
+    const page = await (last ? ordered.startAfter(last) : ordered).limit(size).get();
     await onPage?.(query.id);
     yield* page.docs;
-    if (page.docs.length < PAGE) return;
+    if (page.docs.length < size) return;
     last = page.docs.at(-1);
   }
 }

@@ -36,14 +36,13 @@ function toApiError(failure: PushError): ApiError {
   switch (failure.failure) {
     case 'unregistered':
       return new ApiError(
-        410,
         'push-token-unregistered',
         'The push provider does not accept the device token (unregistered or malformed); it was removed',
       );
     case 'invalid-message':
-      return new ApiError(400, 'push-message-rejected', 'The push provider rejected the message');
+      return new ApiError('push-message-rejected', 'The push provider rejected the message');
     case 'unavailable':
-      return new ApiError(502, 'push-provider-unavailable', 'The push provider could not be reached; try again later');
+      return new ApiError('push-provider-unavailable', 'The push provider could not be reached; try again later');
   }
 }
 
@@ -55,7 +54,7 @@ async function sendOrExplain(push: PushTransport, message: Message, token?: stri
     if (!(error instanceof PushError)) throw error;
     const apiError = toApiError(error);
     logWarn('push_failed', { code: apiError.code, target: token ? 'token' : 'topic' });
-    if (token && apiError.status === 410) await forgetPushToken(token);
+    if (token && apiError.code === 'push-token-unregistered') await forgetPushToken(token);
     throw apiError;
   }
 }

@@ -58,12 +58,9 @@ export async function sendOtpEmail(
     // The ceiling reached is the service's alarm, not one client's bad luck.
     if (scope === 'otp-global') logError('otp_global_limit_reached', details);
     else logWarn('otp_rate_limited', details);
-    throw new ApiError(
-      429,
-      'rate-limited',
-      `${REFUSED_FOR[scope]}; try again in ${reservation.retryAfterSeconds} seconds`,
-      { 'Retry-After': String(reservation.retryAfterSeconds) },
-    );
+    throw new ApiError('rate-limited', `${REFUSED_FOR[scope]}; try again in ${reservation.retryAfterSeconds} seconds`, {
+      retryAfterSeconds: reservation.retryAfterSeconds,
+    });
   }
   try {
     const messageId = await mailer.send({ to: request.email, ...otpMail(request.otp, policy.validityMinutes) });
@@ -72,6 +69,6 @@ export async function sendOtpEmail(
     await release(buckets, reservation.id);
     const reason = error instanceof MailDeliveryError ? error.reason : 'unknown';
     logError('otp_mail_failed', { reason });
-    throw new ApiError(502, 'mail-delivery-failed', 'The mail server could not send the code; try again later');
+    throw new ApiError('mail-delivery-failed', 'The mail server could not send the code; try again later');
   }
 }

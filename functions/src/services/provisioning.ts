@@ -5,7 +5,7 @@
  * way the profile is created with a `create` (a precondition that it does not exist),
  * so an existing profile is never overwritten and concurrent first requests agree.
  */
-import { FieldValue, type DocumentData, type DocumentSnapshot, type WriteBatch } from 'firebase-admin/firestore';
+import { type DocumentData, type DocumentSnapshot, type WriteBatch } from 'firebase-admin/firestore';
 import { isAlreadyExists } from '../adapters/firestore';
 import { findAuthAccount, type AuthAccount } from '../adapters/identity';
 import { loadRewardsConfig } from '../data/rewardsConfig';
@@ -67,10 +67,6 @@ export async function profileToAward(userSnap: DocumentSnapshot, rewards: Reward
   const profile = profileOf(account, rewards);
   return {
     user: { id: userSnap.id, name: profile.name, currentPoints: 0, totalPoints: 0, recycledCount: 0, earnedByDay: {} },
-    stageFigures: (batch, figures) => batch.create(userSnap.ref, { ...profile, ...withoutDeletes(figures) }),
+    stageFigures: (batch, figures) => batch.create(userSnap.ref, { ...profile, ...figures }),
   };
 }
-
-/** A created document has no fields to delete: what an update would remove is simply not written. */
-const withoutDeletes = (fields: DocumentData): DocumentData =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => !FieldValue.delete().isEqual(value)));

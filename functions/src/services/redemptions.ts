@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
-import { commitOptimistically, db, runTransaction } from '../adapters/firestore';
+import { commitOnFreshReads, db, runTransaction } from '../adapters/firestore';
 import { assertDocumentId } from '../domain/ids';
 import { ledgerCollection, newLedgerEntry, stagedEntryTime } from '../data/ledger';
 import {
@@ -20,10 +20,10 @@ import {
 } from '../data/redemptions';
 import { rewardFromSnapshot, rewardsCollection } from '../data/rewards';
 import { ProfileNotFound, userFromSnapshot, usersCollection } from '../data/users';
-import { requestFingerprint } from '../domain/idempotency';
+import { keyReused, requestFingerprint } from '../domain/idempotency';
 import { assertRedeemable } from '../domain/redemption';
 import { newVoucherCode } from '../domain/voucherCode';
-import { ApiError, conflict, notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import { logInfo } from '../log';
 
 export interface RedemptionOutcome {
@@ -32,9 +32,6 @@ export interface RedemptionOutcome {
   newBalance: number;
   replayed: boolean;
 }
-
-const keyReused = () =>
-  new ApiError(422, 'idempotency-key-reused', 'This Idempotency-Key was already used with a different request body');
 
 /** The ledger entries of a redemption, under ids derived from it: a redemption is spent and refunded once. */
 const redeemEntryId = (redemptionId: string) => `redeem-${redemptionId}`;
@@ -67,53 +64,49 @@ export async function redeemReward(
     return { redemption: redemptionView(recorded), newBalance: recorded.get('balanceAfter'), replayed };
   };
 
-  const result = await commitOptimistically<RedemptionOutcome>(
-    redemptionRef,
-    async (batch) => {
-      const [userSnap, rewardSnap, recordedSnap] = await db().getAll(userRef, rewardRef, redemptionRef);
-      if (recordedSnap.exists) return { result: answerFor(recordedSnap), commit: false };
-      const user = userFromSnapshot(userSnap);
-      if (!user) throw new ProfileNotFound(userId);
-      const reward = rewardFromSnapshot(rewardSnap);
-      if (!reward) throw notFound(`Reward ${rewardId} not found`);
-      assertRedeemable(reward, user.currentPoints);
+  const result = await commitOnFreshReads<RedemptionOutcome>(async (batch) => {
+    const [userSnap, rewardSnap, recordedSnap] = await db().getAll(userRef, rewardRef, redemptionRef);
+    if (recordedSnap.exists) return { result: answerFor(recordedSnap), commit: false };
+    const user = userFromSnapshot(userSnap);
+    if (!user) throw new ProfileNotFound(userId);
+    const reward = rewardFromSnapshot(rewardSnap);
+    if (!reward) throw notFound(`Reward ${rewardId} not found`);
+    assertRedeemable(reward, user.currentPoints);
 
-      const balanceAfter = user.currentPoints - reward.cost;
-      // The redemption and its entry share one time, which the answer carries without a read after the commit.
-      const createdAt = stagedEntryTime(userSnap.updateTime);
-      const redemption = newRedemption({
+    const balanceAfter = user.currentPoints - reward.cost;
+    // The redemption and its entry share one time, which the answer carries without a read after the commit.
+    const createdAt = stagedEntryTime(userSnap.updateTime);
+    const redemption = newRedemption({
+      userId,
+      reward,
+      code: reward.kind === 'voucher' ? newVoucherCode() : null,
+      balanceAfter,
+      idempotencyKey,
+      requestFingerprint: fingerprint,
+      submissionId,
+      createdAt,
+    });
+    batch.create(redemptionRef, redemption);
+    batch.create(
+      ledgerCollection().doc(redeemEntryId(redemptionRef.id)),
+      newLedgerEntry({
         userId,
-        reward,
-        code: reward.kind === 'voucher' ? newVoucherCode() : null,
+        kind: 'redeem',
+        points: -reward.cost,
         balanceAfter,
-        idempotencyKey,
-        requestFingerprint: fingerprint,
-        submissionId,
+        redemption: { id: redemptionRef.id, rewardId, rewardName: reward.name },
         createdAt,
-      });
-      batch.create(redemptionRef, redemption);
-      batch.create(
-        ledgerCollection().doc(redeemEntryId(redemptionRef.id)),
-        newLedgerEntry({
-          userId,
-          kind: 'redeem',
-          points: -reward.cost,
-          balanceAfter,
-          redemption: { id: redemptionRef.id, rewardId, rewardName: reward.name },
-          createdAt,
-        }),
-      );
-      // The preconditions make concurrent spends safe: whatever changed since the read fails the whole commit.
-      // The reward is guarded whatever its stock, so a deactivation or a cost change in between is never
-      // overtaken; an unlimited stock is written as it is (null), which changes nothing else.
-      batch.update(userRef, { currentPoints: balanceAfter }, { lastUpdateTime: userSnap.updateTime! });
-      const stockAfter = reward.stock === null ? null : reward.stock - 1;
-      batch.update(rewardRef, { stock: stockAfter }, { lastUpdateTime: rewardSnap.updateTime! });
-      const issued = { redemption: redemptionViewOf(redemptionRef.id, redemption), newBalance: balanceAfter };
-      return { result: { ...issued, replayed: false }, commit: true };
-    },
-    answerFor,
-  );
+      }),
+    );
+    // The preconditions make concurrent spends safe: whatever changed since the read fails the whole commit.
+    // The reward is guarded whatever its stock, so a deactivation or a cost change in between is never
+    // overtaken; an unlimited stock is written as it is (null), which changes nothing else.
+    batch.update(userRef, { currentPoints: balanceAfter }, { lastUpdateTime: userSnap.updateTime! });
+    const stockAfter = reward.stock === null ? null : reward.stock - 1;
+    batch.update(rewardRef, { stock: stockAfter }, { lastUpdateTime: rewardSnap.updateTime! });
+    const issued = { redemption: redemptionViewOf(redemptionRef.id, redemption), newBalance: balanceAfter };
+    return { result: { ...issued, replayed: false }, commit: true };
+  });
   logInfo(result.replayed ? 'redemption_replayed' : 'redemption_issued', {
     redemptionId: result.redemption.id,
     userId,

@@ -36,6 +36,7 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   'redemption:cancel': ['id', 'reason'],
   audit: [],
   'ledger:backfill': [],
+  migrate: ['apply', 'page-size'],
   adjust: ['user', 'points', 'reason', 'key'],
   history: ['user', 'limit', 'json'],
   seed: ['json'],

@@ -1,9 +1,10 @@
 import { contention } from '../../src/adapters/firestore';
 import { upsertReward } from '../../src/data/rewards';
 import { ApiError } from '../../src/errors';
+import { errorAnswerOf, type ErrorAnswer } from '../../src/http/errorAnswers';
 import { keyedTransactionId } from '../../src/domain/idempotency';
 import { adjustBalance } from '../../src/services/adjustBalance';
-import { awardTransactions } from '../../src/services/awardTransaction';
+import { awardTransactions } from '../../src/services/deposits';
 import { redeemReward } from '../../src/services/redemptions';
 import { GRPC, injectCommitFaults, writesDocument, writesTo, type CommitRequest } from './commit-faults';
 import { closeClient, send, startFuzzServer, type FuzzServer } from './fuzz-server';
@@ -31,8 +32,8 @@ async function withEveryCommitFailing<T>(
   }
 }
 
-/** A redemption's error, or a failure saying it succeeded. */
-const errorOf = async (act: () => Promise<unknown>): Promise<ApiError> => {
+/** A redemption's error as the API answers it, or a failure saying it succeeded. */
+const errorOf = async (act: () => Promise<unknown>): Promise<ErrorAnswer> => {
   const outcome = await act().then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
@@ -40,7 +41,7 @@ const errorOf = async (act: () => Promise<unknown>): Promise<ApiError> => {
   if (!('error' in outcome) || !(outcome.error instanceof ApiError)) {
     throw new Error(`expected an ApiError, got ${JSON.stringify(outcome)}`);
   }
-  return outcome.error;
+  return errorAnswerOf(outcome.error);
 };
 
 describe('a redemption of an unlimited reward changed between its read and its commit', () => {
@@ -164,19 +165,16 @@ describe('contention past the deadline: 503 overloaded with Retry-After, nothing
     const { kioskId, keyId } = await seedKioskWithKey();
     const userId = await seedUser();
     const award = (idempotencyKey: string) =>
-      awardTransactions(
-        [{ deposit: { kioskId, userId, plasticCount: 1, metalCount: 0, happenedAt: new Date() }, idempotencyKey }],
-        {
-          apiKeyId: keyId,
-          oldestAcceptedDay: '2000-01-01',
-        },
-      );
+      awardTransactions([{ kioskId, userId, plasticCount: 1, metalCount: 0, happenedAt: new Date(), idempotencyKey }], {
+        apiKeyId: keyId,
+        oldestAcceptedDay: '2000-01-01',
+      });
     // Only the first award's commits lose their race; the second's would land at once if it were tried.
     const first = writesDocument(`transactions/${keyedTransactionId(kioskId, 'queued-1')}`);
     const { result: settled } = await withEveryCommitFailing(first, FAILED_PRECONDITION, () =>
       Promise.all([award('queued-1'), award('queued-2')]),
     );
-    const errors = settled.map(([each]) => ('error' in each ? each.error : each.outcome));
+    const errors = settled.map(([each]) => ('error' in each ? errorAnswerOf(each.error as ApiError) : each.outcome));
     for (const error of errors) expect(error).toMatchObject({ status: 503, code: 'overloaded' });
     expect((await db().collection('transactions').get()).size).toBe(0);
   });

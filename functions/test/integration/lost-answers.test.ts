@@ -3,7 +3,8 @@ import { findActiveKey, issueKey } from '../../src/data/kioskKeys';
 import { upsertKiosk } from '../../src/data/kiosks';
 import { upsertReward } from '../../src/data/rewards';
 import { reserve, type Bucket } from '../../src/data/rateLimits';
-import { awardTransactions, type AwardOrigin, type DepositToAward } from '../../src/services/awardTransaction';
+import type { Deposit } from '../../src/domain/deposit';
+import { awardTransactions, type AwardOrigin } from '../../src/services/deposits';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import {
   db,
@@ -40,8 +41,8 @@ const deposit = (kioskId: string, userId: string) => ({
 });
 
 /** One deposit awarded alone, as POST /kiosk/transaction does: its outcome, or its error thrown. */
-const awardTransaction = async (item: DepositToAward['deposit'], origin: AwardOrigin & { idempotencyKey?: string }) => {
-  const [settled] = await awardTransactions([{ deposit: item, idempotencyKey: origin.idempotencyKey }], origin);
+const awardTransaction = async (item: Deposit, origin: AwardOrigin & { idempotencyKey?: string }) => {
+  const [settled] = await awardTransactions([{ ...item, idempotencyKey: origin.idempotencyKey }], origin);
   if ('error' in settled) throw settled.error;
   return settled.outcome;
 };
@@ -90,7 +91,7 @@ describe('an award whose commit answer is lost', () => {
     const userId = await seedUser({ currentPoints: 100, totalPoints: 100 });
     const other = await seedUser();
     const items = [userId, other, userId, userId].map((owner, i) => ({
-      deposit: deposit(kioskId, owner),
+      ...deposit(kioskId, owner),
       idempotencyKey: `lost-batch-${i}`,
     }));
     const { result: settled, injected } = await withLostCommitAnswer(db(), writesDocument(`users/${userId}`), () =>

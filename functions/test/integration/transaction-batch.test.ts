@@ -1,5 +1,5 @@
 import { auditBooks } from '../../src/services/ledgerBooks';
-import { awardTransactions } from '../../src/services/awardTransaction';
+import { awardTransactions } from '../../src/services/deposits';
 import {
   call,
   db,
@@ -321,14 +321,12 @@ describe('POST /kiosk/transactions/batch', () => {
       const [recorded] = await awardTransactions(
         [
           {
-            deposit: {
-              kioskId,
-              userId,
-              plasticCount: 2,
-              metalCount: 1,
-              occurredAt: occurredAt.toISOString(),
-              happenedAt: occurredAt,
-            },
+            kioskId,
+            userId,
+            plasticCount: 2,
+            metalCount: 1,
+            occurredAt: occurredAt.toISOString(),
+            happenedAt: occurredAt,
             idempotencyKey: 'late-1',
           },
         ],

@@ -1,5 +1,4 @@
 import { Timestamp } from 'firebase-admin/firestore';
-import { legacyIdempotencyRecordId, requestFingerprint } from '../../src/domain/idempotency';
 import {
   call,
   db,
@@ -284,20 +283,6 @@ describe('daily earning cap', () => {
     ]);
     expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(240);
   });
-
-  test('a profile awarded before per-day earnings were kept: its earnedToday still counts', async () => {
-    const { kioskId, apiKey, userId } = await underCapOf100();
-    const today = new Date().toISOString().slice(0, 10);
-    await db()
-      .collection('users')
-      .doc(userId)
-      .update({ earnedToday: { day: today, points: 90 } });
-    const res = await submit(apiKey, { kioskId, userId, plasticCount: 2, metalCount: 0 });
-    expect(res.body.transaction).toMatchObject({ pointsEarned: 10, capped: true });
-    const user = (await db().collection('users').doc(userId).get()).data()!;
-    expect(user.earnedByDay).toEqual({ [today]: 100 });
-    expect(user.earnedToday).toBeUndefined();
-  });
 });
 
 describe('occurredAt', () => {
@@ -473,62 +458,6 @@ describe('Idempotency-Key, exactly once forever', () => {
     expect(responses.filter((r) => r.status === 422)).toHaveLength(5);
     expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(winner.pointsEarned);
     expect((await db().collection('transactions').get()).size).toBe(1);
-  });
-
-  describe('a key first used before the upgrade (a 24-hour idempotency record)', () => {
-    const legacyRecord = async (kioskId: string, userId: string, key: string) => {
-      const response = {
-        success: true,
-        transaction: {
-          id: 'tx-before-upgrade',
-          userId,
-          kioskId,
-          plasticCount: 2,
-          metalCount: 0,
-          totalItems: 2,
-          pointsEarned: 20,
-          newBalance: 20,
-        },
-        pushNotification: false,
-      };
-      const createdAt = Timestamp.fromMillis(Date.now() - 23 * 3_600_000);
-      await db()
-        .collection('idempotency')
-        .doc(legacyIdempotencyRecordId(kioskId, key))
-        .set({
-          kioskId,
-          fingerprint: requestFingerprint({ kioskId, userId, plasticCount: 2, metalCount: 0 }),
-          response,
-          createdAt,
-          expireAt: Timestamp.fromMillis(createdAt.toMillis() + 86_400_000),
-        });
-      return {
-        ...response,
-        transaction: { ...response.transaction, capped: false, occurredAt: createdAt.toDate().toISOString() },
-      };
-    };
-
-    test('is still answered from its record, and a different body is 422; nothing is awarded', async () => {
-      const { kioskId, apiKey } = await seedKioskWithKey();
-      const userId = await seedUser();
-      const original = await legacyRecord(kioskId, userId, 'receipt-legacy');
-      const retry = await submit(
-        apiKey,
-        { kioskId, userId, plasticCount: 2, metalCount: 0 },
-        { 'idempotency-key': 'receipt-legacy' },
-      );
-      expect(retry.status).toBe(200);
-      expect(retry.headers.get('idempotent-replayed')).toBe('true');
-      expect(retry.body).toEqual(original);
-      const reuse = await submit(
-        apiKey,
-        { kioskId, userId, plasticCount: 5, metalCount: 0 },
-        { 'idempotency-key': 'receipt-legacy' },
-      );
-      expect(reuse.status).toBe(422);
-      expect((await db().collection('transactions').get()).size).toBe(0);
-      expect((await db().collection('users').doc(userId).get()).get('currentPoints')).toBe(0);
-    });
   });
 });
 

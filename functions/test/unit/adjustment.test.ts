@@ -1,7 +1,7 @@
 import { adjustBalances } from '../../src/domain/adjustment';
 import { keyedAdjustmentId, keyedTransactionId } from '../../src/domain/idempotency';
 import { DEFAULT_REWARDS } from '../../src/domain/rewards';
-import { ApiError } from '../../src/errors';
+import { apiErrorOf } from './api-error';
 
 const silverAt = DEFAULT_REWARDS.ranks[1].minTotalPoints;
 
@@ -17,15 +17,9 @@ describe('adjustBalances', () => {
     [{ currentPoints: 5, totalPoints: 100 }, -6, 'spendable balance (5)'],
     [{ currentPoints: 100, totalPoints: 50 }, -60, 'earned total (50)'],
   ])('%j by %d: 409 insufficient-points naming the %s', (before, points, what) => {
-    let thrown: unknown;
-    try {
-      adjustBalances(DEFAULT_REWARDS, before, points);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(ApiError);
+    const thrown = apiErrorOf(() => adjustBalances(DEFAULT_REWARDS, before, points));
     expect(thrown).toMatchObject({ status: 409, code: 'insufficient-points' });
-    expect((thrown as ApiError).message).toContain(what);
+    expect(thrown.message).toContain(what);
   });
 
   test('exactly to 0 is fine', () => {

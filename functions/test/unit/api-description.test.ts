@@ -12,6 +12,7 @@ import { bodySchemas, itemSchemas, type BodySchemaName } from '../../src/http/ap
 import type { AnyRoute } from '../../src/http/types';
 import { validateBody } from '../../src/http/validation';
 import { ApiError } from '../../src/errors';
+import { errorAnswerOf } from '../../src/http/errorAnswers';
 import { apiDocument, operations, pointer, resolved, responseProblems, schemaErrors } from '../api-description';
 
 const concretePath = (template: string) => template.replace(/\{[A-Za-z]+\}/g, 'some-id');
@@ -70,7 +71,7 @@ async function demandedCredential(route: AnyRoute): Promise<string> {
     (thrown: unknown) => thrown,
   );
   expect(error).toBeInstanceOf(ApiError);
-  expect((error as ApiError).status).toBe(401);
+  expect(errorAnswerOf(error as ApiError).status).toBe(401);
   return (error as ApiError).message.startsWith('X-API-Key') ? 'X-API-Key' : 'Authorization';
 }
 

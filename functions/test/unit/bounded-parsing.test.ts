@@ -4,6 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ApiError } from '../../src/errors';
+import { errorAnswerOf, type ErrorAnswer } from '../../src/http/errorAnswers';
 import { DECIMAL, nearbySearchOf } from '../../src/domain/nearby';
 import { MAX_BODY_DEPTH, validateBody } from '../../src/http/validation';
 
@@ -61,12 +62,12 @@ describe('body fields are bounded before their format is checked', () => {
 describe('deeply nested bodies: 400, never a stack overflow', () => {
   const nested = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
 
-  function refusal(name: Parameters<typeof validateBody>[0], body: unknown): ApiError {
+  function refusal(name: Parameters<typeof validateBody>[0], body: unknown): ErrorAnswer {
     try {
       validateBody(name, body);
     } catch (error) {
       expect(error).toBeInstanceOf(ApiError);
-      return error as ApiError;
+      return errorAnswerOf(error as ApiError);
     }
     throw new Error('expected the body to be refused');
   }

@@ -2,7 +2,6 @@ import {
   MAX_IDEMPOTENCY_KEY_LENGTH,
   canonicalJson,
   keyedTransactionId,
-  legacyIdempotencyRecordId,
   parseIdempotencyKey,
   requestFingerprint,
 } from '../../src/domain/idempotency';
@@ -80,12 +79,7 @@ describe('keyedTransactionId', () => {
   });
 
   test('is unambiguous where a separator would not be: ("a:b", "c") and ("a", "b:c") differ', () => {
-    expect(legacyIdempotencyRecordId('a:b', 'c')).toBe(legacyIdempotencyRecordId('a', 'b:c'));
     expect(keyedTransactionId('a:b', 'c')).not.toBe(keyedTransactionId('a', 'b:c'));
-  });
-
-  test('never names a legacy 24-hour record', () => {
-    expect(keyedTransactionId('kiosk-a', 'key-1')).not.toBe(legacyIdempotencyRecordId('kiosk-a', 'key-1'));
   });
 });
 

@@ -10,6 +10,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
 import { withIdleTimeout } from '../../src/adapters/googleHttp';
 import { ApiError } from '../../src/errors';
+import { errorAnswerOf, type ErrorAnswer } from '../../src/http/errorAnswers';
 import { requireAdmin, requireUserOrAdmin } from '../../src/http/auth';
 import { nowSeconds, startGoogleStandIn, type Endpoint } from '../harness/google-stand-in';
 
@@ -41,13 +42,13 @@ beforeEach(() => google.reset());
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+async function rejection(promise: Promise<unknown>): Promise<ErrorAnswer> {
   const error = await promise.then(
     () => undefined,
     (thrown: unknown) => thrown,
   );
   expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
+  return errorAnswerOf(error as ApiError);
 }
 
 describe('admin routes check revocation (requireAdmin)', () => {

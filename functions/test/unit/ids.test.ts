@@ -1,5 +1,6 @@
 import { MAX_ID_LENGTH, assertDocumentId, isValidDocumentId } from '../../src/domain/ids';
 import { ApiError } from '../../src/errors';
+import { errorAnswerOf } from '../../src/http/errorAnswers';
 
 describe('isValidDocumentId', () => {
   test.each([
@@ -54,7 +55,7 @@ describe('assertDocumentId', () => {
         thrown = error;
       }
       expect(thrown).toBeInstanceOf(ApiError);
-      const error = thrown as ApiError;
+      const error = errorAnswerOf(thrown as ApiError);
       expect(error.status).toBe(400);
       expect(error.code).toBe('invalid-argument');
       expect(error.message.startsWith('userId ')).toBe(true);

@@ -1,6 +1,7 @@
 import { Router } from '../../src/http/router';
 import type { AnyRoute } from '../../src/http/types';
 import { ApiError } from '../../src/errors';
+import { errorAnswerOf, type ErrorAnswer } from '../../src/http/errorAnswers';
 
 const route = (method: AnyRoute['method'], path: string): Pick<AnyRoute, 'method' | 'path' | 'handler'> => ({
   method,
@@ -28,12 +29,12 @@ const router = new Router([
   revokeKey,
 ]);
 
-function errorOf(method: string, path: string): ApiError {
+function errorOf(method: string, path: string): ErrorAnswer {
   try {
     router.match(method, path);
   } catch (error) {
     expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
+    return errorAnswerOf(error as ApiError);
   }
   throw new Error(`expected ${method} ${path} to fail`);
 }

@@ -1,15 +1,16 @@
 import { MAX_PUSH_TOKEN_LENGTH, bodySchemas, type BodySchemaName } from '../../src/http/apiDescription/requestBodies';
 import { validateBody } from '../../src/http/validation';
 import { ApiError } from '../../src/errors';
+import { errorAnswerOf, type ErrorAnswer } from '../../src/http/errorAnswers';
 
 type Body = Record<string, unknown>;
 
-function errorFor(name: BodySchemaName, body: unknown): ApiError {
+function errorFor(name: BodySchemaName, body: unknown): ErrorAnswer {
   try {
     validateBody(name, body);
   } catch (error) {
     expect(error).toBeInstanceOf(ApiError);
-    const apiError = error as ApiError;
+    const apiError = errorAnswerOf(error as ApiError);
     expect(apiError.status).toBe(400);
     expect(apiError.code).toBe('invalid-argument');
     return apiError;

@@ -1,8 +1,8 @@
 import { parseIdempotencyKey } from '../../domain/idempotency';
+import { acceptDeposit } from '../../services/deposits';
 import { requireKiosk, type KioskCaller } from '../auth';
 import type { TransactionBody } from '../apiDescription/requestBodies';
 import { transactionExample } from '../apiDescription/examples';
-import { acceptDeposit } from '../deposit';
 import type { Route } from '../types';
 
 /** POST /kiosk/transaction: items deposited by a user, turned into points. */
@@ -13,7 +13,7 @@ export const submitTransactionRoute: Route<TransactionBody, KioskCaller> = {
   bodySchema: 'transactionBody',
   handler: async ({ headers, body, caller }) => {
     const idempotencyKey = parseIdempotencyKey(headers['idempotency-key']);
-    const { result, replayed } = await acceptDeposit({ submission: body, idempotencyKey }, caller);
+    const { result, replayed } = await acceptDeposit({ ...body, idempotencyKey }, caller);
     const responseHeaders: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
     return { headers: responseHeaders, body: { ...result } };
   },

@@ -1,12 +1,14 @@
 import { logError, logInfo } from '../../log';
 import { ApiError } from '../../errors';
-import type { SettledAward } from '../../services/awardTransaction';
+import { settleInOrder, type Settled } from '../../domain/settleInOrder';
+import type { AwardOutcome } from '../../services/awardRecord';
+import { acceptDeposits } from '../../services/deposits';
 import { requireKiosk, type KioskCaller } from '../auth';
 import { MAX_BATCH_ITEMS } from '../../domain/deposit';
 import type { TransactionBatchBody, TransactionBatchItem } from '../apiDescription/requestBodies';
 import { transactionExample } from '../apiDescription/examples';
 import type { BatchResultView } from '../apiDescription/views';
-import { acceptDeposits, type DepositRequest } from '../deposit';
+import { errorAnswerOf } from '../errorAnswers';
 import type { Route } from '../types';
 import { MAX_BODY_DEPTH, validateBody } from '../validation';
 
@@ -17,7 +19,7 @@ const keyOf = (item: Record<string, unknown>): string | null =>
   typeof item.idempotencyKey === 'string' ? item.idempotencyKey : null;
 
 /** One item's result, exactly as the single endpoint would have answered it: its own 4xx, never an exception. */
-function resultOf(item: Record<string, unknown>, settled: SettledAward, caller: KioskCaller): BatchResult {
+function resultOf(item: Record<string, unknown>, settled: Settled<AwardOutcome>, caller: KioskCaller): BatchResult {
   const idempotencyKey = keyOf(item);
   if ('outcome' in settled) {
     const { result, replayed } = settled.outcome;
@@ -30,8 +32,10 @@ function resultOf(item: Record<string, unknown>, settled: SettledAward, caller: 
     };
   }
   const { error } = settled;
-  if (error instanceof ApiError)
-    return { idempotencyKey, status: error.status, error: error.message, code: error.code };
+  if (error instanceof ApiError) {
+    const { status, message, code } = errorAnswerOf(error);
+    return { idempotencyKey, status, error: message, code };
+  }
   logError('batch_item_failed', { kioskId: caller.kioskId, error: String(error) });
   return { idempotencyKey, status: 500, error: 'Internal error; send this item again', code: 'internal' };
 }
@@ -42,21 +46,10 @@ function resultOf(item: Record<string, unknown>, settled: SettledAward, caller: 
  * a key repeated in the batch answered as a retry of its first occurrence).
  */
 async function resultsOf(items: Record<string, unknown>[], caller: KioskCaller): Promise<BatchResult[]> {
-  const settled: SettledAward[] = new Array(items.length);
-  const valid: { index: number; request: DepositRequest }[] = [];
-  items.forEach((item, index) => {
-    try {
-      const { idempotencyKey, ...submission } = validateBody<TransactionBatchItem>('transactionBatchItem', item);
-      valid.push({ index, request: { submission, idempotencyKey } });
-    } catch (error) {
-      settled[index] = { error };
-    }
+  const settled = await settleInOrder(items, {
+    prepare: (item) => validateBody<TransactionBatchItem>('transactionBatchItem', item),
+    settle: (valid) => acceptDeposits(valid, caller),
   });
-  const accepted = await acceptDeposits(
-    valid.map(({ request }) => request),
-    caller,
-  );
-  valid.forEach(({ index }, n) => (settled[index] = accepted[n]));
   return items.map((item, index) => resultOf(item, settled[index], caller));
 }
 

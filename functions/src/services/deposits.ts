@@ -1,35 +1,75 @@
 import { randomUUID } from 'node:crypto';
-import { FieldValue } from 'firebase-admin/firestore';
 import { logInfo } from '../log';
 import { commitOnFreshReads, contention, db } from '../adapters/firestore';
+import { offlineWindowDays } from '../config';
 import { depositKioskFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { usersCollection } from '../data/users';
-import type { KioskStatus } from '../domain/kiosk';
+import {
+  assertDeposit,
+  assertInOfflineWindow,
+  oldestAcceptedDay,
+  type Deposit,
+  type DepositSubmission,
+} from '../domain/deposit';
+import { assertKioskMatches, type KioskCaller, type KioskStatus } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
 import { computeAward, type Award, type RewardsConfig } from '../domain/rewards';
+import { settleInOrder, type Settled } from '../domain/settleInOrder';
 import { ApiError, conflict, notFound, overloaded } from '../errors';
-import {
-  legacyAnswer,
-  planAward,
-  recordedAnswer,
-  stageAward,
-  type AwardOutcome,
-  type DepositToAward,
-  type PlannedAward,
-} from './awardRecord';
+import { planAward, recordedAnswer, stageAward, type AwardOutcome, type PlannedAward } from './awardRecord';
 import { profileToAward } from './provisioning';
 
-export type { AwardOutcome, DepositToAward } from './awardRecord';
-
-/** Where a deposit came from: the kiosk key, and the first UTC day a deposit may still arrive for. */
-export interface AwardOrigin {
-  apiKeyId: string;
-  oldestAcceptedDay: string;
+/**
+ * Deposits from one kiosk, alone (POST /kiosk/transaction) or in a batch: each meets
+ * the checks past its schema in the order a single submission meets them, then the
+ * award (all of them together, see awardTransactions). Answered in order, one
+ * deposit's failure (an ApiError, or an unexpected one) never failing another.
+ *
+ * A retry is answered from the record first: the offline window, like the kiosk's
+ * status, is checked only of a deposit that is not recorded yet (after the award has
+ * looked its key up), so a retry is never refused for a window that moved since.
+ */
+export async function acceptDeposits(
+  submissions: (DepositSubmission & { idempotencyKey?: string })[],
+  caller: KioskCaller,
+): Promise<Settled<AwardOutcome>[]> {
+  const now = new Date();
+  const offlineMaxDays = offlineWindowDays();
+  return settleInOrder(submissions, {
+    prepare: (submission) => {
+      const deposit = assertDeposit(submission, now);
+      assertKioskMatches(caller, deposit.kioskId);
+      return deposit;
+    },
+    settle: (deposits) =>
+      awardTransactions(deposits, {
+        apiKeyId: caller.keyId,
+        oldestAcceptedDay: oldestAcceptedDay(now, offlineMaxDays),
+        checkIfNew: (deposit) => assertInOfflineWindow(deposit, now, offlineMaxDays),
+      }),
+  });
 }
 
-/** What became of one deposit: its outcome, or why it has none (an ApiError, or an unexpected failure). */
-export type SettledAward = { outcome: AwardOutcome } | { error: unknown };
+/** One deposit alone: its outcome, or its error thrown. */
+export async function acceptDeposit(
+  submission: DepositSubmission & { idempotencyKey?: string },
+  caller: KioskCaller,
+): Promise<AwardOutcome> {
+  const [settled] = await acceptDeposits([submission], caller);
+  if ('error' in settled) throw settled.error;
+  return settled.outcome;
+}
+
+/** Where deposits came from, and what only a deposit not recorded yet must pass. */
+export interface AwardOrigin {
+  /** The kiosk key that sent them. */
+  apiKeyId: string;
+  /** The first UTC day a deposit may still arrive for: earlier days' earnings are forgotten. */
+  oldestAcceptedDay: string;
+  /** Throws an ApiError for a new deposit the service must refuse; a retry is answered from its record first. */
+  checkIfNew?: (deposit: Deposit) => void;
+}
 
 /**
  * Awards to one user commit one at a time within this instance. Concurrent awards
@@ -56,33 +96,28 @@ type DepositKiosk = ReturnType<typeof depositKioskFromSnapshot>;
  * twice names one transaction: its later occurrences are awarded in a later round,
  * after the first has committed, and so are answered as retries (a replay, or 422).
  */
-export async function awardTransactions(items: DepositToAward[], origin: AwardOrigin): Promise<SettledAward[]> {
-  if (items.length === 0) return [];
-  const planned = items.map(planAward);
-  const kioskIds = [...new Set(items.map(({ deposit }) => deposit.kioskId))];
+export async function awardTransactions(deposits: Deposit[], origin: AwardOrigin): Promise<Settled<AwardOutcome>[]> {
+  if (deposits.length === 0) return [];
+  const planned = deposits.map(planAward);
+  const kioskIds = [...new Set(deposits.map(({ kioskId }) => kioskId))];
   // Failing here fails every deposit alike, each with its own result (a batch never fails whole).
   const shared = await readShared(kioskIds).catch((error: unknown) => ({ error }));
-  if ('error' in shared) return items.map(() => ({ error: shared.error }));
-  const settled: SettledAward[] = new Array(items.length);
+  if ('error' in shared) return deposits.map(() => ({ error: shared.error }));
   const arrivedAt = Date.now();
-  for (const round of roundsOf(planned)) {
-    const byUser = new Map<string, number[]>();
-    for (const index of round) {
-      const userId = items[index].deposit.userId;
-      byUser.set(userId, [...(byUser.get(userId) ?? []), index]);
-    }
-    await Promise.all(
-      [...byUser].map(async ([userId, indices]) => {
-        const awards = indices.map((index) => planned[index]);
-        const outcomes = await oneAtATimePerUser(userId, () => {
-          // Waiting longer than contention may last is overload: given up before anything is read or written.
-          if (Date.now() - arrivedAt > contention.deadlineMs) throw overloaded();
-          return awardToUser(userId, awards, { ...shared, origin });
-        }).catch((error: unknown) => indices.map(() => ({ error })));
-        indices.forEach((index, n) => (settled[index] = outcomes[n]));
-      }),
-    );
-  }
+  const rounds = roundsOf(planned);
+  const settled = await settleInOrder(planned, {
+    prepare: (award) => award,
+    groupOf: (award) => award.deposit.userId,
+    roundOf: (index) => rounds[index],
+    settle: (awards) => {
+      const { userId } = awards[0].deposit;
+      return oneAtATimePerUser(userId, () => {
+        // Waiting longer than contention may last is overload: given up before anything is read or written.
+        if (Date.now() - arrivedAt > contention.deadlineMs) throw overloaded();
+        return awardToUser(userId, awards, { ...shared, origin });
+      });
+    },
+  });
   for (const each of settled) if ('outcome' in each) logOutcome(each.outcome);
   return settled;
 }
@@ -96,16 +131,14 @@ async function readShared(kioskIds: string[]) {
   return { config, kiosks: new Map(kioskSnaps.map((snap) => [snap.id, depositKioskFromSnapshot(snap)])) };
 }
 
-/** Rounds of deposit indexes in which no transaction id appears twice: a key's k-th occurrence is in round k. */
-function roundsOf(planned: PlannedAward[]): number[][] {
-  const rounds: number[][] = [];
+/** Each deposit's round, in which no transaction id appears twice: a key's k-th occurrence is in round k. */
+function roundsOf(planned: PlannedAward[]): number[] {
   const occurrences = new Map<string, number>();
-  planned.forEach(({ transactionRef }, index) => {
+  return planned.map(({ transactionRef }) => {
     const round = occurrences.get(transactionRef.id) ?? 0;
     occurrences.set(transactionRef.id, round + 1);
-    (rounds[round] ??= []).push(index);
+    return round;
   });
-  return rounds;
 }
 
 /**
@@ -129,13 +162,9 @@ async function awardToUser(
   userId: string,
   awards: PlannedAward[],
   read: { config: RewardsConfig; kiosks: Map<string, DepositKiosk>; origin: AwardOrigin },
-): Promise<SettledAward[]> {
+): Promise<Settled<AwardOutcome>[]> {
   const submissionId = randomUUID();
-  const userRef = usersCollection().doc(userId);
-  const refs = [
-    userRef,
-    ...awards.flatMap(({ transactionRef, legacyRef }) => [transactionRef, legacyRef ?? []].flat()),
-  ];
+  const refs = [usersCollection().doc(userId), ...awards.map(({ transactionRef }) => transactionRef)];
 
   return commitOnFreshReads(async (batch) => {
     const [userSnap, ...snaps] = await db().getAll(...refs);
@@ -143,13 +172,11 @@ async function awardToUser(
     const profile = await profileToAward(userSnap, read.config);
     let user = profile.user;
     let latest: Award | undefined;
-    const settled = awards.map((award): SettledAward => {
+    const settled = awards.map((award): Settled<AwardOutcome> => {
       const recorded = snapOf.get(award.transactionRef.path);
-      const legacy = award.legacyRef && snapOf.get(award.legacyRef.path);
       try {
         if (recorded?.exists) return { outcome: recordedAnswer(award, recorded, submissionId) };
-        if (legacy?.exists) return { outcome: legacyAnswer(award, legacy) };
-        award.checkIfNew?.();
+        read.origin.checkIfNew?.(award.deposit);
         const { kioskId, plasticCount, metalCount, happenedAt } = award.deposit;
         const kiosk = read.kiosks.get(kioskId);
         if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
@@ -182,7 +209,6 @@ async function awardToUser(
         recycledCount: latest.recycledCount,
         rank: latest.rank,
         earnedByDay: latest.earnedByDay,
-        earnedToday: FieldValue.delete(),
       });
     }
     return { result: settled, commit: latest !== undefined };
@@ -198,10 +224,9 @@ function assertTakesDeposits(kioskId: string, status: KioskStatus | undefined): 
   if (status === undefined) {
     reportInvalidKiosk(kioskId, ['status']);
     throw new ApiError(
-      503,
       'kiosk-misconfigured',
       `Kiosk ${kioskId} cannot accept transactions until an operator repairs its record; nothing was awarded`,
-      { 'Retry-After': String(KIOSK_REPAIR_RETRY_SECONDS) },
+      { retryAfterSeconds: KIOSK_REPAIR_RETRY_SECONDS },
     );
   }
   if (status !== 'available') {

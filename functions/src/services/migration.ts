@@ -1,0 +1,132 @@
+/**
+ * Converts what older versions stored into the forms this version reads, so that no
+ * code has to read an old form: `npm run admin -- migrate` (a dry run; `--apply`
+ * writes). Each conversion pages through one collection in id order (flat memory)
+ * and changes only what is still in an old form, so a second run finds nothing.
+ */
+import { FieldValue, Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { db, runTransaction } from '../adapters/firestore';
+import { transactionsCollection } from '../data/transactions';
+import { earningsOf, isPoints, usersCollection } from '../data/users';
+import { pages } from './ledgerBooks';
+
+/** The 24-hour records of the idempotency scheme before keyed transaction ids. */
+export const legacyIdempotencyCollection = () => db().collection('idempotency');
+const LEGACY_RECORD_LIFETIME_MS = 24 * 60 * 60_000;
+
+export interface MigrationReport {
+  /** 24-hour idempotency records whose day has passed: nothing answers from them any more; deleted. */
+  expiredIdempotencyRecords: number;
+  /**
+   * Records still within their 24 hours: kept. Their key's transaction has a random
+   * id, and a keyed one would be a second transaction, so they cannot be converted:
+   * this version must not serve before the last of them has expired.
+   */
+  liveIdempotencyRecords: number;
+  /** When the last live record expires (ISO 8601), or null. */
+  liveUntil: string | null;
+  /** Users holding one day's `earnedToday`: merged into `earnedByDay` (the larger figure of the day), then removed. */
+  earnedToday: number;
+  /** Transactions recorded before `occurredAt` existed: given the time they were recorded, as they were read. */
+  transactionsWithoutOccurredAt: number;
+}
+
+export interface MigrationOptions {
+  /** false: count only (the dry run). */
+  apply: boolean;
+  pageSize: number;
+  now?: Date;
+}
+
+/** Runs every conversion, in turn; returns what was (or, in a dry run, would be) changed. */
+export async function migrate({ apply, pageSize, now = new Date() }: MigrationOptions): Promise<MigrationReport> {
+  return {
+    ...(await retireIdempotencyRecords(apply, pageSize, now)),
+    earnedToday: await mergeEarnedToday(apply, pageSize),
+    transactionsWithoutOccurredAt: await stampOccurredAt(apply, pageSize),
+  };
+}
+
+/** When a legacy record stops answering: its `expireAt`, else a day after `createdAt` (neither: already). */
+function expiryOf(record: DocumentSnapshot): number {
+  const expireAt: unknown = record.get('expireAt');
+  if (expireAt instanceof Timestamp) return expireAt.toMillis();
+  const createdAt: unknown = record.get('createdAt');
+  return createdAt instanceof Timestamp ? createdAt.toMillis() + LEGACY_RECORD_LIFETIME_MS : 0;
+}
+
+async function retireIdempotencyRecords(apply: boolean, pageSize: number, now: Date) {
+  let expired = 0;
+  let live = 0;
+  let liveUntil = 0;
+  const page: DocumentSnapshot[] = [];
+  const deletePage = async () => {
+    if (apply && page.length > 0) {
+      const batch = db().batch();
+      for (const record of page) batch.delete(record.ref);
+      await batch.commit();
+    }
+    page.length = 0;
+  };
+  for await (const record of pages(legacyIdempotencyCollection(), undefined, undefined, pageSize)) {
+    const expiry = expiryOf(record);
+    if (expiry > now.getTime()) {
+      live++;
+      liveUntil = Math.max(liveUntil, expiry);
+      continue;
+    }
+    expired++;
+    page.push(record);
+    if (page.length === pageSize) await deletePage();
+  }
+  await deletePage();
+  return {
+    expiredIdempotencyRecords: expired,
+    liveIdempotencyRecords: live,
+    liveUntil: live > 0 ? new Date(liveUntil).toISOString() : null,
+  };
+}
+
+/** A user's `earnedByDay` with their `earnedToday` counted in, as the award read the two before. */
+function earningsWithEarnedToday(user: DocumentSnapshot): Record<string, number> {
+  const earned = earningsOf(user.data() ?? {});
+  const { day, points } = (user.get('earnedToday') ?? {}) as { day?: unknown; points?: unknown };
+  if (typeof day === 'string' && isPoints(points)) earned[day] = Math.max(earned[day] ?? 0, points);
+  return earned;
+}
+
+/** One user at a time, in a transaction with its read: an award meanwhile is never overwritten. */
+async function mergeEarnedToday(apply: boolean, pageSize: number): Promise<number> {
+  let merged = 0;
+  for await (const user of pages(usersCollection(), undefined, undefined, pageSize)) {
+    if (user.get('earnedToday') === undefined) continue;
+    merged++;
+    if (!apply) continue;
+    await runTransaction(async (tx) => {
+      const fresh = await tx.get(user.ref);
+      if (fresh.get('earnedToday') === undefined) return;
+      tx.update(user.ref, { earnedByDay: earningsWithEarnedToday(fresh), earnedToday: FieldValue.delete() });
+    });
+  }
+  return merged;
+}
+
+/** Each page's transactions without `occurredAt` in one batch: `createdAt`, else the document's own create time. */
+async function stampOccurredAt(apply: boolean, pageSize: number): Promise<number> {
+  let stamped = 0;
+  let batch = db().batch();
+  let staged = 0;
+  for await (const transaction of pages(transactionsCollection(), undefined, undefined, pageSize)) {
+    if (transaction.get('occurredAt') instanceof Timestamp) continue;
+    stamped++;
+    const createdAt: unknown = transaction.get('createdAt');
+    const occurredAt = createdAt instanceof Timestamp ? createdAt : transaction.createTime!;
+    batch.update(transaction.ref, { occurredAt });
+    if (++staged === pageSize) {
+      if (apply) await batch.commit();
+      [batch, staged] = [db().batch(), 0];
+    }
+  }
+  if (apply && staged > 0) await batch.commit();
+  return stamped;
+}

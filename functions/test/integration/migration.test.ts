@@ -1,0 +1,156 @@
+/**
+ * `migrate` converts what older versions stored into the forms this version reads,
+ * through the CLI as an operator runs it, a small page size so that every conversion
+ * reads more than one page.
+ */
+import { FieldValue, Timestamp, type DocumentData } from 'firebase-admin/firestore';
+import { cli } from './cli-runner';
+import {
+  call,
+  db,
+  resetEmulators,
+  seedKioskAndUser,
+  seedKiosk,
+  seedTransaction,
+  seedUser,
+  withoutBackgroundTriggers,
+} from './helpers';
+
+beforeEach(resetEmulators);
+
+const HOUR_MS = 3_600_000;
+const dayOf = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().slice(0, 10);
+
+/** `migrate` with these arguments, 2 documents a page: its exit code, its notes and its report. */
+async function migrate(...args: string[]) {
+  const run = await cli('migrate', '--page-size', '2', ...args);
+  return { code: run.code, stderr: run.stderr, report: run.stdout ? JSON.parse(run.stdout) : undefined };
+}
+
+/** A 24-hour idempotency record as the scheme before keyed transaction ids wrote it, `ageHours` old. */
+async function seedLegacyRecord(id: string, ageHours: number): Promise<Timestamp> {
+  const createdAt = Timestamp.fromMillis(Date.now() - ageHours * HOUR_MS);
+  const expireAt = Timestamp.fromMillis(createdAt.toMillis() + 24 * HOUR_MS);
+  await db()
+    .collection('idempotency')
+    .doc(id)
+    .set({ kioskId: 'k', fingerprint: 'f', response: { success: true }, createdAt, expireAt });
+  return expireAt;
+}
+
+/** Every document of the collections the migration converts, with its update time: what a write would change. */
+async function stored(): Promise<Record<string, { data: DocumentData; updateTime: number }>> {
+  const all: Record<string, { data: DocumentData; updateTime: number }> = {};
+  for (const name of ['idempotency', 'users', 'transactions']) {
+    for (const doc of (await db().collection(name).get()).docs) {
+      all[doc.ref.path] = { data: doc.data(), updateTime: doc.updateTime.toMillis() };
+    }
+  }
+  return all;
+}
+
+describe('migrate', () => {
+  withoutBackgroundTriggers();
+
+  test('a dry run changes nothing, --apply converts every page, a second --apply changes nothing', async () => {
+    await Promise.all([25, 30, 48].map((age, i) => seedLegacyRecord(`expired-${i}`, age)));
+    const [today, yesterday] = [dayOf(0), dayOf(24 * HOUR_MS)];
+    const users = await Promise.all([seedUser(), seedUser(), seedUser(), seedUser()]);
+    await db()
+      .doc(`users/${users[0]}`)
+      .update({ earnedToday: { day: today, points: 90 } });
+    await db()
+      .doc(`users/${users[1]}`)
+      .update({ earnedToday: { day: yesterday, points: 40 }, earnedByDay: { [yesterday]: 60 } });
+    await db()
+      .doc(`users/${users[2]}`)
+      .update({ earnedToday: { day: today, points: 20 }, earnedByDay: { [today]: 10, [yesterday]: 5 } });
+    const kioskId = await seedKiosk();
+    const transactions = await Promise.all(
+      [1, 2, 3, 4].map((hours) =>
+        seedTransaction(kioskId, users[3], { createdAt: new Date(Date.now() - hours * HOUR_MS) }),
+      ),
+    );
+    for (const { transactionId } of transactions.slice(0, 3)) {
+      await db().doc(`transactions/${transactionId}`).update({ occurredAt: FieldValue.delete() });
+    }
+    const counts = {
+      expiredIdempotencyRecords: 3,
+      liveIdempotencyRecords: 0,
+      liveUntil: null,
+      earnedToday: 3,
+      transactionsWithoutOccurredAt: 3,
+    };
+
+    const before = await stored();
+    const dryRun = await migrate();
+    expect(dryRun).toMatchObject({ code: 0, report: { applied: false, ...counts } });
+    expect(dryRun.stderr).toContain('dry run, nothing written; 9 changes to make');
+    expect(await stored()).toEqual(before);
+
+    const applied = await migrate('--apply');
+    expect(applied).toMatchObject({ code: 0, report: { applied: true, ...counts } });
+    expect((await db().collection('idempotency').get()).size).toBe(0);
+    const earnings = await Promise.all(
+      users.map(async (id) => {
+        const user = (await db().doc(`users/${id}`).get()).data()!;
+        return { earnedByDay: user.earnedByDay, earnedToday: user.earnedToday };
+      }),
+    );
+    expect(earnings).toEqual([
+      { earnedByDay: { [today]: 90 }, earnedToday: undefined },
+      { earnedByDay: { [yesterday]: 60 }, earnedToday: undefined },
+      { earnedByDay: { [today]: 20, [yesterday]: 5 }, earnedToday: undefined },
+      { earnedByDay: undefined, earnedToday: undefined },
+    ]);
+    for (const { transactionId } of transactions.slice(0, 3)) {
+      const transaction = await db().doc(`transactions/${transactionId}`).get();
+      expect(transaction.get('occurredAt')).toEqual(transaction.get('createdAt'));
+    }
+
+    const converted = await stored();
+    const again = await migrate('--apply');
+    expect(again).toMatchObject({
+      code: 0,
+      report: { applied: true, expiredIdempotencyRecords: 0, earnedToday: 0, transactionsWithoutOccurredAt: 0 },
+    });
+    expect(await stored()).toEqual(converted);
+  });
+
+  test('a 24-hour record still live is kept, and --apply exits 1 saying until when', async () => {
+    await seedLegacyRecord('expired', 25);
+    await seedLegacyRecord('live', 23);
+    const liveUntil = (await seedLegacyRecord('live-too', 1)).toDate().toISOString();
+
+    const dryRun = await migrate();
+    expect(dryRun).toMatchObject({
+      code: 0,
+      report: { expiredIdempotencyRecords: 1, liveIdempotencyRecords: 2, liveUntil },
+    });
+
+    const applied = await migrate('--apply');
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toContain(`2 24-hour idempotency records are live until ${liveUntil}`);
+    const left = await db().collection('idempotency').get();
+    expect(left.docs.map((doc) => doc.id).sort()).toEqual(['live', 'live-too']);
+  });
+});
+
+test('a profile awarded before per-day earnings were kept: after migrate, its earnedToday still counts', async () => {
+  await db().doc('config/rewards').set({ dailyPointsCap: 100 });
+  const { kioskId, apiKey, userId } = await seedKioskAndUser();
+  const today = new Date().toISOString().slice(0, 10);
+  await db()
+    .collection('users')
+    .doc(userId)
+    .update({ earnedToday: { day: today, points: 90 } });
+  expect((await migrate('--apply')).code).toBe(0);
+  const res = await call('POST', '/kiosk/transaction', {
+    body: { kioskId, userId, plasticCount: 2, metalCount: 0 },
+    headers: { 'x-api-key': apiKey },
+  });
+  expect(res.body.transaction).toMatchObject({ pointsEarned: 10, capped: true });
+  const user = (await db().collection('users').doc(userId).get()).data()!;
+  expect(user.earnedByDay).toEqual({ [today]: 100 });
+  expect(user.earnedToday).toBeUndefined();
+});
