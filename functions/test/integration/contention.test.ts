@@ -169,11 +169,18 @@ describe('contention past the deadline: 503 overloaded with Retry-After, nothing
         apiKeyId: keyId,
         oldestAcceptedDay: '2000-01-01',
       });
-    // Only the first award's commits lose their race; the second's would land at once if it were tried.
+    // The first award's one commit takes longer than the deadline and then loses its race, so it is
+    // given up; the second, queued behind it all that time, would land at once if it were tried.
     const first = writesDocument(`transactions/${keyedTransactionId(kioskId, 'queued-1')}`);
-    const { result: settled } = await withEveryCommitFailing(first, FAILED_PRECONDITION, () =>
-      Promise.all([award('queued-1'), award('queued-2')]),
-    );
+    const slowLostRace = {
+      before: async () => {
+        await new Promise((resolve) => setTimeout(resolve, contention.deadlineMs * 1.5));
+        throw Object.assign(new Error('lost its race, slowly (injected by the test)'), { code: FAILED_PRECONDITION });
+      },
+    };
+    const fault = injectCommitFaults(db(), first, 1, slowLostRace);
+    const settled = await Promise.all([award('queued-1'), award('queued-2')]).finally(() => fault.restore());
+    expect(fault.injected()).toBe(1);
     const errors = settled.map(([each]) => ('error' in each ? errorAnswerOf(each.error as ApiError) : each.outcome));
     for (const error of errors) expect(error).toMatchObject({ status: 503, code: 'overloaded' });
     expect((await db().collection('transactions').get()).size).toBe(0);
