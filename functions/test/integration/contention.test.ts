@@ -171,15 +171,21 @@ describe('contention past the deadline: 503 overloaded with Retry-After, nothing
       });
     // The first award's one commit takes longer than the deadline and then loses its race, so it is
     // given up; the second, queued behind it all that time, would land at once if it were tried.
+    // The second is sent only once the first is committing, so it is queued behind it whatever the timing.
     const first = writesDocument(`transactions/${keyedTransactionId(kioskId, 'queued-1')}`);
+    let firstCommitting: () => void = () => undefined;
+    const firstIsCommitting = new Promise<void>((resolve) => (firstCommitting = resolve));
     const slowLostRace = {
       before: async () => {
+        firstCommitting();
         await new Promise((resolve) => setTimeout(resolve, contention.deadlineMs * 1.5));
         throw Object.assign(new Error('lost its race, slowly (injected by the test)'), { code: FAILED_PRECONDITION });
       },
     };
     const fault = injectCommitFaults(db(), first, 1, slowLostRace);
-    const settled = await Promise.all([award('queued-1'), award('queued-2')]).finally(() => fault.restore());
+    const settled = await Promise.all([award('queued-1'), firstIsCommitting.then(() => award('queued-2'))]).finally(
+      () => fault.restore(),
+    );
     expect(fault.injected()).toBe(1);
     const errors = settled.map(([each]) => ('error' in each ? errorAnswerOf(each.error as ApiError) : each.outcome));
     for (const error of errors) expect(error).toMatchObject({ status: 503, code: 'overloaded' });
