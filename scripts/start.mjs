@@ -1,5 +1,6 @@
 // @ts-check
-// `npm start`: the local stack. Starts the emulator suite (functions, firestore, auth);
+// `npm start`: the local stack. Starts the emulator suite (functions, firestore, auth, and
+// hosting serving the operator console, built first when console/ changed);
 // once the API answers, starts the rest side by side: the mail catcher (maildev), the
 // demo data seed, the API reference page and the TypeScript compiler in watch mode (an
 // edit in functions/src reloads the functions); then prints how to use the stack and how
@@ -11,7 +12,9 @@ import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { buildConsole } from './lib/console.mjs';
 import {
+  CONSOLE_URL,
   COMPILE_ARGS,
   EMULATORS,
   HOSTS,
@@ -213,6 +216,7 @@ function banner(seedReport, answeredMs) {
     rule,
     ' Kiosk Rewards local stack is running. Ctrl-C stops it.',
     '',
+    ` Console        ${CONSOLE_URL}   (sign in as the admin account below)`,
     ` API            ${API}`,
     `                answered its first request ${(answeredMs / 1000).toFixed(1)} s after launch`,
     ` Mail catcher   ${MAIL_PAGE}   (one-time-code mails land here)`,
@@ -234,6 +238,12 @@ if (!functionsBuilt()) {
     console.error('The functions do not compile (see the messages above).');
     process.exit(1);
   }
+}
+try {
+  buildConsole();
+} catch {
+  console.error('The console does not build (see the messages above).');
+  process.exit(1);
 }
 
 startChild(

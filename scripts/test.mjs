@@ -1,13 +1,15 @@
 // @ts-check
-// `npm test`: lints, checks the formatting, type-checks (scripts and functions),
-// builds, runs the unit tests, then the integration tests inside
-// `firebase emulators:exec` (which fails the run if the emulators do not start), and
-// ends with one summary line.
+// `npm test`: lints, checks the formatting, type-checks (scripts, functions and the
+// console), builds, runs the unit tests, then the integration tests inside
+// `firebase emulators:exec` (which fails the run if the emulators do not start), then
+// the console's browser tests against the whole stack (Hosting included), and ends
+// with one summary line.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { TEST_PROJECT_ID, buildFunctions, runInEmulators } from './lib/emulators.mjs';
+import { buildConsole, consoleDir } from './lib/console.mjs';
+import { EMULATORS, TEST_PROJECT_ID, buildFunctions, runInEmulators } from './lib/emulators.mjs';
 import { cacheDir, functionsDir, repoRoot } from './lib/paths.mjs';
 
 /**
@@ -53,9 +55,11 @@ execFileSync('npx', ['eslint', '.'], { cwd: repoRoot, stdio: 'inherit' });
 execFileSync('npx', ['prettier', '--check', '--log-level=warn', '.'], { cwd: repoRoot, stdio: 'inherit' });
 execFileSync('npx', ['tsc', '-p', 'tsconfig.scripts.json'], { cwd: repoRoot, stdio: 'inherit' });
 execFileSync('npm', ['run', '--silent', 'typecheck'], { cwd: functionsDir, stdio: 'inherit' });
+execFileSync('npm', ['run', '--silent', 'typecheck'], { cwd: consoleDir, stdio: 'inherit' });
 buildFunctions();
+buildConsole();
 
-// `npm test -- <pattern...>` runs only the test files matching the patterns (both tiers).
+// `npm test -- <pattern...>` runs only the test files matching the patterns (every tier).
 const patterns = process.argv.slice(2);
 const jestArgs = (/** @type {'unit' | 'integration'} */ tier) => [
   '--selectProjects',
@@ -69,22 +73,49 @@ const unit = spawnSync('npx', ['jest', ...jestArgs('unit')], { cwd: functionsDir
 // The integration tier's output, passed through, keeping the last problem lines.
 /** @type {string[]} */
 const problems = [];
+/** @param {string} line */
+function keepProblem(line) {
+  if (!PROBLEM.test(line)) return;
+  problems.push(line.length > 400 ? `${line.slice(0, 400)}…` : line);
+  if (problems.length > KEPT_PROBLEMS) problems.shift();
+}
 const integrationStatus = await runInEmulators({
   projectId: TEST_PROJECT_ID,
   cwd: functionsDir,
   command: ['npx', 'jest', '--runInBand', ...jestArgs('integration')],
-  onLine(line) {
-    if (!PROBLEM.test(line)) return;
-    problems.push(line.length > 400 ? `${line.slice(0, 400)}…` : line);
-    if (problems.length > KEPT_PROBLEMS) problems.shift();
-  },
+  onLine: keepProblem,
 });
+
+// The browser tier: Node's test runner drives Chromium through the console on the Hosting emulator.
+const browserTests = readdirSync(join(consoleDir, 'test'))
+  .filter((name) => name.endsWith('.test.ts'))
+  .map((name) => join('test', name))
+  .filter((file) => !patterns.length || patterns.some((pattern) => new RegExp(pattern).test(file)));
+const browserStatus = browserTests.length
+  ? await runInEmulators({
+      projectId: TEST_PROJECT_ID,
+      only: EMULATORS,
+      cwd: consoleDir,
+      command: [
+        'node',
+        '--test',
+        '--test-concurrency=1',
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        `--test-reporter=${join(repoRoot, 'scripts', 'lib', 'node-test-results.mjs')}`,
+        `--test-reporter-destination=${join(resultsDir, 'browser.json')}`,
+        ...browserTests,
+      ],
+      onLine: keepProblem,
+    })
+  : 0;
 
 let passed = 0;
 let failed = 0;
 /** @type {string[]} */
 const failures = [];
-for (const tier of /** @type {const} */ (['unit', 'integration'])) {
+const tiers = /** @type {const} */ (['unit', 'integration', 'browser']);
+for (const tier of browserTests.length ? tiers : tiers.slice(0, 2)) {
   try {
     /** @type {JestResults} */
     const results = JSON.parse(readFileSync(join(resultsDir, `${tier}.json`), 'utf8'));
@@ -104,7 +135,7 @@ for (const tier of /** @type {const} */ (['unit', 'integration'])) {
     failed += 1;
   }
 }
-if (failed > 0 || integrationStatus !== 0) {
+if (failed > 0 || integrationStatus !== 0 || browserStatus !== 0) {
   reportEmulatorProblems(problems);
   if (failures.length) console.log(`\nFailed:\n${failures.map((line) => `  ${line}`).join('\n')}`);
 }
@@ -115,4 +146,4 @@ console.log(`${passed} passed, ${failed} failed`);
  *   testResults: { name: string, status: string, message?: string,
  *     assertionResults: { status: string, fullName: string, failureMessages: string[] }[] }[] }} JestResults
  */
-process.exit(unit.status === 0 && integrationStatus === 0 && failed === 0 ? 0 : 1);
+process.exit(unit.status === 0 && integrationStatus === 0 && browserStatus === 0 && failed === 0 ? 0 : 1);

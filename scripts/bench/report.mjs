@@ -17,8 +17,18 @@
  *   throughput: Of<typeof import('./sections/growth.mjs').measureThroughput>,
  *   nearby: Of<typeof import('./sections/growth.mjs').measureNearby>,
  *   history: Of<typeof import('./sections/growth.mjs').measureHistory>,
+ *   console: ConsoleResults,
  * }} Results
  */
+/**
+ * What scripts/bench/console.mjs measured.
+ * @typedef {{ kiosks: number, runs: number, renderedMs: number[], medianMs: number,
+ *   scripts: { url: string, bytes: number, gzip: number }[], gzipTotal: number }} ConsoleResults
+ */
+
+/** The contract's budget for the console's first page: compressed JavaScript. */
+const CONSOLE_JS_BUDGET_KB = 250;
+const kb = (/** @type {number} */ bytes) => (bytes / 1024).toFixed(1);
 
 const ms = (/** @type {number} */ v) => (!Number.isFinite(v) ? 'n/a' : v >= 100 ? v.toFixed(0) : v.toFixed(1));
 const x = (/** @type {number} */ v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a');
@@ -215,5 +225,44 @@ ${table(
     row.failed,
   ]),
 )}
+
+${consoleSection(r.console)}`;
+}
+
+/**
+ * The console's section: whole in the full report, and alone from `npm run bench -- --console`,
+ * which puts it in place of the one BENCHMARKS.md has (see spliceConsoleSection).
+ * @param {ConsoleResults} c
+ */
+export function consoleSection(c) {
+  const met = c.gzipTotal <= CONSOLE_JS_BUDGET_KB * 1024;
+  return `${CONSOLE_HEADING}
+
+Chromium (Playwright) against the console on the Hosting emulator, signed in as an operator, ${n(c.kiosks)} kiosks in the fleet, an empty HTTP cache each run. Sizes are of every script the first page (Fleet) loads, gzip-compressed here as Hosting compresses what it serves.
+
+| Target | Measured | Verdict |
+| --- | --- | --- |
+| First page's compressed JavaScript ≤ ${CONSOLE_JS_BUDGET_KB} KB | ${kb(c.gzipTotal)} KB | ${met ? 'met' : '**MISSED**'} |
+
+Navigation → Fleet table rendered, median of ${c.runs}: **${ms(c.medianMs)} ms** (runs: ${c.renderedMs.map(ms).join(', ')}).
+
+${table(
+  ['Script', 'Bytes', 'Gzip bytes'],
+  c.scripts.map((script) => [`\`${script.url}\``, n(script.bytes), n(script.gzip)]),
+)}
 `;
+}
+
+const CONSOLE_HEADING = '## Operator console: first page';
+
+/**
+ * BENCHMARKS.md with its console section replaced by `section` (or added at its end).
+ * @param {string} markdown
+ * @param {string} section
+ */
+export function spliceConsoleSection(markdown, section) {
+  const start = markdown.indexOf(CONSOLE_HEADING);
+  if (start === -1) return `${markdown.trimEnd()}\n\n${section}`;
+  const next = markdown.indexOf('\n## ', start + CONSOLE_HEADING.length);
+  return `${markdown.slice(0, start)}${section}${next === -1 ? '' : markdown.slice(next)}`;
 }

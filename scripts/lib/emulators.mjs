@@ -9,13 +9,21 @@ import { cacheDir, functionsDir, repoRoot } from './paths.mjs';
 
 export const LOCAL_PROJECT_ID = 'demo-kiosk-rewards';
 export const TEST_PROJECT_ID = 'demo-kiosk-rewards-test';
-export const EMULATORS = 'functions,firestore,auth';
+/** What the API needs: the integration tests, the loadtest and the bench run these. */
+export const SERVICE_EMULATORS = 'functions,firestore,auth';
+/** The whole local stack: the API and the operator console on Hosting (`npm start`, the browser tests). */
+export const EMULATORS = `${SERVICE_EMULATORS},hosting`;
 
 /** Where `firebase emulators:start` puts each emulator: firebase.json's `emulators` section. */
 const configured = JSON.parse(readFileSync(join(repoRoot, 'firebase.json'), 'utf8')).emulators;
 export const HOSTS = Object.fromEntries(
-  ['functions', 'firestore', 'auth', 'hub'].map((name) => [name, `${configured[name].host}:${configured[name].port}`]),
+  ['functions', 'firestore', 'auth', 'hub', 'hosting'].map((name) => [
+    name,
+    `${configured[name].host}:${configured[name].port}`,
+  ]),
 );
+/** The operator console, served by the Hosting emulator. */
+export const CONSOLE_URL = `http://${HOSTS.hosting}`;
 export const apiUrl = (/** @type {string} */ projectId) => `http://${HOSTS.functions}/${projectId}/us-central1/api`;
 
 const SDK_JAR_NAME = 'cloud-firestore-emulator.jar';
@@ -184,15 +192,16 @@ const shellQuote = (/** @type {string} */ arg) =>
 
 /**
  * Runs `command` (its words; run by a shell from `cwd`, default the repository root)
- * inside `firebase emulators:exec` with the functions, Firestore and Auth emulators for
- * `projectId`. emulators:exec fails the run if they do not start, and gives the command
+ * inside `firebase emulators:exec` with the emulators `only` names (default: the functions,
+ * Firestore and Auth emulators) for `projectId`. emulators:exec fails the run if they do not start, and gives the command
  * their hosts in its environment (what test/harness/emulators.ts reads). `config` is
  * another firebase.json (other ports). The output passes through; `onLine` also sees
  * each of its lines. Resolves to the exit status.
- * @param {{ projectId: string, command: string[], cwd?: string, config?: string, onLine?: (line: string) => void }} options
+ * @param {{ projectId: string, command: string[], only?: string, cwd?: string, config?: string,
+ *   onLine?: (line: string) => void }} options
  * @returns {Promise<number>}
  */
-export function runInEmulators({ projectId, command, cwd, config, onLine }) {
+export function runInEmulators({ projectId, command, only = SERVICE_EMULATORS, cwd, config, onLine }) {
   ensureLocalSecrets();
   const inner = `${cwd ? `cd ${shellQuote(cwd)} && ` : ''}${command.map(shellQuote).join(' ')}`;
   const args = [
@@ -200,7 +209,7 @@ export function runInEmulators({ projectId, command, cwd, config, onLine }) {
     ...(config ? ['--config', config] : []),
     'emulators:exec',
     '--only',
-    EMULATORS,
+    only,
     '--project',
     projectId,
     inner,

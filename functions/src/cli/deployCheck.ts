@@ -52,16 +52,39 @@ export function deployProblems(params: Record<string, string>, names: readonly s
   return problems;
 }
 
+interface HostingRewrite {
+  source: string;
+  function?: { functionId: string; region?: string };
+}
+
+/**
+ * Firebase Hosting sends the console's `/api/**` to the `api` function in the region
+ * firebase.json names; a rewrite to another region than the functions' would answer 404.
+ */
+export function hostingRewriteProblems(firebaseJson: { hosting?: { rewrites?: HostingRewrite[] } }, region?: string) {
+  const api = firebaseJson.hosting?.rewrites?.find((rewrite) => rewrite.function?.functionId === 'api');
+  if (!api?.function) return ['firebase.json: hosting has no rewrite to the api function (the console needs /api/**)'];
+  if (region === undefined || api.function.region === region) return [];
+  return [
+    `firebase.json: hosting rewrites ${api.source} to region ${api.function.region}, FUNCTIONS_REGION is ${region}`,
+  ];
+}
+
 function main(): number {
   const projectId = process.env.GCLOUD_PROJECT;
   if (!projectId) {
     process.stderr.write('deploy check: GCLOUD_PROJECT is not set (firebase deploy sets it for predeploy hooks)\n');
     return 1;
   }
-  const problems = deployProblems(deployedParams(projectId), paramNames());
+  const params = deployedParams(projectId);
+  const firebaseJson = JSON.parse(readFileSync(join(functionsDir, '..', 'firebase.json'), 'utf8'));
+  const problems = [
+    ...deployProblems(params, paramNames()),
+    ...hostingRewriteProblems(firebaseJson, params.FUNCTIONS_REGION),
+  ];
   if (problems.length === 0) return 0;
   process.stderr.write(
-    `deploy stopped: the params of ${projectId} need production values in functions/.env.${projectId}:\n` +
+    `deploy stopped: ${projectId} needs production values in functions/.env.${projectId} or firebase.json:\n` +
       problems.map((problem) => `  - ${problem}\n`).join('') +
       '(See README, "Deploying to a real project".)\n',
   );

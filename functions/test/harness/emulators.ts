@@ -14,14 +14,18 @@ export interface Emulators {
   auth: string;
   /** Absent when the suite runs without the functions emulator. */
   functions?: string;
+  /** The operator console; absent when the suite runs without the Hosting emulator. */
+  hosting?: string;
 }
 
 /**
- * firebase-tools sets a variable for every emulator but the functions emulator;
- * discoverEmulators() sets this one beside the others, so that the processes it
- * starts (jest's test files) know the api's host without asking the hub again.
+ * firebase-tools sets a variable for every emulator but the functions and Hosting
+ * emulators; discoverEmulators() sets these beside the others, so that the processes
+ * it starts (jest's test files) know the api's and the console's hosts without asking
+ * the hub again.
  */
 const FUNCTIONS_EMULATOR_HOST = 'FUNCTIONS_EMULATOR_HOST';
+const HOSTING_EMULATOR_HOST = 'HOSTING_EMULATOR_HOST';
 
 interface RunningEmulator {
   host: string;
@@ -66,6 +70,7 @@ export async function discoverEmulators(): Promise<Emulators> {
     ['firestore', 'FIRESTORE_EMULATOR_HOST'],
     ['auth', 'FIREBASE_AUTH_EMULATOR_HOST'],
     ['functions', FUNCTIONS_EMULATOR_HOST],
+    ['hosting', HOSTING_EMULATOR_HOST],
   ] as const) {
     const emulator = running[name];
     if (emulator) process.env[variable] ??= hostOf(emulator);
@@ -93,6 +98,7 @@ export function emulatorsFromEnv(): Emulators {
     firestore: process.env.FIRESTORE_EMULATOR_HOST!,
     auth: process.env.FIREBASE_AUTH_EMULATOR_HOST!,
     functions: process.env[FUNCTIONS_EMULATOR_HOST] || undefined,
+    hosting: process.env[HOSTING_EMULATOR_HOST] || undefined,
   };
 }
 

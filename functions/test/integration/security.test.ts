@@ -1,5 +1,6 @@
 import { getAuth } from 'firebase-admin/auth';
 import { adminApp } from '../../src/adapters/firestore';
+import { afterThisSecond, revokeSessions } from '../harness/auth';
 import { admin } from './cli-runner';
 import {
   PROJECT_ID,
@@ -12,7 +13,6 @@ import {
   seedKioskAndUser,
   seedUser,
   uniqueId,
-  waitFor,
 } from './helpers';
 
 beforeEach(resetEmulators);
@@ -85,28 +85,13 @@ describe('admin rights end at once', () => {
     location: { latitude: 52.5, longitude: 13.4 },
   });
 
-  /** Revocation has a resolution of one second: tokens issued in the second it happens stay valid. */
-  async function afterIssueSecond(token: string): Promise<void> {
-    const { auth_time: issuedAt } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as {
-      auth_time: number;
-    };
-    await waitFor(`the clock to leave second ${issuedAt}, when the token was issued`, async () =>
-      Math.floor(Date.now() / 1000) > issuedAt ? true : undefined,
-    );
-  }
-
-  async function revokeAfterIssue(uid: string, token: string): Promise<void> {
-    await afterIssueSecond(token);
-    await getAuth(adminApp()).revokeRefreshTokens(uid);
-  }
-
   test('an admin token issued before the revocation: 401 on /admin/*, nothing written; a fresh one works', async () => {
     const uid = uniqueId('admin');
     const token = await idTokenFor(uid, { admin: true });
     const before = await call('POST', '/admin/kiosks', { headers: bearer(token), body: newKiosk() });
     expect(before.status).toBe(201);
 
-    await revokeAfterIssue(uid, token);
+    await revokeSessions(uid);
     const kiosk = newKiosk();
     const after = await call('POST', '/admin/kiosks', { headers: bearer(token), body: kiosk });
     expect(after.status).toBe(401);
@@ -125,7 +110,7 @@ describe('admin rights end at once', () => {
     const token = await idTokenFor(uid, { admin: true });
     expect((await call('POST', '/admin/kiosks', { headers: bearer(token), body: newKiosk() })).status).toBe(201);
 
-    await afterIssueSecond(token);
+    await afterThisSecond();
     expect(await admin('admin:revoke', '--uid', uid)).toMatch(/refuse them at once/);
     const kiosk = newKiosk();
     const write = await call('POST', '/admin/kiosks', { headers: bearer(token), body: kiosk });

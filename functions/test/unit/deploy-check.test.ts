@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deployedParams, deployProblems, paramNames } from '../../src/cli/deployCheck';
+import { deployedParams, deployProblems, hostingRewriteProblems, paramNames } from '../../src/cli/deployCheck';
 import { parseDotenv } from '../../src/cli/params';
 
 const functionsDir = join(__dirname, '..', '..');
@@ -63,5 +63,32 @@ describe('production values (contract: nothing emulator-only is presented as pro
       'npm --prefix "$RESOURCE_DIR" run build',
       'npm --prefix "$RESOURCE_DIR" run --silent check-deploy',
     ]);
+  });
+
+  describe('the console reaches the api through Hosting (contract §11: no cross-origin setup)', () => {
+    const firebase = () => JSON.parse(readFileSync(join(functionsDir, '..', 'firebase.json'), 'utf8'));
+
+    test("firebase.json rewrites /api/** to the api function in the committed FUNCTIONS_REGION, before the console's pages", () => {
+      const { rewrites } = firebase().hosting;
+      expect(rewrites[0]).toEqual({ source: '/api/**', function: { functionId: 'api', region: 'us-central1' } });
+      expect(rewrites.at(-1)).toEqual({ source: '**', destination: '/index.html' });
+      expect(hostingRewriteProblems(firebase(), committed('.env').FUNCTIONS_REGION)).toEqual([]);
+    });
+
+    test('a project whose functions run in another region is stopped, naming both regions', () => {
+      expect(hostingRewriteProblems(firebase(), 'europe-west1')).toEqual([
+        'firebase.json: hosting rewrites /api/** to region us-central1, FUNCTIONS_REGION is europe-west1',
+      ]);
+    });
+
+    test('a firebase.json without the rewrite is stopped', () => {
+      expect(hostingRewriteProblems({ hosting: { rewrites: [] } }, 'us-central1')).toEqual([
+        'firebase.json: hosting has no rewrite to the api function (the console needs /api/**)',
+      ]);
+    });
+
+    test('firebase.json builds the console before every hosting deploy', () => {
+      expect(firebase().hosting.predeploy).toEqual(['node scripts/ensure-deps.mjs', 'npm --prefix console run build']);
+    });
   });
 });

@@ -1,0 +1,129 @@
+// Fleet (table + map) and Kiosk (details, keys, 30-day chart) (contract §11).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { api, launchBrowser, newAccount, operatorPage, seedKiosk, seriousViolations, uniqueId } from './browser.ts';
+
+let browser: Browser;
+before(async () => (browser = await launchBrowser()));
+after(() => browser?.close());
+
+const fleetRow = (page: import('playwright-core').Page, kioskId: string) =>
+  page.getByRole('table', { name: 'Kiosks' }).getByRole('row').filter({ hasText: kioskId });
+
+test('Fleet lists every kiosk with its telemetry, filters by status and open alert, and maps them', async () => {
+  const full = await seedKiosk({ name: 'Full bin kiosk' });
+  const fine = await seedKiosk({ name: 'Quiet kiosk', latitude: 52.1, longitude: 5.1 });
+  const reported = await api(`/kiosk/${full.id}/status`, {
+    headers: { 'X-API-Key': full.apiKey },
+    body: { status: 'maintenance', fillLevel: { plastic: 95, metal: 10 }, firmwareVersion: '2.4.1', errorCode: 'E42' },
+  });
+  assert.equal(reported.status, 200, JSON.stringify(reported.body));
+  const { page, context } = await operatorPage(browser);
+  await page.reload();
+
+  const row = fleetRow(page, full.id);
+  await row.waitFor();
+  const text = await row.innerText();
+  for (const shown of ['Full bin kiosk', 'maintenance', '95', '2.4.1', 'E42'])
+    assert.ok(text.includes(shown), `${shown} in «${text}»`);
+
+  await page.getByLabel('Status').selectOption('maintenance');
+  await fleetRow(page, full.id).waitFor();
+  assert.equal(await fleetRow(page, fine.id).count(), 0);
+  await page.getByLabel('Status').selectOption({ label: 'All' });
+  await page.getByLabel('Open alert').selectOption({ label: 'Without open alerts' });
+  await fleetRow(page, fine.id).waitFor();
+  assert.equal(await fleetRow(page, full.id).count(), 0);
+  await page.getByLabel('Open alert').selectOption({ label: 'With open alerts' });
+  await fleetRow(page, full.id).waitFor();
+
+  const map = page.getByRole('region', { name: 'Map of kiosks' });
+  await map.waitFor();
+  assert.ok((await map.locator('.leaflet-interactive').count()) >= 1, 'the map draws the kiosks as markers');
+  assert.deepEqual(await seriousViolations(page), []);
+
+  await fleetRow(page, full.id).getByRole('link', { name: full.id }).click();
+  await page.getByRole('heading', { level: 1, name: `Kiosk ${full.id}` }).waitFor();
+  await context.close();
+});
+
+test('Fleet sorts by a column and pages the table', async () => {
+  const { page, context } = await operatorPage(browser);
+  const header = page.getByRole('columnheader', { name: /Name/ });
+  await header.getByRole('button').click();
+  assert.match((await header.getAttribute('aria-sort')) ?? '', /ascending|descending/);
+  await context.close();
+});
+
+test('Fleet is usable at 360 px: nothing wider than the screen but the table, which scrolls in its own box', async () => {
+  await seedKiosk();
+  const { page, context } = await operatorPage(browser, { width: 360, height: 740 });
+  const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(pageWidth <= 360, `the page is ${pageWidth} px wide at 360 px`);
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  assert.deepEqual(await seriousViolations(page), []);
+  await context.close();
+});
+
+test('a key is created and shown once, works on the API, and is refused once revoked after a confirmation', async () => {
+  const kiosk = await seedKiosk();
+  const { page, context } = await operatorPage(browser);
+  await page.goto(page.url().replace('/fleet', `/kiosks/${kiosk.id}`));
+  await page.getByRole('heading', { level: 1, name: `Kiosk ${kiosk.id}` }).waitFor();
+
+  const label = uniqueId('till');
+  await page.getByLabel('Key label').fill(label);
+  await page.getByRole('button', { name: 'Create key' }).dblclick();
+  const shown = page.getByLabel('New API key');
+  await shown.waitFor();
+  const apiKey = await shown.inputValue();
+  assert.match(apiKey, /^kr_/);
+  await page.getByRole('button', { name: 'Copy key' }).waitFor();
+  const keys = await api<{ keys: { label: string; revokedAt: string | null }[] }>(`/admin/kiosks/${kiosk.id}/keys`);
+  assert.equal(keys.body.keys.filter((key) => key.label === label).length, 1, 'a double-click creates one key');
+
+  const status = { status: 'available', fillLevel: { plastic: 10 } };
+  const accepted = await api(`/kiosk/${kiosk.id}/status`, { headers: { 'X-API-Key': apiKey }, body: status });
+  assert.equal(accepted.status, 200);
+
+  await page.getByRole('button', { name: `Revoke key ${label}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
+  await dialog.waitFor();
+  assert.deepEqual(await seriousViolations(page), []);
+  await dialog.getByRole('button', { name: 'Revoke key' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: /revoked/i })
+    .waitFor();
+  const refused = await api(`/kiosk/${kiosk.id}/status`, { headers: { 'X-API-Key': apiKey }, body: status });
+  assert.equal(refused.status, 401);
+  // The key is shown once: after a reload only its label and id remain.
+  await page.reload();
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+  assert.equal(await page.getByLabel('New API key').count(), 0);
+  await context.close();
+});
+
+test("the kiosk's last 30 days: today's transactions, items and points in the chart's table", async () => {
+  const kiosk = await seedKiosk();
+  // An account with no profile yet: the award provisions it.
+  const { uid: userId } = await newAccount(false);
+  const deposit = await api('/kiosk/transaction', {
+    headers: { 'X-API-Key': kiosk.apiKey },
+    body: { kioskId: kiosk.id, userId, plasticCount: 3, metalCount: 2 },
+  });
+  assert.equal(deposit.status, 200, JSON.stringify(deposit.body));
+  const { page, context } = await operatorPage(browser);
+  await page.goto(page.url().replace('/fleet', `/kiosks/${kiosk.id}`));
+  await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
+  const today = new Date().toISOString().slice(0, 10);
+  const table = page.getByRole('table', { name: 'Last 30 days' });
+  const row = table.getByRole('row').filter({ hasText: today });
+  await row.waitFor({ state: 'attached' });
+  const cells = await row.getByRole('cell').allInnerTexts();
+  assert.ok(cells.includes('1') && cells.includes('5'), `1 transaction, 5 items in ${JSON.stringify(cells)}`);
+  assert.ok(await page.locator('canvas').count(), 'a chart is drawn');
+  assert.deepEqual(await seriousViolations(page), []);
+  await context.close();
+});

@@ -1,0 +1,74 @@
+// Sign-in, sign-out, who gets in, an expired session and an unknown URL (contract §11).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { revokeSessions } from '../../functions/test/harness/auth.ts';
+import { consoleUrl, launchBrowser, newAccount, newPage, operatorPage, seriousViolations, signIn } from './browser.ts';
+
+let browser: Browser;
+before(async () => (browser = await launchBrowser()));
+after(() => browser?.close());
+
+test('an operator signs in with e-mail and password, sees every page of the navigation and signs out', async () => {
+  const { page, context } = await operatorPage(browser);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const name of ['Fleet', 'Alerts', 'Reports', 'Rewards', 'Users', 'Campaigns']) {
+    await nav.getByRole('link', { name, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
+    assert.equal(await nav.getByRole('link', { name, exact: true }).getAttribute('aria-current'), 'page');
+    assert.match(await page.title(), new RegExp(`^${name} · Kiosk Rewards console$`));
+  }
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  // Signed out for real: the console's pages send back to the sign-in form.
+  await page.goto(consoleUrl('/fleet'));
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  await context.close();
+});
+
+test('an account without the admin claim is told it is not an operator, and sees nothing else', async () => {
+  const member = await newAccount(false);
+  const { page, context } = await newPage(browser);
+  await signIn(page, member);
+  await page.getByRole('alert').filter({ hasText: 'not an operator' }).waitFor();
+  assert.equal(await page.getByRole('navigation', { name: 'Main' }).count(), 0);
+  await page.goto(consoleUrl('/fleet'));
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  await context.close();
+});
+
+test('a wrong password is an error on the form, not a sign-in', async () => {
+  const operator = await newAccount(true);
+  const { page, context } = await newPage(browser);
+  await signIn(page, { ...operator, password: 'not-the-password' });
+  await page.getByRole('alert').waitFor();
+  assert.equal(await page.getByRole('navigation', { name: 'Main' }).count(), 0);
+  await context.close();
+});
+
+test('a session revoked on the server returns to sign-in with a message', async () => {
+  const { page, context, operator } = await operatorPage(browser);
+  await revokeSessions(operator.uid);
+  // The next API call carries a revoked token: the API answers 401 and the console says why.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  await page.getByText(/session has expired/i).waitFor();
+  await context.close();
+});
+
+test('an unknown console URL shows a not-found page with a way back', async () => {
+  const { page, context } = await operatorPage(browser);
+  await page.goto(consoleUrl('/no-such-page'));
+  await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+  await page.getByRole('link', { name: 'Go to Fleet' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
+  await context.close();
+});
+
+test('sign-in and not-found pages have no serious or critical accessibility violation', async () => {
+  const { page, context } = await newPage(browser);
+  await page.goto(consoleUrl('/sign-in'));
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  assert.deepEqual(await seriousViolations(page), []);
+  await context.close();
+});

@@ -1,0 +1,108 @@
+// Users: find by id or e-mail; profile, history, redemptions; adjust; cancel a redemption (contract §11).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { api, launchBrowser, newAccount, operatorPage, seedKiosk, seriousViolations, uniqueId } from './browser.ts';
+
+let browser: Browser;
+before(async () => (browser = await launchBrowser()));
+after(() => browser?.close());
+
+/** A member with points from a deposit (the award provisions the profile) and a redeemed voucher. */
+async function memberWithVoucher() {
+  const member = await newAccount(false);
+  const kiosk = await seedKiosk();
+  const deposit = await api('/kiosk/transaction', {
+    headers: { 'X-API-Key': kiosk.apiKey },
+    body: { kioskId: kiosk.id, userId: member.uid, plasticCount: 40, metalCount: 0 },
+  });
+  assert.equal(deposit.status, 200, JSON.stringify(deposit.body));
+  const rewardId = uniqueId('coffee');
+  await api('/admin/rewards', { body: { id: rewardId, name: 'Coffee', cost: 50, kind: 'voucher', stock: null } });
+  const redeemed = await api<{ redemption: { id: string; code: string } }>(`/user/${member.uid}/redemptions`, {
+    body: { rewardId },
+    headers: { 'Idempotency-Key': uniqueId('redeem') },
+  });
+  assert.equal(redeemed.status, 201, JSON.stringify(redeemed.body));
+  return { ...member, redemption: redeemed.body.redemption };
+}
+
+const ledgerOf = async (uid: string) =>
+  (await api<{ entries: { kind: string; points: number; reason?: string }[] }>(`/user/${uid}/history?limit=100`)).body
+    .entries;
+
+test('an operator finds a user by e-mail, sees profile, history and redemptions', async () => {
+  const member = await memberWithVoucher();
+  const { page, context } = await operatorPage(browser);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
+  await page.getByLabel('User id or email').fill(member.email.toUpperCase());
+  await page.getByRole('button', { name: 'Find user' }).click();
+  await page.getByRole('heading', { level: 1, name: `User ${member.uid}` }).waitFor();
+  await page.getByRole('table', { name: 'History' }).getByRole('row').filter({ hasText: 'earn' }).waitFor();
+  await page.getByRole('table', { name: 'Redemptions' }).getByRole('row').filter({ hasText: 'Coffee' }).waitFor();
+  assert.ok((await page.locator('dl').innerText()).includes(member.email));
+  assert.deepEqual(await seriousViolations(page), []);
+  await context.close();
+});
+
+test('an unknown id or address is said so', async () => {
+  const { page, context } = await operatorPage(browser);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
+  await page.getByLabel('User id or email').fill('nobody-here@kiosk-rewards.test');
+  await page.getByRole('button', { name: 'Find user' }).click();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: /No user/ })
+    .waitFor();
+  assert.deepEqual(await seriousViolations(page), []);
+  await context.close();
+});
+
+test('an adjustment sent by a double-click is made once, with its reason, and shows in the history', async () => {
+  const member = await memberWithVoucher();
+  const { page, context } = await operatorPage(browser);
+  await page.goto(page.url().replace('/fleet', `/users/${member.uid}`));
+  await page.getByRole('heading', { level: 1, name: `User ${member.uid}` }).waitFor();
+  const reason = `Lost deposit ${uniqueId('ticket')}`;
+  await page.getByLabel('Points').fill('25');
+  await page.getByLabel('Reason').fill(reason);
+  await page.getByRole('button', { name: 'Adjust points' }).dblclick();
+  await page
+    .getByRole('status')
+    .filter({ hasText: /adjust/i })
+    .waitFor();
+  await page.getByRole('table', { name: 'History' }).getByRole('row').filter({ hasText: reason }).waitFor();
+  const adjustments = (await ledgerOf(member.uid)).filter((entry) => entry.kind === 'adjust');
+  assert.deepEqual(
+    adjustments.map(({ points, reason: why }) => ({ points, reason: why })),
+    [{ points: 25, reason }],
+  );
+  await context.close();
+});
+
+test("the API's refusal of an adjustment is shown as it is, and nothing is written", async () => {
+  const member = await memberWithVoucher();
+  const { page, context } = await operatorPage(browser);
+  await page.goto(page.url().replace('/fleet', `/users/${member.uid}`));
+  await page.getByLabel('Points').fill('-100000');
+  await page.getByLabel('Reason').fill('too much');
+  await page.getByRole('button', { name: 'Adjust points' }).click();
+  await page.getByRole('alert').waitFor();
+  assert.equal((await ledgerOf(member.uid)).filter((entry) => entry.kind === 'adjust').length, 0);
+  await context.close();
+});
+
+test('cancelling a redemption with a reason refunds it once', async () => {
+  const member = await memberWithVoucher();
+  const { page, context } = await operatorPage(browser);
+  await page.goto(page.url().replace('/fleet', `/users/${member.uid}`));
+  const label = new RegExp(`^Cancel redemption (${member.redemption.code}|${member.redemption.id})$`);
+  await page.getByRole('button', { name: label }).click();
+  await page.getByLabel('Reason').last().fill('Cafe closed');
+  await page.getByRole('button', { name: 'Cancel redemption', exact: true }).last().dblclick();
+  await page.getByRole('table', { name: 'Redemptions' }).getByRole('row').filter({ hasText: 'cancelled' }).waitFor();
+  const refunds = (await ledgerOf(member.uid)).filter((entry) => entry.kind === 'refund');
+  assert.equal(refunds.length, 1);
+  assert.equal(refunds[0].points, 50);
+  await context.close();
+});
