@@ -74,15 +74,12 @@ export function useCursorPages<T>(
   loadPage: (cursor: string | undefined) => Promise<Page<T>>,
   deps: unknown[],
 ): CursorPages<T> {
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
   const key = JSON.stringify(deps);
-  const [listKey, setListKey] = useState(key);
-  if (listKey !== key) {
-    // Another list (e.g. "Show all alerts" switched): start again from its first page.
-    setListKey(key);
-    setCursors([undefined]);
-  }
+  // The cursors belong to one list: another list (e.g. "Show all alerts" switched) starts from its first page.
+  const [pages, setPages] = useState({ key, cursors: [undefined] as (string | undefined)[] });
+  const cursors = pages.key === key ? pages.cursors : [undefined];
+  const setCursors = (next: (string | undefined)[]) => setPages({ key, cursors: next });
+  const cursor = cursors[cursors.length - 1];
   const loaded = useLoad(() => loadPage(cursor), [key, cursor]);
   const nextCursor = loaded.data?.nextCursor ?? null;
   return {
@@ -90,8 +87,8 @@ export function useCursorPages<T>(
     pageNumber: cursors.length,
     hasPrevious: cursors.length > 1,
     hasNext: nextCursor !== null && !loaded.loading,
-    previous: () => setCursors((list) => (list.length > 1 ? list.slice(0, -1) : list)),
-    next: () => nextCursor !== null && setCursors((list) => [...list, nextCursor]),
+    previous: () => setCursors(cursors.slice(0, -1)),
+    next: () => nextCursor !== null && setCursors([...cursors, nextCursor]),
     first: () => (cursors.length > 1 ? setCursors([undefined]) : loaded.reload()),
   };
 }
