@@ -7,6 +7,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from '../src/http/apiDescription/openapi';
+import { routeSegments } from '../src/http/router';
 
 type Json = Record<string, any>;
 
@@ -84,16 +85,14 @@ export function operations(): Operation[] {
   );
 }
 
-const segmentsOf = (path: string): string[] => {
-  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  return trimmed === '/' ? [] : trimmed.slice(1).split('/');
-};
-
-/** The path templates of the document that a concrete path (as sent, still percent-encoded) falls under. */
+/**
+ * The path templates of the document that a concrete path (as sent, still
+ * percent-encoded) falls under; under the Hosting prefix `/api` too, as the router reads it.
+ */
 function templatesMatching(path: string): string[] {
-  const segments = segmentsOf(path);
+  const segments = routeSegments(path);
   return Object.keys(apiDocument.paths).filter((template) => {
-    const pattern = segmentsOf(template);
+    const pattern = routeSegments(template);
     return (
       pattern.length === segments.length &&
       pattern.every((part, i) => (part.startsWith('{') && part.endsWith('}')) || part === segments[i])

@@ -1,4 +1,4 @@
-import type { Auth } from 'firebase-admin/auth';
+import type { Auth, UserRecord } from 'firebase-admin/auth';
 import { timedCall } from './callTiming';
 import { adminApp } from './firestore';
 
@@ -89,16 +89,28 @@ export interface AuthAccount {
   email?: string;
 }
 
-/** No account has this uid (or none could: an id Auth would never issue). */
-const NO_SUCH_ACCOUNT_CODES = new Set(['auth/user-not-found', 'auth/invalid-uid']);
+/** No account has this uid or address (or none could: an id or address Auth would never issue). */
+const NO_SUCH_ACCOUNT_CODES = new Set(['auth/user-not-found', 'auth/invalid-uid', 'auth/invalid-email']);
 
 /**
  * The Auth account of `uid`, or undefined when there is none. Throws
  * IdentityUnavailableError when the Auth backend could not be asked.
  */
-export async function findAuthAccount(uid: string): Promise<AuthAccount | undefined> {
+export const findAuthAccount = (uid: string): Promise<AuthAccount | undefined> =>
+  accountOrNone(() => authClient().getUser(uid));
+
+/**
+ * The Auth account whose e-mail address is `email`, or undefined when there is none.
+ * Auth keeps one account per address and stores it lower-cased: the match ignores
+ * case and nothing else. Throws IdentityUnavailableError when the Auth backend could
+ * not be asked.
+ */
+export const findAuthAccountByEmail = (email: string): Promise<AuthAccount | undefined> =>
+  accountOrNone(() => authClient().getUserByEmail(email));
+
+async function accountOrNone(lookup: () => Promise<UserRecord>): Promise<AuthAccount | undefined> {
   try {
-    const { displayName, email } = await authClient().getUser(uid);
+    const { uid, displayName, email } = await lookup();
     return { uid, displayName, email };
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { FieldValue, Timestamp, type DocumentData } from 'firebase-admin/firestore';
+import { FieldPath, FieldValue, Timestamp, type DocumentData } from 'firebase-admin/firestore';
 import { createUnderOwnId, db, runTransaction } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
+import type { KioskKeyView } from '../http/apiDescription/fleetViews';
 
 export interface KioskKeyRecord {
   kioskId: string;
@@ -46,5 +47,26 @@ export async function revokeKey(kioskId: string, keyId: string): Promise<boolean
     if (!record || record.kioskId !== kioskId) return false;
     if (record.revokedAt === null) tx.update(ref, { revokedAt: FieldValue.serverTimestamp() });
     return true;
+  });
+}
+
+/** A key as operators see it: never the key itself (the service does not have it). */
+export type { KioskKeyView };
+
+/** The keys of a kiosk, revoked ones too, newest first (then by id, descending: a stable order). */
+export async function kioskKeysOf(kioskId: string): Promise<KioskKeyView[]> {
+  const snapshot = await kioskKeysCollection()
+    .where('kioskId', '==', kioskId)
+    .orderBy('createdAt', 'desc')
+    .orderBy(FieldPath.documentId(), 'desc')
+    .get();
+  return snapshot.docs.map((doc) => {
+    const { label, createdAt, revokedAt } = doc.data() as KioskKeyRecord;
+    return {
+      keyId: doc.id,
+      label,
+      createdAt: createdAt.toDate().toISOString(),
+      revokedAt: revokedAt?.toDate().toISOString() ?? null,
+    };
   });
 }

@@ -3,7 +3,7 @@
  * domain/rewards.ts, the points per item and the ranks (config/rewards).
  */
 import { randomUUID } from 'node:crypto';
-import { FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { FieldPath, FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { assertDocumentId } from '../domain/ids';
 import { invalidRewardFields, type RewardDefinition, type RewardKind } from '../domain/redemption';
@@ -130,4 +130,27 @@ export async function activeRewards(): Promise<RewardView[]> {
     const reward = checkedReward(doc.id, doc.data());
     return 'invalidFields' in reward ? [] : [toRewardView(reward)];
   });
+}
+
+/** A stored reward that cannot be used (broken by hand), and which of its fields are why. */
+export interface InvalidReward {
+  id: string;
+  invalidFields: string[];
+}
+
+/**
+ * Every stored reward, active or not, by id (the one order that also reads documents
+ * lacking a field); those broken by hand apart, logged, so that an operator sees them
+ * and mends them with an update that gives the broken fields.
+ */
+export async function wholeCatalog(): Promise<{ rewards: RewardRecord[]; invalid: InvalidReward[] }> {
+  const snapshot = await rewardsCollection().orderBy(FieldPath.documentId()).get();
+  const rewards: RewardRecord[] = [];
+  const invalid: InvalidReward[] = [];
+  for (const doc of snapshot.docs) {
+    const reward = checkedReward(doc.id, doc.data());
+    if ('invalidFields' in reward) invalid.push({ id: doc.id, ...reward });
+    else rewards.push(reward);
+  }
+  return { rewards, invalid };
 }

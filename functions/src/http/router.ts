@@ -20,6 +20,19 @@ const splitPath = (path: string): string[] => {
   return trimmed === '/' ? [] : trimmed.slice(1).split('/');
 };
 
+/**
+ * Firebase Hosting rewrites `/api/**` to the `api` function, which sees the path as
+ * requested: every route is served under this prefix too (`/api/kiosks` is `/kiosks`,
+ * `/api` is `/`). Only a whole segment is a prefix: `/apix` is a path of its own.
+ */
+export const HOSTING_PREFIX = 'api';
+
+/** The segments of a requested path that a route's are matched against: without the Hosting prefix. */
+export function routeSegments(path: string): string[] {
+  const segments = splitPath(path);
+  return segments[0] === HOSTING_PREFIX ? segments.slice(1) : segments;
+}
+
 function decodeSegment(raw: string): string {
   try {
     return decodeURIComponent(raw);
@@ -38,12 +51,12 @@ export class Router<R extends RoutePattern = AnyRoute> {
 
   /** Methods served at this path, HEAD included wherever GET is. */
   allowedMethods(path: string): string[] {
-    const methods: string[] = this.candidates(splitPath(path)).map(({ route }) => route.method);
+    const methods: string[] = this.candidates(routeSegments(path)).map(({ route }) => route.method);
     return methods.includes('GET') ? [...methods, 'HEAD'] : methods;
   }
 
   match(method: string, path: string): RouteMatch<R> {
-    const candidates = this.candidates(splitPath(path));
+    const candidates = this.candidates(routeSegments(path));
     if (candidates.length === 0) throw notFound(`No endpoint at ${path}`);
     const wanted = method === 'HEAD' ? 'GET' : method;
     const hit = candidates.find(({ route }) => route.method === wanted);

@@ -21,14 +21,35 @@ function createAjv(): Ajv {
   return instance;
 }
 
+function compile(schema: object): ValidateFunction {
+  ajv ??= createAjv();
+  return ajv.compile(schema);
+}
+
 function validatorFor(name: BodySchemaName): ValidateFunction {
   let validate = validators.get(name);
   if (!validate) {
-    ajv ??= createAjv();
-    validate = ajv.compile(requestBodies().bodySchemas[name]);
+    validate = compile(requestBodies().bodySchemas[name]);
     validators.set(name, validate);
   }
   return validate;
+}
+
+let emailValidator: ValidateFunction | undefined;
+
+/**
+ * A query value that must be an e-mail address, by the same rule as a body's (e.g.
+ * `POST /send-otp-email`); a 400 naming `name` when it is missing, blank or not one.
+ */
+export function assertEmailAddress(value: string | undefined, name: string): string {
+  if (value === undefined || value.trim() === '') throw badRequest(`${name} is required`);
+  const { emailAddress, MAX_EMAIL_LENGTH } =
+    require('./apiDescription/fields') as typeof import('./apiDescription/fields');
+  emailValidator ??= compile(emailAddress);
+  if (!emailValidator(value)) {
+    throw badRequest(`${name} must be a valid e-mail address of at most ${MAX_EMAIL_LENGTH} characters`);
+  }
+  return value;
 }
 
 const FCM_TOKEN_RULE = 'must be printable ASCII characters without spaces (an FCM registration token)';

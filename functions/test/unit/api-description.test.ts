@@ -43,12 +43,14 @@ describe('operations and routes', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('is OpenAPI 3.1 of version 1.x, with the emulator and the deployed base URL', () => {
+  it('is OpenAPI 3.1 of version 1.x, with the deployed and the emulator base URL, each also through Hosting', () => {
     expect(apiDocument.openapi).toBe('3.1.0');
     expect(apiDocument.info.version).toMatch(/^1\./);
     expect(apiDocument.servers.map((server: { url: string }) => server.url)).toEqual([
       'https://{region}-{project}.cloudfunctions.net/api',
       'http://127.0.0.1:5001/demo-kiosk-rewards/us-central1/api',
+      'https://{project}.web.app/api',
+      'http://127.0.0.1:5000/api',
     ]);
   });
 

@@ -127,7 +127,8 @@ const QUERIES: QueryShape[] = [
     range: 'createdAt',
   },
   {
-    file: 'cli/commands/catalog.ts',
+    // The whole catalog: GET /admin/rewards and the CLI's `catalog`.
+    file: 'data/rewards.ts',
     lines: ['const snapshot = await rewardsCollection().orderBy(FieldPath.documentId()).get();'],
     collection: 'rewards',
     orderBy: [['__name__', ASC]],
@@ -137,6 +138,21 @@ const QUERIES: QueryShape[] = [
     lines: ["const keys = await kioskKeysCollection().where('kioskId', '==', kioskId).get();"],
     collection: 'kioskKeys',
     equal: ['kioskId'],
+  },
+  {
+    // GET /admin/kiosks/{kioskId}/keys: newest first.
+    file: 'data/kioskKeys.ts',
+    lines: [
+      ".where('kioskId', '==', kioskId)",
+      ".orderBy('createdAt', 'desc')",
+      ".orderBy(FieldPath.documentId(), 'desc')",
+    ],
+    collection: 'kioskKeys',
+    equal: ['kioskId'],
+    orderBy: [
+      ['createdAt', DESC],
+      ['__name__', DESC],
+    ],
   },
   {
     file: 'data/kiosks.ts',

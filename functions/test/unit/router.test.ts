@@ -170,6 +170,38 @@ describe('Router.match', () => {
   });
 });
 
+describe('under the Hosting prefix /api', () => {
+  test.each([
+    ['/api', '/'],
+    ['/api/', '/'],
+    ['/api/kiosks', '/kiosks'],
+    ['/api/kiosk/k1', '/kiosk/k1'],
+    ['/api/admin/kiosks/k1/keys/key-9', '/admin/kiosks/k1/keys/key-9'],
+  ])('%s is %s', (prefixed, path) => {
+    const method = path.startsWith('/admin') ? 'DELETE' : 'GET';
+    expect(router.match(method, prefixed)).toEqual(router.match(method, path));
+    expect(router.allowedMethods(prefixed)).toEqual(router.allowedMethods(path));
+  });
+
+  test.each([['/apix'], ['/apix/kiosks'], ['/api/api/kiosks'], ['/API/kiosks'], ['/v1/api/kiosks']])(
+    '%s is no path of the api: 404 naming it as requested',
+    (path) => {
+      const error = errorOf('GET', path);
+      expect(error.status).toBe(404);
+      expect(error.message).toBe(`No endpoint at ${path}`);
+    },
+  );
+
+  test('a wrong method names the path as requested', () => {
+    const error = errorOf('DELETE', '/api/kiosks');
+    expect([error.status, error.message, error.headers.Allow]).toEqual([
+      405,
+      'DELETE is not allowed on /api/kiosks',
+      'GET, HEAD',
+    ]);
+  });
+});
+
 describe('Router.allowedMethods', () => {
   test('GET paths also allow HEAD', () => {
     expect(router.allowedMethods('/kiosks')).toEqual(['GET', 'HEAD']);

@@ -1,6 +1,5 @@
 /** catalog, catalog:set, redemption:cancel: the CLI side of the rewards catalog and cancelling a redemption. */
-import { FieldPath } from 'firebase-admin/firestore';
-import { rewardFromSnapshot, rewardsCollection, toAdminRewardView, upsertReward } from '../../data/rewards';
+import { toAdminRewardView, upsertReward, wholeCatalog } from '../../data/rewards';
 import { assertDocumentId } from '../../domain/ids';
 import { REWARD_KINDS } from '../../domain/redemption';
 import type { AdminRewardBody, CancelRedemptionBody } from '../../http/apiDescription/requestBodies';
@@ -17,12 +16,15 @@ const catalogList: Command = {
   name: 'catalog',
   description:
     'Lists every reward of the catalog, the inactive ones too (GET /rewards shows only the active): id, name, ' +
-    'kind, cost, stock (unlimited when none is counted) and whether it is offered.',
+    'kind, cost, stock (unlimited when none is counted) and whether it is offered. A reward broken by hand is ' +
+    'named on stderr instead, with its broken fields.',
   flags: { json: { description: 'print the rewards as JSON instead' } },
   uses: { firestore: true },
   run: async (flags) => {
-    const snapshot = await rewardsCollection().orderBy(FieldPath.documentId()).get();
-    const rewards = snapshot.docs.flatMap((doc) => rewardFromSnapshot(doc) ?? []);
+    const { rewards, invalid } = await wholeCatalog();
+    for (const { id, invalidFields } of invalid) {
+      await note(`Reward ${id} is broken (${invalidFields.join(', ')}): catalog:set with those fields mends it.`);
+    }
     if (flags.has('json')) return printJson(rewards);
     await print(
       textTable(

@@ -5,7 +5,7 @@
  * lacks it, so such a type stays as is), and every component as a reference.
  */
 import type { TSchema } from '@sinclair/typebox';
-import { AdminKiosk, Alert, KioskDay } from './fleetViews';
+import { AdminKiosk, Alert, KioskDay, KioskKey } from './fleetViews';
 import { AdminReward, RedeemedFrom, Redemption, Reward } from './pointsViews';
 import { ErrorBody, Kiosk, NearbyKiosk, PushResponse, Transaction, User } from './views';
 
@@ -21,6 +21,7 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   PushResponse,
   KioskDay,
   AdminKiosk,
+  KioskKey,
   Alert,
   Reward,
   AdminReward,

@@ -11,6 +11,10 @@ export const id = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH });
 export const title = Type.String({ minLength: 1, maxLength: 200 });
 export const count = Type.Integer({ minimum: 0 });
 
+/** An e-mail address: at most 254 characters (RFC 5321's limit on a path), in ajv's `email` format. */
+export const MAX_EMAIL_LENGTH = 254;
+export const emailAddress = Type.String({ maxLength: MAX_EMAIL_LENGTH, format: 'email' });
+
 /**
  * `schema`, or null: ajv's `nullable` keyword, which the API description writes as a
  * type union. (ajv still refuses null where an `enum` lacks it.)

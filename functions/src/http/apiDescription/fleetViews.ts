@@ -1,6 +1,6 @@
 /**
- * The response schemas of the fleet's admin views (kiosks with telemetry, alerts, the
- * daily report), in TypeBox; the views' types are derived from them.
+ * The response schemas of the fleet's admin views (kiosks with telemetry, their API
+ * keys, alerts, the daily report), in TypeBox; the views' types are derived from them.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { ALERT_KINDS } from '../../domain/alerts';
@@ -31,6 +31,17 @@ export const AdminKiosk = closedObject(
   },
 );
 export type AdminKioskView = Static<typeof AdminKiosk>;
+
+export const KioskKey = closedObject(
+  {
+    keyId: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the key, hex; revoke by it' }),
+    label: Type.String({ description: 'What the operator called it when it was issued ("" if nothing)' }),
+    createdAt: Type.String({ format: 'date-time', description: 'When it was issued, ISO 8601 UTC' }),
+    revokedAt: nullable(Type.String({ format: 'date-time', description: 'When it was revoked; null: it works' })),
+  },
+  { $id: 'KioskKey', description: 'An API key of a kiosk, as operators see it: never the key itself.' },
+);
+export type KioskKeyView = Static<typeof KioskKey>;
 
 export const Alert = closedObject(
   {

@@ -6,7 +6,10 @@ import { MAX_BODY_BYTES } from '../api';
 import { MAX_ID_LENGTH } from '../../domain/ids';
 import type { ApiTag } from './operation';
 
-/** The base URLs of contract §0: the emulator suite of `npm start`, and a deployed project. */
+/**
+ * The base URLs of contract §0 (a deployed project, the emulator suite of `npm start`),
+ * then the same through Firebase Hosting (§11: its `/api/**` rewrite).
+ */
 export const SERVERS = [
   {
     url: 'https://{region}-{project}.cloudfunctions.net/api',
@@ -19,6 +22,17 @@ export const SERVERS = [
   {
     url: 'http://127.0.0.1:5001/demo-kiosk-rewards/us-central1/api',
     description: 'The local emulator suite (`npm start`)',
+  },
+  {
+    url: 'https://{project}.web.app/api',
+    description:
+      "Through the project's Firebase Hosting site, which rewrites `/api/**` to the function (the operator " +
+      'console calls the API so, from its own origin): every path under `/api` is the same operation',
+    variables: { project: { default: 'kiosk-rewards-prod', description: 'Your Firebase project id' } },
+  },
+  {
+    url: 'http://127.0.0.1:5000/api',
+    description: 'The same through the Hosting emulator of the local suite (`npm start`)',
   },
 ];
 

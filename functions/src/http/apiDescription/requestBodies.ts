@@ -10,7 +10,7 @@ import { MAX_BATCH_ITEMS, MAX_ITEMS_PER_MATERIAL } from '../../domain/deposit';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../domain/idempotency';
 import { KIOSK_STATUSES } from '../../domain/kiosk';
 import { MAX_REWARD_COST, MAX_REWARD_STOCK, REWARD_KINDS } from '../../domain/redemption';
-import { closedObject, id, nullable, stringEnum, title } from './fields';
+import { closedObject, emailAddress, id, nullable, stringEnum, title } from './fields';
 
 const itemCount = Type.Integer({ minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL });
 const text = Type.String({ minLength: 1, maxLength: 2000 });
@@ -122,7 +122,7 @@ export const notifyUserBody = closedObject({
 export type NotifyUserBody = Static<typeof notifyUserBody>;
 
 export const otpEmailBody = closedObject({
-  email: Type.String({ maxLength: 254, format: 'email' }),
+  email: emailAddress,
   otp: Type.String({ pattern: '^[0-9]{4,10}$' }),
 });
 export type OtpEmailBody = Static<typeof otpEmailBody>;

@@ -25,6 +25,9 @@ import { redeemRewardRoute } from './redeemReward';
 import { revokeKioskKeyRoute } from './revokeKioskKey';
 import { userRedemptionsRoute } from './userRedemptions';
 import { cancelRedemptionRoute } from './cancelRedemption';
+import { findUsersRoute } from './findUsers';
+import { listAdminRewardsRoute } from './listAdminRewards';
+import { listKioskKeysRoute } from './listKioskKeys';
 
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
@@ -44,14 +47,17 @@ export const routes: AnyRoute[] = [
   sendOtpEmailRoute,
   upsertKioskRoute,
   createKioskKeyRoute,
+  listKioskKeysRoute,
   revokeKioskKeyRoute,
   kioskDaysReportRoute,
   listFleetRoute,
   listAlertsRoute,
+  findUsersRoute,
   adjustUserRoute,
   listRewardsRoute,
   redeemRewardRoute,
   userRedemptionsRoute,
   upsertRewardRoute,
+  listAdminRewardsRoute,
   cancelRedemptionRoute,
 ];

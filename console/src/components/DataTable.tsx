@@ -1,0 +1,124 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { Pager } from './Pager';
+
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ComponentChildren;
+  /** Sortable by this value: the header becomes a button. */
+  sortValue?: (row: T) => string | number;
+  /** The cell that names the row, read out as the row's header. */
+  rowHeader?: boolean;
+  numeric?: boolean;
+}
+
+type Sort = { column: number; direction: 'ascending' | 'descending' } | undefined;
+
+/**
+ * A table with a caption and header scopes; sortable columns (a button in the header,
+ * `aria-sort` on it); with `pageSize`, paged in the browser (lists the API gives whole).
+ */
+export function DataTable<T>(props: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  pageSize?: number;
+  empty?: string;
+}) {
+  const { caption, columns, rows, rowKey, pageSize } = props;
+  const [sort, setSort] = useState<Sort>();
+  const [pageIndex, setPageIndex] = useState(0);
+  const sorted = sortRows(rows, columns, sort);
+  const pageCount = pageSize ? Math.max(1, Math.ceil(sorted.length / pageSize)) : 1;
+  const page = Math.min(pageIndex, pageCount - 1);
+  const shown = pageSize ? sorted.slice(page * pageSize, (page + 1) * pageSize) : sorted;
+
+  const sortBy = (column: number) => {
+    setSort(
+      sort?.column === column && sort.direction === 'ascending'
+        ? { column, direction: 'descending' }
+        : { column, direction: 'ascending' },
+    );
+    setPageIndex(0);
+  };
+
+  return (
+    <>
+      <div class="table-scroll">
+        <table>
+          <caption>{caption}</caption>
+          <thead>
+            <tr>
+              {columns.map((column, index) => (
+                <th
+                  key={column.header}
+                  scope="col"
+                  class={column.numeric ? 'numeric' : undefined}
+                  aria-sort={column.sortValue ? (sort?.column === index ? sort.direction : 'none') : undefined}
+                >
+                  {column.sortValue ? (
+                    <button type="button" class="sort" onClick={() => sortBy(index)}>
+                      {column.header}
+                      <span aria-hidden="true">
+                        {sort?.column === index ? (sort.direction === 'ascending' ? ' ▲' : ' ▼') : ' ↕'}
+                      </span>
+                    </button>
+                  ) : (
+                    column.header
+                  )}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {shown.length === 0 && (
+              <tr>
+                <td colSpan={columns.length}>{props.empty ?? 'None.'}</td>
+              </tr>
+            )}
+            {shown.map((row) => (
+              <tr key={rowKey(row)}>
+                {columns.map((column) =>
+                  column.rowHeader ? (
+                    <th key={column.header} scope="row">
+                      {column.cell(row)}
+                    </th>
+                  ) : (
+                    <td key={column.header} class={column.numeric ? 'numeric' : undefined}>
+                      {column.cell(row)}
+                    </td>
+                  ),
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pageSize !== undefined && (
+        <Pager
+          label={caption}
+          pageNumber={page + 1}
+          hasPrevious={page > 0}
+          hasNext={page < pageCount - 1}
+          previous={() => setPageIndex(page - 1)}
+          next={() => setPageIndex(page + 1)}
+        />
+      )}
+    </>
+  );
+}
+
+function sortRows<T>(rows: T[], columns: Column<T>[], sort: Sort): T[] {
+  const value = sort && columns[sort.column].sortValue;
+  if (!sort || !value) return rows;
+  const sign = sort.direction === 'ascending' ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    const left = value(a);
+    const right = value(b);
+    return (
+      sign *
+      (typeof left === 'number' && typeof right === 'number' ? left - right : String(left).localeCompare(String(right)))
+    );
+  });
+}

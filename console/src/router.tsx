@@ -1,0 +1,123 @@
+/**
+ * Paths to pages, with the History API (Hosting serves index.html for every path).
+ * Each page is its own chunk, loaded on first visit, so the first page stays small.
+ */
+import type { ComponentType } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { useSession } from './auth';
+import { createStore, useStore } from './store';
+
+export interface PageProps {
+  params: Record<string, string>;
+}
+type PageModule = { default: ComponentType<PageProps> };
+
+interface Route {
+  pattern: RegExp;
+  /** Names of the pattern's groups, in order. */
+  params?: string[];
+  load: () => Promise<PageModule>;
+  /** Open to anyone: the sign-in page. */
+  public?: boolean;
+}
+
+const routes: Route[] = [
+  { pattern: /^\/sign-in$/, load: () => import('./pages/SignIn'), public: true },
+  { pattern: /^\/fleet$/, load: () => import('./pages/Fleet') },
+  { pattern: /^\/kiosks\/([^/]+)$/, params: ['kioskId'], load: () => import('./pages/Kiosk') },
+  { pattern: /^\/alerts$/, load: () => import('./pages/Alerts') },
+  { pattern: /^\/reports$/, load: () => import('./pages/Reports') },
+  { pattern: /^\/rewards$/, load: () => import('./pages/Rewards') },
+  { pattern: /^\/users$/, load: () => import('./pages/Users') },
+  { pattern: /^\/users\/([^/]+)$/, params: ['userId'], load: () => import('./pages/User') },
+  { pattern: /^\/campaigns$/, load: () => import('./pages/Campaigns') },
+];
+const notFound: Route = { pattern: /$^/, load: () => import('./pages/NotFound'), public: true };
+
+/** The navigation's links: path and name. */
+export const NAV_LINKS = [
+  ['/fleet', 'Fleet'],
+  ['/alerts', 'Alerts'],
+  ['/reports', 'Reports'],
+  ['/rewards', 'Rewards'],
+  ['/users', 'Users'],
+  ['/campaigns', 'Campaigns'],
+] as const;
+
+const path = createStore(location.pathname);
+export const usePath = (): string => useStore(path);
+
+export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  if (options.replace) history.replaceState(null, '', to);
+  else if (to !== location.pathname) history.pushState(null, '', to);
+  path.set(location.pathname);
+}
+
+/** Links stay in the app: one listener for every <a>, the map's popups included. */
+export function startRouter(): void {
+  addEventListener('popstate', () => path.set(location.pathname));
+  document.addEventListener('click', (event) => {
+    const link = (event.target as Element | null)?.closest?.('a');
+    if (
+      !link ||
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
+    if (link.target || link.hasAttribute('download') || link.origin !== location.origin) return;
+    event.preventDefault();
+    navigate(link.pathname);
+  });
+}
+
+function match(currentPath: string): { route: Route; params: Record<string, string> } {
+  for (const route of routes) {
+    const found = route.pattern.exec(currentPath);
+    if (!found) continue;
+    const params = Object.fromEntries(
+      (route.params ?? []).map((name, index) => [name, decodeURIComponent(found[index + 1])]),
+    );
+    return { route, params };
+  }
+  return { route: notFound, params: {} };
+}
+
+/** Where a signed-out visitor was going: shown once they have signed in. */
+let afterSignIn = '/fleet';
+
+export function Router() {
+  const currentPath = usePath();
+  const session = useSession();
+  const { route, params } = match(currentPath);
+  const redirect =
+    currentPath === '/'
+      ? '/fleet'
+      : session.state === 'signed-out' && !route.public
+        ? '/sign-in'
+        : session.state === 'signed-in' && currentPath === '/sign-in'
+          ? afterSignIn
+          : undefined;
+  const [page, setPage] = useState<{ route: Route; module: PageModule } | undefined>();
+
+  useEffect(() => {
+    if (redirect) {
+      if (redirect === '/sign-in') afterSignIn = currentPath;
+      if (currentPath === '/sign-in') afterSignIn = '/fleet';
+      navigate(redirect, { replace: true });
+      return;
+    }
+    let current = true;
+    route.load().then((module) => current && setPage({ route, module }));
+    return () => {
+      current = false;
+    };
+  }, [route, redirect, currentPath]);
+
+  if (redirect || session.state === 'starting' || page?.route !== route) return <p class="loading">Loading…</p>;
+  const Page = page.module.default;
+  return <Page key={currentPath} params={params} />;
+}

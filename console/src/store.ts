@@ -1,0 +1,33 @@
+import { useEffect, useState } from 'preact/hooks';
+
+/** A value components follow: the session and the current path are the app's only shared state. */
+export interface Store<T> {
+  get(): T;
+  set(value: T): void;
+  subscribe(listener: (value: T) => void): () => void;
+}
+
+export function createStore<T>(initial: T): Store<T> {
+  let value = initial;
+  const listeners = new Set<(value: T) => void>();
+  return {
+    get: () => value,
+    set(next) {
+      value = next;
+      listeners.forEach((listener) => listener(next));
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export function useStore<T>(store: Store<T>): T {
+  const [value, setValue] = useState(store.get());
+  useEffect(() => {
+    setValue(store.get());
+    return store.subscribe(setValue);
+  }, [store]);
+  return value;
+}
