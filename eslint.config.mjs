@@ -19,7 +19,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['functions/**/*.ts', 'kiosk-simulator/**/*.ts', 'console/vite.config.ts'],
+    files: ['functions/**/*.ts', 'kiosk-simulator/**/*.ts', 'console/vite.config.ts', 'console/test/**/*.ts'],
     languageOptions: { globals: globals.node },
   },
   // The operator console runs in the browser.
@@ -33,7 +33,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['functions/test/**/*.ts', 'kiosk-simulator/**/*.ts'],
+    files: ['functions/test/**/*.ts', 'kiosk-simulator/**/*.ts', 'console/test/**/*.ts'],
     rules: {
       // Response bodies are loosely typed: each test (and each simulator caller) checks the shape it expects.
       '@typescript-eslint/no-explicit-any': 'off',
