@@ -89,8 +89,8 @@ function AdjustPoints({ userPath, onAdjusted }: { userPath: string; onAdjusted: 
   const attempt = useRef<{ key: string; points: string; reason: string } | undefined>(undefined);
   const adjust = useAction();
   return (
-    <section aria-labelledby="adjust-heading">
-      <h2 id="adjust-heading">Adjust points</h2>
+    <section>
+      <h2>Adjust points</h2>
       <form
         class="form"
         noValidate
@@ -165,8 +165,8 @@ const historyColumns: Column<LedgerEntry>[] = [
 
 function History({ pages }: { pages: CursorPages<LedgerEntry> }) {
   return (
-    <section aria-labelledby="history-heading">
-      <h2 id="history-heading">History</h2>
+    <section>
+      <h2>History</h2>
       <LoadState loading={pages.loading && !pages.data} error={pages.error} />
       {pages.data && (
         <DataTable
@@ -221,8 +221,8 @@ function Redemptions({ pages, onCancelled }: { pages: CursorPages<Redemption>; o
   ];
 
   return (
-    <section aria-labelledby="redemptions-heading">
-      <h2 id="redemptions-heading">Redemptions</h2>
+    <section>
+      <h2>Redemptions</h2>
       {/* A success is told here, once the dialog is closed; a failure in the dialog, by its form. */}
       {cancel.outcome?.kind === 'status' && <Outcome outcome={cancel.outcome} />}
       <LoadState loading={pages.loading && !pages.data} error={pages.error} />
