@@ -37,7 +37,11 @@ const isOperator = async (user: User): Promise<boolean> => (await user.getIdToke
 
 export function startSession(environment: Environment): void {
   auth = getAuth(initializeApp(environment.firebaseConfig));
-  if (environment.authEmulatorHost) connectAuthEmulator(auth, `http://${environment.authEmulatorHost}`);
+  // Only the Hosting emulator names an Auth emulator, so this never happens in production; the SDK's own
+  // banner saying so would cover the page's bottom (its console warning stays).
+  if (environment.authEmulatorHost) {
+    connectAuthEmulator(auth, `http://${environment.authEmulatorHost}`, { disableWarnings: true });
+  }
   onAuthStateChanged(auth, (user) => {
     if (signingIn) return;
     if (!user) {

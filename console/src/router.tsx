@@ -101,7 +101,7 @@ export function Router() {
         : session.state === 'signed-in' && currentPath === '/sign-in'
           ? afterSignIn
           : undefined;
-  const [page, setPage] = useState<{ route: Route; module: PageModule } | undefined>();
+  const [page, setPage] = useState<{ route: Route; module?: PageModule; failure?: string } | undefined>();
 
   useEffect(() => {
     if (redirect) {
@@ -111,13 +111,20 @@ export function Router() {
       return;
     }
     let current = true;
-    route.load().then((module) => current && setPage({ route, module }));
+    route.load().then(
+      (module) => current && setPage({ route, module }),
+      (error: unknown) =>
+        current && setPage({ route, failure: error instanceof Error ? error.message : String(error) }),
+    );
     return () => {
       current = false;
     };
   }, [route, redirect, currentPath]);
 
   if (redirect || session.state === 'starting' || page?.route !== route) return <p class="loading">Loading…</p>;
+  if (!page.module) {
+    return <p role="alert">This page could not be loaded ({page.failure}). Reload the browser page to try again.</p>;
+  }
   const Page = page.module.default;
   return <Page key={currentPath} params={params} />;
 }

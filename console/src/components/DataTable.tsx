@@ -45,7 +45,8 @@ export function DataTable<T>(props: {
 
   return (
     <>
-      <div class="table-scroll">
+      {/* Focusable: a table wider than a phone scrolls, and keyboard users scroll it with the arrows. */}
+      <div class="table-scroll" tabIndex={0}>
         <table>
           <caption>{caption}</caption>
           <thead>

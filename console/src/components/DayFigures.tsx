@@ -80,7 +80,7 @@ export function DayFigures(props: {
   return (
     <>
       <Chart
-        label={`${caption}: transactions, items and points per day from ${from} to ${to}`}
+        label={`${caption} chart: transactions, items and points per day`}
         days={totals.map((day) => day.day)}
         series={series}
       />

@@ -24,7 +24,8 @@ export function Dialog(props: { open: boolean; title: string; onClose: () => voi
       }}
     >
       <h2 id={headingId}>{props.title}</h2>
-      {props.children}
+      {/* Only while open: the fields of a closed dialog would share labels with the page's own. */}
+      {props.open && props.children}
     </dialog>
   );
 }

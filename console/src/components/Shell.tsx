@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { signOut, useSession } from '../auth';
-import { NAV_LINKS, usePath } from '../router';
+import { NAV_LINKS, navigate, usePath } from '../router';
 
 /** The frame of every page: skip link, header (navigation and Sign out once signed in) and main. */
 export function Shell({ children }: { children: ComponentChildren }) {
@@ -35,7 +35,10 @@ export function Shell({ children }: { children: ComponentChildren }) {
               disabled={signingOut}
               onClick={() => {
                 setSigningOut(true);
-                signOut().finally(() => setSigningOut(false));
+                signOut().finally(() => {
+                  setSigningOut(false);
+                  navigate('/sign-in');
+                });
               }}
             >
               Sign out

@@ -94,8 +94,8 @@ function KioskKeys({ path }: { path: string }) {
   ];
 
   return (
-    <section aria-labelledby="keys-heading">
-      <h2 id="keys-heading">API keys</h2>
+    <section>
+      <h2>API keys</h2>
       <LoadState loading={keys.loading && !keys.data} error={keys.error} />
       {keys.data && (
         <DataTable
@@ -198,8 +198,8 @@ function LastDays({ kioskId }: { kioskId: string }) {
     [kioskId, from, to],
   );
   return (
-    <section aria-labelledby="days-heading">
-      <h2 id="days-heading">Last 30 days</h2>
+    <section>
+      <h2>Last 30 days</h2>
       <LoadState loading={days.loading && !days.data} error={days.error} />
       {days.data && (
         <DayFigures caption="Last 30 days" rows={days.data} from={from} to={to} perKiosk={false} collapsed />

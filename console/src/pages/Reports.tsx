@@ -104,7 +104,7 @@ export default function Reports() {
         <Outcome outcome={download.outcome} />
       </form>
       {report && (
-        <section aria-label="Report figures">
+        <section>
           <DayFigures
             caption="Report"
             rows={report.rows}

@@ -78,8 +78,8 @@ export default function Rewards() {
         New reward
       </button>
       {editing && (
-        <section aria-labelledby="reward-form-heading">
-          <h2 id="reward-form-heading">{editing.isNew ? 'New reward' : `Edit ${editing.form.name}`}</h2>
+        <section>
+          <h2>{editing.isNew ? 'New reward' : `Edit ${editing.form.name}`}</h2>
           <form
             class="form"
             noValidate

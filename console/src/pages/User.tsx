@@ -1,4 +1,289 @@
+import { Fragment } from 'preact';
+import { useRef, useState } from 'preact/hooks';
+import { api } from '../api';
+import { DataTable, type Column } from '../components/DataTable';
+import { Dialog } from '../components/Dialog';
+import { LoadState, Outcome } from '../components/Outcome';
 import { Page } from '../components/Page';
-export default function P() {
-  return <Page title="User">…</Page>;
+import { Pager } from '../components/Pager';
+import { formatDateTime, formatNumber, formatSigned } from '../format';
+import { useAction, useCursorPages, useLoad, type CursorPages } from '../hooks';
+import type { PageProps } from '../router';
+import type { LedgerEntry, Page as ListPage, Redemption, UserProfile } from '../types';
+
+const PAGE_SIZE = 20;
+
+export default function User({ params }: PageProps) {
+  const { userId } = params;
+  const path = `/user/${encodeURIComponent(userId)}`;
+  const profile = useLoad(() => api<{ user: UserProfile }>(path).then((answer) => answer.user), [path]);
+  const listPage =
+    <T,>(segment: string, key: string) =>
+    (cursor: string | undefined): Promise<ListPage<T>> =>
+      api<Record<string, unknown>>(`${path}/${segment}`, { query: { limit: PAGE_SIZE, cursor } }).then((answer) => ({
+        items: answer[key] as T[],
+        nextCursor: answer.nextCursor as string | null,
+      }));
+  const history = useCursorPages(listPage<LedgerEntry>('history', 'entries'), [path]);
+  const redemptions = useCursorPages(listPage<Redemption>('redemptions', 'redemptions'), [path]);
+
+  return (
+    <Page title={`User ${userId}`}>
+      <LoadState loading={profile.loading && !profile.data} error={profile.error} />
+      {profile.data && (
+        <>
+          <Profile user={profile.data} />
+          <AdjustPoints
+            userPath={`/admin/users/${encodeURIComponent(userId)}`}
+            onAdjusted={() => {
+              profile.reload();
+              history.first();
+            }}
+          />
+          <History pages={history} />
+          <Redemptions
+            pages={redemptions}
+            onCancelled={() => {
+              profile.reload();
+              history.first();
+              redemptions.reload();
+            }}
+          />
+        </>
+      )}
+    </Page>
+  );
+}
+
+function Profile({ user }: { user: UserProfile }) {
+  const details: [string, string][] = [
+    ['Name', user.name],
+    ...(user.email ? [['Email', user.email] as [string, string]] : []),
+    ['User id', user.id],
+    ['Points', formatNumber(user.currentPoints)],
+    ['Total points', formatNumber(user.totalPoints)],
+    ['Rank', user.rank],
+    ['Items recycled', formatNumber(user.recycledCount)],
+    ['Push notifications', user.hasPushToken ? 'A device is registered' : 'No device registered'],
+  ];
+  return (
+    <dl class="details">
+      {details.map(([term, value]) => (
+        <Fragment key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * Each attempt carries its own Idempotency-Key: made when the form is filled in, sent
+ * again only if the very same attempt is re-sent (e.g. after a network failure), so a
+ * retry is never applied twice and a new adjustment never taken for an old one.
+ */
+function AdjustPoints({ userPath, onAdjusted }: { userPath: string; onAdjusted: () => void }) {
+  const [points, setPoints] = useState('');
+  const [reason, setReason] = useState('');
+  const attempt = useRef<{ key: string; points: string; reason: string } | undefined>(undefined);
+  const adjust = useAction();
+  return (
+    <section>
+      <h2>Adjust points</h2>
+      <form
+        class="form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (attempt.current?.points !== points || attempt.current.reason !== reason) {
+            attempt.current = { key: crypto.randomUUID(), points, reason };
+          }
+          const { key } = attempt.current;
+          adjust.run(async () => {
+            const answer = await api<{ adjustment: { points: number }; user: UserProfile }>(`${userPath}/adjustments`, {
+              method: 'POST',
+              headers: { 'Idempotency-Key': key },
+              body: {
+                points: points.trim() !== '' && Number.isFinite(Number(points)) ? Number(points) : points,
+                reason,
+              },
+            });
+            attempt.current = undefined;
+            setPoints('');
+            setReason('');
+            onAdjusted();
+            return `Adjusted by ${formatSigned(answer.adjustment.points)} points: the balance is now ${formatNumber(answer.user.currentPoints)}.`;
+          });
+        }}
+      >
+        <label for="adjust-points">Points</label>
+        <input
+          id="adjust-points"
+          type="number"
+          inputMode="numeric"
+          step={1}
+          value={points}
+          aria-describedby="adjust-points-hint"
+          onInput={(event) => setPoints(event.currentTarget.value)}
+        />
+        <p class="hint" id="adjust-points-hint">
+          A whole number: positive adds points, negative takes them.
+        </p>
+        <label for="adjust-reason">Reason</label>
+        <input
+          id="adjust-reason"
+          value={reason}
+          maxLength={200}
+          onInput={(event) => setReason(event.currentTarget.value)}
+        />
+        <button type="submit" disabled={adjust.busy}>
+          Adjust points
+        </button>
+        <Outcome outcome={adjust.outcome} />
+      </form>
+    </section>
+  );
+}
+
+function entryDetails(entry: LedgerEntry): string {
+  if (entry.transaction) {
+    const { kioskId, plasticCount, metalCount } = entry.transaction;
+    return `Deposit at ${kioskId}: ${plasticCount} plastic, ${metalCount} metal`;
+  }
+  if (entry.redemption) return `${entry.kind === 'refund' ? 'Refund of' : 'Redeemed'} ${entry.redemption.rewardName}`;
+  return entry.reason ?? '';
+}
+
+const historyColumns: Column<LedgerEntry>[] = [
+  { header: 'When', cell: (entry) => formatDateTime(entry.createdAt), rowHeader: true },
+  { header: 'Kind', cell: (entry) => entry.kind },
+  { header: 'Points', cell: (entry) => formatSigned(entry.points), numeric: true },
+  { header: 'Balance after', cell: (entry) => formatNumber(entry.balanceAfter), numeric: true },
+  { header: 'Details', cell: entryDetails },
+];
+
+function History({ pages }: { pages: CursorPages<LedgerEntry> }) {
+  return (
+    <section>
+      <h2>History</h2>
+      <LoadState loading={pages.loading && !pages.data} error={pages.error} />
+      {pages.data && (
+        <DataTable
+          caption="History"
+          columns={historyColumns}
+          rows={pages.data.items}
+          rowKey={(entry) => entry.id}
+          empty="No history yet."
+        />
+      )}
+      <Pager label="History" {...pages} />
+    </section>
+  );
+}
+
+const redemptionName = (redemption: Redemption): string => redemption.code ?? redemption.id;
+
+function Redemptions({ pages, onCancelled }: { pages: CursorPages<Redemption>; onCancelled: () => void }) {
+  const [cancelling, setCancelling] = useState<Redemption | undefined>();
+  const [reason, setReason] = useState('');
+  const cancel = useAction();
+
+  const columns: Column<Redemption>[] = [
+    { header: 'When', cell: (redemption) => formatDateTime(redemption.createdAt), rowHeader: true },
+    { header: 'Reward', cell: (redemption) => redemption.rewardName },
+    { header: 'Cost', cell: (redemption) => formatNumber(redemption.cost), numeric: true },
+    { header: 'Code', cell: (redemption) => redemption.code ?? '—' },
+    {
+      header: 'Status',
+      cell: (redemption) =>
+        redemption.status === 'cancelled' && redemption.cancelReason
+          ? `cancelled (${redemption.cancelReason})`
+          : redemption.status,
+    },
+    {
+      header: 'Action',
+      cell: (redemption) =>
+        redemption.status === 'issued' ? (
+          <button
+            type="button"
+            class="danger"
+            onClick={() => {
+              setCancelling(redemption);
+              setReason('');
+              cancel.setOutcome(undefined);
+            }}
+          >
+            Cancel redemption {redemptionName(redemption)}
+          </button>
+        ) : null,
+    },
+  ];
+
+  return (
+    <section>
+      <h2>Redemptions</h2>
+      {/* A success is told here, once the dialog is closed; a failure in the dialog, by its form. */}
+      {cancel.outcome?.kind === 'status' && <Outcome outcome={cancel.outcome} />}
+      <LoadState loading={pages.loading && !pages.data} error={pages.error} />
+      {pages.data && (
+        <DataTable
+          caption="Redemptions"
+          columns={columns}
+          rows={pages.data.items}
+          rowKey={(redemption) => redemption.id}
+          empty="No redemptions yet."
+        />
+      )}
+      <Pager label="Redemptions" {...pages} />
+      <Dialog open={cancelling !== undefined} title="Cancel this redemption?" onClose={() => setCancelling(undefined)}>
+        <form
+          class="form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            const redemption = cancelling!;
+            cancel
+              .run(async () => {
+                const answer = await api<{ newBalance: number }>(
+                  `/admin/redemptions/${encodeURIComponent(redemption.id)}/cancel`,
+                  {
+                    method: 'POST',
+                    body: { reason },
+                  },
+                );
+                return `Redemption ${redemptionName(redemption)} cancelled: ${formatNumber(redemption.cost)} points went back, the balance is now ${formatNumber(answer.newBalance)}.`;
+              })
+              .then((cancelled) => {
+                if (!cancelled) return;
+                setCancelling(undefined);
+                onCancelled();
+              });
+          }}
+        >
+          <p>
+            {cancelling ? `${cancelling.rewardName} (${redemptionName(cancelling)})` : ''}: the{' '}
+            {cancelling ? formatNumber(cancelling.cost) : ''} points go back to the user and the redemption is marked
+            cancelled, with your reason.
+          </p>
+          <label for="cancel-reason">Reason</label>
+          <input
+            id="cancel-reason"
+            value={reason}
+            maxLength={200}
+            onInput={(event) => setReason(event.currentTarget.value)}
+          />
+          <div class="actions">
+            <button type="submit" class="danger" disabled={cancel.busy}>
+              Cancel redemption
+            </button>
+            <button type="button" class="secondary" onClick={() => setCancelling(undefined)}>
+              Keep redemption
+            </button>
+          </div>
+          {cancel.outcome?.kind === 'alert' && <Outcome outcome={cancel.outcome} />}
+        </form>
+      </Dialog>
+    </section>
+  );
 }

@@ -1,4 +1,62 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError } from '../api';
+import { Outcome } from '../components/Outcome';
 import { Page } from '../components/Page';
-export default function P() {
-  return <Page title="Users">…</Page>;
+import { useAction } from '../hooks';
+import { navigate } from '../router';
+import type { UserProfile } from '../types';
+
+/** The user an id or an address names, or undefined. */
+async function findUser(search: string): Promise<UserProfile | undefined> {
+  if (search.includes('@')) {
+    const { users } = await api<{ users: UserProfile[] }>('/admin/users', { query: { email: search } });
+    return users[0];
+  }
+  try {
+    return (await api<{ user: UserProfile }>(`/user/${encodeURIComponent(search)}`)).user;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+export default function Users() {
+  const [search, setSearch] = useState('');
+  const find = useAction();
+  return (
+    <Page title="Users">
+      <form
+        class="form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          const wanted = search.trim();
+          find.run(async () => {
+            if (!wanted) throw new Error('Enter a user id or an email address.');
+            const user = await findUser(wanted);
+            if (!user)
+              throw new Error(`No user ${wanted.includes('@') ? 'has the email address' : 'has the id'} ${wanted}.`);
+            navigate(`/users/${encodeURIComponent(user.id)}`);
+            return `Found ${user.name}.`;
+          });
+        }}
+      >
+        <label for="user-search">User id or email</label>
+        <input
+          id="user-search"
+          value={search}
+          autoComplete="off"
+          aria-describedby="user-search-hint"
+          onInput={(event) => setSearch(event.currentTarget.value)}
+        />
+        <p class="hint" id="user-search-hint">
+          An address (with @) is looked up exactly; anything else as a user id.
+        </p>
+        <button type="submit" disabled={find.busy}>
+          Find user
+        </button>
+        <Outcome outcome={find.outcome} />
+      </form>
+    </Page>
+  );
 }
