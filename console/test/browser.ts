@@ -43,7 +43,8 @@ export async function newAccount(admin: boolean): Promise<{ uid: string; email: 
 
 /** A page of a fresh browser context (no session), at 1280×800 unless given. */
 export async function newPage(browser: Browser, viewport = { width: 1280, height: 800 }) {
-  const context: BrowserContext = await browser.newContext({ viewport });
+  // A locale as a person's browser has one: under LANG=C, Chromium's would be `en-US@posix`, which Intl refuses.
+  const context: BrowserContext = await browser.newContext({ viewport, locale: 'en-US' });
   // Map tiles come from the internet, which this machine does not reach: refuse them at once.
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
   return { context, page: await context.newPage() };

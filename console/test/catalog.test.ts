@@ -132,7 +132,7 @@ test('Campaigns: a push to a topic and to one user each reach the push outbox on
   await navigate(page, 'Campaigns');
   const title = `Double points ${uniqueId('weekend')}`;
   await page.getByLabel('A topic').check();
-  await page.getByLabel('Topic').fill('all_users');
+  await page.getByLabel('Topic', { exact: true }).fill('all_users');
   await page.getByLabel('Title').fill(title);
   await page.getByLabel('Body').fill('Bring your bottles');
   assert.deepEqual(await seriousViolations(page), []);
@@ -140,7 +140,7 @@ test('Campaigns: a push to a topic and to one user each reach the push outbox on
   await page.getByRole('status').waitFor();
 
   await page.getByLabel('One user').check();
-  await page.getByLabel('User id').fill(member.uid);
+  await page.getByLabel('User id', { exact: true }).fill(member.uid);
   await page.getByRole('button', { name: 'Send push' }).click();
   await page.getByRole('status').filter({ hasText: /sent/i }).waitFor();
   const sent = (await firestoreDocuments('pushOutbox')).filter((doc) => JSON.stringify(doc).includes(title));

@@ -91,7 +91,7 @@ test('a key is created and shown once, works on the API, and is refused once rev
   const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
   await dialog.waitFor();
   assert.deepEqual(await seriousViolations(page), []);
-  await dialog.getByRole('button', { name: 'Revoke key' }).click();
+  await dialog.getByRole('button', { name: 'Revoke key', exact: true }).click();
   await page
     .getByRole('status')
     .filter({ hasText: /revoked/i })
@@ -118,9 +118,10 @@ test("the kiosk's last 30 days: today's transactions, items and points in the ch
   await page.goto(page.url().replace('/fleet', `/kiosks/${kiosk.id}`));
   await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
   const today = new Date().toISOString().slice(0, 10);
+  await page.getByText('The figures as a table').click();
   const table = page.getByRole('table', { name: 'Last 30 days' });
   const row = table.getByRole('row').filter({ hasText: today });
-  await row.waitFor({ state: 'attached' });
+  await row.waitFor();
   const cells = await row.getByRole('cell').allInnerTexts();
   assert.ok(cells.includes('1') && cells.includes('5'), `1 transaction, 5 items in ${JSON.stringify(cells)}`);
   assert.ok(await page.locator('canvas').count(), 'a chart is drawn');

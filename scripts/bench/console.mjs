@@ -34,7 +34,11 @@ let scripts = [];
 /** @type {number[]} */
 const renderedMs = [];
 for (let run = 0; run < runs; run++) {
-  const context = await browser.newContext({ storageState: session, viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    storageState: session,
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-US',
+  });
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
   const page = await context.newPage();
   /** @type {Promise<{ url: string, bytes: number, gzip: number }>[]} */
