@@ -1,6 +1,7 @@
 // Fleet (table + map) and Kiosk (details, keys, 30-day chart) (contract §11).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { api, launchBrowser, newAccount, operatorPage, seedKiosk, seriousViolations, uniqueId } from './browser.ts';
 
@@ -42,6 +43,8 @@ test('Fleet lists every kiosk with its telemetry, filters by status and open ale
   await map.waitFor();
   assert.ok((await map.locator('.leaflet-interactive').count()) >= 1, 'the map draws the kiosks as markers');
   assert.deepEqual(await seriousViolations(page), []);
+  // What the browser saw, for a person to look at (docs/console-fleet.png is one of these).
+  await page.screenshot({ path: fileURLToPath(new URL('../../.cache/screenshots/fleet.png', import.meta.url)) });
 
   await fleetRow(page, full.id).getByRole('link', { name: full.id }).click();
   await page.getByRole('heading', { level: 1, name: `Kiosk ${full.id}` }).waitFor();
