@@ -9,13 +9,17 @@ import { apiUrl, discoverEmulators, emulatorsFromEnv } from '../../functions/tes
 
 export const PASSWORD = 'console-test-password';
 
+let discovery: ReturnType<typeof discoverEmulators> | undefined;
+/** The emulators of the run, asked of the hub once (the Hosting and functions hosts are not in the environment). */
+const emulatorsFound = () => (discovery ??= discoverEmulators());
+
 /**
  * Chromium from `@sparticuz/chromium` (an npm package, so `npm ci` installs it where
  * Playwright's own download cannot reach its host); CHROME_PATH names another
  * Chromium or Chrome, e.g. on a system that package does not support (macOS, arm64).
  */
 export async function launchBrowser(): Promise<Browser> {
-  await discoverEmulators();
+  await emulatorsFound();
   const executablePath = process.env.CHROME_PATH || (await chromium.executablePath());
   return playwright.launch({
     executablePath,
@@ -82,6 +86,7 @@ export async function api<T = any>(
   path: string,
   init: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; body: T }> {
+  await emulatorsFound();
   operatorToken ??= idTokenFor('browser-tests-operator', { admin: true });
   const token = init.token ?? (await operatorToken);
   const response = await fetch(`${apiUrl()}${path}`, {
