@@ -58,7 +58,6 @@ export default function User({ params }: PageProps) {
 function Profile({ user }: { user: UserProfile }) {
   const details: [string, string][] = [
     ['Name', user.name],
-    ...(user.email ? [['Email', user.email] as [string, string]] : []),
     ['User id', user.id],
     ['Points', formatNumber(user.currentPoints)],
     ['Total points', formatNumber(user.totalPoints)],
