@@ -65,6 +65,7 @@ const fleet = await api('/admin/kiosks');
 writeFileSync(
   positionals[0],
   JSON.stringify({
+    measuredAt: new Date().toISOString(),
     kiosks: fleet.body.kiosks.length,
     runs,
     renderedMs,

@@ -22,7 +22,7 @@
  */
 /**
  * What scripts/bench/console.mjs measured.
- * @typedef {{ kiosks: number, runs: number, renderedMs: number[], medianMs: number,
+ * @typedef {{ measuredAt: string, kiosks: number, runs: number, renderedMs: number[], medianMs: number,
  *   scripts: { url: string, bytes: number, gzip: number }[], gzipTotal: number }} ConsoleResults
  */
 
@@ -238,7 +238,7 @@ export function consoleSection(c) {
   const met = c.gzipTotal <= CONSOLE_JS_BUDGET_KB * 1024;
   return `${CONSOLE_HEADING}
 
-Chromium (Playwright) against the console on the Hosting emulator, signed in as an operator, ${n(c.kiosks)} kiosks in the fleet, an empty HTTP cache each run. Sizes are of every script the first page (Fleet) loads, gzip-compressed here as Hosting compresses what it serves.
+Measured on ${c.measuredAt.slice(0, 16).replace('T', ' ')} UTC (by \`npm run bench\`, or alone by \`npm run bench -- --console\`). Chromium (Playwright) against the console on the Hosting emulator, signed in as an operator, ${n(c.kiosks)} kiosks in the fleet, an empty HTTP cache each run. Sizes are of every script the first page (Fleet) loads, gzip-compressed here as Hosting compresses what it serves.
 
 | Target | Measured | Verdict |
 | --- | --- | --- |
