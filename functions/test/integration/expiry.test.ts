@@ -87,8 +87,8 @@ describe('points that expire (contract §14)', () => {
 
     // The history shows the entry, as the API describes it.
     const history = await call('GET', `/user/${userId}/history`, { headers: await bearerFor(userId) });
-    expect(history.body.items[0]).toMatchObject({ kind: 'expire', points: -40, balanceAfter: 0 });
-    expect(history.body.items[0].reason).toContain(`valid through ${addDays(EXPIRES_ON, -1)}`);
+    expect(history.body.entries[0]).toMatchObject({ kind: 'expire', points: -40, balanceAfter: 0 });
+    expect(history.body.entries[0].reason).toContain(`valid through ${addDays(EXPIRES_ON, -1)}`);
 
     // Later days of the month find nothing more.
     expect((await run(addDays(EXPIRES_ON, 1))).expired).toEqual({ users: 0, points: 0 });
