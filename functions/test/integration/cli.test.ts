@@ -102,7 +102,10 @@ describe('usage errors: exit 2, the reason then the usage on stderr, nothing on 
     [['key:revoke', '--kiosk', 'k'], '--key is required'],
     [['admin:grant'], 'give exactly one of --email or --uid'],
     [['admin:revoke', '--email', 'a@example.com', '--uid', 'u'], 'give exactly one of --email or --uid'],
-    [['rewards:set'], 'rewards:set needs at least one of --plastic, --metal, --daily-cap, --ranks'],
+    [
+      ['rewards:set'],
+      'rewards:set needs at least one of --plastic, --metal, --daily-cap, --ranks, --expire-after-months',
+    ],
   ])('%j: %s', async (args, message) => {
     const [run, help] = await Promise.all([runCli(args), runCli(['help'])]);
     expect(run.code).toBe(2);
