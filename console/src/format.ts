@@ -8,6 +8,10 @@ export const formatDateTime = (iso: string | null | undefined, missing = 'Never'
 
 export const formatNumber = (value: number): string => number.format(value);
 
+const utcDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+/** The UTC day of `iso`, for dates the service counts in UTC days (when points expire). */
+export const formatUtcDate = (iso: string): string => `${utcDate.format(new Date(iso))} (UTC)`;
+
 export const formatSigned = (value: number): string => (value > 0 ? '+' : '') + number.format(value);
 
 export const formatPercent = (value: number | null): string => (value === null ? '—' : `${value}%`);

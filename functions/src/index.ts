@@ -129,3 +129,19 @@ export const effectsSweep = defineWhereServed('effectsSweep', () => {
     },
   );
 });
+
+/**
+ * Expires points past their date and sends the reminders 30 days ahead (contract
+ * §14), daily just after the UTC day begins. `admin expiry:run` runs the same
+ * service; `npm start` runs it on a timer.
+ */
+export const pointsExpiry = defineWhereServed('pointsExpiry', () => {
+  const { onSchedule } = require('firebase-functions/v2/scheduler') as typeof import('firebase-functions/v2/scheduler');
+  const { runDailyExpiry } = require('./triggers/pointsExpiry') as typeof import('./triggers/pointsExpiry');
+  return onSchedule(
+    { schedule: 'every day 00:05', timeZone: 'Etc/UTC', memory: '256MiB', maxInstances: 1, timeoutSeconds: 540 },
+    async () => {
+      await runDailyExpiry();
+    },
+  );
+});

@@ -1,8 +1,8 @@
 // @ts-check
 // The local stack's stand-in for Cloud Scheduler. The functions emulator does not run
 // scheduled functions (firebase-tools issue 2034), so `npm start` runs each scheduled
-// function's own handler every 5 minutes as deployed: through the operator CLI
-// (`admin alerts:sweep`, `admin effects:sweep`), against the local emulators.
+// function's own handler every 5 minutes: through the operator CLI (`admin alerts:sweep`,
+// `admin effects:sweep`, `admin expiry:run`), against the local emulators.
 import { spawn } from 'node:child_process';
 import { HOSTS, LOCAL_PROJECT_ID } from './emulators.mjs';
 import { adminCli, repoRoot } from './paths.mjs';
@@ -14,6 +14,9 @@ const SWEEP_INTERVAL_MS = 5 * 60_000;
 export const SCHEDULED_SWEEPS = [
   { name: 'silent sweep', command: 'alerts:sweep' },
   { name: 'effects sweep', command: 'effects:sweep' },
+  // Daily when deployed (pointsExpiry); here every 5 minutes too, so a session sees it: a run for a day
+  // changes nothing the first run of that day did not, and reads only users with points expiring soon.
+  { name: 'expiry run', command: 'expiry:run' },
 ];
 
 /**

@@ -6,7 +6,7 @@ import { Dialog } from '../components/Dialog';
 import { LoadState, Outcome } from '../components/Outcome';
 import { Page } from '../components/Page';
 import { Pager } from '../components/Pager';
-import { formatDateTime, formatNumber, formatSigned } from '../format';
+import { formatDateTime, formatNumber, formatSigned, formatUtcDate } from '../format';
 import { useAction, useCursorPages, useLoad, type CursorPages } from '../hooks';
 import type { PageProps } from '../router';
 import type { LedgerEntry, Page as ListPage, Redemption, UserProfile } from '../types';
@@ -62,6 +62,12 @@ function Profile({ user }: { user: UserProfile }) {
     ['Points', formatNumber(user.currentPoints)],
     ['Total points', formatNumber(user.totalPoints)],
     ['Rank', user.rank],
+    [
+      'Expiring',
+      user.expiringPoints
+        ? `${formatNumber(user.expiringPoints.points)} points on ${formatUtcDate(user.expiringPoints.expiresAt)}`
+        : 'None',
+    ],
     ['Items recycled', formatNumber(user.recycledCount)],
     ['Push notifications', user.hasPushToken ? 'A device is registered' : 'No device registered'],
   ];

@@ -1,7 +1,7 @@
 /**
  * The operator CLI (`npm run admin -- <command>`): kiosks, kiosk API keys, the fleet's
  * health and alerts, the effects sweep, the daily report, the ledger's books, users' points and history,
- * the admin claim, the rewards config, the rewards catalog and redemptions, the
+ * the admin claim, the rewards config, the rewards catalog and redemptions, the expiry of points, the
  * migration of older versions' data, and demo data, through the Admin SDK and the same data and domain modules as the API, under
  * the project's params (cli/params.ts). Never imported by index.ts, so the deployed
  * functions do not load it.
@@ -24,6 +24,7 @@ import { migrateCommands } from './commands/migrate';
 import { pointsCommands } from './commands/points';
 import { rewardsCommands } from './commands/rewards';
 import { catalogCommands } from './commands/catalog';
+import { expiryCommands } from './commands/expiry';
 import { loadProjectParams } from './params';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
@@ -40,6 +41,7 @@ const COMMANDS: readonly Command[] = [
   ...ledgerCommands,
   ...migrateCommands,
   ...pointsCommands,
+  ...expiryCommands,
   ...demoCommands,
 ];
 

@@ -5,8 +5,11 @@ import { usersCollection } from './users';
 export const notificationsOf = (userId: string) => usersCollection().doc(userId).collection('notifications');
 
 export interface NewNotification {
-  /** `transaction` for an award, `redemption` for a reward redeemed (the id is theirs), `message` for an operator's. */
-  type: 'transaction' | 'redemption' | 'message';
+  /**
+   * `transaction` for an award, `redemption` for a reward redeemed (the id is theirs), `message` for an operator's,
+   * `points-expiring` for points that expire in 30 days (services/expiryReminders.ts).
+   */
+  type: 'transaction' | 'redemption' | 'message' | 'points-expiring';
   title: string;
   body: string;
   data: Record<string, string>;

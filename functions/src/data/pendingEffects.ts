@@ -1,5 +1,5 @@
 /**
- * `effectsPending: true` marks a transaction, redemption or alert whose side effects
+ * `effectsPending: true` marks a transaction, redemption, alert or expiry reminder whose side effects
  * (counters, notification, push) are not all applied yet: written with the document,
  * deleted in the same write that records the effects' final state. The effects sweep
  * (services/pendingEffects.ts) finds what no trigger finished by an equality on it and

@@ -1,6 +1,7 @@
 import { FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { rankFor, type EarningsByDay, type RewardsConfig } from '../domain/rewards';
+import { changePoints, isMonth, monthOf, nextExpiry, oldestMonth, type PointsByMonth } from '../domain/pointsExpiry';
 import { ApiError } from '../errors';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from './rewardsConfig';
 import type { UserView } from '../http/apiDescription/views';
@@ -23,9 +24,11 @@ export interface NewProfile {
  */
 export function newProfile(profile: NewProfile, rewards: RewardsConfig): DocumentData {
   const totalPoints = profile.totalPoints ?? 0;
+  const currentPoints = profile.currentPoints ?? 0;
   return {
     name: profile.name,
-    currentPoints: profile.currentPoints ?? 0,
+    currentPoints,
+    ...pointsModel(changePoints({}, currentPoints, monthOf(new Date()))),
     totalPoints,
     recycledCount: profile.recycledCount ?? 0,
     rank: rankFor(rewards, totalPoints),
@@ -60,6 +63,8 @@ export interface UserRecord {
   recycledCount: number;
   pushToken?: string;
   earnedByDay: EarningsByDay;
+  /** `currentPoints` by the month they were added (domain/pointsExpiry.ts). */
+  pointsByMonth: PointsByMonth;
 }
 
 /** The public shape of a user: never the token itself. */
@@ -76,8 +81,38 @@ export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undef
     recycledCount: data.recycledCount ?? 0,
     pushToken: typeof data.pushToken === 'string' && data.pushToken.length > 0 ? data.pushToken : undefined,
     earnedByDay: earningsOf(data),
+    pointsByMonth: pointsByMonthOf(data),
   };
 }
+
+/**
+ * The user's spendable points by the month they were added, as stored. A profile from
+ * before the model was kept holds none: its whole balance counts as added in the
+ * month it is first read (`migrate` stamps that month on every such profile, so
+ * that the expiry run finds them).
+ */
+export function pointsByMonthOf(data: DocumentData, now = new Date()): PointsByMonth {
+  const stored: unknown = data.pointsByMonth;
+  if (stored === null || typeof stored !== 'object') {
+    return changePoints({}, isPoints(data.currentPoints) ? data.currentPoints : 0, monthOf(now));
+  }
+  const byMonth: Record<string, number> = {};
+  for (const [month, points] of Object.entries(stored)) if (isMonth(month) && isPoints(points)) byMonth[month] = points;
+  return byMonth;
+}
+
+/**
+ * The stored fields of the model of a user's points (domain/pointsExpiry.ts): every
+ * write that changes `currentPoints` writes them in the same commit. The oldest
+ * month is what the expiry run queries on (null: no points, never matched).
+ */
+export const pointsModel = (pointsByMonth: PointsByMonth): DocumentData => ({
+  pointsByMonth: { ...pointsByMonth },
+  pointsOldestMonth: oldestMonth(pointsByMonth),
+});
+
+/** The model of a balance written off whole (no points left to spend or expire): staged with `currentPoints: 0`. */
+export const zeroedPointsModel = (): DocumentData => pointsModel({});
 
 export const isPoints = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
@@ -103,7 +138,14 @@ export const toUserView = (user: UserRecord, rewards: RewardsConfig): UserView =
   recycledCount: user.recycledCount,
   rank: rankFor(rewards, user.totalPoints),
   hasPushToken: user.pushToken !== undefined,
+  expiringPoints: expiringPointsOf(user.pointsByMonth, rewards.pointsExpireAfterMonths),
 });
+
+/** The next date on which some of the user's points expire: when (its first instant) and how many. */
+function expiringPointsOf(pointsByMonth: PointsByMonth, afterMonths: number | null): UserView['expiringPoints'] {
+  const next = nextExpiry(pointsByMonth, afterMonths);
+  return next && { points: next.points, expiresAt: `${next.day}T00:00:00.000Z` };
+}
 
 /**
  * A user's view reads the user and the rank thresholds in one batched read: the rank

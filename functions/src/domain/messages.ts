@@ -55,6 +55,24 @@ export function redemptionNotification(redemption: {
   };
 }
 
+/** What a user is told 30 days before some of their points expire: how many, and the last day they are valid. */
+export function pointsExpiringNotification(reminder: {
+  id: string;
+  points: number;
+  lastValidDay: string;
+}): NotificationContent {
+  return {
+    title: `${plural(reminder.points, 'point')} expire soon`,
+    body: `${plural(reminder.points, 'point')} of your balance expire after ${reminder.lastValidDay} (UTC): spend them before then.`,
+    data: {
+      type: 'points-expiring',
+      reminderId: reminder.id,
+      points: String(reminder.points),
+      lastValidDay: reminder.lastValidDay,
+    },
+  };
+}
+
 /** The push topic operators' devices subscribe to; every opened alert is pushed there once. */
 export const OPERATORS_TOPIC = 'operators';
 

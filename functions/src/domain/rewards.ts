@@ -1,3 +1,5 @@
+import { MAX_EXPIRE_AFTER_MONTHS, MIN_EXPIRE_AFTER_MONTHS } from './pointsExpiry';
+
 /**
  * Points and ranks. Operators override the defaults in `config/rewards`; a field
  * that does not parse falls back to its own default (see parseRewardsConfig).
@@ -14,6 +16,8 @@ export interface RewardsConfig {
   dailyPointsCap: number;
   /** Sorted by minTotalPoints ascending; the first one starts at 0. */
   ranks: Rank[];
+  /** Points expire after this many months (domain/pointsExpiry.ts); null: never. */
+  pointsExpireAfterMonths: number | null;
 }
 
 export const DEFAULT_REWARDS: RewardsConfig = {
@@ -26,6 +30,7 @@ export const DEFAULT_REWARDS: RewardsConfig = {
     { name: 'Gold', minTotalPoints: 5000 },
     { name: 'Platinum', minTotalPoints: 20000 },
   ],
+  pointsExpireAfterMonths: null,
 };
 
 const isNonNegativeInt = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
@@ -72,6 +77,19 @@ function ranksField(candidate: unknown): { value: Rank[] } | { problem: string }
   return { value: ranks };
 }
 
+function expiryField(candidate: unknown): { value: number | null } | { problem: string } {
+  if (candidate === undefined || candidate === null) return { value: null };
+  const valid =
+    Number.isSafeInteger(candidate) &&
+    (candidate as number) >= MIN_EXPIRE_AFTER_MONTHS &&
+    (candidate as number) <= MAX_EXPIRE_AFTER_MONTHS;
+  return valid
+    ? { value: candidate as number }
+    : {
+        problem: `pointsExpireAfterMonths must be a whole number of months from ${MIN_EXPIRE_AFTER_MONTHS} to ${MAX_EXPIRE_AFTER_MONTHS}, or null (never)`,
+      };
+}
+
 /**
  * Reads an operator-written config document, field by field: a malformed field falls
  * back to its own default alone (a typo in `ranks` leaves the daily cap as
@@ -96,6 +114,7 @@ export function parseRewardsConfig(raw: Record<string, unknown> | undefined): Re
     pointsPerMetal: valueOf('pointsPerMetal', pointsField(raw, 'pointsPerMetal')),
     dailyPointsCap: valueOf('dailyPointsCap', pointsField(raw, 'dailyPointsCap')),
     ranks: valueOf('ranks', ranksField(raw.ranks)),
+    pointsExpireAfterMonths: valueOf('pointsExpireAfterMonths', expiryField(raw.pointsExpireAfterMonths)),
   };
   return { config, invalidFields, problems };
 }

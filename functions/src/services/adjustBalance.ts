@@ -3,7 +3,15 @@ import { DocumentSnapshot } from 'firebase-admin/firestore';
 import { commitOnFreshReads, db } from '../adapters/firestore';
 import { ledgerCollection, ledgerEntryView, newLedgerEntry } from '../data/ledger';
 import { loadRewardsConfig } from '../data/rewardsConfig';
-import { toUserView, userFromSnapshot, usersCollection, type UserRecord, type UserView } from '../data/users';
+import {
+  pointsModel,
+  toUserView,
+  userFromSnapshot,
+  usersCollection,
+  type UserRecord,
+  type UserView,
+} from '../data/users';
+import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { adjustBalances } from '../domain/adjustment';
 import { keyReused, keyedAdjustmentId, requestFingerprint } from '../domain/idempotency';
 import { notFound } from '../errors';
@@ -69,6 +77,8 @@ export async function adjustBalance(userId: string, request: AdjustmentRequest):
     if (!user) throw notFound(`User ${userId} not found`);
     if (entrySnap.exists) return { result: answerFor(entrySnap, user), commit: false };
     const after = adjustBalances(config, user, points);
+    // Points added count from this month; points taken are the ones that expire soonest.
+    const pointsByMonth = changePoints(user.pointsByMonth, points, monthOf(new Date()));
     batch.create(
       entryRef,
       newLedgerEntry({
@@ -84,10 +94,15 @@ export async function adjustBalance(userId: string, request: AdjustmentRequest):
     );
     batch.update(
       userRef,
-      { currentPoints: after.currentPoints, totalPoints: after.totalPoints, rank: after.rank },
+      {
+        currentPoints: after.currentPoints,
+        totalPoints: after.totalPoints,
+        rank: after.rank,
+        ...pointsModel(pointsByMonth),
+      },
       { lastUpdateTime: userSnap.updateTime! },
     );
-    const adjusted = { ...user, currentPoints: after.currentPoints, totalPoints: after.totalPoints };
+    const adjusted = { ...user, currentPoints: after.currentPoints, totalPoints: after.totalPoints, pointsByMonth };
     return {
       result: {
         adjustment: { id: entryRef.id, points, reason, balanceAfter: after.currentPoints },

@@ -4,7 +4,7 @@ import { commitOnFreshReads, contention, db } from '../adapters/firestore';
 import { offlineWindowDays } from '../config';
 import { depositKioskFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
 import { loadRewardsConfig } from '../data/rewardsConfig';
-import { usersCollection } from '../data/users';
+import { pointsModel, usersCollection } from '../data/users';
 import {
   assertDeposit,
   assertInOfflineWindow,
@@ -15,6 +15,7 @@ import {
 import { assertKioskMatches, type KioskCaller, type KioskStatus } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
 import { computeAward, type Award, type RewardsConfig } from '../domain/rewards';
+import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { settleInOrder, type Settled } from '../domain/settleInOrder';
 import { ApiError, conflict, notFound, overloaded } from '../errors';
 import { planAward, recordedAnswer, stageAward, type AwardOutcome, type PlannedAward } from './awardRecord';
@@ -170,6 +171,8 @@ async function awardToUser(
     const [userSnap, ...snaps] = await db().getAll(...refs);
     const snapOf = new Map(snaps.map((snap) => [snap.ref.path, snap]));
     const profile = await profileToAward(userSnap, read.config);
+    // Points are added in the month they are credited, whenever the deposit was made (domain/pointsExpiry.ts).
+    const addedIn = monthOf(new Date());
     let user = profile.user;
     let latest: Award | undefined;
     const settled = awards.map((award): Settled<AwardOutcome> => {
@@ -195,15 +198,17 @@ async function awardToUser(
           pushQueued: user.pushToken !== undefined,
         });
         const { currentPoints, totalPoints, recycledCount, earnedByDay } = latest;
-        user = { ...user, currentPoints, totalPoints, recycledCount, earnedByDay };
+        const pointsByMonth = changePoints(user.pointsByMonth, latest.pointsEarned, addedIn);
+        user = { ...user, currentPoints, totalPoints, recycledCount, earnedByDay, pointsByMonth };
         return { outcome: { result: transaction, replayed: false } };
       } catch (error) {
         if (error instanceof ApiError) return { error };
         throw error;
       }
     });
-    if (latest) {
+    if (latest && user) {
       profile.stageFigures(batch, {
+        ...pointsModel(user.pointsByMonth),
         currentPoints: latest.currentPoints,
         totalPoints: latest.totalPoints,
         recycledCount: latest.recycledCount,

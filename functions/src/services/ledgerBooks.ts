@@ -9,7 +9,8 @@ import { db, runTransaction } from '../adapters/firestore';
 import { kiosksCollection } from '../data/kiosks';
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
 import { transactionsCollection } from '../data/transactions';
-import { usersCollection } from '../data/users';
+import { pointsByMonthOf, usersCollection } from '../data/users';
+import { oldestMonth, sumOf } from '../domain/pointsExpiry';
 
 const PAGE = 500;
 const intOf = (value: unknown): number => (Number.isSafeInteger(value) ? (value as number) : 0);
@@ -144,10 +145,14 @@ async function* joined(
   }
 }
 
-/** How a user's stored balances differ from the sums of their ledger entries (nothing: they agree). */
+/**
+ * How a user's stored balances differ from the sums of their ledger entries, and the
+ * model of their points by month (domain/pointsExpiry.ts) from `currentPoints`, with
+ * the oldest month the expiry run queries on (nothing: they agree).
+ */
 function userDifferences(userId: string, user: DocumentSnapshot | undefined, sums: Sums): string[] {
   if (!user?.exists) return [`ledger entries of user ${userId}, who does not exist (${sums.entries} entries)`];
-  return (
+  const balances = (
     [
       ['currentPoints', sums.current],
       ['totalPoints', sums.total],
@@ -156,6 +161,23 @@ function userDifferences(userId: string, user: DocumentSnapshot | undefined, sum
     const stored = intOf(user.get(field));
     return stored === fromLedger ? [] : [`user ${userId}: ${field} ${stored}, the ledger says ${fromLedger}`];
   });
+  return [...balances, ...pointsModelDifferences(userId, user)];
+}
+
+function pointsModelDifferences(userId: string, user: DocumentSnapshot): string[] {
+  // A profile from before the model holds its whole balance in one month (pointsByMonthOf): nothing to differ.
+  if (user.get('pointsByMonth') === undefined) return [];
+  const byMonth = pointsByMonthOf(user.data()!);
+  const differences: string[] = [];
+  const current = intOf(user.get('currentPoints'));
+  if (sumOf(byMonth) !== current) {
+    differences.push(`user ${userId}: pointsByMonth sums to ${sumOf(byMonth)}, currentPoints is ${current}`);
+  }
+  const oldest = user.get('pointsOldestMonth') ?? null;
+  if (oldest !== oldestMonth(byMonth)) {
+    differences.push(`user ${userId}: pointsOldestMonth ${oldest}, pointsByMonth says ${oldestMonth(byMonth)}`);
+  }
+  return differences;
 }
 
 /**

@@ -7,7 +7,7 @@
 import { FieldValue, Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { transactionsCollection } from '../data/transactions';
-import { earningsOf, isPoints, usersCollection } from '../data/users';
+import { earningsOf, isPoints, pointsByMonthOf, pointsModel, usersCollection } from '../data/users';
 import { pages } from './ledgerBooks';
 
 /** The 24-hour records of the idempotency scheme before keyed transaction ids. */
@@ -29,6 +29,11 @@ export interface MigrationReport {
   earnedToday: number;
   /** Transactions recorded before `occurredAt` existed: given the time they were recorded, as they were read. */
   transactionsWithoutOccurredAt: number;
+  /**
+   * Users without the model of their points by month (points expiry): their balance counted as added in the
+   * month of the migration, and the oldest month stored, so the expiry run finds them.
+   */
+  usersWithoutPointsByMonth: number;
 }
 
 export interface MigrationOptions {
@@ -44,6 +49,7 @@ export async function migrate({ apply, pageSize, now = new Date() }: MigrationOp
     ...(await retireIdempotencyRecords(apply, pageSize, now)),
     earnedToday: await mergeEarnedToday(apply, pageSize),
     transactionsWithoutOccurredAt: await stampOccurredAt(apply, pageSize),
+    usersWithoutPointsByMonth: await stampPointsByMonth(apply, pageSize, now),
   };
 }
 
@@ -128,5 +134,21 @@ async function stampOccurredAt(apply: boolean, pageSize: number): Promise<number
     }
   }
   if (apply && staged > 0) await batch.commit();
+  return stamped;
+}
+
+/** One user at a time, in a transaction with its read: a change of the balance meanwhile is counted in. */
+async function stampPointsByMonth(apply: boolean, pageSize: number, now: Date): Promise<number> {
+  let stamped = 0;
+  for await (const user of pages(usersCollection(), undefined, undefined, pageSize)) {
+    if (user.get('pointsByMonth') !== undefined) continue;
+    stamped++;
+    if (!apply) continue;
+    await runTransaction(async (tx) => {
+      const fresh = await tx.get(user.ref);
+      if (!fresh.exists || fresh.get('pointsByMonth') !== undefined) return;
+      tx.update(user.ref, pointsModel(pointsByMonthOf(fresh.data()!, now)));
+    });
+  }
   return stamped;
 }

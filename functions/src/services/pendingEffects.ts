@@ -2,11 +2,13 @@ import type { CollectionReference } from 'firebase-admin/firestore';
 import { logError, logWarn } from '../log';
 import type { PushTransport } from '../adapters/push';
 import { alertsCollection } from '../data/alerts';
+import { expiryRemindersCollection } from '../data/expiryReminders';
 import { pendingSince } from '../data/pendingEffects';
 import { redemptionsCollection } from '../data/redemptions';
 import { transactionsCollection } from '../data/transactions';
 import { pushOpenedAlert } from './alertPush';
 import { applyRedemptionEffects } from './redemptionEffects';
+import { applyExpiryReminderEffects } from './expiryReminders';
 import { applyTransactionEffects } from './transactionEffects';
 
 /** What the sweep did for one kind of document. */
@@ -23,6 +25,7 @@ export interface EffectsSweepOutcome {
   transactions: SweptKind;
   redemptions: SweptKind;
   alerts: SweptKind;
+  expiryReminders: SweptKind;
 }
 
 /** Older than a trigger's longest run (its timeout), so a sweep never races a trigger still in its first delivery. */
@@ -50,6 +53,12 @@ const SWEEPABLE: readonly Sweepable[] = [
   },
   { kind: 'redemptions', collection: redemptionsCollection, timeField: 'createdAt', complete: applyRedemptionEffects },
   { kind: 'alerts', collection: alertsCollection, timeField: 'openedAt', complete: pushOpenedAlert },
+  {
+    kind: 'expiryReminders',
+    collection: expiryRemindersCollection,
+    timeField: 'createdAt',
+    complete: applyExpiryReminderEffects,
+  },
 ];
 
 async function sweepKind(sweepable: Sweepable, cutoff: Date, push: PushTransport): Promise<SweptKind> {
@@ -74,8 +83,8 @@ async function sweepKind(sweepable: Sweepable, cutoff: Date, push: PushTransport
 
 /**
  * Completes the effects that no trigger finished (a delivery lost, an event whose
- * retries ran out) of the transactions, redemptions and alerts recorded at least
- * `minAgeMs` ago, through the triggers' own claim-then-act services: whatever was
+ * retries ran out) of the transactions, redemptions, alerts and expiry reminders
+ * recorded at least `minAgeMs` ago, through the triggers' own claim-then-act services: whatever was
  * done is not done again, and a late trigger racing the sweep finds the claim (so a
  * push goes out at most once, a notification is written once, a transaction counted
  * on its kiosk once). Safe to run at any time and any number of times.

@@ -66,7 +66,15 @@ export async function profileToAward(userSnap: DocumentSnapshot, rewards: Reward
   if (!account) return { user: undefined, stageFigures: () => undefined };
   const profile = profileOf(account, rewards);
   return {
-    user: { id: userSnap.id, name: profile.name, currentPoints: 0, totalPoints: 0, recycledCount: 0, earnedByDay: {} },
+    user: {
+      id: userSnap.id,
+      name: profile.name,
+      currentPoints: 0,
+      totalPoints: 0,
+      recycledCount: 0,
+      earnedByDay: {},
+      pointsByMonth: {},
+    },
     stageFigures: (batch, figures) => batch.create(userSnap.ref, { ...profile, ...figures }),
   };
 }

@@ -19,7 +19,8 @@ import {
   type RedemptionView,
 } from '../data/redemptions';
 import { rewardFromSnapshot, rewardsCollection } from '../data/rewards';
-import { ProfileNotFound, userFromSnapshot, usersCollection } from '../data/users';
+import { ProfileNotFound, pointsModel, userFromSnapshot, usersCollection } from '../data/users';
+import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { keyReused, requestFingerprint } from '../domain/idempotency';
 import { assertRedeemable } from '../domain/redemption';
 import { newVoucherCode } from '../domain/voucherCode';
@@ -101,7 +102,15 @@ export async function redeemReward(
     // The preconditions make concurrent spends safe: whatever changed since the read fails the whole commit.
     // The reward is guarded whatever its stock, so a deactivation or a cost change in between is never
     // overtaken; an unlimited stock is written as it is (null), which changes nothing else.
-    batch.update(userRef, { currentPoints: balanceAfter }, { lastUpdateTime: userSnap.updateTime! });
+    batch.update(
+      userRef,
+      // Spent from the points that expire soonest.
+      {
+        currentPoints: balanceAfter,
+        ...pointsModel(changePoints(user.pointsByMonth, -reward.cost, monthOf(new Date()))),
+      },
+      { lastUpdateTime: userSnap.updateTime! },
+    );
     const stockAfter = reward.stock === null ? null : reward.stock - 1;
     batch.update(rewardRef, { stock: stockAfter }, { lastUpdateTime: rewardSnap.updateTime! });
     const issued = { redemption: redemptionViewOf(redemptionRef.id, redemption), newBalance: balanceAfter };
@@ -156,7 +165,11 @@ export async function cancelRedemption(
     const reward = rewardFromSnapshot(rewardSnap);
 
     const newBalance = user.currentPoints + cost;
-    tx.update(userRef, { currentPoints: newBalance });
+    // Refunded points are added anew: they count from the month of the refund.
+    tx.update(userRef, {
+      currentPoints: newBalance,
+      ...pointsModel(changePoints(user.pointsByMonth, cost, monthOf(at.toDate()))),
+    });
     if (snapshot.get('stockTaken') === true && reward && reward.stock !== null) {
       tx.update(rewardRef, { stock: reward.stock + 1 });
     }

@@ -4,8 +4,8 @@ import { sweepPendingEffects, type EffectsSweepOutcome } from '../services/pendi
 
 /**
  * The scheduled effects sweep (every 5 minutes): completes the effects of
- * transactions, redemptions and alerts that no trigger finished. The functions
- * emulator runs no schedules (firebase-tools issue 2034), so `npm start` runs it on a
+ * transactions, redemptions, alerts and expiry reminders that no trigger (or run)
+ * finished. The functions emulator runs no schedules (firebase-tools issue 2034), so `npm start` runs it on a
  * timer through `admin effects:sweep`, and the tests run it through
  * firebase-functions-test.
  */

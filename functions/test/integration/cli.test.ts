@@ -29,7 +29,7 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   'effects:sweep': ['min-age'],
   'admin:grant': ['email', 'uid'],
   'admin:revoke': ['email', 'uid'],
-  'rewards:set': ['plastic', 'metal', 'daily-cap', 'ranks'],
+  'rewards:set': ['plastic', 'metal', 'daily-cap', 'ranks', 'expire-after-months'],
   'rewards:show': [],
   catalog: ['json'],
   'catalog:set': ['id', 'name', 'cost', 'kind', 'description', 'stock', 'active'],
@@ -39,6 +39,7 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   migrate: ['apply', 'page-size'],
   adjust: ['user', 'points', 'reason', 'key'],
   history: ['user', 'limit', 'json'],
+  'expiry:run': ['as-of'],
   seed: ['json'],
   token: ['email', 'password'],
   help: [],
@@ -101,7 +102,10 @@ describe('usage errors: exit 2, the reason then the usage on stderr, nothing on 
     [['key:revoke', '--kiosk', 'k'], '--key is required'],
     [['admin:grant'], 'give exactly one of --email or --uid'],
     [['admin:revoke', '--email', 'a@example.com', '--uid', 'u'], 'give exactly one of --email or --uid'],
-    [['rewards:set'], 'rewards:set needs at least one of --plastic, --metal, --daily-cap, --ranks'],
+    [
+      ['rewards:set'],
+      'rewards:set needs at least one of --plastic, --metal, --daily-cap, --ranks, --expire-after-months',
+    ],
   ])('%j: %s', async (args, message) => {
     const [run, help] = await Promise.all([runCli(args), runCli(['help'])]);
     expect(run.code).toBe(2);

@@ -46,6 +46,7 @@ describe("the user's own first request", () => {
       recycledCount: 0,
       rank: 'Bronze',
       hasPushToken: false,
+      expiringPoints: null,
     });
     const profile = await profileOf(uid);
     expect(profile).toMatchObject({ name: 'Grace Hopper', currentPoints: 0, totalPoints: 0, recycledCount: 0 });

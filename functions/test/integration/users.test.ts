@@ -22,6 +22,7 @@ describe('GET /user/{userId}', () => {
         recycledCount: 0,
         rank: 'Silver',
         hasPushToken: true,
+        expiringPoints: null,
       },
     });
     expect(res.text).not.toContain('secret-device-token');

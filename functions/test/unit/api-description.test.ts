@@ -300,6 +300,7 @@ describe('the response check', () => {
       recycledCount: 0,
       rank: 'Bronze',
       hasPushToken: true,
+      expiringPoints: null,
     };
     expect(responseProblems('GET', '/user/u', json(200, { success: true, user }))).toEqual([]);
     expect(

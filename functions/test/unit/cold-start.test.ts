@@ -38,6 +38,7 @@ describe('cold start: importing src/index.ts', () => {
       'alertPush',
       'api',
       'effectsSweep',
+      'pointsExpiry',
       'redemptionEffects',
       'silentKioskSweep',
       'transactionEffects',
@@ -101,6 +102,7 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
     'the silent sweep': '/src/triggers/silentSweep.ts',
     'the effects sweep': '/src/triggers/effectsSweep.ts',
     'the redemption trigger': '/src/triggers/redemptionCreated.ts',
+    'the expiry run': '/src/triggers/pointsExpiry.ts',
   } as const;
   type Marker = keyof typeof MARKERS;
 
@@ -138,6 +140,7 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
     ],
     ['silentKioskSweep', 'the scheduled sweep only', ['firebase-functions scheduler provider', 'the silent sweep']],
     ['effectsSweep', 'the effects sweep only', ['firebase-functions scheduler provider', 'the effects sweep']],
+    ['pointsExpiry', 'the expiry run only', ['firebase-functions scheduler provider', 'the expiry run']],
   ] as const)('%s: %s', (target, _loads, loaded) => {
     expect(loadAs(target)).toEqual({ defined: [target], loaded });
   });

@@ -32,6 +32,20 @@ const DESC = 'DESCENDING';
 
 const QUERIES: QueryShape[] = [
   {
+    file: 'services/pointsExpiry.ts',
+    lines: [
+      ".where('pointsOldestMonth', '<=', month)",
+      ".orderBy('pointsOldestMonth')",
+      '.orderBy(FieldPath.documentId())',
+    ],
+    collection: 'users',
+    range: 'pointsOldestMonth',
+    orderBy: [
+      ['pointsOldestMonth', ASC],
+      ['__name__', ASC],
+    ],
+  },
+  {
     file: 'data/users.ts',
     lines: ["const previousHolders = await tx.get(usersCollection().where('pushToken', '==', token));"],
     collection: 'users',
@@ -91,6 +105,7 @@ const QUERIES: QueryShape[] = [
       ['transactions', 'createdAt'],
       ['redemptions', 'createdAt'],
       ['alerts', 'openedAt'],
+      ['expiryReminders', 'createdAt'],
     ] as const
   ).map(([collection, timeField]): QueryShape => ({
     file: 'data/pendingEffects.ts',

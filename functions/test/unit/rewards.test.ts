@@ -150,6 +150,7 @@ describe('operator config', () => {
       { name: 'Seedling', minTotalPoints: 0 },
       { name: 'Tree', minTotalPoints: 50 },
     ],
+    pointsExpireAfterMonths: 6,
   };
 
   test.each([
@@ -171,6 +172,10 @@ describe('operator config', () => {
       'same minTotalPoints',
     ],
     [{ ranks: [{ name: '', minTotalPoints: 0 }] }, 'ranks', 'ranks'],
+    [{ pointsExpireAfterMonths: 0 }, 'pointsExpireAfterMonths', 'from 1 to 120'],
+    [{ pointsExpireAfterMonths: 121 }, 'pointsExpireAfterMonths', 'from 1 to 120'],
+    [{ pointsExpireAfterMonths: 1.5 }, 'pointsExpireAfterMonths', 'whole number'],
+    [{ pointsExpireAfterMonths: '12' }, 'pointsExpireAfterMonths', 'or null'],
   ] as const)(
     'broken %p: that field alone falls back to its default, the others keep their values, the field named',
     (broken, field, problem) => {
@@ -182,6 +187,13 @@ describe('operator config', () => {
       expect(problems[0]).toContain(problem);
     },
   );
+
+  test('pointsExpireAfterMonths: 1 and 120 are kept; null and absent mean never', () => {
+    expect(parseRewardsConfig({ pointsExpireAfterMonths: 1 }).config.pointsExpireAfterMonths).toBe(1);
+    expect(parseRewardsConfig({ pointsExpireAfterMonths: 120 }).config.pointsExpireAfterMonths).toBe(120);
+    expect(parseRewardsConfig({ pointsExpireAfterMonths: null }).config.pointsExpireAfterMonths).toBeNull();
+    expect(parseRewardsConfig({ dailyPointsCap: 10 }).config.pointsExpireAfterMonths).toBeNull();
+  });
 
   test('several broken fields: each falls back and each is named', () => {
     const { config, invalidFields } = parseRewardsConfig({ ...configured, pointsPerMetal: -2, ranks: {} });

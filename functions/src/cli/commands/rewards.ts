@@ -2,6 +2,7 @@
 import { FieldValue } from 'firebase-admin/firestore';
 import { rewardsConfigRef } from '../../data/rewardsConfig';
 import { parseRewardsConfig, type RewardsConfigProblems } from '../../domain/rewards';
+import { MAX_EXPIRE_AFTER_MONTHS, MIN_EXPIRE_AFTER_MONTHS } from '../../domain/pointsExpiry';
 import { numberOrText } from '../args';
 import { CliError, note, printJson, type Command } from '../command';
 
@@ -29,15 +30,22 @@ function parseRanksFlag(text: string): { ranks: unknown[]; problems: string[] } 
 const rewardsSet: Command = {
   name: 'rewards:set',
   description:
-    'Changes points per item, the most points a user earns per UTC day and the ranks in config/rewards; ' +
+    'Changes points per item, the most points a user earns per UTC day, the ranks and after how many months ' +
+    'points expire in config/rewards; ' +
     'omitted values stay as they are. An invalid config is refused.',
   flags: {
     plastic: { value: 'POINTS', description: 'points per plastic bottle' },
     metal: { value: 'POINTS', description: 'points per metal can' },
     'daily-cap': { value: 'POINTS', description: 'the most points a user earns per UTC day' },
     ranks: { value: 'RANKS', description: 'every rank with its lowest total, e.g. "Bronze:0,Silver:1000,Gold:5000"' },
+    'expire-after-months': {
+      value: 'N|none',
+      description:
+        `points are valid through the last day of the month N (${MIN_EXPIRE_AFTER_MONTHS}-${MAX_EXPIRE_AFTER_MONTHS}) ` +
+        'months after the month they were added; none: they never expire',
+    },
   },
-  anyOf: ['plastic', 'metal', 'daily-cap', 'ranks'],
+  anyOf: ['plastic', 'metal', 'daily-cap', 'ranks', 'expire-after-months'],
   uses: { firestore: true },
   run: async (flags) => {
     const { raw } = await storedRewards();
@@ -51,6 +59,10 @@ const rewardsSet: Command = {
     if (plastic !== undefined) candidate.pointsPerPlastic = numberOrText(plastic);
     if (metal !== undefined) candidate.pointsPerMetal = numberOrText(metal);
     if (dailyCap !== undefined) candidate.dailyPointsCap = numberOrText(dailyCap);
+    const expireAfterMonths = flags.get('expire-after-months');
+    if (expireAfterMonths !== undefined) {
+      candidate.pointsExpireAfterMonths = expireAfterMonths === 'none' ? null : numberOrText(expireAfterMonths);
+    }
     if (ranks !== undefined) {
       const parsed = parseRanksFlag(ranks);
       candidate.ranks = parsed.ranks;

@@ -31,6 +31,7 @@ export const userExample: UserView = {
   recycledCount: 60,
   rank: 'Silver',
   hasPushToken: true,
+  expiringPoints: { points: 400, expiresAt: '2027-01-01T00:00:00.000Z' },
 };
 
 export const transactionExample: TransactionView = {

@@ -80,8 +80,10 @@ export type RedeemedFromView = Static<typeof RedeemedFrom>;
 export const LedgerEntry = closedObject(
   {
     id: Type.String(),
-    kind: stringEnum<LedgerKind>(['earn', 'redeem', 'refund', 'adjust'], {
-      description: '`earn`: a deposit; `redeem`/`refund`: a reward and its cancelling; `adjust`: an operator',
+    kind: stringEnum<LedgerKind>(['earn', 'redeem', 'refund', 'adjust', 'expire'], {
+      description:
+        '`earn`: a deposit; `redeem`/`refund`: a reward and its cancelling; `adjust`: an operator; ' +
+        '`expire`: points past the date they were valid through',
     }),
     points: Type.Integer({ description: 'Signed: positive adds to the spendable balance' }),
     balanceAfter: Type.Integer({ minimum: 0, description: 'The spendable balance after this entry' }),
@@ -99,7 +101,9 @@ export const LedgerEntry = closedObject(
       ),
     ),
     redemption: Type.Optional(RedeemedFrom),
-    reason: Type.Optional(Type.String({ description: 'Why an operator adjusted the balance' })),
+    reason: Type.Optional(
+      Type.String({ description: 'Why an operator adjusted the balance; which points an `expire` entry took' }),
+    ),
   },
   { description: 'One change of the balance' },
 );

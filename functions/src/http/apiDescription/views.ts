@@ -75,6 +75,23 @@ export const User = closedObject(
     recycledCount: { ...count, description: 'Items ever deposited' },
     rank: Type.String({ description: 'Derived from totalPoints under the thresholds configured now, e.g. `Silver`' }),
     hasPushToken: Type.Boolean({ description: 'Whether a device token is registered for pushes' }),
+    expiringPoints: nullable(
+      closedObject(
+        {
+          points: { ...count, description: 'How many of `currentPoints` expire then' },
+          expiresAt: Type.String({
+            format: 'date-time',
+            description:
+              'When they expire, ISO 8601 UTC: 00:00 of the day after the last day they are valid (the last day of ' +
+              'the month `pointsExpireAfterMonths` after the month they were added). Past while the daily run has ' +
+              'yet to expire them',
+          }),
+        },
+        {
+          description: 'The next date on which some of the points expire; null: none do (expiry is off, or no points)',
+        },
+      ),
+    ),
   },
   { $id: 'User', description: 'A user as the app shows them: exactly these fields (never the push token itself).' },
 );
