@@ -999,6 +999,39 @@ const specs: RouteSpec[] = [
     requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/admin/kiosks'), token: fx.adminToken }),
   },
   {
+    route: 'GET /admin/kiosks/:kioskId/keys',
+    runs: 40,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'GET',
+        token: fx.adminToken,
+        path: pathsOf('/admin/kiosks/:kioskId/keys', { kioskId: [fx.kioskA, fx.kioskPlain, 'fz-kiosk-1'] }),
+      }),
+  },
+  {
+    route: 'GET /admin/rewards',
+    runs: 40,
+    requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/admin/rewards'), token: fx.adminToken }),
+  },
+  {
+    route: 'GET /admin/users',
+    runs: 60,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'GET',
+        token: fx.adminToken,
+        path: (fuzzed) =>
+          fuzzed
+            ? weighted(
+                [2, hostileText(300).map((email) => `/admin/users?email=${encodeSegment(email)}`)],
+                [1, fc.constantFrom('/admin/users', '/admin/users?email=', '/admin/users?email=a@b.c&email=a@b.c')],
+              )
+            : fc
+                .constantFrom('nobody@kiosk-rewards.test', 'FUZZ@EXAMPLE.COM', 'a.b+c@example.org')
+                .map((email) => `/admin/users?email=${encodeURIComponent(email)}`),
+      }),
+  },
+  {
     route: 'GET /admin/alerts',
     runs: 80,
     requests: () =>
