@@ -3,6 +3,7 @@ import { DocumentSnapshot } from 'firebase-admin/firestore';
 import { commitOnFreshReads, db } from '../adapters/firestore';
 import { ledgerCollection, ledgerEntryView, newLedgerEntry } from '../data/ledger';
 import { loadRewardsConfig } from '../data/rewardsConfig';
+import { stageWebhookEvent } from '../data/webhookEvents';
 import { toUserView, userFromSnapshot, usersCollection, type UserRecord, type UserView } from '../data/users';
 import { adjustBalances } from '../domain/adjustment';
 import { keyReused, keyedAdjustmentId, requestFingerprint } from '../domain/idempotency';
@@ -88,9 +89,16 @@ export async function adjustBalance(userId: string, request: AdjustmentRequest):
       { lastUpdateTime: userSnap.updateTime! },
     );
     const adjusted = { ...user, currentPoints: after.currentPoints, totalPoints: after.totalPoints };
+    const adjustment = { id: entryRef.id, points, reason, balanceAfter: after.currentPoints };
+    stageWebhookEvent(batch, {
+      type: 'points.adjusted',
+      subjectId: entryRef.id,
+      at: new Date(),
+      data: { ...adjustment, userId },
+    });
     return {
       result: {
-        adjustment: { id: entryRef.id, points, reason, balanceAfter: after.currentPoints },
+        adjustment,
         user: toUserView(adjusted, config),
         replayed: false,
       },

@@ -19,6 +19,7 @@ import {
   type RedemptionView,
 } from '../data/redemptions';
 import { rewardFromSnapshot, rewardsCollection } from '../data/rewards';
+import { stageWebhookEvent } from '../data/webhookEvents';
 import { ProfileNotFound, userFromSnapshot, usersCollection } from '../data/users';
 import { keyReused, requestFingerprint } from '../domain/idempotency';
 import { assertRedeemable } from '../domain/redemption';
@@ -105,6 +106,12 @@ export async function redeemReward(
     const stockAfter = reward.stock === null ? null : reward.stock - 1;
     batch.update(rewardRef, { stock: stockAfter }, { lastUpdateTime: rewardSnap.updateTime! });
     const issued = { redemption: redemptionViewOf(redemptionRef.id, redemption), newBalance: balanceAfter };
+    stageWebhookEvent(batch, {
+      type: 'redemption.issued',
+      subjectId: redemptionRef.id,
+      at: createdAt.toDate(),
+      data: { ...issued.redemption, userId },
+    });
     return { result: { ...issued, replayed: false }, commit: true };
   });
   logInfo(result.replayed ? 'redemption_replayed' : 'redemption_issued', {
@@ -174,7 +181,14 @@ export async function cancelRedemption(
     );
     const cancelled = cancellation({ reason, by, cancelId, at, refundBalanceAfter: newBalance });
     tx.update(redemptionRef, cancelled);
-    return { redemption: redemptionView(snapshot, cancelled), newBalance };
+    const redemption = redemptionView(snapshot, cancelled);
+    stageWebhookEvent(tx, {
+      type: 'redemption.cancelled',
+      subjectId: redemptionId,
+      at: at.toDate(),
+      data: { ...redemption, userId },
+    });
+    return { redemption, newBalance };
   });
   logInfo('redemption_cancelled', { redemptionId, by, newBalance: outcome.newBalance });
   return outcome;

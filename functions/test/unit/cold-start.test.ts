@@ -37,10 +37,12 @@ describe('cold start: importing src/index.ts', () => {
     expect(Object.keys(exported as object).sort()).toEqual([
       'alertPush',
       'api',
+      'deliverWebhook',
       'effectsSweep',
       'redemptionEffects',
       'silentKioskSweep',
       'transactionEffects',
+      'webhookFanOut',
     ]);
   });
 

@@ -36,9 +36,10 @@ import {
 import { INTRODUCTION, SERVERS, TAG_DESCRIPTIONS } from './prose';
 import { bodySchemas, itemSchemas, type BodySchemaName } from './requestBodies';
 import * as views from './views';
+import * as webhookViews from './webhookViews';
 
 /** What the routes' schema thunks build their schemas from. */
-const kit: SchemaKit = { Type, ...fields, ...views, ...fleetViews, ...pointsViews };
+const kit: SchemaKit = { Type, ...fields, ...views, ...fleetViews, ...pointsViews, ...webhookViews };
 
 const bodySchemaComponentName = (name: BodySchemaName): string => name[0].toUpperCase() + name.slice(1);
 
