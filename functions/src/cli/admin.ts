@@ -24,6 +24,8 @@ import { migrateCommands } from './commands/migrate';
 import { pointsCommands } from './commands/points';
 import { rewardsCommands } from './commands/rewards';
 import { catalogCommands } from './commands/catalog';
+// Webhooks (contract §13).
+import { webhookCommands } from './commands/webhooks';
 import { loadProjectParams } from './params';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
@@ -41,6 +43,8 @@ const COMMANDS: readonly Command[] = [
   ...migrateCommands,
   ...pointsCommands,
   ...demoCommands,
+  // Webhooks (contract §13).
+  ...webhookCommands,
 ];
 
 async function run(argv: string[]): Promise<void> {

@@ -15,13 +15,15 @@ import type { NewWebhookView } from '../http/apiDescription/webhookViews';
 
 const onEmulator = () => process.env.FUNCTIONS_EMULATOR === 'true';
 
-/** Registers a webhook and answers it with its secret, the one time the secret is shown. */
-export async function registerWebhook(request: {
-  url: string;
-  events: WebhookEventType[];
-  description?: string | null;
-}): Promise<NewWebhookView> {
-  const target = webhookTarget(request.url, onEmulator());
+/**
+ * Registers a webhook and answers it with its secret, the one time the secret is shown.
+ * `emulator`: whether it is for the emulator suite (local receivers over http allowed).
+ */
+export async function registerWebhook(
+  request: { url: string; events: WebhookEventType[]; description?: string | null },
+  emulator = onEmulator(),
+): Promise<NewWebhookView> {
+  const target = webhookTarget(request.url, emulator);
   if (typeof target === 'string') throw badRequest(target, 'webhook-url-refused');
   const events = [...new Set(request.events)];
   if (events.length === 0) throw badRequest('events must name at least one event type');
