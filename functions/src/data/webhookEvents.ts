@@ -4,10 +4,12 @@
  * adjustment, an alert opened or resolved), so it exists exactly when the thing does;
  * its id derives from the thing's, so it is created once however often the code that
  * stages it runs. A trigger on its creation (services/webhookFanOut.ts) makes one
- * delivery per webhook taking its type. No client reads it.
+ * delivery per webhook taking its type, and the effects sweep does so for an event
+ * whose trigger never finished (`effectsPending`). No client reads it.
  */
 import { FieldValue, Timestamp } from 'firebase-admin/firestore';
 import { db, type StagedWrites } from '../adapters/firestore';
+import { effectsPending } from './pendingEffects';
 import { webhookEventId, type WebhookEventType } from '../domain/webhookEvents';
 
 export const webhookEventsCollection = () => db().collection('webhookEvents');
@@ -36,12 +38,8 @@ export function stageWebhookEvent(writes: StagedWrites, event: WebhookEvent): st
     body: JSON.stringify({ type: event.type, timestamp, data: event.data }),
     occurredAt: Timestamp.fromDate(event.at),
     createdAt: FieldValue.serverTimestamp(),
+    // Until its deliveries exist and their first attempts are queued: the effects sweep finishes what no trigger did.
+    ...effectsPending,
   });
   return eventId;
-}
-
-export interface StoredWebhookEvent {
-  id: string;
-  type: WebhookEventType;
-  body: string;
 }

@@ -5,9 +5,11 @@ import { alertsCollection } from '../data/alerts';
 import { pendingSince } from '../data/pendingEffects';
 import { redemptionsCollection } from '../data/redemptions';
 import { transactionsCollection } from '../data/transactions';
+import { webhookEventsCollection } from '../data/webhookEvents';
 import { pushOpenedAlert } from './alertPush';
 import { applyRedemptionEffects } from './redemptionEffects';
 import { applyTransactionEffects } from './transactionEffects';
+import { fanOutWebhookEvent } from './webhookFanOut';
 
 /** What the sweep did for one kind of document. */
 export interface SweptKind {
@@ -23,6 +25,8 @@ export interface EffectsSweepOutcome {
   transactions: SweptKind;
   redemptions: SweptKind;
   alerts: SweptKind;
+  // Webhooks (contract §13).
+  webhookEvents: SweptKind;
 }
 
 /** Older than a trigger's longest run (its timeout), so a sweep never races a trigger still in its first delivery. */
@@ -50,6 +54,13 @@ const SWEEPABLE: readonly Sweepable[] = [
   },
   { kind: 'redemptions', collection: redemptionsCollection, timeField: 'createdAt', complete: applyRedemptionEffects },
   { kind: 'alerts', collection: alertsCollection, timeField: 'openedAt', complete: pushOpenedAlert },
+  // Webhooks (contract §13): the deliveries of an event, created and first queued.
+  {
+    kind: 'webhookEvents',
+    collection: webhookEventsCollection,
+    timeField: 'occurredAt',
+    complete: (eventId) => fanOutWebhookEvent(eventId),
+  },
 ];
 
 async function sweepKind(sweepable: Sweepable, cutoff: Date, push: PushTransport): Promise<SweptKind> {

@@ -3,6 +3,7 @@ import { createUnderOwnId } from '../adapters/firestore';
 import { enqueueDeliveryAttempt } from '../adapters/taskQueue';
 import { webhookRetrySchedule } from '../config';
 import { newDelivery, webhookDeliveriesCollection, deliveryFromSnapshot } from '../data/webhookDeliveries';
+import { EFFECTS_PENDING, effectsSettled } from '../data/pendingEffects';
 import { webhookEventsCollection } from '../data/webhookEvents';
 import { webhooksTaking } from '../data/webhooks';
 import { deliveryTaskId, isWebhookEventType, webhookDeliveryId } from '../domain/webhookEvents';
@@ -13,14 +14,18 @@ import { logWarn } from '../log';
  * attempt queued at once: safe to run any number of times for one event (the trigger
  * is redelivered on failure). A delivery's id derives from event and webhook and is
  * created once; its first task's id derives from the delivery as stored, so a second
- * run queues nothing new.
+ * run queues nothing new. `effectsPending` goes when every first attempt is queued: a
+ * run cut short leaves it for the next run, or for the effects sweep.
  */
-export async function fanOutWebhookEvent(eventId: string): Promise<number> {
-  const event = (await webhookEventsCollection().doc(eventId).get()).data();
-  if (!event) return 0;
+export async function fanOutWebhookEvent(eventId: string): Promise<'missing' | 'complete' | 'completed-now'> {
+  const ref = webhookEventsCollection().doc(eventId);
+  const event = (await ref.get()).data();
+  if (!event) return 'missing';
+  if (event[EFFECTS_PENDING] !== true) return 'complete';
   if (!isWebhookEventType(event.type) || typeof event.body !== 'string') {
     logWarn('webhook_event_unreadable', { eventId });
-    return 0;
+    await ref.update(effectsSettled());
+    return 'completed-now';
   }
   const webhooks = await webhooksTaking(event.type);
   const finalAttempt = webhookRetrySchedule().length + 1;
@@ -43,5 +48,6 @@ export async function fanOutWebhookEvent(eventId: string): Promise<number> {
         await enqueueDeliveryAttempt({ deliveryId: ref.id, attempt: 1 }, deliveryTaskId(ref.id, delivery.series, 1), 0);
     }),
   );
-  return webhooks.length;
+  await ref.update({ ...effectsSettled(), deliveries: webhooks.length });
+  return 'completed-now';
 }

@@ -6,6 +6,6 @@ import { logInfo } from '../log';
 export async function onWebhookEventCreated(
   event: FirestoreEvent<QueryDocumentSnapshot | undefined, Record<'eventId', string>>,
 ): Promise<void> {
-  const deliveries = await fanOutWebhookEvent(event.params.eventId);
-  logInfo('webhook_fan_out', { eventId: event.params.eventId, deliveries });
+  const state = await fanOutWebhookEvent(event.params.eventId);
+  logInfo('webhook_fan_out', { eventId: event.params.eventId, state });
 }

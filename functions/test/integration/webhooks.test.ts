@@ -11,7 +11,18 @@ import { newDelivery, webhookDeliveriesCollection } from '../../src/data/webhook
 import { attemptDelivery } from '../../src/services/webhookDelivery';
 import { newWebhookSecret } from '../../src/domain/webhookEvents';
 import { startWebhookReceiver, type ReceivedCall, type WebhookReceiver } from '../harness/webhook-receiver';
-import { adminHeaders, call, nonAdminHeaders, resetEmulators, seedUser, uniqueId, waitFor } from './helpers';
+import { admin } from './cli-runner';
+import {
+  adminHeaders,
+  call,
+  db,
+  nonAdminHeaders,
+  resetEmulators,
+  seedUser,
+  setBackgroundTriggers,
+  uniqueId,
+  waitFor,
+} from './helpers';
 
 beforeEach(resetEmulators);
 
@@ -184,6 +195,32 @@ describe('delivering', () => {
     expect((await call('GET', `/admin/webhooks/${gone.id}/deliveries`, { headers: await adminHeaders() })).status).toBe(
       404,
     );
+  });
+});
+
+describe('an event whose fan-out trigger never ran', () => {
+  afterEach(() => setBackgroundTriggers(true));
+
+  test('is delivered by the effects sweep, once', async () => {
+    const target = await receiver();
+    const webhook = await register(target.url);
+    await setBackgroundTriggers(false);
+    await adjustPoints();
+    const pending = await db().collection('webhookEvents').where('effectsPending', '==', true).get();
+    expect(pending.size).toBe(1);
+    await setBackgroundTriggers(true);
+
+    const swept = JSON.parse(await admin('effects:sweep', '--min-age', '0'));
+    expect(swept.webhookEvents).toEqual({ pending: 1, completed: 1, failed: 0 });
+    const [delivered] = await callsTo(target, 1);
+    verified(webhook.secret, delivered);
+    await settledDelivery(webhook.id, 'succeeded', 1);
+    expect(JSON.parse(await admin('effects:sweep', '--min-age', '0')).webhookEvents).toEqual({
+      pending: 0,
+      completed: 0,
+      failed: 0,
+    });
+    expect(target.received).toHaveLength(1);
   });
 });
 

@@ -91,6 +91,7 @@ const QUERIES: QueryShape[] = [
       ['transactions', 'createdAt'],
       ['redemptions', 'createdAt'],
       ['alerts', 'openedAt'],
+      ['webhookEvents', 'occurredAt'],
     ] as const
   ).map(([collection, timeField]): QueryShape => ({
     file: 'data/pendingEffects.ts',

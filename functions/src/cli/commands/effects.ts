@@ -8,7 +8,8 @@ const effectsSweep: Command = {
   description:
     'Runs the effects sweep once, as the scheduled function does every 5 minutes (npm start runs it on a timer: ' +
     'the emulator runs no schedules): completes, exactly once, the kiosk counters, notifications and pushes of ' +
-    'transactions, redemptions and alerts whose trigger never finished them. Prints what it found and completed ' +
+    'transactions, redemptions and alerts, and the webhook deliveries of events, whose trigger never finished ' +
+    'them. Prints what it found and completed ' +
     'as JSON.',
   flags: {
     'min-age': {
