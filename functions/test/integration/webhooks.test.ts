@@ -52,7 +52,7 @@ async function adjustPoints(): Promise<{ userId: string; entryId: string }> {
     headers: await adminHeaders(),
     body: { points: 25, reason: 'goodwill' },
   });
-  expect(answer.status).toBe(200);
+  expect(answer.status).toBe(201);
   return { userId, entryId: answer.body.adjustment.id };
 }
 
