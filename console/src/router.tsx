@@ -31,6 +31,8 @@ const routes: Route[] = [
   { pattern: /^\/users$/, load: () => import('./pages/Users') },
   { pattern: /^\/users\/([^/]+)$/, params: ['userId'], load: () => import('./pages/User') },
   { pattern: /^\/campaigns$/, load: () => import('./pages/Campaigns') },
+  // Webhooks (contract §13).
+  { pattern: /^\/webhooks$/, load: () => import('./pages/Webhooks') },
 ];
 const notFound: Route = { pattern: /$^/, load: () => import('./pages/NotFound'), public: true };
 
@@ -42,6 +44,8 @@ export const NAV_LINKS = [
   ['/rewards', 'Rewards'],
   ['/users', 'Users'],
   ['/campaigns', 'Campaigns'],
+  // Webhooks (contract §13).
+  ['/webhooks', 'Webhooks'],
 ] as const;
 
 const path = createStore(location.pathname);

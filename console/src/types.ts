@@ -25,6 +25,11 @@ import type {
   RedemptionView,
 } from '../../functions/src/http/apiDescription/pointsViews';
 import type { UserView } from '../../functions/src/http/apiDescription/views';
+import type {
+  NewWebhookView,
+  WebhookDeliveryView,
+  WebhookView,
+} from '../../functions/src/http/apiDescription/webhookViews';
 
 export type AdminKiosk = AdminKioskView;
 export type KioskKey = KioskKeyView;
@@ -34,6 +39,22 @@ export type AdminReward = AdminRewardView;
 export type UserProfile = UserView;
 export type LedgerEntry = LedgerEntryView;
 export type Redemption = RedemptionView;
+
+// Webhooks (contract §13): the lists of functions/src/domain/webhookEvents.ts (which the bundle cannot import).
+export const WEBHOOK_EVENT_TYPES = [
+  'transaction.awarded',
+  'redemption.issued',
+  'redemption.used',
+  'redemption.cancelled',
+  'points.adjusted',
+  'points.expired',
+  'alert.opened',
+  'alert.resolved',
+] as const;
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type Webhook = WebhookView;
+export type NewWebhook = NewWebhookView;
+export type WebhookDelivery = WebhookDeliveryView;
 
 /** A page of a cursor-paged list. */
 export interface Page<T> {

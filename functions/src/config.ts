@@ -6,6 +6,8 @@
  * deployment, before the values exist.
  */
 import { defineBoolean, defineInt, defineSecret, defineString } from 'firebase-functions/params';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/webhookEvents';
+import { logError } from './log';
 
 export const smtpPassword = defineSecret('SMTP_PASSWORD');
 /** Every secret: set in Secret Manager (`firebase functions:secrets:set`), never in a dotenv file. */
@@ -133,4 +135,18 @@ export function fleetSettings(): { onlineMinutes: number; fillAlertPercent: numb
     onlineMinutes: Math.max(2, kioskOnlineMinutes.value()),
     fillAlertPercent: Math.min(100, Math.max(1, fillAlertPercent.value())),
   };
+}
+
+// Webhooks (contract §13).
+const webhookRetrySeconds = defineString('WEBHOOK_RETRY_SECONDS', {
+  description: 'Waits before each retry of a webhook delivery, comma-separated seconds (then it is failed)',
+});
+
+/** The waits before each retry of a delivery; a malformed list is logged and the default used. */
+export function webhookRetrySchedule(): number[] {
+  const raw = webhookRetrySeconds.value();
+  const schedule = parseRetrySchedule(raw);
+  if (schedule) return schedule;
+  logError('webhook_retry_schedule_malformed', { value: raw.slice(0, 200) });
+  return DEFAULT_RETRY_SCHEDULE;
 }

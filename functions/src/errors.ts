@@ -25,7 +25,10 @@ export type ErrorCode =
   | 'out-of-stock'
   | 'insufficient-points'
   | 'already-cancelled'
-  | 'overloaded';
+  | 'overloaded'
+  // Webhooks (contract §13).
+  | 'webhook-url-refused'
+  | 'webhook-delivery-pending';
 
 /** What a refused request may add to its code and message: when to come again, or what would have been allowed. */
 export interface ErrorDetails {

@@ -145,3 +145,41 @@ export const pointsExpiry = defineWhereServed('pointsExpiry', () => {
     },
   );
 });
+
+/**
+ * Webhooks (contract §13). An event staged in a commit (data/webhookEvents.ts) fans
+ * out to one delivery per webhook taking it; each attempt of a delivery is a task of
+ * the task queue function `deliverWebhook`, queued with the wait WEBHOOK_RETRY_SECONDS
+ * gives it. Fan-out: the delivery creates and the task enqueues, each retried for up to
+ * 30 s by the SDKs, well within 120 s.
+ */
+export const webhookFanOut = defineCreateTrigger(
+  'webhookFanOut',
+  { document: 'webhookEvents/{eventId}', timeoutSeconds: 120, maxInstances: 20 },
+  () =>
+    (require('./triggers/webhookEventCreated') as typeof import('./triggers/webhookEventCreated'))
+      .onWebhookEventCreated,
+);
+
+/**
+ * One attempt of one delivery per task. The attempt's own retries (the back-off of
+ * WEBHOOK_RETRY_SECONDS) are tasks queued by the attempt before; `retryConfig` only
+ * covers a run that failed to finish (an error, a crash, a claim another run holds):
+ * redelivered after 30 s and more, up to 10 times. A run: the claim (a transaction,
+ * up to 30 s), the POST (10 s), recording it (30 s) and queueing the next: under
+ * 120 s, less than the claim's lease (webhookDelivery.ts CLAIM_LEASE_MS, 150 s).
+ */
+export const deliverWebhook = defineWhereServed('deliverWebhook', () => {
+  const { onTaskDispatched } = require('firebase-functions/v2/tasks') as typeof import('firebase-functions/v2/tasks');
+  const { onDeliveryTask } = require('./triggers/webhookTask') as typeof import('./triggers/webhookTask');
+  return onTaskDispatched(
+    {
+      retryConfig: { maxAttempts: 10, minBackoffSeconds: 30, maxBackoffSeconds: 600, maxDoublings: 4 },
+      rateLimits: { maxConcurrentDispatches: 50 },
+      timeoutSeconds: 120,
+      memory: '256MiB',
+      maxInstances: 20,
+    },
+    onDeliveryTask,
+  );
+});

@@ -15,7 +15,7 @@ export const apiDocument: Json = openApiDocument();
 
 const DOCUMENT_ID = 'openapi.json';
 /** The document's own fields, which are no schema keywords: ajv is told to pass over them. */
-const DOCUMENT_FIELDS = ['openapi', 'info', 'servers', 'tags', 'paths', 'components', 'security'];
+const DOCUMENT_FIELDS = ['openapi', 'info', 'servers', 'tags', 'paths', 'components', 'security', 'webhooks'];
 
 let ajv: Ajv2020 | undefined;
 const validators = new Map<string, ValidateFunction>();

@@ -25,6 +25,8 @@ import { pointsCommands } from './commands/points';
 import { rewardsCommands } from './commands/rewards';
 import { catalogCommands } from './commands/catalog';
 import { expiryCommands } from './commands/expiry';
+// Webhooks (contract §13).
+import { webhookCommands } from './commands/webhooks';
 import { loadProjectParams } from './params';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
@@ -43,6 +45,8 @@ const COMMANDS: readonly Command[] = [
   ...pointsCommands,
   ...expiryCommands,
   ...demoCommands,
+  // Webhooks (contract §13).
+  ...webhookCommands,
 ];
 
 async function run(argv: string[]): Promise<void> {

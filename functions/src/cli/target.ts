@@ -8,6 +8,8 @@ import type { Flags } from './args';
 export const LOCAL_PROJECT_ID = 'demo-kiosk-rewards';
 const DEFAULT_FIRESTORE_EMULATOR = '127.0.0.1:8080';
 const DEFAULT_AUTH_EMULATOR = '127.0.0.1:9099';
+/** firebase.json's emulators.tasks: where the effects sweep queues webhook deliveries. */
+const DEFAULT_TASKS_EMULATOR = '127.0.0.1:9499';
 
 export const GLOBAL_FLAGS: FlagSpecs = {
   emulator: {
@@ -64,6 +66,7 @@ export function resolveTarget(flags: Flags): Target {
   const projectId = project ?? presetProject ?? LOCAL_PROJECT_ID;
   env.FIRESTORE_EMULATOR_HOST ||= DEFAULT_FIRESTORE_EMULATOR;
   env.FIREBASE_AUTH_EMULATOR_HOST ||= DEFAULT_AUTH_EMULATOR;
+  env.CLOUD_TASKS_EMULATOR_HOST ||= DEFAULT_TASKS_EMULATOR;
   env.GCLOUD_PROJECT = projectId;
   // The emulators need no Google credentials; without this, the client libraries
   // probe for a GCE metadata server first and may warn about the answer.

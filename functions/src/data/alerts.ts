@@ -5,6 +5,7 @@ import { isAlertKind, type AlertKind, type AlertState, type AlertTransitions, ty
 import type { Position } from '../domain/cursor';
 import { isValidDocumentId } from '../domain/ids';
 import { effectsPending } from './pendingEffects';
+import { stageWebhookEvent } from './webhookEvents';
 import type { AlertView } from '../http/apiDescription/fleetViews';
 
 /** alerts/{alertId}: one document per alert, open until `resolvedAt` is set. No client reads them. */
@@ -60,13 +61,21 @@ export async function stageAlertTransitions(
   const resolving = transitions.resolve.map(({ alertId }) => alertsCollection().doc(alertId));
   const stored = resolving.length > 0 ? await reads.getAll(...resolving) : [];
   transitions.resolve.forEach(({ kind, alertId }, i) => {
+    const alert = stored[i].exists ? alertFromSnapshot(stored[i]) : undefined;
     if (stored[i].exists) writes.update(resolving[i], { resolvedAt: Timestamp.fromDate(now) });
     else logWarn('alert_document_missing', { kioskId, kind, alertId });
+    // Once per alert: one already resolved (a stale open list) is not announced again.
+    if (alert && alert.resolvedAt === null) {
+      const data = toAlertView({ ...alert, resolvedAt: now });
+      stageWebhookEvent(writes, { type: 'alert.resolved', subjectId: alertId, at: now, data });
+    }
     delete after[kind];
   });
   for (const { kind, detail } of transitions.open) {
     const ref = alertsCollection().doc();
     writes.create(ref, newAlert(kioskId, kind, detail, now));
+    const data = toAlertView({ id: ref.id, kioskId, kind, detail, openedAt: now, resolvedAt: null });
+    stageWebhookEvent(writes, { type: 'alert.opened', subjectId: ref.id, at: now, data });
     after[kind] = ref.id;
   }
   return after;

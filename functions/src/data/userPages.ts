@@ -1,4 +1,4 @@
-import { Timestamp, type CollectionReference, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { Timestamp, type CollectionReference, type DocumentSnapshot, type Query } from 'firebase-admin/firestore';
 import { decodeCursor, encodeCursor } from '../domain/cursor';
 import { badRequest } from '../errors';
 
@@ -21,7 +21,17 @@ export async function newestFirstPage<T>(
   page: { limit: number; cursor: string | undefined },
   view: (snapshot: DocumentSnapshot) => T,
 ): Promise<{ items: T[]; nextCursor: string | null }> {
-  let query = collection.where('userId', '==', userId).orderBy('createdAt', 'desc').orderBy('__name__', 'desc');
+  return newestFirstPageOf(collection, collection.where('userId', '==', userId), page, view);
+}
+
+/** The same paging over the documents of `collection` that `filtered` selects (its equality filters only). */
+export async function newestFirstPageOf<T>(
+  collection: CollectionReference,
+  filtered: Query,
+  page: { limit: number; cursor: string | undefined },
+  view: (snapshot: DocumentSnapshot) => T,
+): Promise<{ items: T[]; nextCursor: string | null }> {
+  let query = filtered.orderBy('createdAt', 'desc').orderBy('__name__', 'desc');
   if (page.cursor !== undefined) {
     const position = decodeCursor(page.cursor);
     if (!position) throw badRequest('cursor is not one this endpoint gave out');

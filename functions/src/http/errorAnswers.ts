@@ -28,6 +28,9 @@ export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   'auth-unavailable': 503,
   'kiosk-misconfigured': 503,
   overloaded: 503,
+  // Webhooks (contract §13).
+  'webhook-url-refused': 400,
+  'webhook-delivery-pending': 409,
 };
 
 /** An ApiError as the API answers it: its code's status, the headers its details call for, and `{ error, code }`. */

@@ -11,6 +11,7 @@ import {
   type UserRecord,
   type UserView,
 } from '../data/users';
+import { stageWebhookEvent } from '../data/webhookEvents';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { adjustBalances } from '../domain/adjustment';
 import { keyReused, keyedAdjustmentId, requestFingerprint } from '../domain/idempotency';
@@ -103,9 +104,16 @@ export async function adjustBalance(userId: string, request: AdjustmentRequest):
       { lastUpdateTime: userSnap.updateTime! },
     );
     const adjusted = { ...user, currentPoints: after.currentPoints, totalPoints: after.totalPoints, pointsByMonth };
+    const adjustment = { id: entryRef.id, points, reason, balanceAfter: after.currentPoints };
+    stageWebhookEvent(batch, {
+      type: 'points.adjusted',
+      subjectId: entryRef.id,
+      at: new Date(),
+      data: { ...adjustment, userId },
+    });
     return {
       result: {
-        adjustment: { id: entryRef.id, points, reason, balanceAfter: after.currentPoints },
+        adjustment,
         user: toUserView(adjusted, config),
         replayed: false,
       },

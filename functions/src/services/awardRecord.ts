@@ -8,6 +8,7 @@ import {
   type TransactionResult,
 } from '../data/transactions';
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
+import { stageWebhookEvent } from '../data/webhookEvents';
 import type { Deposit } from '../domain/deposit';
 import { keyReused, keyedTransactionId, requestFingerprint } from '../domain/idempotency';
 import type { Award } from '../domain/rewards';
@@ -91,11 +92,14 @@ export function stageAward(
       transaction: { id: transactionRef.id, kioskId, plasticCount, metalCount, occurredAt: happenedAt },
     }),
   );
-  return {
-    success: true,
-    transaction: transactionView(transactionRef.id, recorded),
-    pushNotification: origin.pushQueued,
-  };
+  const transaction = transactionView(transactionRef.id, recorded);
+  stageWebhookEvent(batch, {
+    type: 'transaction.awarded',
+    subjectId: transactionRef.id,
+    at: new Date(),
+    data: transaction,
+  });
+  return { success: true, transaction, pushNotification: origin.pushQueued };
 }
 
 /**

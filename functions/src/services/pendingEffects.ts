@@ -6,10 +6,12 @@ import { expiryRemindersCollection } from '../data/expiryReminders';
 import { pendingSince } from '../data/pendingEffects';
 import { redemptionsCollection } from '../data/redemptions';
 import { transactionsCollection } from '../data/transactions';
+import { webhookEventsCollection } from '../data/webhookEvents';
 import { pushOpenedAlert } from './alertPush';
 import { applyRedemptionEffects } from './redemptionEffects';
 import { applyExpiryReminderEffects } from './expiryReminders';
 import { applyTransactionEffects } from './transactionEffects';
+import { fanOutWebhookEvent } from './webhookFanOut';
 
 /** What the sweep did for one kind of document. */
 export interface SweptKind {
@@ -26,6 +28,8 @@ export interface EffectsSweepOutcome {
   redemptions: SweptKind;
   alerts: SweptKind;
   expiryReminders: SweptKind;
+  // Webhooks (contract §13).
+  webhookEvents: SweptKind;
 }
 
 /** Older than a trigger's longest run (its timeout), so a sweep never races a trigger still in its first delivery. */
@@ -58,6 +62,13 @@ const SWEEPABLE: readonly Sweepable[] = [
     collection: expiryRemindersCollection,
     timeField: 'createdAt',
     complete: applyExpiryReminderEffects,
+  },
+  // Webhooks (contract §13): the deliveries of an event, created and first queued.
+  {
+    kind: 'webhookEvents',
+    collection: webhookEventsCollection,
+    timeField: 'occurredAt',
+    complete: (eventId) => fanOutWebhookEvent(eventId),
   },
 ];
 

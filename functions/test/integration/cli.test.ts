@@ -43,6 +43,11 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   seed: ['json'],
   token: ['email', 'password'],
   help: [],
+  // Webhooks (contract §13).
+  'webhook:create': ['url', 'events', 'description'],
+  'webhook:list': ['json'],
+  'webhook:delete': ['id'],
+  'webhook:rotate-secret': ['id'],
 };
 
 /** The help text cut into one section per command: from the line naming it to the next such line. */

@@ -60,6 +60,10 @@ const SERVER_ONLY_DOCS: ReadonlyArray<readonly [collectionName: string, path: st
   ['diagnostics', 'diagnostics/event-1'],
   ['kioskTelemetry', 'kioskTelemetry/kiosk-1'],
   ['alerts', 'alerts/alert-1'],
+  // Webhooks (contract §13): a webhook's secret is never readable by a client.
+  ['webhooks', 'webhooks/webhook-1'],
+  ['webhookDeliveries', 'webhookDeliveries/dlv_1'],
+  ['webhookEvents', 'webhookEvents/evt_1'],
 ];
 
 const SEED: Record<string, Record<string, unknown>> = {
@@ -109,6 +113,14 @@ const SEED: Record<string, Record<string, unknown>> = {
   'rewards/coffee': { name: 'Coffee', cost: 100, kind: 'voucher', stock: 5, active: true },
   'kioskTelemetry/kiosk-1': { kioskId: 'kiosk-1', fillLevel: { plastic: 93, metal: 10 }, errorCode: 'E1' },
   'alerts/alert-1': { kioskId: 'kiosk-1', kind: 'bin-full', resolvedAt: null, detail: 'Bin full' },
+  // Webhooks (contract §13).
+  'webhooks/webhook-1': {
+    url: 'https://hooks.example.com/',
+    events: ['alert.opened'],
+    secrets: [{ secret: 'whsec_x' }],
+  },
+  'webhookDeliveries/dlv_1': { webhookId: 'webhook-1', status: 'pending', attempts: [] },
+  'webhookEvents/evt_1': { type: 'alert.opened', body: '{}' },
 };
 
 let testEnv: RulesTestEnvironment;

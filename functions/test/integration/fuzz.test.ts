@@ -25,6 +25,8 @@ import { utcDay } from '../../src/domain/rewards';
 import { issueKey, revokeKey } from '../../src/data/kioskKeys';
 import { upsertReward } from '../../src/data/rewards';
 import { redeemReward } from '../../src/services/redemptions';
+import { createWebhook } from '../../src/data/webhooks';
+import { WEBHOOK_EVENT_TYPES, newWebhookSecret } from '../../src/domain/webhookEvents';
 import { routes } from '../../src/http/routes';
 import { emulatorsFromEnv } from '../harness/emulators';
 import {
@@ -134,6 +136,9 @@ interface Fixtures {
   reward: string;
   /** one redemption of `reward` by `user`, for the cancel endpoint */
   redemption: string;
+  // Webhooks (contract §13): one whose secret is rotated, one the delete endpoint may delete.
+  webhook: string;
+  spareWebhook: string;
 }
 
 let fx: Fixtures;
@@ -182,6 +187,9 @@ beforeAll(async () => {
   ]);
   const userPush = await seedUser({ pushToken: 'fuzz-device-1' });
   const userGone = await seedUser({ pushToken: 'unregistered-fuzz-1' });
+  const webhookFields = { url: 'http://127.0.0.1:9/hooks', events: ['alert.opened' as const], description: '' };
+  const webhook = await createWebhook(webhookFields, newWebhookSecret());
+  const spareWebhook = await createWebhook(webhookFields, newWebhookSecret());
 
   fx = {
     kioskA: a.kioskId,
@@ -203,6 +211,8 @@ beforeAll(async () => {
     adminToken,
     reward,
     redemption: redemption.id,
+    webhook: webhook.id,
+    spareWebhook: spareWebhook.id,
   };
   server = await startFuzzServer();
   current = await snapshotDb();
@@ -1166,6 +1176,101 @@ const specs: RouteSpec[] = [
         }),
         token: fx.adminToken,
         body: (fuzzed) => bodies(fc.record({ reason: text(200) }), { reason: hostileText(200) }, fuzzed),
+      }),
+  },
+  // Webhooks (contract §13). No delivery is retried here: that would queue a task.
+  {
+    route: 'POST /admin/webhooks',
+    runs: 80,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/admin/webhooks'),
+        token: fx.adminToken,
+        body: (fuzzed) =>
+          bodies(
+            fc.record(
+              {
+                url: fc.constantFrom(
+                  'http://127.0.0.1:9/hooks',
+                  'https://hooks.example.com/in',
+                  'https://10.0.0.1/',
+                  'https://169.254.169.254/',
+                  'https://[fd00:ec2::254]/',
+                  'http://hooks.example.com/',
+                ),
+                events: fc.uniqueArray(fc.constantFrom(...WEBHOOK_EVENT_TYPES), { minLength: 1 }),
+                description: fc.option(text(500), { nil: undefined }),
+              },
+              { requiredKeys: ['url', 'events'] },
+            ),
+            {
+              url: weighted(
+                [2, hostileText(2100)],
+                [1, fc.constantFrom('https://', '//x', 'https://a b/', 'x'.repeat(2049))],
+              ),
+              events: fc.constantFrom<unknown>([], ['nope'], 'alert.opened', [null], null),
+              description: hostileText(600),
+            },
+            fuzzed,
+          ),
+      }),
+  },
+  {
+    route: 'GET /admin/webhooks',
+    runs: 30,
+    requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/admin/webhooks'), token: fx.adminToken }),
+  },
+  {
+    route: 'DELETE /admin/webhooks/:webhookId',
+    runs: 40,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'DELETE',
+        path: pathsOf('/admin/webhooks/:webhookId', { webhookId: [fx.spareWebhook, 'no-such-webhook'] }),
+        token: fx.adminToken,
+      }),
+  },
+  {
+    route: 'POST /admin/webhooks/:webhookId/rotate-secret',
+    runs: 40,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/admin/webhooks/:webhookId/rotate-secret', { webhookId: [fx.webhook, 'no-such-webhook'] }),
+        token: fx.adminToken,
+      }),
+  },
+  {
+    route: 'GET /admin/webhooks/:webhookId/deliveries',
+    runs: 80,
+    requests: () =>
+      each([fx.webhook, 'no-such-webhook'], (webhookId) => ({
+        method: 'GET',
+        path: (fuzzed) =>
+          weighted(
+            [3, pageQueries(fuzzed)],
+            [
+              1,
+              (fuzzed ? hostileText(40) : fc.constantFrom('pending', 'succeeded', 'failed')).map(
+                (status) => `?status=${encodeSegment(status)}`,
+              ),
+            ],
+          ).map((query) => `/admin/webhooks/${encodeSegment(webhookId)}/deliveries${query}`),
+        token: fx.adminToken,
+      })),
+  },
+  {
+    route: 'POST /admin/webhooks/:webhookId/deliveries/:deliveryId/retry',
+    runs: 40,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/admin/webhooks/:webhookId/deliveries/:deliveryId/retry', {
+          webhookId: [fx.webhook, 'no-such-webhook'],
+          deliveryId: ['no-such-delivery'],
+        }),
+        token: fx.adminToken,
       }),
   },
 ];

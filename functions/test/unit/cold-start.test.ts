@@ -37,11 +37,13 @@ describe('cold start: importing src/index.ts', () => {
     expect(Object.keys(exported as object).sort()).toEqual([
       'alertPush',
       'api',
+      'deliverWebhook',
       'effectsSweep',
       'pointsExpiry',
       'redemptionEffects',
       'silentKioskSweep',
       'transactionEffects',
+      'webhookFanOut',
     ]);
   });
 

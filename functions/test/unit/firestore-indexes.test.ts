@@ -106,6 +106,7 @@ const QUERIES: QueryShape[] = [
       ['redemptions', 'createdAt'],
       ['alerts', 'openedAt'],
       ['expiryReminders', 'createdAt'],
+      ['webhookEvents', 'occurredAt'],
     ] as const
   ).map(([collection, timeField]): QueryShape => ({
     file: 'data/pendingEffects.ts',
@@ -220,7 +221,8 @@ const QUERIES: QueryShape[] = [
   ...['ledger', 'redemptions'].map((collection): QueryShape => ({
     file: 'data/userPages.ts',
     lines: [
-      "let query = collection.where('userId', '==', userId).orderBy('createdAt', 'desc').orderBy('__name__', 'desc');",
+      "return newestFirstPageOf(collection, collection.where('userId', '==', userId), page, view);",
+      "let query = filtered.orderBy('createdAt', 'desc').orderBy('__name__', 'desc');",
     ],
     collection,
     equal: ['userId'],
@@ -251,6 +253,33 @@ const QUERIES: QueryShape[] = [
     equal,
     range: 'geohash',
   })),
+  // Webhooks (contract §13): a webhook's deliveries, newest first, of one status or all
+  // (data/webhookDeliveries.ts, paged by data/userPages.ts); webhooks by event type; all webhooks.
+  ...[['webhookId'], ['webhookId', 'status']].map((equal): QueryShape => ({
+    file: 'data/webhookDeliveries.ts',
+    lines: [
+      "const ofWebhook = collection.where('webhookId', '==', webhookId);",
+      "const filtered = status === undefined ? ofWebhook : ofWebhook.where('status', '==', status);",
+    ],
+    collection: 'webhookDeliveries',
+    equal,
+    orderBy: [
+      ['createdAt', DESC],
+      ['__name__', DESC],
+    ],
+  })),
+  {
+    file: 'data/webhooks.ts',
+    lines: ["const snapshot = await webhooksCollection().where('events', 'array-contains', type).get();"],
+    collection: 'webhooks',
+    equal: ['events'],
+  },
+  {
+    file: 'data/webhooks.ts',
+    lines: ["const snapshot = await webhooksCollection().orderBy('createdAt').get();"],
+    collection: 'webhooks',
+    orderBy: [['createdAt', ASC]],
+  },
 ];
 
 interface IndexField {

@@ -148,6 +148,13 @@ const cases: Record<BodySchemaName, SchemaCase> = {
     required: ['reason'],
     wrongType: ['reason', null],
   },
+  // Webhooks (contract §13).
+  webhookBody: {
+    valid: { url: 'https://hooks.example.com/kiosk', events: ['transaction.awarded'] },
+    full: { url: 'https://hooks.example.com/kiosk', events: ['alert.opened', 'alert.resolved'], description: 'Ops' },
+    required: ['url', 'events'],
+    wrongType: ['events', 'alert.opened'],
+  },
 };
 
 describe('every body schema', () => {

@@ -7,6 +7,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { AdminKiosk, Alert, KioskDay, KioskKey } from './fleetViews';
 import { AdminReward, RedeemedFrom, Redemption, Reward } from './pointsViews';
+import { Webhook, WebhookDelivery } from './webhookViews';
 import { ErrorBody, Kiosk, NearbyKiosk, PushResponse, Transaction, User } from './views';
 
 export type Json = Record<string, unknown>;
@@ -27,6 +28,9 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   AdminReward,
   Redemption,
   RedeemedFrom,
+  // Webhooks (contract §13).
+  Webhook,
+  WebhookDelivery,
 ];
 const componentNames = new Set(COMPONENT_SCHEMAS.map((schema) => schema.$id));
 

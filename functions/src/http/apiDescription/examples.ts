@@ -6,6 +6,7 @@
 import type { AdminKioskView, AlertView } from './fleetViews';
 import type { RedemptionView, RewardView } from './pointsViews';
 import type { KioskView, TransactionView, UserView } from './views';
+import type { NewWebhookView, WebhookDeliveryView, WebhookView } from './webhookViews';
 
 export const kioskExample: KioskView = {
   id: 'berlin-alexanderplatz',
@@ -83,4 +84,31 @@ export const alertExample: AlertView = {
   openedAt: '2026-11-23T09:41:12.000Z',
   resolvedAt: null,
   detail: 'Bin full: plastic 93% (alert at 90%)',
+};
+
+// Webhooks (contract §13).
+export const webhookExample: WebhookView = {
+  id: 'Wb7Tq2LmX9sK4pZc1aRd',
+  url: 'https://crm.example.com/hooks/kiosk-rewards',
+  events: ['transaction.awarded', 'redemption.issued'],
+  description: 'CRM',
+  active: true,
+  createdAt: '2026-11-23T08:00:00.000Z',
+};
+
+export const newWebhookExample: NewWebhookView = {
+  ...webhookExample,
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw9ZbvBZ6b6Ik=',
+};
+
+export const deliveryExample: WebhookDeliveryView = {
+  id: 'dlv_5d41402abc4b2a76b9719d911017c592',
+  eventId: 'evt_7d793037a0760186574b0282f2f435e7',
+  type: 'transaction.awarded',
+  status: 'succeeded',
+  createdAt: '2026-11-23T09:12:40.118Z',
+  attempts: [
+    { at: '2026-11-23T09:12:40.301Z', statusCode: 503, durationMs: 212, error: 'answered 503: busy' },
+    { at: '2026-11-23T09:12:45.940Z', statusCode: 204, durationMs: 87, error: null },
+  ],
 };

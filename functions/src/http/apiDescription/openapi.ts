@@ -12,6 +12,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { ErrorCode } from '../../errors';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/webhookEvents';
 import { routes as allRoutes } from '../routes';
 import { SERVICE_NAME, SERVICE_VERSION } from '../routes/health';
 import type { AnyRoute } from '../types';
@@ -36,9 +37,10 @@ import {
 import { INTRODUCTION, SERVERS, TAG_DESCRIPTIONS } from './prose';
 import { bodySchemas, itemSchemas, type BodySchemaName } from './requestBodies';
 import * as views from './views';
+import * as webhookViews from './webhookViews';
 
 /** What the routes' schema thunks build their schemas from. */
-const kit: SchemaKit = { Type, ...fields, ...views, ...fleetViews, ...pointsViews };
+const kit: SchemaKit = { Type, ...fields, ...views, ...fleetViews, ...pointsViews, ...webhookViews };
 
 const bodySchemaComponentName = (name: BodySchemaName): string => name[0].toUpperCase() + name.slice(1);
 
@@ -203,6 +205,61 @@ function componentResponses(): Json {
   return out;
 }
 
+/** The Standard Webhooks headers every event delivery carries. */
+const WEBHOOK_HEADERS: Json[] = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: "The event's id: the same on every attempt of it, to drop a repeat by",
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'When this attempt was signed, in seconds since the epoch (refuse one far from your clock)',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      '`v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the base64-decoded part of the secret after `whsec_`; ' +
+      'two, space-separated, for 24 h after a secret is rotated',
+    schema: { type: 'string' },
+  },
+];
+
+/** OpenAPI 3.1 `webhooks`: one per event type, the body as POSTed to a registered webhook. */
+function webhookOperations(): Json {
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => {
+      const body = webhookViews.webhookEventBody(type);
+      return [
+        type,
+        {
+          post: {
+            operationId: `${type.replace(/\.(\w)/, (_, first: string) => first.toUpperCase())}Event`,
+            summary: webhookViews.EVENT_DATA[type].summary,
+            description:
+              `POSTed to every active webhook that takes \`${type}\` (POST /admin/webhooks), at least once, ` +
+              'signed per Standard Webhooks 1.0. Answer 2xx within 10 s; anything else is retried with the ' +
+              'back-off of WEBHOOK_RETRY_SECONDS, then the delivery is `failed`.',
+            tags: ['Administration'],
+            // The receiver's own endpoint: it checks the signature, not credentials of this API.
+            security: [],
+            parameters: WEBHOOK_HEADERS,
+            requestBody: { required: true, content: { 'application/json': { schema: toDocumentSchema(body) } } },
+            responses: { '2XX': { description: 'Received; any other answer (or none in 10 s) is retried' } },
+          },
+        },
+      ];
+    }),
+  );
+}
+
 /** The whole document for these routes (by default every route of the api). */
 export function openApiDocument(routes: readonly AnyRoute[] = allRoutes): Json {
   const paths: Record<string, Json> = {};
@@ -226,6 +283,7 @@ export function openApiDocument(routes: readonly AnyRoute[] = allRoutes): Json {
     servers: SERVERS,
     tags: API_TAGS.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     paths,
+    webhooks: webhookOperations(),
     components: {
       schemas,
       parameters: {

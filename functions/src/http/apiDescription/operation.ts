@@ -10,7 +10,8 @@ import type { ErrorCode } from '../../errors';
 export type SchemaKit = { Type: typeof Type } & typeof import('./fields') &
   typeof import('./views') &
   typeof import('./fleetViews') &
-  typeof import('./pointsViews');
+  typeof import('./pointsViews') &
+  typeof import('./webhookViews');
 
 /**
  * A schema a route declares beside its handler, built from the kit when the API

@@ -144,6 +144,9 @@ export const PATH_PARAMETERS: Record<string, string> = {
   userId: "The user's id: their Firebase Auth uid",
   keyId: 'The key id (SHA-256 of the key, hex) that was returned when the key was issued',
   redemptionId: 'The redemption id, as `POST /user/{userId}/redemptions` returned it',
+  // Webhooks (contract §13).
+  webhookId: 'The webhook id, as `POST /admin/webhooks` returned it',
+  deliveryId: 'The delivery id, as `GET /admin/webhooks/{webhookId}/deliveries` lists it',
 };
 
 const idempotencyKeyParameter = (required: boolean, description: string): Json => ({

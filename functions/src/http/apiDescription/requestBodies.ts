@@ -10,6 +10,7 @@ import { MAX_BATCH_ITEMS, MAX_ITEMS_PER_MATERIAL } from '../../domain/deposit';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../domain/idempotency';
 import { KIOSK_STATUSES } from '../../domain/kiosk';
 import { MAX_REWARD_COST, MAX_REWARD_STOCK, REWARD_KINDS } from '../../domain/redemption';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/webhookEvents';
 import { closedObject, emailAddress, id, nullable, stringEnum, title } from './fields';
 
 const itemCount = Type.Integer({ minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL });
@@ -183,6 +184,22 @@ export const cancelRedemptionBody = closedObject({
 });
 export type CancelRedemptionBody = Static<typeof cancelRedemptionBody>;
 
+// Webhooks (contract §13).
+export const webhookBody = closedObject({
+  url: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    description: 'https (http only to 127.0.0.1 or localhost on the emulators); never a private address',
+  }),
+  events: Type.Array(stringEnum(WEBHOOK_EVENT_TYPES), {
+    minItems: 1,
+    maxItems: WEBHOOK_EVENT_TYPES.length,
+    description: 'The event types to deliver',
+  }),
+  description: Type.Optional(nullable(Type.String({ maxLength: 500 }))),
+});
+export type WebhookBody = Static<typeof webhookBody>;
+
 export const bodySchemas = {
   kioskStatusBody,
   transactionBody,
@@ -198,6 +215,8 @@ export const bodySchemas = {
   adminRewardBody,
   redeemBody,
   cancelRedemptionBody,
+  // Webhooks (contract §13).
+  webhookBody,
 } as const;
 
 export type BodySchemaName = keyof typeof bodySchemas;

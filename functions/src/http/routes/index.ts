@@ -28,6 +28,13 @@ import { cancelRedemptionRoute } from './cancelRedemption';
 import { findUsersRoute } from './findUsers';
 import { listAdminRewardsRoute } from './listAdminRewards';
 import { listKioskKeysRoute } from './listKioskKeys';
+// Webhooks (contract §13).
+import { createWebhookRoute } from './createWebhook';
+import { deleteWebhookRoute } from './deleteWebhook';
+import { listWebhookDeliveriesRoute } from './listWebhookDeliveries';
+import { listWebhooksRoute } from './listWebhooks';
+import { retryWebhookDeliveryRoute } from './retryWebhookDelivery';
+import { rotateWebhookSecretRoute } from './rotateWebhookSecret';
 
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
@@ -60,4 +67,11 @@ export const routes: AnyRoute[] = [
   upsertRewardRoute,
   listAdminRewardsRoute,
   cancelRedemptionRoute,
+  // Webhooks (contract §13).
+  createWebhookRoute,
+  listWebhooksRoute,
+  deleteWebhookRoute,
+  rotateWebhookSecretRoute,
+  listWebhookDeliveriesRoute,
+  retryWebhookDeliveryRoute,
 ];

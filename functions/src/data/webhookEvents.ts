@@ -1,0 +1,45 @@
+/**
+ * webhookEvents/{eventId}: the outbox of webhook events. An event is staged in the
+ * very commit that makes the thing happen (an award, a redemption, a cancel, an
+ * adjustment, an alert opened or resolved), so it exists exactly when the thing does;
+ * its id derives from the thing's, so it is created once however often the code that
+ * stages it runs. A trigger on its creation (services/webhookFanOut.ts) makes one
+ * delivery per webhook taking its type, and the effects sweep does so for an event
+ * whose trigger never finished (`effectsPending`). No client reads it.
+ */
+import { FieldValue, Timestamp } from 'firebase-admin/firestore';
+import { db, type StagedWrites } from '../adapters/firestore';
+import { effectsPending } from './pendingEffects';
+import { webhookEventId, type WebhookEventType } from '../domain/webhookEvents';
+
+export const webhookEventsCollection = () => db().collection('webhookEvents');
+
+export interface WebhookEvent {
+  type: WebhookEventType;
+  /** The id of the thing it happened to (a transaction, redemption, ledger entry or alert). */
+  subjectId: string;
+  /** When it happened. */
+  at: Date;
+  /** The API's view of the thing (http/apiDescription/webhookViews.ts, EVENT_DATA). */
+  data: object;
+}
+
+/**
+ * Stages `event` in the caller's commit (a batch or a transaction): the one call that
+ * emits an event, from any service. The body is stored as the exact text every
+ * delivery sends and signs.
+ */
+export function stageWebhookEvent(writes: StagedWrites, event: WebhookEvent): string {
+  const eventId = webhookEventId(event.type, event.subjectId);
+  const timestamp = event.at.toISOString();
+  writes.create(webhookEventsCollection().doc(eventId), {
+    type: event.type,
+    subjectId: event.subjectId,
+    body: JSON.stringify({ type: event.type, timestamp, data: event.data }),
+    occurredAt: Timestamp.fromDate(event.at),
+    createdAt: FieldValue.serverTimestamp(),
+    // Until its deliveries exist and their first attempts are queued: the effects sweep finishes what no trigger did.
+    ...effectsPending,
+  });
+  return eventId;
+}
