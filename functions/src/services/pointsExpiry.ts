@@ -12,6 +12,7 @@
  */
 import { FieldPath } from 'firebase-admin/firestore';
 import { commitOnFreshReads, db } from '../adapters/firestore';
+import { stageWebhookEvent } from '../data/webhookEvents';
 import type { PushTransport } from '../adapters/push';
 import { expiryReminderId, expiryRemindersCollection, newExpiryReminder } from '../data/expiryReminders';
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
@@ -150,17 +151,24 @@ async function settleUser(
       );
       if (lowered > 0) {
         const lastValidDay = addDays(expiryDay(plan.expiredThrough, plan.afterMonths), -1);
-        // The `points.expired` webhook event (§13) is emitted here, with its entry, in this commit.
-        batch.create(
-          entryRef,
-          newLedgerEntry({
-            userId,
+        const reason = `points added in ${plan.expiredThrough} or before, valid through ${lastValidDay}`;
+        batch.create(entryRef, newLedgerEntry({ userId, kind: 'expire', points: -lowered, balanceAfter, reason }));
+        // Its webhook event (§13) in the same commit: one event for the one entry.
+        const at = new Date();
+        stageWebhookEvent(batch, {
+          type: 'points.expired',
+          subjectId: entryRef.id,
+          at,
+          data: {
+            id: entryRef.id,
             kind: 'expire',
             points: -lowered,
             balanceAfter,
-            reason: `points added in ${plan.expiredThrough} or before, valid through ${lastValidDay}`,
-          }),
-        );
+            createdAt: at.toISOString(),
+            reason,
+            userId,
+          },
+        });
       }
     }
     const next = nextExpiry(remaining, plan.afterMonths);

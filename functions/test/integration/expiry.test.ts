@@ -144,6 +144,10 @@ describe('points that expire (contract §14)', () => {
       expect(entries).toEqual([
         expect.objectContaining({ id: `expire-${userId}-${asOf}`, points: -70, balanceAfter: 0 }),
       ]);
+      // Its webhook event (§13), once, with the entry as the history shows it.
+      const events = await db().collection('webhookEvents').where('subjectId', '==', `expire-${userId}-${asOf}`).get();
+      expect(events.docs.map((doc) => doc.get('type'))).toEqual(['points.expired']);
+      expect(JSON.parse(events.docs[0].get('body')).data).toMatchObject({ kind: 'expire', points: -70, userId });
     }
     await expectBooksBalanced();
   });
