@@ -6,7 +6,7 @@ export const notificationsOf = (userId: string) => usersCollection().doc(userId)
 
 export interface NewNotification {
   /** `transaction` for an award, `redemption` for a reward redeemed (the id is theirs), `message` for an operator's. */
-  type: 'transaction' | 'redemption' | 'message';
+  type: 'transaction' | 'redemption' | 'message' | 'voucher-used';
   title: string;
   body: string;
   data: Record<string, string>;

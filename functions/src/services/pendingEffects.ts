@@ -8,6 +8,8 @@ import { transactionsCollection } from '../data/transactions';
 import { pushOpenedAlert } from './alertPush';
 import { applyRedemptionEffects } from './redemptionEffects';
 import { applyTransactionEffects } from './transactionEffects';
+import { voucherUsesCollection } from '../data/voucherUses';
+import { applyVoucherUseEffects } from './voucherUseEffects';
 
 /** What the sweep did for one kind of document. */
 export interface SweptKind {
@@ -23,6 +25,7 @@ export interface EffectsSweepOutcome {
   transactions: SweptKind;
   redemptions: SweptKind;
   alerts: SweptKind;
+  voucherUses: SweptKind;
 }
 
 /** Older than a trigger's longest run (its timeout), so a sweep never races a trigger still in its first delivery. */
@@ -50,6 +53,8 @@ const SWEEPABLE: readonly Sweepable[] = [
   },
   { kind: 'redemptions', collection: redemptionsCollection, timeField: 'createdAt', complete: applyRedemptionEffects },
   { kind: 'alerts', collection: alertsCollection, timeField: 'openedAt', complete: pushOpenedAlert },
+  // Partners and vouchers (§12)
+  { kind: 'voucherUses', collection: voucherUsesCollection, timeField: 'usedAt', complete: applyVoucherUseEffects },
 ];
 
 async function sweepKind(sweepable: Sweepable, cutoff: Date, push: PushTransport): Promise<SweptKind> {

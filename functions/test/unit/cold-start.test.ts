@@ -41,6 +41,7 @@ describe('cold start: importing src/index.ts', () => {
       'redemptionEffects',
       'silentKioskSweep',
       'transactionEffects',
+      'voucherUseEffects',
     ]);
   });
 

@@ -131,6 +131,8 @@ const cases: Record<BodySchemaName, SchemaCase> = {
       cost: 1_000_000,
       kind: 'voucher',
       stock: 0,
+      partnerId: 'kaffee-alex',
+      validDays: 730,
       active: false,
     },
     required: ['id', 'name', 'cost', 'kind'],
@@ -147,6 +149,12 @@ const cases: Record<BodySchemaName, SchemaCase> = {
     full: { reason: 'x'.repeat(200) },
     required: ['reason'],
     wrongType: ['reason', null],
+  },
+  partnerBody: {
+    valid: { id: 'kaffee-alex', name: 'Kaffee Alex' },
+    full: { id: 'kaffee-alex', name: 'x'.repeat(200) },
+    required: ['id', 'name'],
+    wrongType: ['name', 7],
   },
 };
 

@@ -8,6 +8,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { AdminKiosk, Alert, KioskDay, KioskKey } from './fleetViews';
 import { AdminReward, RedeemedFrom, Redemption, Reward } from './pointsViews';
 import { ErrorBody, Kiosk, NearbyKiosk, PushResponse, Transaction, User } from './views';
+import { Partner, PartnerKey, Voucher } from './partnerViews';
 
 export type Json = Record<string, unknown>;
 
@@ -27,6 +28,10 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   AdminReward,
   Redemption,
   RedeemedFrom,
+  // Partners and vouchers (§12)
+  Partner,
+  PartnerKey,
+  Voucher,
 ];
 const componentNames = new Set(COMPONENT_SCHEMAS.map((schema) => schema.$id));
 

@@ -28,6 +28,14 @@ import { cancelRedemptionRoute } from './cancelRedemption';
 import { findUsersRoute } from './findUsers';
 import { listAdminRewardsRoute } from './listAdminRewards';
 import { listKioskKeysRoute } from './listKioskKeys';
+// Partners and vouchers (§12)
+import { upsertPartnerRoute } from './upsertPartner';
+import { listPartnersRoute } from './listPartners';
+import { createPartnerKeyRoute } from './createPartnerKey';
+import { listPartnerKeysRoute } from './listPartnerKeys';
+import { revokePartnerKeyRoute } from './revokePartnerKey';
+import { checkVoucherRoute } from './checkVoucher';
+import { useVoucherRoute } from './useVoucher';
 
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
@@ -60,4 +68,12 @@ export const routes: AnyRoute[] = [
   upsertRewardRoute,
   listAdminRewardsRoute,
   cancelRedemptionRoute,
+  // Partners and vouchers (§12)
+  upsertPartnerRoute,
+  listPartnersRoute,
+  createPartnerKeyRoute,
+  listPartnerKeysRoute,
+  revokePartnerKeyRoute,
+  checkVoucherRoute,
+  useVoucherRoute,
 ];
