@@ -24,6 +24,7 @@ import { migrateCommands } from './commands/migrate';
 import { pointsCommands } from './commands/points';
 import { rewardsCommands } from './commands/rewards';
 import { catalogCommands } from './commands/catalog';
+import { partnerCommands } from './commands/partners';
 import { loadProjectParams } from './params';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
@@ -41,6 +42,8 @@ const COMMANDS: readonly Command[] = [
   ...migrateCommands,
   ...pointsCommands,
   ...demoCommands,
+  // Partners and vouchers (§12)
+  ...partnerCommands,
 ];
 
 async function run(argv: string[]): Promise<void> {

@@ -60,6 +60,11 @@ const SERVER_ONLY_DOCS: ReadonlyArray<readonly [collectionName: string, path: st
   ['diagnostics', 'diagnostics/event-1'],
   ['kioskTelemetry', 'kioskTelemetry/kiosk-1'],
   ['alerts', 'alerts/alert-1'],
+  // Partners and vouchers (§12)
+  ['partners', 'partners/kaffee-alex'],
+  ['partnerKeys', 'partnerKeys/key-1'],
+  ['voucherCodes', 'voucherCodes/7KQ2M9XH4TZP'],
+  ['voucherUses', 'voucherUses/redemption-alice'],
 ];
 
 const SEED: Record<string, Record<string, unknown>> = {
@@ -109,6 +114,10 @@ const SEED: Record<string, Record<string, unknown>> = {
   'rewards/coffee': { name: 'Coffee', cost: 100, kind: 'voucher', stock: 5, active: true },
   'kioskTelemetry/kiosk-1': { kioskId: 'kiosk-1', fillLevel: { plastic: 93, metal: 10 }, errorCode: 'E1' },
   'alerts/alert-1': { kioskId: 'kiosk-1', kind: 'bin-full', resolvedAt: null, detail: 'Bin full' },
+  'partners/kaffee-alex': { name: 'Kaffee Alex' },
+  'partnerKeys/key-1': { partnerId: 'kaffee-alex', label: 'till', revokedAt: null },
+  'voucherCodes/7KQ2M9XH4TZP': { redemptionId: 'redemption-alice' },
+  'voucherUses/redemption-alice': { userId: ALICE, partnerId: 'kaffee-alex', rewardName: 'Coffee' },
 };
 
 let testEnv: RulesTestEnvironment;

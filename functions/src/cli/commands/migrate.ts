@@ -27,7 +27,11 @@ const migrateCommand: Command = {
     const apply = flags.has('apply');
     const report = await migrate({ apply, pageSize });
     await printJson({ applied: apply, ...report });
-    const changes = report.expiredIdempotencyRecords + report.earnedToday + report.transactionsWithoutOccurredAt;
+    const changes =
+      report.expiredIdempotencyRecords +
+      report.earnedToday +
+      report.transactionsWithoutOccurredAt +
+      report.voucherCodesIndexed;
     if (!apply) await note(`migrate: dry run, nothing written; ${changes} changes to make (--apply makes them)`);
     else await note(`migrate: ${changes} changes made`);
     if (report.liveIdempotencyRecords > 0) {
