@@ -31,6 +31,8 @@ const routes: Route[] = [
   { pattern: /^\/users$/, load: () => import('./pages/Users') },
   { pattern: /^\/users\/([^/]+)$/, params: ['userId'], load: () => import('./pages/User') },
   { pattern: /^\/campaigns$/, load: () => import('./pages/Campaigns') },
+  // Partners (§12)
+  { pattern: /^\/partners$/, load: () => import('./pages/Partners') },
 ];
 const notFound: Route = { pattern: /$^/, load: () => import('./pages/NotFound'), public: true };
 
@@ -42,6 +44,8 @@ export const NAV_LINKS = [
   ['/rewards', 'Rewards'],
   ['/users', 'Users'],
   ['/campaigns', 'Campaigns'],
+  // Partners (§12)
+  ['/partners', 'Partners'],
 ] as const;
 
 const path = createStore(location.pathname);

@@ -25,6 +25,7 @@ import type {
   RedemptionView,
 } from '../../functions/src/http/apiDescription/pointsViews';
 import type { UserView } from '../../functions/src/http/apiDescription/views';
+import type { PartnerView } from '../../functions/src/http/apiDescription/partnerViews';
 
 export type AdminKiosk = AdminKioskView;
 export type KioskKey = KioskKeyView;
@@ -34,6 +35,7 @@ export type AdminReward = AdminRewardView;
 export type UserProfile = UserView;
 export type LedgerEntry = LedgerEntryView;
 export type Redemption = RedemptionView;
+export type Partner = PartnerView;
 
 /** A page of a cursor-paged list. */
 export interface Page<T> {
