@@ -33,6 +33,8 @@ const routes: Route[] = [
   { pattern: /^\/campaigns$/, load: () => import('./pages/Campaigns') },
   // Webhooks (contract §13).
   { pattern: /^\/webhooks$/, load: () => import('./pages/Webhooks') },
+  // Partners (§12)
+  { pattern: /^\/partners$/, load: () => import('./pages/Partners') },
 ];
 const notFound: Route = { pattern: /$^/, load: () => import('./pages/NotFound'), public: true };
 
@@ -46,6 +48,8 @@ export const NAV_LINKS = [
   ['/campaigns', 'Campaigns'],
   // Webhooks (contract §13).
   ['/webhooks', 'Webhooks'],
+  // Partners (§12)
+  ['/partners', 'Partners'],
 ] as const;
 
 const path = createStore(location.pathname);

@@ -30,6 +30,7 @@ import type {
   WebhookDeliveryView,
   WebhookView,
 } from '../../functions/src/http/apiDescription/webhookViews';
+import type { PartnerView } from '../../functions/src/http/apiDescription/partnerViews';
 
 export type AdminKiosk = AdminKioskView;
 export type KioskKey = KioskKeyView;
@@ -39,6 +40,7 @@ export type AdminReward = AdminRewardView;
 export type UserProfile = UserView;
 export type LedgerEntry = LedgerEntryView;
 export type Redemption = RedemptionView;
+export type Partner = PartnerView;
 
 // Webhooks (contract §13): the lists of functions/src/domain/webhookEvents.ts (which the bundle cannot import).
 export const WEBHOOK_EVENT_TYPES = [

@@ -28,7 +28,12 @@ export type ErrorCode =
   | 'overloaded'
   // Webhooks (contract §13).
   | 'webhook-url-refused'
-  | 'webhook-delivery-pending';
+  | 'webhook-delivery-pending'
+  // Partners and vouchers (§12)
+  | 'voucher-not-found'
+  | 'voucher-used'
+  | 'voucher-expired'
+  | 'voucher-cancelled';
 
 /** What a refused request may add to its code and message: when to come again, or what would have been allowed. */
 export interface ErrorDetails {
@@ -36,6 +41,8 @@ export interface ErrorDetails {
   retryAfterSeconds?: number;
   /** The methods a path does serve (a method it does not). */
   allowedMethods?: readonly string[];
+  /** Fields the answer carries beside `error` and `code`, e.g. the voucher a 409 `voucher-used` is about. */
+  fields?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -95,6 +95,14 @@ export const redemptionEffects = defineCreateTrigger(
   () => (require('./triggers/redemptionCreated') as typeof import('./triggers/redemptionCreated')).onRedemptionCreated,
 );
 
+/** applyVoucherUseEffects: the notification and the push of a voucher a partner used (§12), each once. */
+export const voucherUseEffects = defineCreateTrigger(
+  'voucherUseEffects',
+  // Claim 30 + push 82 + outcome write 20 = 132 s.
+  { document: 'voucherUses/{redemptionId}', timeoutSeconds: 180, maxInstances: 20 },
+  () => (require('./triggers/voucherUsed') as typeof import('./triggers/voucherUsed')).onVoucherUsed,
+);
+
 /** pushOpenedAlert: the push of an opened alert, once. */
 export const alertPush = defineCreateTrigger(
   'alertPush',

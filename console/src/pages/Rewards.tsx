@@ -5,7 +5,7 @@ import { LoadState, Outcome } from '../components/Outcome';
 import { Page } from '../components/Page';
 import { formatNumber } from '../format';
 import { useAction, useLoad } from '../hooks';
-import { REWARD_KINDS, type AdminReward, type RewardKind } from '../types';
+import { REWARD_KINDS, type AdminReward, type Partner, type RewardKind } from '../types';
 
 /** The form's fields, as typed: numbers stay text until sent, so the API judges them. */
 interface RewardForm {
@@ -16,14 +16,29 @@ interface RewardForm {
   kind: RewardKind;
   stock: string;
   active: boolean;
+  /** '' : any partner. */
+  partnerId: string;
+  validDays: string;
 }
 
-const emptyForm: RewardForm = { id: '', name: '', description: '', cost: '', kind: 'voucher', stock: '', active: true };
+const emptyForm: RewardForm = {
+  id: '',
+  name: '',
+  description: '',
+  cost: '',
+  kind: 'voucher',
+  stock: '',
+  active: true,
+  partnerId: '',
+  validDays: '90',
+};
 
 const formOf = (reward: AdminReward): RewardForm => ({
   ...reward,
   cost: String(reward.cost),
   stock: reward.stock === null ? '' : String(reward.stock),
+  partnerId: reward.partnerId ?? '',
+  validDays: String(reward.validDays),
 });
 
 /** A number field as the API takes it: a number when it reads as one, else the text (the API names the field). */
@@ -34,6 +49,7 @@ export default function Rewards() {
   const rewards = useLoad(() => api<{ rewards: AdminReward[] }>('/admin/rewards').then((answer) => answer.rewards), []);
   const [editing, setEditing] = useState<{ form: RewardForm; isNew: boolean } | undefined>();
   const save = useAction();
+  const partners = useLoad(() => api<{ partners: Partner[] }>('/admin/partners').then((answer) => answer.partners), []);
 
   const open = (form: RewardForm, isNew: boolean) => {
     setEditing({ form, isNew });
@@ -97,6 +113,8 @@ export default function Rewards() {
                     kind: form.kind,
                     stock: form.stock.trim() === '' ? null : numberOrText(form.stock),
                     active: form.active,
+                    partnerId: form.partnerId === '' ? null : form.partnerId,
+                    validDays: numberOrText(form.validDays),
                   },
                 });
                 setEditing({ form: formOf(reward), isNew: false });
@@ -170,6 +188,38 @@ export default function Rewards() {
             />
             <p class="hint" id="reward-stock-hint">
               Units left; empty: unlimited.
+            </p>
+            <label for="reward-partner">Partner</label>
+            <select
+              id="reward-partner"
+              value={editing.form.partnerId}
+              aria-describedby="reward-partner-hint"
+              onChange={(event) => update({ partnerId: event.currentTarget.value })}
+            >
+              <option value="">Any partner</option>
+              {(partners.data ?? []).map((partner) => (
+                <option key={partner.id} value={partner.id}>
+                  {partner.name}
+                </option>
+              ))}
+            </select>
+            <p class="hint" id="reward-partner-hint">
+              Who honours its vouchers.
+            </p>
+            <label for="reward-valid-days">Valid days</label>
+            <input
+              id="reward-valid-days"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={730}
+              step={1}
+              value={editing.form.validDays}
+              aria-describedby="reward-valid-days-hint"
+              onInput={(event) => update({ validDays: event.currentTarget.value })}
+            />
+            <p class="hint" id="reward-valid-days-hint">
+              Days a voucher is honoured after it is issued, 1 to 730.
             </p>
             <label class="check">
               <input

@@ -27,6 +27,7 @@ import { catalogCommands } from './commands/catalog';
 import { expiryCommands } from './commands/expiry';
 // Webhooks (contract §13).
 import { webhookCommands } from './commands/webhooks';
+import { partnerCommands } from './commands/partners';
 import { loadProjectParams } from './params';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
@@ -47,6 +48,8 @@ const COMMANDS: readonly Command[] = [
   ...demoCommands,
   // Webhooks (contract §13).
   ...webhookCommands,
+  // Partners and vouchers (§12)
+  ...partnerCommands,
 ];
 
 async function run(argv: string[]): Promise<void> {

@@ -6,10 +6,10 @@ export const notificationsOf = (userId: string) => usersCollection().doc(userId)
 
 export interface NewNotification {
   /**
-   * `transaction` for an award, `redemption` for a reward redeemed (the id is theirs), `message` for an operator's,
+   * `transaction` for an award, `redemption` for a reward redeemed (the id is theirs), `message` for an operator's, `voucher-used` when a partner used a voucher,
    * `points-expiring` for points that expire in 30 days (services/expiryReminders.ts).
    */
-  type: 'transaction' | 'redemption' | 'message' | 'points-expiring';
+  type: 'transaction' | 'redemption' | 'message' | 'points-expiring' | 'voucher-used';
   title: string;
   body: string;
   data: Record<string, string>;

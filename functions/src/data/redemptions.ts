@@ -1,6 +1,7 @@
 import { Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
+import { voucherExpiry } from '../domain/redemption';
 import type { RewardRecord } from './rewards';
 import { effectsPending } from './pendingEffects';
 import { newestFirstPage } from './userPages';
@@ -8,7 +9,28 @@ import type { RedemptionView } from '../http/apiDescription/pointsViews';
 
 export const redemptionsCollection = () => db().collection('redemptions');
 
-export type RedemptionStatus = 'issued' | 'cancelled';
+/** The status stored; `expired` is never stored but derived when read (see voucherStatusOf). */
+export type RedemptionStatus = 'issued' | 'used' | 'cancelled';
+export type VoucherStatus = RedemptionStatus | 'expired';
+
+/**
+ * `voucherCodes/{code}`: which redemption a voucher code belongs to, written with the
+ * redemption, so that one read finds a code (§12), never a query.
+ */
+export const voucherCodesCollection = () => db().collection('voucherCodes');
+
+/** A voucherCodes/{code} document: the redemption behind the code. */
+export const newVoucherCodeEntry = (redemptionId: string): DocumentData => ({ redemptionId });
+
+/**
+ * `issued`, `used` or `cancelled` as stored; `issued` past `expiresAt` is `expired`.
+ * A redemption stored before vouchers had a life has no `expiresAt`: it never expires.
+ */
+export function voucherStatusOf(data: DocumentData, now: Date): VoucherStatus {
+  const expiresAt: unknown = data.expiresAt;
+  const expired = expiresAt instanceof Timestamp && expiresAt.toMillis() <= now.getTime();
+  return data.status === 'issued' && expired ? 'expired' : data.status;
+}
 
 /**
  * The id of the redemption a user's Idempotency-Key names, forever: a second request
@@ -36,6 +58,19 @@ export interface NewRedemption {
   createdAt: Timestamp;
 }
 
+/**
+ * What a voucher adds (§12): the partner who honours it (the reward's when it was
+ * issued) and until when; never used yet. A donation has neither.
+ */
+const voucherLife = (reward: RewardRecord, createdAt: Timestamp): DocumentData =>
+  reward.kind === 'voucher'
+    ? {
+        partnerId: reward.partnerId,
+        expiresAt: Timestamp.fromDate(voucherExpiry(createdAt.toDate(), reward.validDays)),
+        usedAt: null,
+      }
+    : { partnerId: null, expiresAt: null, usedAt: null };
+
 /** A redemptions/{id} document as first stored; the one place one is written out. */
 export const newRedemption = ({ reward, ...redemption }: NewRedemption): DocumentData => ({
   ...redemption,
@@ -46,6 +81,7 @@ export const newRedemption = ({ reward, ...redemption }: NewRedemption): Documen
   status: 'issued' satisfies RedemptionStatus,
   // A cancel gives a unit back only if one was taken: the stock may be counted from later on.
   stockTaken: reward.stock !== null,
+  ...voucherLife(reward, redemption.createdAt),
   ...effectsPending,
 });
 
@@ -80,8 +116,11 @@ const iso = (value: unknown): string | undefined =>
 export const redemptionView = (snapshot: DocumentSnapshot, changes: DocumentData = {}): RedemptionView =>
   redemptionViewOf(snapshot.id, { ...snapshot.data(), ...changes });
 
-/** The view of redemption `id` whose fields are `data`: one stored, or one about to be. */
-export function redemptionViewOf(id: string, data: DocumentData): RedemptionView {
+/**
+ * The view of redemption `id` whose fields are `data`: one stored, or one about to be.
+ * Fields a redemption stored before vouchers had a life lacks read as null: no expiry, not used.
+ */
+export function redemptionViewOf(id: string, data: DocumentData, now = new Date()): RedemptionView {
   const cancelledAt = iso(data.cancelledAt);
   return {
     id,
@@ -90,8 +129,10 @@ export function redemptionViewOf(id: string, data: DocumentData): RedemptionView
     kind: data.kind,
     cost: data.cost,
     code: data.code ?? null,
-    status: data.status,
+    status: voucherStatusOf(data, now),
     createdAt: iso(data.createdAt) ?? new Date(0).toISOString(),
+    expiresAt: iso(data.expiresAt) ?? null,
+    usedAt: iso(data.usedAt) ?? null,
     ...(cancelledAt && { cancelledAt }),
     ...(typeof data.cancelReason === 'string' && { cancelReason: data.cancelReason }),
   };

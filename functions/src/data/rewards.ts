@@ -6,9 +6,15 @@ import { randomUUID } from 'node:crypto';
 import { FieldPath, FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { assertDocumentId } from '../domain/ids';
-import { invalidRewardFields, type RewardDefinition, type RewardKind } from '../domain/redemption';
+import {
+  DEFAULT_VOUCHER_VALID_DAYS,
+  invalidRewardFields,
+  type RewardDefinition,
+  type RewardKind,
+} from '../domain/redemption';
 import { badRequest } from '../errors';
 import { logWarn } from '../log';
+import { partnersCollection } from './partners';
 import type { AdminRewardView, RewardView } from '../http/apiDescription/pointsViews';
 
 export const rewardsCollection = () => db().collection('rewards');
@@ -23,6 +29,10 @@ export interface RewardRecord {
   /** Units left; null: unlimited. */
   stock: number | null;
   active: boolean;
+  /** The partner who honours its vouchers; null: any partner (§12). */
+  partnerId: string | null;
+  /** Days a voucher is honoured after it is issued. */
+  validDays: number;
 }
 
 /** A reward as the catalog shows it. */
@@ -37,6 +47,9 @@ const storedReward = (id: string, data: DocumentData): RewardRecord => ({
   kind: data.kind,
   stock: data.stock ?? null,
   active: data.active === true,
+  // Rewards stored before vouchers had a partner and a life: any partner, the default life.
+  partnerId: data.partnerId ?? null,
+  validDays: data.validDays ?? DEFAULT_VOUCHER_VALID_DAYS,
 });
 
 /** A stored reward, or why it cannot be used (logged: someone has to mend it). */
@@ -59,7 +72,12 @@ export function rewardFromSnapshot(snapshot: DocumentSnapshot): RewardRecord | u
   return reward;
 }
 
-export const toRewardView = ({ active: _active, ...reward }: RewardRecord): RewardView => ({
+export const toRewardView = ({
+  active: _active,
+  partnerId: _partnerId,
+  validDays: _validDays,
+  ...reward
+}: RewardRecord): RewardView => ({
   ...reward,
   available: reward.stock !== 0,
 });
@@ -70,6 +88,8 @@ export type { AdminRewardView };
 export const toAdminRewardView = (reward: RewardRecord): AdminRewardView => ({
   ...toRewardView(reward),
   active: reward.active,
+  partnerId: reward.partnerId,
+  validDays: reward.validDays,
 });
 
 /**
@@ -83,9 +103,13 @@ const rewardDocument = (reward: RewardRecord, creationId?: string): DocumentData
   kind: reward.kind,
   stock: reward.stock,
   active: reward.active,
+  partnerId: reward.partnerId,
+  validDays: reward.validDays,
   updatedAt: FieldValue.serverTimestamp(),
   ...(creationId !== undefined && { createdAt: FieldValue.serverTimestamp(), creationId }),
 });
+
+const NULL_MEANS_SOMETHING = new Set(['stock', 'partnerId']);
 
 /**
  * Creates the reward (description "", unlimited stock, active unless told) or updates
@@ -102,16 +126,28 @@ export async function upsertReward(definition: RewardDefinition): Promise<{ rewa
   return runTransaction(async (tx) => {
     const snapshot = await tx.get(ref);
     const stored = snapshot.exists ? storedReward(ref.id, snapshot.data()!) : undefined;
-    // null is "not given" but for the stock, where it means unlimited.
+    // null is "not given" but for the stock, where it means unlimited, and the partner, where it means any.
     const given = Object.fromEntries(
       Object.entries(definition).filter(
-        ([field, value]) => value !== undefined && (value !== null || field === 'stock'),
+        ([field, value]) => value !== undefined && (value !== null || NULL_MEANS_SOMETHING.has(field)),
       ),
     );
     const reward: RewardRecord = {
-      ...(stored ?? { description: '', stock: null, active: true }),
+      ...(stored ?? {
+        description: '',
+        stock: null,
+        active: true,
+        partnerId: null,
+        validDays: DEFAULT_VOUCHER_VALID_DAYS,
+      }),
       ...given,
     } as RewardRecord;
+    if (
+      typeof given.partnerId === 'string' &&
+      !(await tx.get(partnersCollection().doc(assertDocumentId(given.partnerId, 'partnerId')))).exists
+    ) {
+      throw badRequest(`partnerId ${given.partnerId} names no partner`);
+    }
     const invalidFields = invalidRewardFields(reward);
     if (invalidFields.length > 0) {
       throw badRequest(

@@ -73,6 +73,19 @@ export function pointsExpiringNotification(reminder: {
   };
 }
 
+/** What a user is told when a partner used their voucher (§12): which one, and when. */
+export function voucherUsedNotification(use: {
+  redemptionId: string;
+  rewardName: string;
+  usedAt: Date;
+}): NotificationContent {
+  return {
+    title: `Your ${use.rewardName} voucher was used`,
+    body: `A partner took your voucher on ${use.usedAt.toISOString().slice(0, 10)}. Enjoy!`,
+    data: { type: 'voucher-used', redemptionId: use.redemptionId, usedAt: use.usedAt.toISOString() },
+  };
+}
+
 /** The push topic operators' devices subscribe to; every opened alert is pushed there once. */
 export const OPERATORS_TOPIC = 'operators';
 

@@ -10,6 +10,14 @@ export type RewardDefinition = AdminRewardBody;
 
 export const MAX_REWARD_COST = 1_000_000;
 export const MAX_REWARD_STOCK = 1_000_000_000;
+/** How long a voucher is honoured after it is issued, in days (§12). */
+export const DEFAULT_VOUCHER_VALID_DAYS = 90;
+export const MAX_VOUCHER_VALID_DAYS = 730;
+const DAY_MS = 24 * 60 * 60_000;
+
+/** When a voucher issued at `createdAt` stops being honoured. */
+export const voucherExpiry = (createdAt: Date, validDays: number): Date =>
+  new Date(createdAt.getTime() + validDays * DAY_MS);
 
 /**
  * The fields of a reward that break the rules POST /admin/rewards enforces: a
@@ -22,6 +30,8 @@ export function invalidRewardFields(reward: {
   cost: unknown;
   kind: unknown;
   stock: unknown;
+  partnerId: unknown;
+  validDays: unknown;
 }): string[] {
   const integerWithin = (value: unknown, min: number, max: number) =>
     Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
@@ -31,6 +41,10 @@ export function invalidRewardFields(reward: {
     integerWithin(reward.cost, 1, MAX_REWARD_COST) ? [] : ['cost'],
     (REWARD_KINDS as readonly unknown[]).includes(reward.kind) ? [] : ['kind'],
     reward.stock === null || integerWithin(reward.stock, 0, MAX_REWARD_STOCK) ? [] : ['stock'],
+    reward.partnerId === null || (typeof reward.partnerId === 'string' && reward.partnerId.length > 0)
+      ? []
+      : ['partnerId'],
+    integerWithin(reward.validDays, 1, MAX_VOUCHER_VALID_DAYS) ? [] : ['validDays'],
   ].flat();
 }
 

@@ -13,3 +13,17 @@ export const VOUCHER_CODE_LENGTH = 12;
 export function newVoucherCode(): string {
   return [...randomBytes(VOUCHER_CODE_LENGTH)].map((byte) => VOUCHER_ALPHABET[byte & 31]).join('');
 }
+
+/** Longer than any code written with spaces and hyphens: refused before it is looked at. */
+export const MAX_WRITTEN_CODE_LENGTH = 64;
+const CODE_PATTERN = new RegExp(`^[${VOUCHER_ALPHABET}]{${VOUCHER_CODE_LENGTH}}$`);
+
+/**
+ * The code as stored, from the code as a person wrote it: case, spaces and hyphens do
+ * not matter. Undefined for what no code can be (the lookup is skipped: it is unknown).
+ */
+export function normaliseVoucherCode(written: string): string | undefined {
+  if (written.length > MAX_WRITTEN_CODE_LENGTH) return undefined;
+  const code = written.replace(/[\s-]/g, '').toUpperCase();
+  return CODE_PATTERN.test(code) ? code : undefined;
+}

@@ -5,7 +5,7 @@
 import type { VerifiedCaller } from '../adapters/identity';
 import { ProfileNotFound } from '../data/users';
 import { provisionProfile } from '../services/provisioning';
-import { answerForUnavailableAuth, requireAdmin, requireUserOrAdmin } from './auth';
+import { answerForUnavailableAuth, requireAdmin, requirePartner, requireUserOrAdmin, type PartnerCaller } from './auth';
 import type { OperationDescription } from './apiDescription/operation';
 import type { ApiRequest, ApiResponse, Route } from './types';
 
@@ -19,6 +19,15 @@ export const adminRoute = <Body = undefined>(route: RouteWithoutAccess<Body>): R
   ...route,
   authenticate: ({ headers }) => requireAdmin(headers),
   doc: { ...route.doc, access: 'admin' },
+});
+
+/** Partners (§12): a valid, unrevoked partner key in `X-API-Key`. */
+export const partnerRoute = <Body = undefined>(
+  route: Omit<Route<Body, PartnerCaller>, 'authenticate' | 'doc'> & { doc: Omit<OperationDescription<Body>, 'access'> },
+): Route<Body, PartnerCaller> => ({
+  ...route,
+  authenticate: ({ headers }) => requirePartner(headers),
+  doc: { ...route.doc, access: 'partner' },
 });
 
 /**

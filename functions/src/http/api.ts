@@ -91,8 +91,8 @@ async function dispatch(req: Request, res: Response): Promise<ApiResponse> {
 
 function toErrorResponse(error: unknown, req: Request): ApiResponse {
   if (error instanceof ApiError) {
-    const { status, headers, code, message } = errorAnswerOf(error);
-    return { status, headers, body: { error: message, code } };
+    const { status, headers, code, message, fields } = errorAnswerOf(error);
+    return { status, headers, body: { error: message, code, ...fields } };
   }
   logError('request_failed', {
     method: req.method,

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { IdentityUnavailableError, verifyIdToken, type VerifiedCaller } from '../adapters/identity';
 import { findActiveKey } from '../data/kioskKeys';
+import { partnerKeys } from '../data/partners';
 import { assertKioskMatches, type KioskCaller } from '../domain/kiosk';
 import { ApiError, forbidden, unauthorized } from '../errors';
 import { logWarn } from '../log';
@@ -28,6 +29,21 @@ export async function requireKiosk(headers: IncomingHttpHeaders, kioskId?: strin
   await noteKioskSeen(key.kioskId);
   if (kioskId !== undefined) assertKioskMatches(key, kioskId);
   return { kioskId: key.kioskId, keyId: key.keyId };
+}
+
+/** Who a partner route serves: a partner, through one of its keys. */
+export interface PartnerCaller {
+  partnerId: string;
+  keyId: string;
+}
+
+/** 401 without a valid, unrevoked partner key: a kiosk's key is unknown here, as a partner's is on kiosk routes. */
+export async function requirePartner(headers: IncomingHttpHeaders): Promise<PartnerCaller> {
+  const apiKey = singleHeader(headers, 'x-api-key');
+  if (!apiKey) throw unauthorized('X-API-Key header is required');
+  const key = await partnerKeys.findActiveKey(apiKey);
+  if (!key) throw unauthorized('Invalid or revoked API key');
+  return { partnerId: key.partnerId, keyId: key.keyId };
 }
 
 const AUTH_RETRY_AFTER_SECONDS = 5;

@@ -31,6 +31,11 @@ export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   // Webhooks (contract §13).
   'webhook-url-refused': 400,
   'webhook-delivery-pending': 409,
+  // Partners and vouchers (§12)
+  'voucher-not-found': 404,
+  'voucher-used': 409,
+  'voucher-expired': 409,
+  'voucher-cancelled': 409,
 };
 
 /** An ApiError as the API answers it: its code's status, the headers its details call for, and `{ error, code }`. */
@@ -39,11 +44,13 @@ export interface ErrorAnswer {
   code: ErrorCode;
   message: string;
   headers: Record<string, string>;
+  /** Beside `error` and `code` in the body. */
+  fields: Readonly<Record<string, unknown>>;
 }
 
 export function errorAnswerOf({ code, message, details }: ApiError): ErrorAnswer {
   const headers: Record<string, string> = {};
   if (details.retryAfterSeconds !== undefined) headers['Retry-After'] = String(details.retryAfterSeconds);
   if (details.allowedMethods) headers.Allow = details.allowedMethods.join(', ');
-  return { status: STATUS_OF_CODE[code], code, message, headers };
+  return { status: STATUS_OF_CODE[code], code, message, headers, fields: details.fields ?? {} };
 }

@@ -6,6 +6,7 @@
  */
 import { FieldValue, Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
+import { newVoucherCodeEntry, redemptionsCollection, voucherCodesCollection } from '../data/redemptions';
 import { transactionsCollection } from '../data/transactions';
 import { earningsOf, isPoints, pointsByMonthOf, pointsModel, usersCollection } from '../data/users';
 import { pages } from './ledgerBooks';
@@ -34,6 +35,8 @@ export interface MigrationReport {
    * month of the migration, and the oldest month stored, so the expiry run finds them.
    */
   usersWithoutPointsByMonth: number;
+  /** Voucher codes issued before codes had a lookup document (§12): given one, so partners find them. */
+  voucherCodesIndexed: number;
 }
 
 export interface MigrationOptions {
@@ -50,6 +53,7 @@ export async function migrate({ apply, pageSize, now = new Date() }: MigrationOp
     earnedToday: await mergeEarnedToday(apply, pageSize),
     transactionsWithoutOccurredAt: await stampOccurredAt(apply, pageSize),
     usersWithoutPointsByMonth: await stampPointsByMonth(apply, pageSize, now),
+    voucherCodesIndexed: await indexVoucherCodes(apply, pageSize),
   };
 }
 
@@ -151,4 +155,32 @@ async function stampPointsByMonth(apply: boolean, pageSize: number, now: Date): 
     });
   }
   return stamped;
+}
+
+/**
+ * A `voucherCodes/{code}` document for each voucher code issued before they existed,
+ * a page at a time (one read of the page's codes). Created, never overwritten.
+ */
+async function indexVoucherCodes(apply: boolean, pageSize: number): Promise<number> {
+  let indexed = 0;
+  const page: DocumentSnapshot[] = [];
+  const indexPage = async () => {
+    const codes = page.map((redemption) => voucherCodesCollection().doc(redemption.get('code')));
+    const entries = codes.length > 0 ? await db().getAll(...codes) : [];
+    const missing = entries.flatMap((entry, i) => (entry.exists ? [] : [{ entry, redemption: page[i] }]));
+    indexed += missing.length;
+    if (apply && missing.length > 0) {
+      const batch = db().batch();
+      for (const { entry, redemption } of missing) batch.create(entry.ref, newVoucherCodeEntry(redemption.id));
+      await batch.commit();
+    }
+    page.length = 0;
+  };
+  for await (const redemption of pages(redemptionsCollection(), undefined, undefined, pageSize)) {
+    if (typeof redemption.get('code') !== 'string') continue;
+    page.push(redemption);
+    if (page.length === pageSize) await indexPage();
+  }
+  await indexPage();
+  return indexed;
 }

@@ -12,6 +12,8 @@ import { applyRedemptionEffects } from './redemptionEffects';
 import { applyExpiryReminderEffects } from './expiryReminders';
 import { applyTransactionEffects } from './transactionEffects';
 import { fanOutWebhookEvent } from './webhookFanOut';
+import { voucherUsesCollection } from '../data/voucherUses';
+import { applyVoucherUseEffects } from './voucherUseEffects';
 
 /** What the sweep did for one kind of document. */
 export interface SweptKind {
@@ -30,6 +32,7 @@ export interface EffectsSweepOutcome {
   expiryReminders: SweptKind;
   // Webhooks (contract §13).
   webhookEvents: SweptKind;
+  voucherUses: SweptKind;
 }
 
 /** Older than a trigger's longest run (its timeout), so a sweep never races a trigger still in its first delivery. */
@@ -70,6 +73,8 @@ const SWEEPABLE: readonly Sweepable[] = [
     timeField: 'occurredAt',
     complete: (eventId) => fanOutWebhookEvent(eventId),
   },
+  // Partners and vouchers (§12)
+  { kind: 'voucherUses', collection: voucherUsesCollection, timeField: 'usedAt', complete: applyVoucherUseEffects },
 ];
 
 async function sweepKind(sweepable: Sweepable, cutoff: Date, push: PushTransport): Promise<SweptKind> {

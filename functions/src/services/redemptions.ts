@@ -15,7 +15,9 @@ import {
   newRedemption,
   redemptionView,
   redemptionViewOf,
+  newVoucherCodeEntry,
   redemptionsCollection,
+  voucherCodesCollection,
   type RedemptionView,
 } from '../data/redemptions';
 import { rewardFromSnapshot, rewardsCollection } from '../data/rewards';
@@ -89,6 +91,11 @@ export async function redeemReward(
       createdAt,
     });
     batch.create(redemptionRef, redemption);
+    // A code found by one read (§12). A code already taken (60 random bits: beyond chance) fails the create,
+    // and the commit is staged again, with a new code.
+    if (redemption.code !== null) {
+      batch.create(voucherCodesCollection().doc(redemption.code), newVoucherCodeEntry(redemptionRef.id));
+    }
     batch.create(
       ledgerCollection().doc(redeemEntryId(redemptionRef.id)),
       newLedgerEntry({
@@ -152,6 +159,10 @@ export async function cancelRedemption(
     if (!snapshot.exists) throw notFound(`Redemption ${redemptionId} not found`);
     if (snapshot.get('status') === 'cancelled' && snapshot.get('cancelId') !== cancelId) {
       throw conflict(`Redemption ${redemptionId} is already cancelled`, 'already-cancelled');
+    }
+    // A used voucher was honoured: its points are never given back (an expired one may be).
+    if (snapshot.get('status') === 'used') {
+      throw conflict(`Redemption ${redemptionId} is a voucher a partner has used; it is not refunded`, 'voucher-used');
     }
   };
   // Refused before any lock is taken: a transaction given up leaves its locks until they

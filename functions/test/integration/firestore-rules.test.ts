@@ -64,6 +64,11 @@ const SERVER_ONLY_DOCS: ReadonlyArray<readonly [collectionName: string, path: st
   ['webhooks', 'webhooks/webhook-1'],
   ['webhookDeliveries', 'webhookDeliveries/dlv_1'],
   ['webhookEvents', 'webhookEvents/evt_1'],
+  // Partners and vouchers (§12)
+  ['partners', 'partners/kaffee-alex'],
+  ['partnerKeys', 'partnerKeys/key-1'],
+  ['voucherCodes', 'voucherCodes/7KQ2M9XH4TZP'],
+  ['voucherUses', 'voucherUses/redemption-alice'],
 ];
 
 const SEED: Record<string, Record<string, unknown>> = {
@@ -121,6 +126,10 @@ const SEED: Record<string, Record<string, unknown>> = {
   },
   'webhookDeliveries/dlv_1': { webhookId: 'webhook-1', status: 'pending', attempts: [] },
   'webhookEvents/evt_1': { type: 'alert.opened', body: '{}' },
+  'partners/kaffee-alex': { name: 'Kaffee Alex' },
+  'partnerKeys/key-1': { partnerId: 'kaffee-alex', label: 'till', revokedAt: null },
+  'voucherCodes/7KQ2M9XH4TZP': { redemptionId: 'redemption-alice' },
+  'voucherUses/redemption-alice': { userId: ALICE, partnerId: 'kaffee-alex', rewardName: 'Coffee' },
 };
 
 let testEnv: RulesTestEnvironment;

@@ -78,7 +78,13 @@ async function demandedCredential(route: AnyRoute): Promise<string> {
 }
 
 describe('credentials', () => {
-  const expected = { public: 'none', kiosk: 'X-API-Key', user: 'Authorization', admin: 'Authorization' } as const;
+  const expected = {
+    public: 'none',
+    kiosk: 'X-API-Key',
+    user: 'Authorization',
+    admin: 'Authorization',
+    partner: 'X-API-Key',
+  } as const;
 
   it.each(routes.map((route) => [routeKey(route), route] as const))(
     '%s states the credential its authenticate demands',
@@ -87,7 +93,13 @@ describe('credentials', () => {
       const operation = operations().find(({ node }) => node.operationId === route.doc.operationId)!;
       const schemes = operation.node.security.flatMap((requirement: object) => Object.keys(requirement));
       expect(schemes).toEqual(
-        { public: [], kiosk: ['kioskApiKey'], user: ['firebaseIdToken'], admin: ['firebaseIdToken'] }[route.doc.access],
+        {
+          public: [],
+          kiosk: ['kioskApiKey'],
+          user: ['firebaseIdToken'],
+          admin: ['firebaseIdToken'],
+          partner: ['partnerApiKey'],
+        }[route.doc.access],
       );
     },
   );

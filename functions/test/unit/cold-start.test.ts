@@ -44,6 +44,7 @@ describe('cold start: importing src/index.ts', () => {
       'silentKioskSweep',
       'transactionEffects',
       'webhookFanOut',
+      'voucherUseEffects',
     ]);
   });
 

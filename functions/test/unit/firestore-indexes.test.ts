@@ -107,6 +107,7 @@ const QUERIES: QueryShape[] = [
       ['alerts', 'openedAt'],
       ['expiryReminders', 'createdAt'],
       ['webhookEvents', 'occurredAt'],
+      ['voucherUses', 'usedAt'],
     ] as const
   ).map(([collection, timeField]): QueryShape => ({
     file: 'data/pendingEffects.ts',
@@ -155,20 +156,32 @@ const QUERIES: QueryShape[] = [
     collection: 'kioskKeys',
     equal: ['kioskId'],
   },
-  {
-    // GET /admin/kiosks/{kioskId}/keys: newest first.
-    file: 'data/kioskKeys.ts',
+  // GET /admin/kiosks/{kioskId}/keys and GET /admin/partners/{partnerId}/keys: newest first.
+  ...(
+    [
+      ['kioskKeys', 'kioskId'],
+      ['partnerKeys', 'partnerId'],
+    ] as const
+  ).map(([collection, holderField]): QueryShape => ({
+    file: 'data/apiKeys.ts',
     lines: [
-      ".where('kioskId', '==', kioskId)",
+      ".where(holderField, '==', holderId)",
       ".orderBy('createdAt', 'desc')",
       ".orderBy(FieldPath.documentId(), 'desc')",
     ],
-    collection: 'kioskKeys',
-    equal: ['kioskId'],
+    collection,
+    equal: [holderField],
     orderBy: [
       ['createdAt', DESC],
       ['__name__', DESC],
     ],
+  })),
+  {
+    // GET /admin/partners: by id.
+    file: 'data/partners.ts',
+    lines: ['const snapshot = await partnersCollection().orderBy(FieldPath.documentId()).get();'],
+    collection: 'partners',
+    orderBy: [['__name__', ASC]],
   },
   {
     file: 'data/kiosks.ts',

@@ -36,6 +36,7 @@ describe('event triggers: 2nd gen, retried, and given longer than their longest 
   test.each([
     ['transactionEffects', WAIT_FOR_LEASE_MS + FOLD_INTERVAL_MS + contention.deadlineMs + contention.deadlineMs + push],
     ['redemptionEffects', contention.deadlineMs + push],
+    ['voucherUseEffects', contention.deadlineMs + push],
     // The outcome write is tried once; the push itself is the long part.
     ['alertPush', contention.deadlineMs + FCM_SEND_WORST_MS],
   ])('%s: over %d ms', (name, longestPathMs) => {

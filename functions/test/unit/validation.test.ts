@@ -131,6 +131,8 @@ const cases: Record<BodySchemaName, SchemaCase> = {
       cost: 1_000_000,
       kind: 'voucher',
       stock: 0,
+      partnerId: 'kaffee-alex',
+      validDays: 730,
       active: false,
     },
     required: ['id', 'name', 'cost', 'kind'],
@@ -154,6 +156,13 @@ const cases: Record<BodySchemaName, SchemaCase> = {
     full: { url: 'https://hooks.example.com/kiosk', events: ['alert.opened', 'alert.resolved'], description: 'Ops' },
     required: ['url', 'events'],
     wrongType: ['events', 'alert.opened'],
+  },
+  // Partners (§12).
+  partnerBody: {
+    valid: { id: 'kaffee-alex', name: 'Kaffee Alex' },
+    full: { id: 'kaffee-alex', name: 'x'.repeat(200) },
+    required: ['id', 'name'],
+    wrongType: ['name', 7],
   },
 };
 

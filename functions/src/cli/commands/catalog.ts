@@ -59,6 +59,8 @@ const catalogSet: Command = {
     description: { value: 'TEXT', description: 'what the user gets' },
     stock: { value: 'UNITS', description: 'units left, or "unlimited"' },
     active: { value: 'BOOL', description: 'true: offered; false: taken out of the catalog' },
+    partner: { value: 'ID', description: 'the partner who honours its vouchers, or "any"' },
+    'valid-days': { value: 'DAYS', description: 'days a voucher is honoured after it is issued, 1-730' },
   },
   uses: { firestore: true },
   run: async (flags) => {
@@ -70,6 +72,8 @@ const catalogSet: Command = {
       description: flags.get('description'),
       stock: stockFlag(flags.get('stock')),
       active: activeFlag(flags.get('active')),
+      partnerId: flags.get('partner') === 'any' ? null : flags.get('partner'),
+      validDays: flags.get('valid-days') === undefined ? undefined : numberOrText(flags.get('valid-days')!),
     };
     const definition = validateBody<AdminRewardBody>(
       'adminRewardBody',

@@ -32,7 +32,8 @@ const migrateCommand: Command = {
       report.expiredIdempotencyRecords +
       report.earnedToday +
       report.transactionsWithoutOccurredAt +
-      report.usersWithoutPointsByMonth;
+      report.usersWithoutPointsByMonth +
+      report.voucherCodesIndexed;
     if (!apply) await note(`migrate: dry run, nothing written; ${changes} changes to make (--apply makes them)`);
     else await note(`migrate: ${changes} changes made`);
     if (report.liveIdempotencyRecords > 0) {

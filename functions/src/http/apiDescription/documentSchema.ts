@@ -9,6 +9,7 @@ import { AdminKiosk, Alert, KioskDay, KioskKey } from './fleetViews';
 import { AdminReward, RedeemedFrom, Redemption, Reward } from './pointsViews';
 import { Webhook, WebhookDelivery } from './webhookViews';
 import { ErrorBody, Kiosk, NearbyKiosk, PushResponse, Transaction, User } from './views';
+import { Partner, PartnerKey, Voucher } from './partnerViews';
 
 export type Json = Record<string, unknown>;
 
@@ -31,6 +32,10 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   // Webhooks (contract §13).
   Webhook,
   WebhookDelivery,
+  // Partners and vouchers (§12)
+  Partner,
+  PartnerKey,
+  Voucher,
 ];
 const componentNames = new Set(COMPONENT_SCHEMAS.map((schema) => schema.$id));
 

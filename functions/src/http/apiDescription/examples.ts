@@ -4,7 +4,8 @@
  * Plain data: routes import it at load.
  */
 import type { AdminKioskView, AlertView } from './fleetViews';
-import type { RedemptionView, RewardView } from './pointsViews';
+import type { AdminRewardView, RedemptionView, RewardView } from './pointsViews';
+import type { PartnerView, VoucherView } from './partnerViews';
 import type { KioskView, TransactionView, UserView } from './views';
 import type { NewWebhookView, WebhookDeliveryView, WebhookView } from './webhookViews';
 
@@ -67,6 +68,26 @@ export const redemptionExample: RedemptionView = {
   code: '7KQ2M9XH4TZP',
   status: 'issued',
   createdAt: '2026-11-23T10:04:11.392Z',
+  expiresAt: '2027-02-21T10:04:11.392Z',
+  usedAt: null,
+};
+
+export const adminRewardExample: AdminRewardView = {
+  ...rewardExample,
+  active: true,
+  partnerId: 'kaffee-alex',
+  validDays: 90,
+};
+
+export const partnerExample: PartnerView = { id: 'kaffee-alex', name: 'Kaffee Alex' };
+
+export const voucherExample: VoucherView = {
+  code: redemptionExample.code!,
+  rewardId: redemptionExample.rewardId,
+  rewardName: redemptionExample.rewardName,
+  status: 'issued',
+  expiresAt: redemptionExample.expiresAt,
+  usedAt: null,
 };
 
 export const adminKioskExample: AdminKioskView = {

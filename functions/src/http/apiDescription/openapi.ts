@@ -21,6 +21,7 @@ import { COMPONENT_SCHEMAS, schemaRef, toDocumentSchema, type Json } from './doc
 import * as fields from './fields';
 import * as fleetViews from './fleetViews';
 import * as pointsViews from './pointsViews';
+import * as partnerViews from './partnerViews';
 import {
   CREDENTIAL_ANSWERS,
   HEADERS,
@@ -40,7 +41,15 @@ import * as views from './views';
 import * as webhookViews from './webhookViews';
 
 /** What the routes' schema thunks build their schemas from. */
-const kit: SchemaKit = { Type, ...fields, ...views, ...fleetViews, ...pointsViews, ...webhookViews };
+const kit: SchemaKit = {
+  Type,
+  ...fields,
+  ...views,
+  ...fleetViews,
+  ...pointsViews,
+  ...webhookViews,
+  ...partnerViews,
+};
 
 const bodySchemaComponentName = (name: BodySchemaName): string => name[0].toUpperCase() + name.slice(1);
 
@@ -67,11 +76,13 @@ function documentedBody(name: BodySchemaName): Json {
   return out;
 }
 
-const errorSchemaFor = (codes: readonly ErrorCode[]): Json => ({
-  type: 'object',
-  allOf: [schemaRef('ErrorBody')],
-  properties: { code: { type: 'string', enum: [...codes] } },
-});
+/** `{ error, code }` with one of `codes`; with `fields`, a closed object of its own (ErrorBody allows no more). */
+function errorSchemaFor(codes: readonly ErrorCode[], extra?: ErrorResponse['fields']): Json {
+  const code = { type: 'string', enum: [...codes] };
+  if (!extra) return { type: 'object', allOf: [schemaRef('ErrorBody')], properties: { code } };
+  const { error } = views.ErrorBody.properties;
+  return toDocumentSchema(fields.closedObject({ error, code: Type.Unsafe<string>(code), ...extra(kit) }));
+}
 
 function headersOf(names: readonly string[] | undefined): Json | undefined {
   if (!names?.length) return undefined;
@@ -80,8 +91,8 @@ function headersOf(names: readonly string[] | undefined): Json | undefined {
   );
 }
 
-function errorResponse(status: number, { description, codes, headers }: Contribution): Json {
-  const content: Json = { 'application/json': { schema: errorSchemaFor(codes) } };
+function errorResponse(status: number, { description, codes, headers, fields: extra }: Contribution): Json {
+  const content: Json = { 'application/json': { schema: errorSchemaFor(codes, extra) } };
   if (status === 400) {
     content['text/html'] = {
       schema: { type: 'string', description: 'Malformed JSON, refused by the hosting runtime before the service runs' },
@@ -103,6 +114,7 @@ function mergedResponse(status: number, contributions: Contribution[]): Json {
         : contributions.map((contribution) => `- ${contribution.description}`).join('\n'),
     codes: unite(contributions.map((contribution) => contribution.codes)),
     headers: unite(contributions.map((contribution) => contribution.headers)),
+    fields: contributions.find((contribution) => contribution.fields)?.fields,
   });
 }
 
@@ -309,6 +321,14 @@ export function openApiDocument(routes: readonly AnyRoute[] = allRoutes): Json {
           in: 'header',
           name: 'X-API-Key',
           description: 'A per-kiosk key, issued by an operator (POST /admin/kiosks/{kioskId}/keys) and revocable.',
+        },
+        partnerApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description:
+            "A partner's key, issued by an operator (POST /admin/partners/{partnerId}/keys) and revocable. A kiosk's " +
+            'key is refused here, and a partner key on kiosk routes.',
         },
         firebaseIdToken: {
           type: 'http',

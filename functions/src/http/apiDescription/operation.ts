@@ -3,7 +3,7 @@
  * parameters' and answers' schemas), and the kit those schemas are built from. Types
  * only, but for the tags' order: route modules load nothing of TypeBox through it.
  */
-import type { TSchema, Type } from '@sinclair/typebox';
+import type { TProperties, TSchema, Type } from '@sinclair/typebox';
 import type { ErrorCode } from '../../errors';
 
 /** TypeBox and the schemas the API's answers are built from (this folder), as the document builder hands them over. */
@@ -11,7 +11,8 @@ export type SchemaKit = { Type: typeof Type } & typeof import('./fields') &
   typeof import('./views') &
   typeof import('./fleetViews') &
   typeof import('./pointsViews') &
-  typeof import('./webhookViews');
+  typeof import('./webhookViews') &
+  typeof import('./partnerViews');
 
 /**
  * A schema a route declares beside its handler, built from the kit when the API
@@ -23,7 +24,7 @@ export type SchemaOf = (kit: SchemaKit) => TSchema;
 export type SchemaName = { [name in keyof SchemaKit]: SchemaKit[name] extends TSchema ? name : never }[keyof SchemaKit];
 
 /** Who may call a route: what its `authenticate` demands (unit-tested against it). */
-export type Access = 'public' | 'kiosk' | 'user' | 'admin';
+export type Access = 'public' | 'kiosk' | 'user' | 'admin' | 'partner';
 
 /** The groups of the API description, in the order a reader meets them. */
 export const API_TAGS = [
@@ -35,6 +36,7 @@ export const API_TAGS = [
   'Notifications',
   'Rewards',
   'Administration',
+  'Partners',
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number];
 
@@ -56,6 +58,8 @@ export interface ErrorResponse {
   description: string;
   codes: readonly ErrorCode[];
   headers?: readonly ResponseHeader[];
+  /** Properties the body has beside `error` and `code` (errors.ts' `details.fields`). */
+  fields?: (kit: SchemaKit) => TProperties;
 }
 
 export type SuccessStatus = 200 | 201;

@@ -5,8 +5,8 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { LedgerKind } from '../../data/ledger';
-import type { RedemptionStatus } from '../../data/redemptions';
-import { REWARD_KINDS } from '../../domain/redemption';
+import { MAX_VOUCHER_VALID_DAYS, REWARD_KINDS } from '../../domain/redemption';
+import { expiresAt, usedAt, voucherStatus } from './partnerViews';
 import { VOUCHER_CODE_LENGTH } from '../../domain/voucherCode';
 import { closedObject, id, nullable, stringEnum, successBody } from './fields';
 
@@ -35,6 +35,12 @@ export const AdminReward = closedObject(
   {
     ...rewardFields,
     active: Type.Boolean({ description: 'Offered in the catalog (GET /rewards); false: taken out' }),
+    partnerId: nullable({ ...id, description: 'The partner who honours its vouchers; null: any partner' }),
+    validDays: Type.Integer({
+      minimum: 1,
+      maximum: MAX_VOUCHER_VALID_DAYS,
+      description: 'Days a voucher is honoured after it is issued',
+    }),
   },
   { $id: 'AdminReward', description: 'A reward as operators see it: also whether it is offered.' },
 );
@@ -54,10 +60,10 @@ export const Redemption = closedObject(
         description: "A voucher's code (Crockford base32: no I, L, O, U); null for a donation",
       }),
     ),
-    status: stringEnum<RedemptionStatus>(['issued', 'cancelled'], {
-      description: '`cancelled`: an operator cancelled it and the points went back',
-    }),
+    status: voucherStatus,
     createdAt: Type.String({ format: 'date-time', description: 'ISO 8601 UTC' }),
+    expiresAt,
+    usedAt,
     cancelledAt: Type.Optional(
       Type.String({ format: 'date-time', description: 'When it was cancelled, ISO 8601 UTC' }),
     ),

@@ -50,6 +50,9 @@ export const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
   Administration:
     'Kiosks and their API keys, the fleet (telemetry, alerts) and the daily reports, for operators. An admin ID ' +
     'token.',
+  Partners:
+    'Partners who honour vouchers: operators register them and issue their keys (an admin ID token); a partner ' +
+    'checks and uses a voucher code with its own key (`X-API-Key`), and learns nothing about the user.',
 };
 
 export const INTRODUCTION = `

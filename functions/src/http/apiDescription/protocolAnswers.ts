@@ -19,6 +19,7 @@ export const SECURITY: Record<Exclude<Access, 'public'>, { requirement: Json; no
     note: 'A Firebase ID token of that user, or of an admin (`Authorization: Bearer`).',
   },
   admin: { requirement: { firebaseIdToken: ['admin'] }, note: 'A Firebase ID token with the `admin` claim.' },
+  partner: { requirement: { partnerApiKey: [] }, note: "The partner's own API key (`X-API-Key`)." },
 };
 
 /** One answer that a status of an operation stands for; several are merged into one response. */
@@ -73,6 +74,13 @@ export const CREDENTIAL_ANSWERS: Record<Exclude<Access, 'public'>, Partial<Recor
     },
     403: { name: 'NotAdmin', description: 'The ID token has no `admin` claim', codes: ['permission-denied'] },
     503: idTokenUnavailable,
+  },
+  partner: {
+    401: {
+      name: 'PartnerKeyMissing',
+      description: "No `X-API-Key`, or one that is not a partner's, unknown or revoked",
+      codes: ['unauthenticated'],
+    },
   },
 };
 
@@ -147,6 +155,9 @@ export const PATH_PARAMETERS: Record<string, string> = {
   // Webhooks (contract §13).
   webhookId: 'The webhook id, as `POST /admin/webhooks` returned it',
   deliveryId: 'The delivery id, as `GET /admin/webhooks/{webhookId}/deliveries` lists it',
+  // Partners and vouchers (§12)
+  partnerId: "The partner's id",
+  code: 'A voucher code as the user shows it; case, spaces and hyphens do not matter',
 };
 
 const idempotencyKeyParameter = (required: boolean, description: string): Json => ({

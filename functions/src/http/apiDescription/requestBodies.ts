@@ -9,8 +9,14 @@ import { MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON_LENGTH } from '../../domai
 import { MAX_BATCH_ITEMS, MAX_ITEMS_PER_MATERIAL } from '../../domain/deposit';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../domain/idempotency';
 import { KIOSK_STATUSES } from '../../domain/kiosk';
-import { MAX_REWARD_COST, MAX_REWARD_STOCK, REWARD_KINDS } from '../../domain/redemption';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhookEvents';
+import {
+  DEFAULT_VOUCHER_VALID_DAYS,
+  MAX_REWARD_COST,
+  MAX_REWARD_STOCK,
+  MAX_VOUCHER_VALID_DAYS,
+  REWARD_KINDS,
+} from '../../domain/redemption';
 import { closedObject, emailAddress, id, nullable, stringEnum, title } from './fields';
 
 const itemCount = Type.Integer({ minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL });
@@ -173,6 +179,17 @@ export const adminRewardBody = closedObject({
     nullable(Type.Integer({ minimum: 0, maximum: MAX_REWARD_STOCK, description: 'null: unlimited' })),
   ),
   active: Type.Optional(nullable(Type.Boolean())),
+  // Vouchers (§12)
+  partnerId: Type.Optional(nullable({ ...id, description: 'The partner who honours its vouchers; null: any partner' })),
+  validDays: Type.Optional(
+    nullable(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_VOUCHER_VALID_DAYS,
+        description: `Days a voucher is honoured after it is issued (default ${DEFAULT_VOUCHER_VALID_DAYS})`,
+      }),
+    ),
+  ),
 });
 export type AdminRewardBody = Static<typeof adminRewardBody>;
 
@@ -199,6 +216,9 @@ export const webhookBody = closedObject({
   description: Type.Optional(nullable(Type.String({ maxLength: 500 }))),
 });
 export type WebhookBody = Static<typeof webhookBody>;
+// Partners (§12)
+export const partnerBody = closedObject({ id, name: title });
+export type PartnerBody = Static<typeof partnerBody>;
 
 export const bodySchemas = {
   kioskStatusBody,
@@ -217,6 +237,8 @@ export const bodySchemas = {
   cancelRedemptionBody,
   // Webhooks (contract §13).
   webhookBody,
+  // Partners (§12); a partner key's body is a kiosk key's
+  partnerBody,
 } as const;
 
 export type BodySchemaName = keyof typeof bodySchemas;

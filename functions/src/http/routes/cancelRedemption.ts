@@ -39,7 +39,12 @@ export const cancelRedemptionRoute = adminRoute<CancelRedemptionBody>({
       },
       400: { description: '`reason` missing, empty or over 200 characters', codes: ['invalid-argument'] },
       404: { description: 'No redemption has this id', codes: ['not-found'] },
-      409: { description: 'It was cancelled before; nothing changed', codes: ['already-cancelled'] },
+      409: {
+        description:
+          'It was cancelled before, or it is a voucher a partner has used (never refunded); nothing changed. An ' +
+          'expired voucher may be cancelled',
+        codes: ['already-cancelled', 'voucher-used'],
+      },
       503: overloadedAnswer,
     },
   },

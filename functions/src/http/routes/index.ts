@@ -35,6 +35,14 @@ import { listWebhookDeliveriesRoute } from './listWebhookDeliveries';
 import { listWebhooksRoute } from './listWebhooks';
 import { retryWebhookDeliveryRoute } from './retryWebhookDelivery';
 import { rotateWebhookSecretRoute } from './rotateWebhookSecret';
+// Partners and vouchers (§12)
+import { upsertPartnerRoute } from './upsertPartner';
+import { listPartnersRoute } from './listPartners';
+import { createPartnerKeyRoute } from './createPartnerKey';
+import { listPartnerKeysRoute } from './listPartnerKeys';
+import { revokePartnerKeyRoute } from './revokePartnerKey';
+import { checkVoucherRoute } from './checkVoucher';
+import { useVoucherRoute } from './useVoucher';
 
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
@@ -74,4 +82,12 @@ export const routes: AnyRoute[] = [
   rotateWebhookSecretRoute,
   listWebhookDeliveriesRoute,
   retryWebhookDeliveryRoute,
+  // Partners and vouchers (§12)
+  upsertPartnerRoute,
+  listPartnersRoute,
+  createPartnerKeyRoute,
+  listPartnerKeysRoute,
+  revokePartnerKeyRoute,
+  checkVoucherRoute,
+  useVoucherRoute,
 ];

@@ -1,6 +1,6 @@
 import { toAdminRewardView, wholeCatalog } from '../../data/rewards';
 import { adminRoute } from '../accessRoutes';
-import { rewardExample } from '../apiDescription/examples';
+import { adminRewardExample } from '../apiDescription/examples';
 
 /** GET /admin/rewards: the whole catalog, active or not, and the rewards broken by hand. */
 export const listAdminRewardsRoute = adminRoute({
@@ -40,9 +40,9 @@ export const listAdminRewardsRoute = adminRoute({
         example: {
           success: true,
           rewards: [
-            { ...rewardExample, active: true },
+            adminRewardExample,
             {
-              ...rewardExample,
+              ...adminRewardExample,
               id: 'tote-bag',
               name: 'Tote bag',
               description: 'A cotton bag for the next bottles',
@@ -50,6 +50,7 @@ export const listAdminRewardsRoute = adminRoute({
               stock: 0,
               available: false,
               active: false,
+              partnerId: null,
             },
           ],
           invalidRewards: [{ id: 'cinema-ticket', invalidFields: ['cost'] }],

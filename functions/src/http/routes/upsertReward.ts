@@ -2,14 +2,14 @@ import { toAdminRewardView, upsertReward } from '../../data/rewards';
 import { logInfo } from '../../log';
 import { adminRoute } from '../accessRoutes';
 import type { AdminRewardBody } from '../apiDescription/requestBodies';
-import { rewardExample } from '../apiDescription/examples';
+import { adminRewardExample } from '../apiDescription/examples';
 import { overloadedAnswer } from '../apiDescription/routeAnswers';
 import type { SuccessResponse } from '../apiDescription/operation';
 
 const rewardAnswer = (description: string): SuccessResponse => ({
   description,
   schema: ({ successBody, AdminReward }) => successBody({ reward: AdminReward }),
-  example: { success: true, reward: { ...rewardExample, active: true } },
+  example: { success: true, reward: adminRewardExample },
 });
 
 /** POST /admin/rewards: create (201) or update (200) a reward of the catalog. */
@@ -28,7 +28,9 @@ export const upsertRewardRoute = adminRoute<AdminRewardBody>({
     description:
       'Creates the reward under `id` (defaults: description "", unlimited stock, active) or updates it: omitted ' +
       'fields are kept. `stock` null makes it unlimited; `active: false` takes it out of the catalog (its ' +
-      'redemptions stay valid). The stock is what is left: each redemption takes one, each cancel gives one back.',
+      'redemptions stay valid). The stock is what is left: each redemption takes one, each cancel gives one back.\n\n' +
+      'A voucher is honoured by the partner `partnerId` (null: any partner; default null) for `validDays` days ' +
+      'after it is issued (1-730, default 90); a change applies to vouchers issued after it.',
     tag: 'Rewards',
     example: {
       id: 'coffee-voucher',
@@ -37,12 +39,16 @@ export const upsertRewardRoute = adminRoute<AdminRewardBody>({
       cost: 500,
       kind: 'voucher',
       stock: 42,
+      partnerId: 'kaffee-alex',
+      validDays: 90,
     },
     responses: {
       200: rewardAnswer('Updated'),
       201: rewardAnswer('Created'),
       400: {
-        description: 'An invalid id, a cost outside 1-1,000,000, an unknown kind or a negative stock',
+        description:
+          'An invalid id, a cost outside 1-1,000,000, an unknown kind, a negative stock, `validDays` outside ' +
+          '1-730, or a `partnerId` that names no partner',
         codes: ['invalid-argument'],
       },
       503: overloadedAnswer,

@@ -1,0 +1,23 @@
+import { allPartners } from '../../data/partners';
+import { adminRoute } from '../accessRoutes';
+import { partnerExample } from '../apiDescription/examples';
+
+/** GET /admin/partners: every partner, by id. */
+export const listPartnersRoute = adminRoute({
+  method: 'GET',
+  path: '/admin/partners',
+  handler: async () => ({ body: { success: true, partners: await allPartners() } }),
+  doc: {
+    operationId: 'listPartners',
+    summary: 'List partners',
+    description: 'Every partner, by id.',
+    tag: 'Partners',
+    responses: {
+      200: {
+        description: 'The partners, by id',
+        schema: ({ Type, successBody, Partner }) => successBody({ partners: Type.Array(Partner) }),
+        example: { success: true, partners: [partnerExample, { id: 'kino-mitte', name: 'Kino Mitte' }] },
+      },
+    },
+  },
+});

@@ -1,0 +1,40 @@
+import { upsertPartner } from '../../data/partners';
+import { logInfo } from '../../log';
+import { adminRoute } from '../accessRoutes';
+import { partnerExample } from '../apiDescription/examples';
+import type { PartnerBody } from '../apiDescription/requestBodies';
+import { overloadedAnswer } from '../apiDescription/routeAnswers';
+import type { SuccessResponse } from '../apiDescription/operation';
+
+const partnerAnswer = (description: string): SuccessResponse => ({
+  description,
+  schema: ({ successBody, Partner }) => successBody({ partner: Partner }),
+  example: { success: true, partner: partnerExample },
+});
+
+/** POST /admin/partners: create (201) or rename (200) a partner. */
+export const upsertPartnerRoute = adminRoute<PartnerBody>({
+  method: 'POST',
+  path: '/admin/partners',
+  bodySchema: 'partnerBody',
+  handler: async ({ body, caller }) => {
+    const { partner, created } = await upsertPartner(body.id, body.name);
+    logInfo(created ? 'partner_created' : 'partner_updated', { partnerId: partner.id, by: caller.uid });
+    return { status: created ? 201 : 200, body: { success: true, partner } };
+  },
+  doc: {
+    operationId: 'upsertPartner',
+    summary: 'Create or update a partner',
+    description:
+      'Creates the partner under `id`, or renames it. A reward names its partner (`partnerId`) to have only that ' +
+      "partner honour its vouchers; the partner's keys (POST /admin/partners/{partnerId}/keys) check and use them.",
+    tag: 'Partners',
+    example: partnerExample,
+    responses: {
+      200: partnerAnswer('Updated'),
+      201: partnerAnswer('Created'),
+      400: { description: 'An invalid id, or a name empty or over 200 characters', codes: ['invalid-argument'] },
+      503: overloadedAnswer,
+    },
+  },
+});
