@@ -10,12 +10,14 @@ import { Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-ad
 import { runTransaction } from '../adapters/firestore';
 import { isFull, reserve, type Bucket } from '../data/rateLimits';
 import {
+  redemptionViewOf,
   redemptionsCollection,
   voucherCodesCollection,
   voucherStatusOf,
   type RedemptionStatus,
 } from '../data/redemptions';
 import { newVoucherUse, voucherUsesCollection } from '../data/voucherUses';
+import { stageWebhookEvent } from '../data/webhookEvents';
 import { normaliseVoucherCode } from '../domain/voucherCode';
 import { ApiError, type ErrorCode } from '../errors';
 import type { PartnerCaller } from '../http/auth';
@@ -158,7 +160,13 @@ export async function useVoucher(
       voucherUsesCollection().doc(found.id),
       newVoucherUse({ userId: data.userId, rewardName: data.rewardName, ...caller, usedAt }),
     );
-    // The `redemption.used` event (§13) is recorded here, with the use, once.
+    // Its webhook event (§13), with the use, once: the transaction commits the use once.
+    stageWebhookEvent(tx, {
+      type: 'redemption.used',
+      subjectId: found.id,
+      at: now,
+      data: { ...redemptionViewOf(found.id, { ...data, ...usage }, now), userId: data.userId },
+    });
     return { voucher: voucherView({ ...data, ...usage }, now), replayed: false };
   });
   if (!outcome.replayed) {

@@ -244,6 +244,11 @@ describe('POST /partner/vouchers/{code}/use', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === '409 voucher-used')).toHaveLength(7);
     expect((await db().collection('voucherUses').doc(redemptionId).get()).exists).toBe(true);
+    // One use, one `redemption.used` webhook event (§13).
+    const events = await db().collection('webhookEvents').where('subjectId', '==', redemptionId).get();
+    expect(events.docs.map((doc) => doc.get('type')).sort()).toEqual(['redemption.issued', 'redemption.used']);
+    const used = JSON.parse(events.docs.find((doc) => doc.get('type') === 'redemption.used')!.get('body'));
+    expect(used.data).toMatchObject({ id: redemptionId, status: 'used' });
   });
 
   test('expired: 409 voucher-expired, and an operator may still cancel it (refunded)', async () => {
