@@ -8,7 +8,8 @@ const cursorAfter = (item: DocumentSnapshot): string => {
 };
 
 /**
- * One page of a user's documents of `collection` (those with their `userId`), newest
+ * One page of a user's documents of `collection` (those with their `userId`; with
+ * `userId` undefined, all of the collection is theirs: their notifications), newest
  * first by `createdAt`, ties (one commit time) broken by id, so the order is total.
  * The cursor is the position of the last document shown (its time and id): the next
  * page starts strictly after it in the index, so documents added meanwhile (all
@@ -17,11 +18,12 @@ const cursorAfter = (item: DocumentSnapshot): string => {
  */
 export async function newestFirstPage<T>(
   collection: CollectionReference,
-  userId: string,
+  userId: string | undefined,
   page: { limit: number; cursor: string | undefined },
   view: (snapshot: DocumentSnapshot) => T,
 ): Promise<{ items: T[]; nextCursor: string | null }> {
-  let query = collection.where('userId', '==', userId).orderBy('createdAt', 'desc').orderBy('__name__', 'desc');
+  const theirs = userId === undefined ? collection : collection.where('userId', '==', userId);
+  let query = theirs.orderBy('createdAt', 'desc').orderBy('__name__', 'desc');
   if (page.cursor !== undefined) {
     const position = decodeCursor(page.cursor);
     if (!position) throw badRequest('cursor is not one this endpoint gave out');

@@ -28,6 +28,9 @@ import { cancelRedemptionRoute } from './cancelRedemption';
 import { findUsersRoute } from './findUsers';
 import { listAdminRewardsRoute } from './listAdminRewards';
 import { listKioskKeysRoute } from './listKioskKeys';
+// A person's data (contract §15).
+import { exportUserRoute } from './exportUser';
+import { eraseUserRoute } from './eraseUser';
 
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
@@ -60,4 +63,7 @@ export const routes: AnyRoute[] = [
   upsertRewardRoute,
   listAdminRewardsRoute,
   cancelRedemptionRoute,
+  // A person's data (contract §15).
+  exportUserRoute,
+  eraseUserRoute,
 ];
