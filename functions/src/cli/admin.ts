@@ -24,6 +24,7 @@ import { migrateCommands } from './commands/migrate';
 import { pointsCommands } from './commands/points';
 import { rewardsCommands } from './commands/rewards';
 import { catalogCommands } from './commands/catalog';
+import { peopleCommands } from './commands/people';
 import { loadProjectParams } from './params';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
@@ -40,6 +41,7 @@ const COMMANDS: readonly Command[] = [
   ...ledgerCommands,
   ...migrateCommands,
   ...pointsCommands,
+  ...peopleCommands,
   ...demoCommands,
 ];
 

@@ -5,6 +5,7 @@
  * the id refused everywhere afterwards and never provisioned again. The API, the CLI
  * and the users sweep (accounts deleted in the Firebase console) all erase here.
  */
+import type { DocumentSnapshot } from 'firebase-admin/firestore';
 import { commitOnFreshReads, db } from '../adapters/firestore';
 import { deleteAuthAccount, uidsWithoutAccount, ACCOUNT_LOOKUP_BATCH } from '../adapters/identity';
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
@@ -99,21 +100,36 @@ export interface UsersSweepOutcome {
  */
 export async function sweepDeletedAccounts(by = 'users-sweep'): Promise<UsersSweepOutcome> {
   const outcome: UsersSweepOutcome = { profiles: 0, checked: 0, erased: 0 };
-  let batch: string[] = [];
-  const lookUp = async () => {
+  const madeForAccount = (profile: DocumentSnapshot) => {
+    outcome.profiles++;
+    return profile.get('authAccount') === true && !isErasedProfile(profile);
+  };
+  for await (const batch of lookupBatches(pages(usersCollection()), madeForAccount)) {
     outcome.checked += batch.length;
     for (const userId of await uidsWithoutAccount(batch)) {
       await eraseProfile(userId, by);
       outcome.erased++;
     }
-    batch = [];
-  };
-  for await (const profile of pages(usersCollection())) {
-    outcome.profiles++;
-    if (profile.get('authAccount') !== true || isErasedProfile(profile)) continue;
-    batch.push(profile.id);
-    if (batch.length === ACCOUNT_LOOKUP_BATCH) await lookUp();
   }
-  if (batch.length > 0) await lookUp();
   return outcome;
+}
+
+/**
+ * The ids of the `profiles` that are `wanted`, in batches of at most
+ * ACCOUNT_LOOKUP_BATCH: what one `getUsers` call looks up. Holds one batch at a time.
+ */
+export async function* lookupBatches(
+  profiles: AsyncIterable<DocumentSnapshot>,
+  wanted: (profile: DocumentSnapshot) => boolean,
+): AsyncGenerator<string[]> {
+  let batch: string[] = [];
+  for await (const profile of profiles) {
+    if (!wanted(profile)) continue;
+    batch.push(profile.id);
+    if (batch.length === ACCOUNT_LOOKUP_BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }

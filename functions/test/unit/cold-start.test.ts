@@ -41,6 +41,7 @@ describe('cold start: importing src/index.ts', () => {
       'redemptionEffects',
       'silentKioskSweep',
       'transactionEffects',
+      'usersSweep',
     ]);
   });
 
@@ -101,6 +102,7 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
     'the silent sweep': '/src/triggers/silentSweep.ts',
     'the effects sweep': '/src/triggers/effectsSweep.ts',
     'the redemption trigger': '/src/triggers/redemptionCreated.ts',
+    'the users sweep': '/src/triggers/usersSweep.ts',
   } as const;
   type Marker = keyof typeof MARKERS;
 
@@ -138,6 +140,7 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
     ],
     ['silentKioskSweep', 'the scheduled sweep only', ['firebase-functions scheduler provider', 'the silent sweep']],
     ['effectsSweep', 'the effects sweep only', ['firebase-functions scheduler provider', 'the effects sweep']],
+    ['usersSweep', 'the users sweep only', ['firebase-functions scheduler provider', 'the users sweep']],
   ] as const)('%s: %s', (target, _loads, loaded) => {
     expect(loadAs(target)).toEqual({ defined: [target], loaded });
   });

@@ -9,7 +9,9 @@ const migrateCommand: Command = {
   description:
     'Converts the data of older versions into the forms this version reads, page by page: deletes the 24-hour ' +
     "idempotency records (idempotency/) whose day has passed, merges users' earnedToday into earnedByDay, and " +
-    'gives transactions recorded before occurredAt existed the time they were recorded. A dry run unless --apply: ' +
+    'gives transactions recorded before occurredAt existed the time they were recorded, and marks the profiles ' +
+    'whose Auth account exists (authAccount: the users sweep erases them once it is deleted; accounts looked up ' +
+    '100 at a time). A dry run unless --apply: ' +
     'prints what it would change as JSON and writes nothing. Running it again after --apply changes nothing. Exit 1 ' +
     'after --apply while a 24-hour record is still live (it cannot be converted): run it again after `liveUntil`, ' +
     'before this version serves.',
@@ -18,7 +20,7 @@ const migrateCommand: Command = {
     apply: { description: 'write the changes (without it: a dry run)' },
     'page-size': { value: 'N', description: `documents read per page (default ${DEFAULT_PAGE_SIZE})` },
   },
-  uses: { firestore: true },
+  uses: { firestore: true, auth: true },
   run: async (flags) => {
     const pageSize = Number(flags.get('page-size') ?? DEFAULT_PAGE_SIZE);
     if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > DEFAULT_PAGE_SIZE) {
@@ -27,7 +29,11 @@ const migrateCommand: Command = {
     const apply = flags.has('apply');
     const report = await migrate({ apply, pageSize });
     await printJson({ applied: apply, ...report });
-    const changes = report.expiredIdempotencyRecords + report.earnedToday + report.transactionsWithoutOccurredAt;
+    const changes =
+      report.expiredIdempotencyRecords +
+      report.earnedToday +
+      report.transactionsWithoutOccurredAt +
+      report.profilesMarkedWithAccount;
     if (!apply) await note(`migrate: dry run, nothing written; ${changes} changes to make (--apply makes them)`);
     else await note(`migrate: ${changes} changes made`);
     if (report.liveIdempotencyRecords > 0) {
