@@ -9,6 +9,8 @@ import { adminApp } from '../../src/adapters/firestore';
 import { notificationsOf } from '../../src/data/notifications';
 import { eraseUser, forfeitEntryId } from '../../src/services/erasure';
 import { runUsersSweep } from '../../src/triggers/usersSweep';
+import { OutboxPushTransport } from '../../src/adapters/push';
+import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import { admin } from './cli-runner';
 import { injectCommitFaults, writesDocument } from './commit-faults';
 import {
@@ -17,10 +19,13 @@ import {
   call,
   db,
   resetEmulators,
+  seedKiosk,
   seedKioskWithKey,
+  seedTransaction,
   seedUser,
   uniqueId,
   waitForEffects,
+  withoutBackgroundTriggers,
 } from './helpers';
 
 beforeEach(resetEmulators);
@@ -193,11 +198,26 @@ describe('an erasure racing a deposit', () => {
     expect(await admin('audit')).toMatch(/^audit: OK/);
   });
 
-  test('a deposit after the erasure is 404, and its trigger tells an erased user nothing', async () => {
+  test('a deposit after the erasure is 404', async () => {
     const person = await userWithHistory();
     await eraseUser(person.uid, 'test');
     expect((await deposit(person.apiKey, person.kioskId, person.uid)).status).toBe(404);
-    expect((await notificationsOf(person.uid).get()).size).toBe(0);
     expect(await admin('audit')).toMatch(/^audit: OK/);
+  });
+});
+
+describe('effects of a deposit recorded before the erasure, run after it', () => {
+  withoutBackgroundTriggers();
+
+  test('tell the erased user nothing: no notification, no push', async () => {
+    const kioskId = await seedKiosk();
+    const uid = await seedUser({ pushToken: 'device-2' });
+    const { transactionId } = await seedTransaction(kioskId, uid);
+    await eraseUser(uid, 'test');
+    await applyTransactionEffects(transactionId, new OutboxPushTransport());
+    expect((await notificationsOf(uid).get()).size).toBe(0);
+    const effects = (await db().doc(`transactions/${transactionId}`).get()).get('effects');
+    expect(effects).toMatchObject({ untold: 'user-erased' });
+    expect(effects).not.toHaveProperty('push');
   });
 });
