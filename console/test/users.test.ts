@@ -1,5 +1,6 @@
 // Users: find by id or e-mail; profile, history, redemptions; adjust; cancel a redemption (contract §11).
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { api, launchBrowser, newAccount, operatorPage, seedKiosk, seriousViolations, uniqueId } from './browser.ts';
@@ -109,5 +110,36 @@ test('cancelling a redemption with a reason refunds it once', async () => {
   const refunds = (await ledgerOf(member.uid)).filter((entry) => entry.kind === 'refund');
   assert.equal(refunds.length, 1);
   assert.equal(refunds[0].points, 50);
+  await context.close();
+});
+
+test("an operator downloads a user's data, then erases the user after confirming", async () => {
+  const member = await memberWithVoucher();
+  const { page, context } = await operatorPage(browser);
+  await page.goto(page.url().replace('/fleet', `/users/${member.uid}`));
+  await page.getByRole('heading', { level: 2, name: 'Personal data' }).waitFor();
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export data' }).click();
+  const file = await download;
+  assert.equal(file.suggestedFilename(), `user-${member.uid}-export.json`);
+  const exported = JSON.parse(await readFile((await file.path())!, 'utf8'));
+  assert.equal(exported.profile.id, member.uid);
+  assert.equal(exported.redemptions[0].id, member.redemption.id);
+
+  await page.getByRole('button', { name: 'Erase user' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Erase this user?' });
+  assert.deepEqual(await seriousViolations(page), []);
+  await dialog.getByRole('button', { name: 'Keep user' }).click();
+  assert.equal((await api(`/user/${member.uid}`)).status, 200);
+
+  await page.getByRole('button', { name: 'Erase user' }).click();
+  await dialog.getByRole('button', { name: 'Erase user' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `User ${member.uid} was erased` })
+    .waitFor();
+  assert.equal((await api(`/user/${member.uid}`)).status, 404);
+  assert.deepEqual(await seriousViolations(page), []);
   await context.close();
 });

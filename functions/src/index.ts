@@ -191,3 +191,18 @@ export const deliverWebhook = defineWhereServed('deliverWebhook', () => {
     onDeliveryTask,
   );
 });
+
+/**
+ * Erases, every day, the users whose Auth account was deleted in the Firebase
+ * console (no 2nd gen trigger hears of it). `npm start` runs the same handler on a timer.
+ */
+export const usersSweep = defineWhereServed('usersSweep', () => {
+  const { onSchedule } = require('firebase-functions/v2/scheduler') as typeof import('firebase-functions/v2/scheduler');
+  const { runUsersSweep } = require('./triggers/usersSweep') as typeof import('./triggers/usersSweep');
+  return onSchedule(
+    { schedule: 'every day 03:00', timeZone: 'Etc/UTC', memory: '256MiB', maxInstances: 1, timeoutSeconds: 540 },
+    async () => {
+      await runUsersSweep();
+    },
+  );
+});

@@ -2,7 +2,9 @@
 // The local stack's stand-in for Cloud Scheduler. The functions emulator does not run
 // scheduled functions (firebase-tools issue 2034), so `npm start` runs each scheduled
 // function's own handler every 5 minutes: through the operator CLI (`admin alerts:sweep`,
-// `admin effects:sweep`, `admin expiry:run`), against the local emulators.
+// `admin effects:sweep`, `admin expiry:run`, `admin users:sweep`), against the local
+// emulators. The users sweep is daily when deployed; every 5 minutes here, so that an
+// account deleted in the Auth emulator is seen erased while the demo runs.
 import { spawn } from 'node:child_process';
 import { HOSTS, LOCAL_PROJECT_ID } from './emulators.mjs';
 import { adminCli, repoRoot } from './paths.mjs';
@@ -17,6 +19,7 @@ export const SCHEDULED_SWEEPS = [
   // Daily when deployed (pointsExpiry); here every 5 minutes too, so a session sees it: a run for a day
   // changes nothing the first run of that day did not, and reads only users with points expiring soon.
   { name: 'expiry run', command: 'expiry:run' },
+  { name: 'users sweep', command: 'users:sweep' },
 ];
 
 /**
@@ -33,7 +36,12 @@ export function startSweep({ name, command }, log) {
     const proc = spawn(process.execPath, [adminCli, command], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FIRESTORE_EMULATOR_HOST: HOSTS.firestore, GCLOUD_PROJECT: LOCAL_PROJECT_ID },
+      env: {
+        ...process.env,
+        FIRESTORE_EMULATOR_HOST: HOSTS.firestore,
+        FIREBASE_AUTH_EMULATOR_HOST: HOSTS.auth,
+        GCLOUD_PROJECT: LOCAL_PROJECT_ID,
+      },
     });
     let result = '';
     let notes = '';

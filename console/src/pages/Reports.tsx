@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, apiText } from '../api';
+import { saveFile } from '../download';
 import { DayFigures } from '../components/DayFigures';
 import { Outcome } from '../components/Outcome';
 import { Page } from '../components/Page';
@@ -92,7 +93,7 @@ export default function Reports() {
               download.run(async () => {
                 const csv = await apiText(REPORT_PATH, { ...query, format: 'csv' });
                 const name = `kiosk-report-${from}-${to}.csv`;
-                saveFile(name, csv);
+                saveFile(name, csv, 'text/csv;charset=utf-8');
                 return `Downloaded ${name}.`;
               })
             }
@@ -117,15 +118,4 @@ export default function Reports() {
       )}
     </Page>
   );
-}
-
-/** Hands text to the browser as a downloaded file (the API needs the token, so a plain link cannot fetch it). */
-function saveFile(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  // The browser reads the blob after click() returns: free it once the download has surely started.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

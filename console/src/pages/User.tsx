@@ -1,8 +1,9 @@
 import { Fragment } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, apiText } from '../api';
+import { saveFile } from '../download';
 import { DataTable, type Column } from '../components/DataTable';
-import { Dialog } from '../components/Dialog';
+import { ConfirmDialog, Dialog } from '../components/Dialog';
 import { LoadState, Outcome } from '../components/Outcome';
 import { Page } from '../components/Page';
 import { Pager } from '../components/Pager';
@@ -26,7 +27,15 @@ export default function User({ params }: PageProps) {
       }));
   const history = useCursorPages(listPage<LedgerEntry>('history', 'entries'), [path]);
   const redemptions = useCursorPages(listPage<Redemption>('redemptions', 'redemptions'), [path]);
+  const [erased, setErased] = useState<string | undefined>();
 
+  if (erased) {
+    return (
+      <Page title={`User ${userId}`}>
+        <Outcome outcome={{ kind: 'status', text: erased }} />
+      </Page>
+    );
+  }
   return (
     <Page title={`User ${userId}`}>
       <LoadState loading={profile.loading && !profile.data} error={profile.error} />
@@ -49,6 +58,7 @@ export default function User({ params }: PageProps) {
               redemptions.reload();
             }}
           />
+          <PersonalData userId={userId} userPath={path} onErased={setErased} />
         </>
       )}
     </Page>
@@ -289,6 +299,73 @@ function Redemptions({ pages, onCancelled }: { pages: CursorPages<Redemption>; o
           {cancel.outcome?.kind === 'alert' && <Outcome outcome={cancel.outcome} />}
         </form>
       </Dialog>
+    </section>
+  );
+}
+
+/**
+ * The person's data (contract §15): everything stored about them as a JSON file, and
+ * their erasure, only after a confirmation; afterwards the page says they were erased.
+ */
+function PersonalData(props: { userId: string; userPath: string; onErased: (text: string) => void }) {
+  const exporting = useAction();
+  const erase = useAction();
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <section>
+      <h2>Personal data</h2>
+      <div class="actions">
+        <button
+          type="button"
+          class="secondary"
+          disabled={exporting.busy}
+          onClick={() =>
+            exporting.run(async () => {
+              const name = `user-${props.userId}-export.json`;
+              saveFile(name, await apiText(`${props.userPath}/export`, {}), 'application/json');
+              return `Downloaded ${name}.`;
+            })
+          }
+        >
+          Export data
+        </button>
+        <button
+          type="button"
+          class="danger"
+          onClick={() => {
+            erase.setOutcome(undefined);
+            setConfirming(true);
+          }}
+        >
+          Erase user
+        </button>
+      </div>
+      <Outcome outcome={exporting.outcome} />
+      <ConfirmDialog
+        open={confirming}
+        title="Erase this user?"
+        confirmLabel="Erase user"
+        cancelLabel="Keep user"
+        busy={erase.busy}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          const erased = `User ${props.userId} was erased: the sign-in account, name, push token and notifications are gone; the points history is kept for the books under the bare id.`;
+          void erase
+            .run(async () => {
+              await api(props.userPath, { method: 'DELETE' });
+              return erased;
+            })
+            .then((done) => {
+              if (done) props.onErased(erased);
+            });
+        }}
+      >
+        <p>
+          The sign-in account, the name, the push token and every notification are deleted, and the remaining points are
+          forfeited. The history stays for the books under the bare id. This cannot be undone.
+        </p>
+        {erase.outcome?.kind === 'alert' && <Outcome outcome={erase.outcome} />}
+      </ConfirmDialog>
     </section>
   );
 }

@@ -120,3 +120,44 @@ async function accountOrNone(lookup: () => Promise<UserRecord>): Promise<AuthAcc
     throw error;
   }
 }
+
+/**
+ * Deletes the Auth account of `uid`; false when there was none (deleted before, or
+ * never). Throws IdentityUnavailableError when the Auth backend could not be asked.
+ */
+export async function deleteAuthAccount(uid: string): Promise<boolean> {
+  try {
+    await authClient().deleteUser(uid);
+    return true;
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && NO_SUCH_ACCOUNT_CODES.has(code)) return false;
+    const unavailable = unavailableCode(error);
+    if (unavailable) throw new IdentityUnavailableError(unavailable);
+    throw error;
+  }
+}
+
+/** The most accounts Auth's `getUsers` looks up in one call. */
+export const ACCOUNT_LOOKUP_BATCH = 100;
+
+/**
+ * Which of `uids` have no Auth account, asked `ACCOUNT_LOOKUP_BATCH` at a time (one
+ * `getUsers` call per batch, never one call per uid). Throws IdentityUnavailableError
+ * when the Auth backend could not be asked.
+ */
+export async function uidsWithoutAccount(uids: readonly string[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (let start = 0; start < uids.length; start += ACCOUNT_LOOKUP_BATCH) {
+    const batch = uids.slice(start, start + ACCOUNT_LOOKUP_BATCH).map((uid) => ({ uid }));
+    try {
+      const { notFound } = await timedCall(() => authClient().getUsers(batch));
+      for (const identifier of notFound) if ('uid' in identifier) missing.push(identifier.uid);
+    } catch (error) {
+      const unavailable = unavailableCode(error);
+      if (unavailable) throw new IdentityUnavailableError(unavailable);
+      throw error;
+    }
+  }
+  return missing;
+}

@@ -28,6 +28,7 @@ import { expiryCommands } from './commands/expiry';
 // Webhooks (contract §13).
 import { webhookCommands } from './commands/webhooks';
 import { partnerCommands } from './commands/partners';
+import { peopleCommands } from './commands/people';
 import { loadProjectParams } from './params';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
@@ -45,6 +46,7 @@ const COMMANDS: readonly Command[] = [
   ...migrateCommands,
   ...pointsCommands,
   ...expiryCommands,
+  ...peopleCommands,
   ...demoCommands,
   // Webhooks (contract §13).
   ...webhookCommands,

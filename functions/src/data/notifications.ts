@@ -1,5 +1,7 @@
-import { FieldValue, type DocumentData } from 'firebase-admin/firestore';
+import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { newestFirstPage } from './userPages';
 import { usersCollection } from './users';
+import type { NotificationView } from '../http/apiDescription/pointsViews';
 
 /** users/{userId}/notifications: the in-app inbox the app reads (and marks read) directly. */
 export const notificationsOf = (userId: string) => usersCollection().doc(userId).collection('notifications');
@@ -24,3 +26,21 @@ export const newNotification = (notification: NewNotification): DocumentData => 
   read: false,
   createdAt: FieldValue.serverTimestamp(),
 });
+
+/** A notification as stored, for the user's export. */
+export const notificationView = (snapshot: DocumentSnapshot): NotificationView => {
+  const createdAt: unknown = snapshot.get('createdAt');
+  return {
+    id: snapshot.id,
+    type: snapshot.get('type'),
+    title: snapshot.get('title'),
+    body: snapshot.get('body'),
+    data: snapshot.get('data') ?? {},
+    read: snapshot.get('read') === true,
+    createdAt: (createdAt instanceof Timestamp ? createdAt.toDate() : new Date(0)).toISOString(),
+  };
+};
+
+/** One page of a user's notifications, newest first (see newestFirstPage). */
+export const notificationsPage = (userId: string, limit: number, cursor: string | undefined) =>
+  newestFirstPage(notificationsOf(userId), undefined, { limit, cursor }, notificationView);

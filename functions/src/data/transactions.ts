@@ -1,6 +1,7 @@
 import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import { effectsPending } from './pendingEffects';
+import { newestFirstPage } from './userPages';
 import type { TransactionView } from '../http/apiDescription/views';
 
 export const transactionsCollection = () => db().collection('transactions');
@@ -88,3 +89,12 @@ export function transactionResultFromSnapshot(snapshot: DocumentSnapshot): Trans
     pushNotification: data.pushQueued === true,
   };
 }
+
+/** One page of a user's transactions, newest first, as their kiosks were told (see newestFirstPage). */
+export const transactionsPage = (userId: string, limit: number, cursor: string | undefined) =>
+  newestFirstPage(
+    transactionsCollection(),
+    userId,
+    { limit, cursor },
+    (snapshot) => transactionResultFromSnapshot(snapshot).transaction,
+  );

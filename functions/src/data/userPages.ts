@@ -8,7 +8,8 @@ const cursorAfter = (item: DocumentSnapshot): string => {
 };
 
 /**
- * One page of a user's documents of `collection` (those with their `userId`), newest
+ * One page of a user's documents of `collection` (those with their `userId`; with
+ * `userId` undefined, all of the collection is theirs: their notifications), newest
  * first by `createdAt`, ties (one commit time) broken by id, so the order is total.
  * The cursor is the position of the last document shown (its time and id): the next
  * page starts strictly after it in the index, so documents added meanwhile (all
@@ -17,11 +18,12 @@ const cursorAfter = (item: DocumentSnapshot): string => {
  */
 export async function newestFirstPage<T>(
   collection: CollectionReference,
-  userId: string,
+  userId: string | undefined,
   page: { limit: number; cursor: string | undefined },
   view: (snapshot: DocumentSnapshot) => T,
 ): Promise<{ items: T[]; nextCursor: string | null }> {
-  return newestFirstPageOf(collection, collection.where('userId', '==', userId), page, view);
+  const theirs = userId === undefined ? collection : collection.where('userId', '==', userId);
+  return newestFirstPageOf(collection, theirs, page, view);
 }
 
 /** The same paging over the documents of `collection` that `filtered` selects (its equality filters only). */

@@ -1,4 +1,4 @@
-import { FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { FieldValue, type DocumentData, type DocumentSnapshot, type UpdateData } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { rankFor, type EarningsByDay, type RewardsConfig } from '../domain/rewards';
 import { changePoints, isMonth, monthOf, nextExpiry, oldestMonth, type PointsByMonth } from '../domain/pointsExpiry';
@@ -15,6 +15,8 @@ export interface NewProfile {
   totalPoints?: number;
   recycledCount?: number;
   pushToken?: string;
+  /** Made for an Auth account (provisioning, the demo seed): the users sweep erases it once that account is gone. */
+  authAccount?: true;
 }
 
 /**
@@ -34,8 +36,30 @@ export function newProfile(profile: NewProfile, rewards: RewardsConfig): Documen
     rank: rankFor(rewards, totalPoints),
     createdAt: FieldValue.serverTimestamp(),
     ...(profile.pushToken && { pushToken: profile.pushToken, pushTokenUpdatedAt: FieldValue.serverTimestamp() }),
+    ...(profile.authAccount && { authAccount: true }),
   };
 }
+
+/**
+ * The update that erases a person from their users/{id} document (contract §15), the
+ * one place it is written out: what names or reaches them goes (name, push token, what
+ * they earned day by day), the balance is 0 (the erasure's `forfeit` entry writes it
+ * off), `totalPoints` and `recycledCount` stay for the books, and `erasedAt` marks the
+ * id as erased for good: no route or award finds the user, nothing provisions it again.
+ */
+export const erasedProfile = (): UpdateData<DocumentData> => ({
+  name: FieldValue.delete(),
+  pushToken: FieldValue.delete(),
+  pushTokenUpdatedAt: FieldValue.delete(),
+  earnedByDay: FieldValue.delete(),
+  currentPoints: 0,
+  // No points left to expire: the forfeit wrote them all off.
+  ...zeroedPointsModel(),
+  erasedAt: FieldValue.serverTimestamp(),
+});
+
+/** A users/{id} document kept for the books after its person was erased. */
+export const isErasedProfile = (snapshot: DocumentSnapshot): boolean => snapshot.get('erasedAt') !== undefined;
 
 /** What a profile is named after when the account brings no name: the e-mail's local part, else a placeholder. */
 export function profileName(account: { displayName?: string; email?: string }): string {
@@ -70,9 +94,10 @@ export interface UserRecord {
 /** The public shape of a user: never the token itself. */
 export type { UserView };
 
+/** The user of a profile; none where there is no profile, or only an erased one (kept for the books). */
 export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undefined {
   const data = snapshot.data();
-  if (!data) return undefined;
+  if (!data || isErasedProfile(snapshot)) return undefined;
   return {
     id: snapshot.id,
     name: data.name ?? '',

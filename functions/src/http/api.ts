@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { withCallTiming } from '../adapters/callTiming';
 import { logError } from '../log';
 import type { Request, Response } from 'firebase-functions/https';
@@ -118,5 +119,29 @@ export async function handleApiRequest(req: Request, res: Response): Promise<voi
   for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
   if (response.status === 204) res.end();
   else if (response.text) res.type(response.text.contentType).send(response.text.content);
+  else if (response.stream) await streamOut(response.stream, req, res);
   else res.json(response.body);
+}
+
+/**
+ * Writes a streamed answer, waiting whenever the client reads slower than it is
+ * read (so memory holds a page, not the answer). A failure after the status was
+ * sent can only cut the answer short: the connection is dropped, so the client sees
+ * an incomplete answer, never a complete-looking one; the failure is logged.
+ */
+async function streamOut(stream: NonNullable<ApiResponse['stream']>, req: Request, res: Response): Promise<void> {
+  res.type(stream.contentType);
+  try {
+    for await (const chunk of stream.chunks) {
+      if (!res.write(chunk)) await once(res, 'drain');
+    }
+    res.end();
+  } catch (error) {
+    logError('response_cut_short', {
+      method: req.method,
+      path: req.path,
+      errorMessage: error instanceof Error ? error.message : String(error),
+    });
+    res.destroy();
+  }
 }

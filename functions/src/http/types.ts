@@ -22,6 +22,12 @@ export interface ApiResponse {
   body: Record<string, unknown>;
   /** Sent instead of `body` (then `{}`): text of its own Content-Type, e.g. a report as CSV. */
   text?: { contentType: string; content: string };
+  /**
+   * Sent instead of `body` (then `{}`), chunk by chunk as it is read, so that a long
+   * answer (a user's export) never sits whole in memory. Anything that can refuse the
+   * request is checked before: once the first chunk is out, the status is sent.
+   */
+  stream?: { contentType: string; chunks: AsyncIterable<string> };
 }
 
 export interface Route<Body = unknown, Caller = undefined> {

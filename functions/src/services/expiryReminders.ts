@@ -3,7 +3,7 @@ import type { DocumentData } from 'firebase-admin/firestore';
 import { runTransaction } from '../adapters/firestore';
 import type { PushTransport } from '../adapters/push';
 import { expiryRemindersCollection } from '../data/expiryReminders';
-import { userFromSnapshot, usersCollection } from '../data/users';
+import { isErasedProfile, userFromSnapshot, usersCollection } from '../data/users';
 import { pointsExpiringNotification } from '../domain/messages';
 import { addDays } from '../domain/pointsExpiry';
 import { pushClaimed, stageTelling, type Claim } from './notifyOnce';
@@ -25,7 +25,8 @@ export async function applyExpiryReminderEffects(reminderId: string, push: PushT
     const effects: DocumentData = reminder.effects ?? {};
     if (effects.completedAt) return { state: 'complete' };
     // The user is read outside the lock: a reminder's run must not hold up their next award.
-    const user = userFromSnapshot(await usersCollection().doc(reminder.userId).get());
+    const userSnap = await usersCollection().doc(reminder.userId).get();
+    const user = userFromSnapshot(userSnap);
     return stageTelling(tx, {
       subject: 'expiryReminder',
       ref: reminderRef,
@@ -39,6 +40,7 @@ export async function applyExpiryReminderEffects(reminderId: string, push: PushT
         lastValidDay: addDays(reminder.expiresOn, -1),
       }),
       pushToken: user?.pushToken,
+      userErased: isErasedProfile(userSnap),
       claimId,
     });
   });

@@ -8,7 +8,9 @@ import { FieldValue, Timestamp, type DocumentSnapshot } from 'firebase-admin/fir
 import { db, runTransaction } from '../adapters/firestore';
 import { newVoucherCodeEntry, redemptionsCollection, voucherCodesCollection } from '../data/redemptions';
 import { transactionsCollection } from '../data/transactions';
-import { earningsOf, isPoints, pointsByMonthOf, pointsModel, usersCollection } from '../data/users';
+import { uidsWithoutAccount } from '../adapters/identity';
+import { earningsOf, isErasedProfile, isPoints, pointsByMonthOf, pointsModel, usersCollection } from '../data/users';
+import { lookupBatches } from './erasure';
 import { pages } from './ledgerBooks';
 
 /** The 24-hour records of the idempotency scheme before keyed transaction ids. */
@@ -37,6 +39,12 @@ export interface MigrationReport {
   usersWithoutPointsByMonth: number;
   /** Voucher codes issued before codes had a lookup document (§12): given one, so partners find them. */
   voucherCodesIndexed: number;
+  /**
+   * Profiles from before `authAccount` (data/users.ts) whose Auth account exists:
+   * marked, so that the users sweep erases them once their account is deleted.
+   * Profiles without an account (seeded data) stay unmarked, never swept.
+   */
+  profilesMarkedWithAccount: number;
 }
 
 export interface MigrationOptions {
@@ -54,7 +62,24 @@ export async function migrate({ apply, pageSize, now = new Date() }: MigrationOp
     transactionsWithoutOccurredAt: await stampOccurredAt(apply, pageSize),
     usersWithoutPointsByMonth: await stampPointsByMonth(apply, pageSize, now),
     voucherCodesIndexed: await indexVoucherCodes(apply, pageSize),
+    profilesMarkedWithAccount: await markProfilesWithAccount(apply, pageSize),
   };
+}
+
+/** Each batch of unmarked profiles looked up in one call (at most 100), those with an account marked in one write. */
+async function markProfilesWithAccount(apply: boolean, pageSize: number): Promise<number> {
+  let marked = 0;
+  const unmarked = (user: DocumentSnapshot) => user.get('authAccount') !== true && !isErasedProfile(user);
+  for await (const batch of lookupBatches(pages(usersCollection(), undefined, undefined, pageSize), unmarked)) {
+    const without = new Set(await uidsWithoutAccount(batch));
+    const withAccount = batch.filter((uid) => !without.has(uid));
+    marked += withAccount.length;
+    if (!apply || withAccount.length === 0) continue;
+    const write = db().batch();
+    for (const uid of withAccount) write.update(usersCollection().doc(uid), { authAccount: true });
+    await write.commit();
+  }
+  return marked;
 }
 
 /** When a legacy record stops answering: its `expireAt`, else a day after `createdAt` (neither: already). */

@@ -31,6 +31,8 @@ export interface Telling {
   type: NewNotification['type'];
   content: NotificationContent;
   pushToken: string | undefined;
+  /** The user was erased: told nothing, and no notification is kept for them (contract §15). */
+  userErased: boolean;
   /** Chosen once per run: a body that runs again after its own claim landed finds the claim its own. */
   claimId: string;
 }
@@ -43,6 +45,14 @@ export interface Telling {
  */
 export function stageTelling(tx: Transaction, telling: Telling): Claim {
   const { ref, effects, userId, notificationId, type, content, pushToken, claimId } = telling;
+  if (telling.userErased) {
+    tx.update(ref, {
+      'effects.untold': 'user-erased',
+      'effects.completedAt': FieldValue.serverTimestamp(),
+      ...effectsSettled(),
+    });
+    return { state: 'completed-now' };
+  }
   const marks: DocumentData = {};
   if (effects.notificationId === undefined) {
     tx.set(notificationsOf(userId).doc(notificationId), newNotification({ type, ...content }));

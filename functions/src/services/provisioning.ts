@@ -15,11 +15,12 @@ import { logInfo } from '../log';
 
 /** The profile of a new account, with no points: the fields the sign-up trigger used to write. */
 const profileOf = (account: AuthAccount, rewards: RewardsConfig): DocumentData =>
-  newProfile({ name: profileName(account) }, rewards);
+  newProfile({ name: profileName(account), authAccount: true }, rewards);
 
 /**
  * Gives `uid` its profile if it has an Auth account and no profile yet. Returns
- * whether a profile exists now (false: no such account).
+ * whether a profile exists now (false: no such account). An erased user's document
+ * stands (the create fails on it), and no route finds a user in it.
  */
 export async function provisionProfile(uid: string): Promise<boolean> {
   const account = await findAuthAccount(uid);
@@ -62,6 +63,8 @@ export async function profileToAward(userSnap: DocumentSnapshot, rewards: Reward
       stageFigures: (batch, figures) => batch.update(userSnap.ref, figures, { lastUpdateTime: userSnap.updateTime! }),
     };
   }
+  // An erased user's document is kept for the books: the id is never provisioned again.
+  if (userSnap.exists) return { user: undefined, stageFigures: () => undefined };
   const account = await findAuthAccount(userSnap.id);
   if (!account) return { user: undefined, stageFigures: () => undefined };
   const profile = profileOf(account, rewards);

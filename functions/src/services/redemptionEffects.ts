@@ -4,7 +4,7 @@ import { runTransaction } from '../adapters/firestore';
 import type { PushTransport } from '../adapters/push';
 import { effectsSettled } from '../data/pendingEffects';
 import { redemptionsCollection } from '../data/redemptions';
-import { userFromSnapshot, usersCollection } from '../data/users';
+import { isErasedProfile, userFromSnapshot, usersCollection } from '../data/users';
 import { redemptionNotification } from '../domain/messages';
 import { pushClaimed, stageTelling, type Claim } from './notifyOnce';
 
@@ -33,7 +33,8 @@ export async function applyRedemptionEffects(redemptionId: string, push: PushTra
       return { state: 'completed-now' };
     }
     // The user is read outside the lock: a redemption's run must not hold up their next award.
-    const user = userFromSnapshot(await usersCollection().doc(redemption.userId).get());
+    const userSnap = await usersCollection().doc(redemption.userId).get();
+    const user = userFromSnapshot(userSnap);
     return stageTelling(tx, {
       subject: 'redemption',
       ref: redemptionRef,
@@ -49,6 +50,7 @@ export async function applyRedemptionEffects(redemptionId: string, push: PushTra
         newBalance: redemption.balanceAfter,
       }),
       pushToken: user?.pushToken,
+      userErased: isErasedProfile(userSnap),
       claimId,
     });
   });

@@ -3,7 +3,7 @@ import type { DocumentData } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import type { PushTransport } from '../adapters/push';
 import { depositKioskFromSnapshot, kiosksCollection } from '../data/kiosks';
-import { userFromSnapshot, usersCollection } from '../data/users';
+import { isErasedProfile, userFromSnapshot, usersCollection } from '../data/users';
 import { transactionNotification } from '../domain/messages';
 import { transactionsCollection } from '../data/transactions';
 import { countOnKiosk } from './kioskFold';
@@ -63,6 +63,7 @@ export async function applyTransactionEffects(transactionId: string, push: PushT
       type: 'transaction',
       content,
       pushToken: user?.pushToken,
+      userErased: isErasedProfile(userSnap),
       claimId,
     });
   });

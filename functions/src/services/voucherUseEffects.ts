@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DocumentData } from 'firebase-admin/firestore';
 import { runTransaction } from '../adapters/firestore';
 import type { PushTransport } from '../adapters/push';
-import { userFromSnapshot, usersCollection } from '../data/users';
+import { isErasedProfile, userFromSnapshot, usersCollection } from '../data/users';
 import { voucherUsesCollection } from '../data/voucherUses';
 import { voucherUsedNotification } from '../domain/messages';
 import { pushClaimed, stageTelling, type Claim } from './notifyOnce';
@@ -26,7 +26,8 @@ export async function applyVoucherUseEffects(redemptionId: string, push: PushTra
     const effects: DocumentData = use.effects ?? {};
     if (effects.completedAt) return { state: 'complete' };
     // The user is read outside the lock: a use's run must not hold up their next award.
-    const user = userFromSnapshot(await usersCollection().doc(use.userId).get());
+    const userSnap = await usersCollection().doc(use.userId).get();
+    const user = userFromSnapshot(userSnap);
     return stageTelling(tx, {
       subject: 'voucherUse',
       ref: useRef,
@@ -36,6 +37,7 @@ export async function applyVoucherUseEffects(redemptionId: string, push: PushTra
       type: 'voucher-used',
       content: voucherUsedNotification({ redemptionId, rewardName: use.rewardName, usedAt: use.usedAt.toDate() }),
       pushToken: user?.pushToken,
+      userErased: isErasedProfile(userSnap),
       claimId,
     });
   });

@@ -45,6 +45,7 @@ describe('cold start: importing src/index.ts', () => {
       'transactionEffects',
       'webhookFanOut',
       'voucherUseEffects',
+      'usersSweep',
     ]);
   });
 
@@ -106,6 +107,7 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
     'the effects sweep': '/src/triggers/effectsSweep.ts',
     'the redemption trigger': '/src/triggers/redemptionCreated.ts',
     'the expiry run': '/src/triggers/pointsExpiry.ts',
+    'the users sweep': '/src/triggers/usersSweep.ts',
   } as const;
   type Marker = keyof typeof MARKERS;
 
@@ -144,6 +146,7 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
     ['silentKioskSweep', 'the scheduled sweep only', ['firebase-functions scheduler provider', 'the silent sweep']],
     ['effectsSweep', 'the effects sweep only', ['firebase-functions scheduler provider', 'the effects sweep']],
     ['pointsExpiry', 'the expiry run only', ['firebase-functions scheduler provider', 'the expiry run']],
+    ['usersSweep', 'the users sweep only', ['firebase-functions scheduler provider', 'the users sweep']],
   ] as const)('%s: %s', (target, _loads, loaded) => {
     expect(loadAs(target)).toEqual({ defined: [target], loaded });
   });

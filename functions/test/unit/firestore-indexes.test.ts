@@ -230,15 +230,21 @@ const QUERIES: QueryShape[] = [
     collection: 'alerts',
     equal: ['kind', 'resolvedAt'],
   },
-  // Newest first pages of data/ledger.ts and data/redemptions.ts.
-  ...['ledger', 'redemptions'].map((collection): QueryShape => ({
+  // Newest first pages of data/ledger.ts, data/redemptions.ts, data/transactions.ts (a user's export), and of
+  // data/notifications.ts (their own collection: no filter).
+  ...[
+    ['ledger', ['userId']],
+    ['redemptions', ['userId']],
+    ['transactions', ['userId']],
+    ['notifications', []],
+  ].map(([collection, equal]): QueryShape => ({
     file: 'data/userPages.ts',
     lines: [
-      "return newestFirstPageOf(collection, collection.where('userId', '==', userId), page, view);",
+      "const theirs = userId === undefined ? collection : collection.where('userId', '==', userId);",
       "let query = filtered.orderBy('createdAt', 'desc').orderBy('__name__', 'desc');",
     ],
-    collection,
-    equal: ['userId'],
+    collection: collection as string,
+    equal: equal as string[],
     orderBy: [
       ['createdAt', DESC],
       ['__name__', DESC],

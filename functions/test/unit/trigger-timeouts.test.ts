@@ -46,7 +46,7 @@ describe('event triggers: 2nd gen, retried, and given longer than their longest 
     expect((endpoint.timeoutSeconds ?? 60) * 1000).toBeGreaterThan(longestPathMs);
   });
 
-  test.each(['api', 'silentKioskSweep', 'pointsExpiry'])('%s is 2nd gen too', (name) => {
+  test.each(['api', 'silentKioskSweep', 'pointsExpiry', 'usersSweep'])('%s is 2nd gen too', (name) => {
     expect(endpointOf(name).platform).toBe('gcfv2');
   });
 });

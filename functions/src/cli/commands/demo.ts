@@ -45,6 +45,7 @@ async function seedAccount(demo: DemoAccount, rewards: RewardsConfig): Promise<S
       totalPoints: demo.points,
       recycledCount: demo.recycledCount,
       pushToken: demo.pushToken,
+      authAccount: true,
     },
     rewards,
   );

@@ -9,8 +9,10 @@ const migrateCommand: Command = {
   description:
     'Converts the data of older versions into the forms this version reads, page by page: deletes the 24-hour ' +
     "idempotency records (idempotency/) whose day has passed, merges users' earnedToday into earnedByDay, and " +
-    'gives transactions recorded before occurredAt existed the time they were recorded, and users without ' +
-    'pointsByMonth their balance as added this month (so that it can expire). A dry run unless --apply: ' +
+    'gives transactions recorded before occurredAt existed the time they were recorded, users without ' +
+    'pointsByMonth their balance as added this month (so that it can expire), voucher codes issued before their ' +
+    'lookup documents one, and marks the profiles whose Auth account exists (authAccount: the users sweep erases ' +
+    'them once it is deleted; accounts looked up 100 at a time). A dry run unless --apply: ' +
     'prints what it would change as JSON and writes nothing. Running it again after --apply changes nothing. Exit 1 ' +
     'after --apply while a 24-hour record is still live (it cannot be converted): run it again after `liveUntil`, ' +
     'before this version serves.',
@@ -19,7 +21,7 @@ const migrateCommand: Command = {
     apply: { description: 'write the changes (without it: a dry run)' },
     'page-size': { value: 'N', description: `documents read per page (default ${DEFAULT_PAGE_SIZE})` },
   },
-  uses: { firestore: true },
+  uses: { firestore: true, auth: true },
   run: async (flags) => {
     const pageSize = Number(flags.get('page-size') ?? DEFAULT_PAGE_SIZE);
     if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > DEFAULT_PAGE_SIZE) {
@@ -33,7 +35,8 @@ const migrateCommand: Command = {
       report.earnedToday +
       report.transactionsWithoutOccurredAt +
       report.usersWithoutPointsByMonth +
-      report.voucherCodesIndexed;
+      report.voucherCodesIndexed +
+      report.profilesMarkedWithAccount;
     if (!apply) await note(`migrate: dry run, nothing written; ${changes} changes to make (--apply makes them)`);
     else await note(`migrate: ${changes} changes made`);
     if (report.liveIdempotencyRecords > 0) {

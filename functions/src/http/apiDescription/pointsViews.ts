@@ -8,7 +8,8 @@ import type { LedgerKind } from '../../data/ledger';
 import { MAX_VOUCHER_VALID_DAYS, REWARD_KINDS } from '../../domain/redemption';
 import { expiresAt, usedAt, voucherStatus } from './partnerViews';
 import { VOUCHER_CODE_LENGTH } from '../../domain/voucherCode';
-import { closedObject, id, nullable, stringEnum, successBody } from './fields';
+import { closedObject, count, id, nullable, stringEnum, successBody } from './fields';
+import { Transaction, User } from './views';
 
 const kind = stringEnum(REWARD_KINDS, {
   description: '`voucher`: a code to show at a partner; `donation`: the points go to a cause, no code',
@@ -86,10 +87,11 @@ export type RedeemedFromView = Static<typeof RedeemedFrom>;
 export const LedgerEntry = closedObject(
   {
     id: Type.String(),
-    kind: stringEnum<LedgerKind>(['earn', 'redeem', 'refund', 'adjust', 'expire'], {
+    kind: stringEnum<LedgerKind>(['earn', 'redeem', 'refund', 'adjust', 'expire', 'forfeit'], {
       description:
         '`earn`: a deposit; `redeem`/`refund`: a reward and its cancelling; `adjust`: an operator; ' +
-        '`expire`: points past the date they were valid through',
+        '`expire`: points past the date they were valid through; ' +
+        '`forfeit`: the balance written off when the user was erased',
     }),
     points: Type.Integer({ description: 'Signed: positive adds to the spendable balance' }),
     balanceAfter: Type.Integer({ minimum: 0, description: 'The spendable balance after this entry' }),
@@ -125,3 +127,47 @@ export const Adjustment = closedObject(
   { description: 'The adjustment, as its `adjust` entry in the history shows it (same id)' },
 );
 export type AdjustmentView = Static<typeof Adjustment>;
+
+/** A notification of the user's in-app inbox, as stored (their export). */
+export const Notification = closedObject(
+  {
+    id,
+    type: Type.String({ description: "`transaction`, `redemption` or `message` (an operator's)" }),
+    title: Type.String(),
+    body: Type.String(),
+    data: Type.Record(Type.String(), Type.String(), { description: 'What the app opens from it' }),
+    read: Type.Boolean(),
+    createdAt: Type.String({ format: 'date-time', description: 'ISO 8601 UTC' }),
+  },
+  { description: 'One notification of the in-app inbox' },
+);
+export type NotificationView = Static<typeof Notification>;
+
+/** GET /user/{id}/export: everything stored about the person (contract §15), never the push token itself. */
+export const UserExport = successBody({
+  exportedAt: Type.String({ format: 'date-time', description: 'When the export was read, ISO 8601 UTC' }),
+  profile: closedObject(
+    {
+      ...User.properties,
+      createdAt: Type.String({ format: 'date-time', description: 'When the profile was made, ISO 8601 UTC' }),
+      earnedByDay: Type.Record(Type.String(), count, {
+        description: 'Points earned per UTC day (`YYYY-MM-DD`), as the daily cap counts them',
+      }),
+    },
+    { description: 'The profile as stored (whether a push token is held, never the token)' },
+  ),
+  account: nullable(
+    closedObject(
+      {
+        email: nullable(Type.String({ description: 'The sign-in address' })),
+        displayName: nullable(Type.String()),
+      },
+      { description: 'The Firebase Auth account; null: none' },
+    ),
+  ),
+  ledger: Type.Array(LedgerEntry, { description: 'Every change of the balance, newest first' }),
+  transactions: Type.Array(Transaction, { description: 'Every deposit, newest first' }),
+  redemptions: Type.Array(Redemption, { description: 'Every reward redeemed, newest first' }),
+  notifications: Type.Array(Notification, { description: 'The in-app inbox, newest first' }),
+});
+export type UserExportView = Static<typeof UserExport>;

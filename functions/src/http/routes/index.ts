@@ -43,6 +43,9 @@ import { listPartnerKeysRoute } from './listPartnerKeys';
 import { revokePartnerKeyRoute } from './revokePartnerKey';
 import { checkVoucherRoute } from './checkVoucher';
 import { useVoucherRoute } from './useVoucher';
+// A person's data (contract §15).
+import { exportUserRoute } from './exportUser';
+import { eraseUserRoute } from './eraseUser';
 
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
@@ -90,4 +93,7 @@ export const routes: AnyRoute[] = [
   revokePartnerKeyRoute,
   checkVoucherRoute,
   useVoucherRoute,
+  // A person's data (contract §15).
+  exportUserRoute,
+  eraseUserRoute,
 ];

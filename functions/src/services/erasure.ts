@@ -1,0 +1,135 @@
+/**
+ * A person erased (contract §15): their Auth account deleted; their name, push token
+ * and notifications gone; their ledger entries, transactions and redemptions kept
+ * for the books under the bare id, with a `forfeit` entry writing the balance off;
+ * the id refused everywhere afterwards and never provisioned again. The API, the CLI
+ * and the users sweep (accounts deleted in the Firebase console) all erase here.
+ */
+import type { DocumentSnapshot } from 'firebase-admin/firestore';
+import { commitOnFreshReads, db } from '../adapters/firestore';
+import { deleteAuthAccount, uidsWithoutAccount, ACCOUNT_LOOKUP_BATCH } from '../adapters/identity';
+import { ledgerCollection, newLedgerEntry } from '../data/ledger';
+import { notificationsOf } from '../data/notifications';
+import { ProfileNotFound, erasedProfile, isErasedProfile, isPoints, usersCollection } from '../data/users';
+import { logInfo } from '../log';
+import { pages } from './ledgerBooks';
+
+/** The one `forfeit` entry of a user: an id derived from theirs, so erasing again never writes a second. */
+export const forfeitEntryId = (userId: string): string => `forfeit-${userId}`;
+
+export interface Erasure {
+  userId: string;
+  /** An Auth account was deleted now (false: there was none any more). */
+  accountDeleted: boolean;
+  /** The points written off by the user's `forfeit` entry (0: none). */
+  forfeited: number;
+}
+
+/**
+ * Erases `userId`, who must have a profile (else ProfileNotFound: nothing is done),
+ * erased or not: erasing again completes what an interrupted erasure left (the
+ * account, the notifications) and changes nothing else. `by`: who asked (an admin's
+ * uid, the user's own, `cli:<operator>`), recorded on the `forfeit` entry.
+ *
+ * The account goes first: an erasure cut short after it is finished by the users
+ * sweep, which erases the profiles whose account is gone.
+ */
+export async function eraseUser(userId: string, by: string): Promise<Erasure> {
+  if (!(await usersCollection().doc(userId).get()).exists) throw new ProfileNotFound(userId);
+  const accountDeleted = await deleteAuthAccount(userId);
+  const forfeited = await eraseProfile(userId, by);
+  return { userId, accountDeleted, forfeited };
+}
+
+/**
+ * Erases the profile of `userId` in one commit, guarded by a precondition on the user
+ * document as read, as an award's commit is: a deposit that commits first is in the
+ * balance written off (the erasure reads again), one that comes after finds the user
+ * erased (404). Never a balance on an erased user. Then deletes the notifications.
+ * Returns the points the user's `forfeit` entry writes off.
+ */
+async function eraseProfile(userId: string, by: string): Promise<number> {
+  const userRef = usersCollection().doc(userId);
+  const forfeitRef = ledgerCollection().doc(forfeitEntryId(userId));
+  const forfeited = await commitOnFreshReads(async (batch) => {
+    const [userSnap, forfeitSnap] = await db().getAll(userRef, forfeitRef);
+    if (!userSnap.exists) throw new ProfileNotFound(userId);
+    if (isErasedProfile(userSnap)) {
+      return { result: forfeitSnap.exists ? -(forfeitSnap.get('points') as number) : 0, commit: false };
+    }
+    const currentPoints: unknown = userSnap.get('currentPoints');
+    const balance = isPoints(currentPoints) ? currentPoints : 0;
+    if (balance > 0) {
+      batch.create(
+        forfeitRef,
+        newLedgerEntry({
+          userId,
+          kind: 'forfeit',
+          points: -balance,
+          balanceAfter: 0,
+          reason: 'The user was erased: the balance is written off',
+          by,
+        }),
+      );
+    }
+    batch.update(userRef, erasedProfile(), { lastUpdateTime: userSnap.updateTime! });
+    return { result: balance, commit: true };
+  });
+  // recursiveDelete pages through the inbox itself (BulkWriter), in flat memory.
+  await db().recursiveDelete(notificationsOf(userId));
+  logInfo('user_erased', { userId, forfeited, by });
+  return forfeited;
+}
+
+/** What a users sweep found. */
+export interface UsersSweepOutcome {
+  /** Profiles read. */
+  profiles: number;
+  /** Profiles made for an Auth account, not erased: their accounts looked up. */
+  checked: number;
+  /** Of those, how many had no account any more: erased now (each logged as `user_erased`). */
+  erased: number;
+}
+
+/**
+ * The daily sweep for accounts deleted in the Firebase console (no 2nd gen trigger
+ * hears of a deletion): pages through the profiles in id order, looks the accounts
+ * of those made for one (`authAccount`, see data/users.ts) up a batch of at most 100
+ * per call, and erases the profiles whose account is gone. A profile without the
+ * mark never had an account (seeded data, an import) and is never erased here.
+ */
+export async function sweepDeletedAccounts(by = 'users-sweep'): Promise<UsersSweepOutcome> {
+  const outcome: UsersSweepOutcome = { profiles: 0, checked: 0, erased: 0 };
+  const madeForAccount = (profile: DocumentSnapshot) => {
+    outcome.profiles++;
+    return profile.get('authAccount') === true && !isErasedProfile(profile);
+  };
+  for await (const batch of lookupBatches(pages(usersCollection()), madeForAccount)) {
+    outcome.checked += batch.length;
+    for (const userId of await uidsWithoutAccount(batch)) {
+      await eraseProfile(userId, by);
+      outcome.erased++;
+    }
+  }
+  return outcome;
+}
+
+/**
+ * The ids of the `profiles` that are `wanted`, in batches of at most
+ * ACCOUNT_LOOKUP_BATCH: what one `getUsers` call looks up. Holds one batch at a time.
+ */
+export async function* lookupBatches(
+  profiles: AsyncIterable<DocumentSnapshot>,
+  wanted: (profile: DocumentSnapshot) => boolean,
+): AsyncGenerator<string[]> {
+  let batch: string[] = [];
+  for await (const profile of profiles) {
+    if (!wanted(profile)) continue;
+    batch.push(profile.id);
+    if (batch.length === ACCOUNT_LOOKUP_BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
