@@ -59,14 +59,17 @@ execFileSync('npm', ['run', '--silent', 'typecheck'], { cwd: consoleDir, stdio: 
 buildFunctions();
 buildConsole();
 
-// `npm test -- <pattern...>` runs only the test files matching the patterns (every tier).
+// `npm test -- <pattern...>` runs only the test files matching the patterns (every tier), matched
+// against the path inside the tier's folder: a checkout in a folder named like a test
+// (`/work/wt-webhooks`) must not match every file.
 const patterns = process.argv.slice(2);
+const jestPatterns = patterns.map((pattern) => `/test/(unit|integration)/.*(${pattern})`);
 const jestArgs = (/** @type {'unit' | 'integration'} */ tier) => [
   '--selectProjects',
   tier,
   '--json',
   `--outputFile=${join(resultsDir, `${tier}.json`)}`,
-  ...(patterns.length ? ['--passWithNoTests', ...patterns] : []),
+  ...(patterns.length ? ['--passWithNoTests', ...jestPatterns] : []),
 ];
 const unit = spawnSync('npx', ['jest', ...jestArgs('unit')], { cwd: functionsDir, stdio: 'inherit' });
 
