@@ -27,7 +27,7 @@ test('Rewards: an operator creates a reward, then edits it to inactive, and it s
   await navigate(page, 'Rewards');
   const id = uniqueId('cinema');
   await page.getByRole('button', { name: 'New reward' }).click();
-  await page.getByLabel('Id').fill(id);
+  await page.getByLabel('Id', { exact: true }).fill(id);
   await page.getByLabel('Name').fill('Cinema ticket');
   await page.getByLabel('Cost').fill('400');
   await page.getByLabel('Kind').selectOption('voucher');

@@ -17,7 +17,7 @@ test('Partners: a partner and a key made in the console check and use a voucher 
   await page.getByRole('heading', { level: 1, name: 'Partners' }).waitFor();
   const partnerId = uniqueId('cafe');
   await page.getByRole('button', { name: 'New partner' }).click();
-  await page.getByLabel('Id').fill(partnerId);
+  await page.getByLabel('Id', { exact: true }).fill(partnerId);
   await page.getByLabel('Name').fill('Café Test');
   assert.deepEqual(await seriousViolations(page), []);
   await page.getByRole('button', { name: 'Save partner' }).dblclick();
@@ -37,7 +37,7 @@ test('Partners: a partner and a key made in the console check and use a voucher 
   await navigate(page, 'Rewards');
   const rewardId = uniqueId('coffee');
   await page.getByRole('button', { name: 'New reward' }).click();
-  await page.getByLabel('Id').fill(rewardId);
+  await page.getByLabel('Id', { exact: true }).fill(rewardId);
   await page.getByLabel('Name').fill('Coffee at Café Test');
   await page.getByLabel('Cost').fill('10');
   await page.getByLabel('Kind').selectOption('voucher');

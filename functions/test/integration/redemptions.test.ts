@@ -79,6 +79,8 @@ describe('the catalog: POST /admin/rewards, GET /rewards', () => {
         available: true,
         stock: 2,
         active: true,
+        partnerId: null,
+        validDays: 90,
       },
     });
     const updated = await call('POST', '/admin/rewards', {
@@ -166,6 +168,8 @@ describe('POST /user/{id}/redemptions', () => {
         code: expect.stringMatching(CODE),
         status: 'issued',
         createdAt: expect.any(String),
+        expiresAt: new Date(Date.parse(redemption.createdAt) + 90 * 24 * 60 * 60_000).toISOString(),
+        usedAt: null,
       },
       newBalance: 700,
     });
@@ -461,10 +465,22 @@ describe('operator CLI: catalog, catalog:set, redemption:cancel', () => {
       available: true,
       stock: 2,
       active: true,
+      partnerId: null,
+      validDays: 90,
     });
     await setMug('--stock', 'unlimited', '--active', 'false');
     expect(JSON.parse(await admin('catalog', '--json'))).toEqual([
-      { id: 'mug', name: 'Mug', description: '', cost: 800, kind: 'voucher', stock: null, active: false },
+      {
+        id: 'mug',
+        name: 'Mug',
+        description: '',
+        cost: 800,
+        kind: 'voucher',
+        stock: null,
+        active: false,
+        partnerId: null,
+        validDays: 90,
+      },
     ]);
     const refused = await cli('catalog:set', '--id', 'x', '--name', 'X', '--cost', '0', '--kind', 'voucher');
     expect([refused.code, refused.stderr]).toEqual([1, 'error: cost must be >= 1\n']);
