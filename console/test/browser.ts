@@ -6,6 +6,7 @@ import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createPasswordAccount, idTokenFor } from '../../functions/test/harness/auth.ts';
 import { apiUrl, discoverEmulators, emulatorsFromEnv } from '../../functions/test/harness/emulators.ts';
+import { waitFor } from '../../functions/test/harness/wait.ts';
 
 export const PASSWORD = 'console-test-password';
 
@@ -117,6 +118,22 @@ export async function firestoreDocuments(collection: string): Promise<unknown[]>
     pageToken = page.nextPageToken ?? '';
   } while (pageToken);
   return documents;
+}
+
+/**
+ * Resolves once the kiosk's deposits of today are in its daily figures: the transaction
+ * trigger counts a deposit into them after the deposit's answer (counters are eventual).
+ */
+export async function dayFiguresCounted(kioskId: string, transactions: number): Promise<void> {
+  const day = new Date().toISOString().slice(0, 10);
+  const report = () =>
+    api<{ rows: { transactions: number }[] }>(`/admin/reports/kiosk-days?from=${day}&to=${day}&kioskId=${kioskId}`);
+  await waitFor(
+    `${transactions} transaction(s) of kiosk ${kioskId} in its figures of ${day}`,
+    async () => ((await report()).body.rows?.[0]?.transactions === transactions ? true : undefined),
+    60_000,
+    async () => `the report answered ${JSON.stringify((await report()).body)}`,
+  );
 }
 
 /** A kiosk and one of its keys, through the API. */

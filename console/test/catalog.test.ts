@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import {
   api,
+  dayFiguresCounted,
   firestoreDocuments,
   launchBrowser,
   newAccount,
@@ -59,6 +60,7 @@ test('Reports: a range gives a chart and a table per day, and the same figures a
     body: { kioskId: kiosk.id, userId: member.uid, plasticCount: 4, metalCount: 1 },
   });
   assert.equal(deposit.status, 200, JSON.stringify(deposit.body));
+  await dayFiguresCounted(kiosk.id, 1);
   const { page, context } = await operatorPage(browser);
   await navigate(page, 'Reports');
   const today = new Date().toISOString().slice(0, 10);

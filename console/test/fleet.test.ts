@@ -3,7 +3,16 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { api, launchBrowser, newAccount, operatorPage, seedKiosk, seriousViolations, uniqueId } from './browser.ts';
+import {
+  api,
+  dayFiguresCounted,
+  launchBrowser,
+  newAccount,
+  operatorPage,
+  seedKiosk,
+  seriousViolations,
+  uniqueId,
+} from './browser.ts';
 
 let browser: Browser;
 before(async () => (browser = await launchBrowser()));
@@ -117,6 +126,7 @@ test("the kiosk's last 30 days: today's transactions, items and points in the ch
     body: { kioskId: kiosk.id, userId, plasticCount: 3, metalCount: 2 },
   });
   assert.equal(deposit.status, 200, JSON.stringify(deposit.body));
+  await dayFiguresCounted(kiosk.id, 1);
   const { page, context } = await operatorPage(browser);
   await page.goto(page.url().replace('/fleet', `/kiosks/${kiosk.id}`));
   await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
