@@ -43,9 +43,9 @@ describe('cold start: importing src/index.ts', () => {
       'redemptionEffects',
       'silentKioskSweep',
       'transactionEffects',
-      'webhookFanOut',
-      'voucherUseEffects',
       'usersSweep',
+      'voucherUseEffects',
+      'webhookFanOut',
     ]);
   });
 
