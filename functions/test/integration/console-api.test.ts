@@ -119,6 +119,9 @@ describe('GET /admin/rewards', () => {
           available: false,
           stock: 0,
           active: true,
+          // A voucher honoured by any partner, valid the default 90 days (§12).
+          partnerId: null,
+          validDays: 90,
         },
         expect.objectContaining({ id: 'retired', active: false, available: true }),
         expect.objectContaining({ id: 'tree', kind: 'donation', stock: null, active: true }),
