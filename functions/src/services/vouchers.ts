@@ -27,7 +27,8 @@ import { logInfo } from '../log';
 export const GUESS_LIMIT = 20;
 export const GUESS_WINDOW_MS = 10 * 60_000;
 
-const guessesOf = (caller: PartnerCaller): Bucket => ({
+/** The unknown codes a key sent lately (its `rateLimits` bucket). */
+export const guessesOf = (caller: PartnerCaller): Bucket => ({
   scope: 'voucher-guesses',
   key: caller.keyId,
   limit: GUESS_LIMIT,

@@ -27,6 +27,10 @@ import { upsertReward } from '../../src/data/rewards';
 import { redeemReward } from '../../src/services/redemptions';
 import { createWebhook } from '../../src/data/webhooks';
 import { WEBHOOK_EVENT_TYPES, newWebhookSecret } from '../../src/domain/webhookEvents';
+import { partnerKeys, upsertPartner } from '../../src/data/partners';
+import { bucketDocumentId } from '../../src/data/rateLimits';
+import { sha256Hex } from '../../src/domain/hash';
+import { guessesOf } from '../../src/services/vouchers';
 import { routes } from '../../src/http/routes';
 import { emulatorsFromEnv } from '../harness/emulators';
 import {
@@ -139,6 +143,25 @@ interface Fixtures {
   // Webhooks (contract §13): one whose secret is rotated, one the delete endpoint may delete.
   webhook: string;
   spareWebhook: string;
+  // Partners and vouchers (§12): `partner` checks with checkKey and uses with useKey (apart, so
+  // that the guesses of one do not stop the other); otherPartner has a key the revoke endpoint
+  // may revoke, and a reward whose voucher `partner` does not honour.
+  partner: string;
+  checkKey: string;
+  useKey: string;
+  revokedPartnerKey: string;
+  revokedPartnerKeyId: string;
+  otherPartner: string;
+  sparePartnerKeyId: string;
+  /** vouchers of `reward`: one only checked, one the use endpoint uses; and the code of `redemption` */
+  voucher: string;
+  usableVoucher: string;
+  redemptionCode: string;
+  /** a voucher of otherPartner's reward */
+  otherVoucher: string;
+  // A person's data (§15): a user with points whom only the erase endpoint erases.
+  erasable: string;
+  erasableToken: string;
 }
 
 let fx: Fixtures;
@@ -161,10 +184,12 @@ beforeAll(async () => {
   const user = uniqueId('fuzz-user');
   const stranger = uniqueId('fuzz-stranger');
   const admin = uniqueId('fuzz-admin');
-  const [userToken, strangerToken, adminToken] = await Promise.all([
+  const erasable = uniqueId('fuzz-erasable');
+  const [userToken, strangerToken, adminToken, erasableToken] = await Promise.all([
     idTokenFor(user),
     idTokenFor(stranger),
     idTokenFor(admin, { admin: true }),
+    idTokenFor(erasable),
   ]);
 
   const a = await seedKioskWithKey();
@@ -190,6 +215,30 @@ beforeAll(async () => {
   const webhookFields = { url: 'http://127.0.0.1:9/hooks', events: ['alert.opened' as const], description: '' };
   const webhook = await createWebhook(webhookFields, newWebhookSecret());
   const spareWebhook = await createWebhook(webhookFields, newWebhookSecret());
+  const partner = uniqueId('fuzz-partner');
+  const otherPartner = uniqueId('fuzz-other-partner');
+  await upsertPartner(partner, 'Fuzz café');
+  await upsertPartner(otherPartner, 'Fuzz cinema');
+  const [checkKey, useKey, revokedPartnerKey, sparePartnerKey] = await Promise.all([
+    partnerKeys.issueKey(partner, 'check'),
+    partnerKeys.issueKey(partner, 'use'),
+    partnerKeys.issueKey(partner, 'revoked'),
+    partnerKeys.issueKey(otherPartner, 'spare'),
+  ]);
+  await partnerKeys.revokeKey(partner, revokedPartnerKey.keyId);
+  const otherReward = uniqueId('fuzz-other-reward');
+  await upsertReward({
+    id: otherReward,
+    name: 'Fuzz cinema ticket',
+    cost: 10,
+    kind: 'voucher',
+    stock: null,
+    partnerId: otherPartner,
+  });
+  const voucher = await redeemReward(user, reward, 'fuzz-voucher');
+  const usableVoucher = await redeemReward(user, reward, 'fuzz-usable-voucher');
+  const otherVoucher = await redeemReward(user, otherReward, 'fuzz-other-voucher');
+  await seedUser({ id: erasable, currentPoints: 50, totalPoints: 50 });
 
   fx = {
     kioskA: a.kioskId,
@@ -213,6 +262,19 @@ beforeAll(async () => {
     redemption: redemption.id,
     webhook: webhook.id,
     spareWebhook: spareWebhook.id,
+    partner,
+    checkKey: checkKey.apiKey,
+    useKey: useKey.apiKey,
+    revokedPartnerKey: revokedPartnerKey.apiKey,
+    revokedPartnerKeyId: revokedPartnerKey.keyId,
+    otherPartner,
+    sparePartnerKeyId: sparePartnerKey.keyId,
+    voucher: voucher.redemption.code!,
+    usableVoucher: usableVoucher.redemption.code!,
+    redemptionCode: redemption.code!,
+    otherVoucher: otherVoucher.redemption.code!,
+    erasable,
+    erasableToken,
   };
   server = await startFuzzServer();
   current = await snapshotDb();
@@ -284,6 +346,14 @@ function isLivenessRecord(request: FuzzRequest, change: DocChange): boolean {
   return after.lastSeenAt !== undefined && [...names].every((name) => before[name] === after[name]);
 }
 
+/** The write of a voucher route's 404 (§12): the unknown code counted as a guess of the key that sent it. */
+function isGuessCounted(request: FuzzRequest, response: RawResponse, change: DocChange): boolean {
+  const apiKey = request.headers['x-api-key'];
+  if (response.status !== 404 || apiKey === undefined) return false;
+  const bucket = guessesOf({ partnerId: fx.partner, keyId: sha256Hex(apiKey) });
+  return change.path === `rateLimits/${bucketDocumentId(bucket)}`;
+}
+
 // ---------------------------------------------------------------------------------
 // Endpoints
 
@@ -301,7 +371,7 @@ interface RouteSpec {
 }
 
 const pool = (): CredentialPool => ({
-  apiKeys: [fx.keyA, fx.keyT, fx.keyM, fx.revokedKey],
+  apiKeys: [fx.keyA, fx.keyT, fx.keyM, fx.revokedKey, fx.checkKey, fx.revokedPartnerKey],
   tokens: [fx.adminToken, fx.userToken, fx.strangerToken],
 });
 
@@ -379,6 +449,51 @@ function kioskSpec(
         requestsFor(pool(), { method, path: pathsOf(template, ids(kioskId)), apiKey, ...rest(kioskId) }),
       ),
     allowWrite: (request, _response, change) => isLivenessRecord(request, change),
+  };
+}
+
+/** The holder's id in a key route's template ("/admin/kiosks/:kioskId/keys"): kioskId. */
+const holderOf = (template: string): string => /:(\w+)\/keys/.exec(template)![1];
+
+/**
+ * An operator issuing an API key ("POST /admin/kiosks/:kioskId/keys") for each of `holders`
+ * (called once the fixtures exist), with a label or without.
+ */
+function keyIssueSpec(route: string, runs: number, holders: () => string[]): RouteSpec {
+  const [method, template] = route.split(' ');
+  return {
+    route,
+    runs,
+    requests: () =>
+      requestsFor(pool(), {
+        method,
+        path: pathsOf(template, { [holderOf(template)]: holders() }),
+        token: fx.adminToken,
+        body: (fuzzed) =>
+          bodies(
+            fc.record({ label: fc.option(text(200), { nil: undefined }) }, { requiredKeys: [] }),
+            { label: hostileText(200) },
+            fuzzed,
+          ),
+      }),
+  };
+}
+
+/**
+ * An operator revoking an API key ("DELETE /admin/kiosks/:kioskId/keys/:keyId"): of each of
+ * `keys` (called once the fixtures exist), the holder's id and the key's.
+ */
+function keyRevokeSpec(route: string, runs: number, keys: () => [holderId: string, keyId: string][]): RouteSpec {
+  const [method, template] = route.split(' ');
+  return {
+    route,
+    runs,
+    requests: () =>
+      each(keys(), ([holderId, keyId]) => ({
+        method,
+        path: pathsOf(template, { [holderOf(template)]: [holderId], keyId: [keyId] }),
+        token: fx.adminToken,
+      })),
   };
 }
 
@@ -959,22 +1074,7 @@ const specs: RouteSpec[] = [
           ),
       }),
   },
-  {
-    route: 'POST /admin/kiosks/:kioskId/keys',
-    runs: 60,
-    requests: () =>
-      requestsFor(pool(), {
-        method: 'POST',
-        path: pathsOf('/admin/kiosks/:kioskId/keys', { kioskId: [fx.kioskA, fx.kioskPlain, fx.kioskM] }),
-        token: fx.adminToken,
-        body: (fuzzed) =>
-          bodies(
-            fc.record({ label: fc.option(text(200), { nil: undefined }) }, { requiredKeys: [] }),
-            { label: hostileText(200) },
-            fuzzed,
-          ),
-      }),
-  },
+  keyIssueSpec('POST /admin/kiosks/:kioskId/keys', 60, () => [fx.kioskA, fx.kioskPlain, fx.kioskM]),
   {
     route: 'GET /admin/reports/kiosk-days',
     runs: 100,
@@ -986,23 +1086,11 @@ const specs: RouteSpec[] = [
       }),
     textAnswer: (request) => (/[?&]format=csv(&|$)/.test(request.path) ? 'text/csv' : undefined),
   },
-  {
-    route: 'DELETE /admin/kiosks/:kioskId/keys/:keyId',
-    runs: 60,
-    requests: () =>
-      each(
-        [
-          { kioskId: fx.kioskPlain, keyId: fx.spareKeyId },
-          { kioskId: fx.kioskA, keyId: fx.revokedKeyId },
-          { kioskId: fx.kioskA, keyId: fx.spareKeyId },
-        ],
-        ({ kioskId, keyId }) => ({
-          method: 'DELETE',
-          path: pathsOf('/admin/kiosks/:kioskId/keys/:keyId', { kioskId: [kioskId], keyId: [keyId] }),
-          token: fx.adminToken,
-        }),
-      ),
-  },
+  keyRevokeSpec('DELETE /admin/kiosks/:kioskId/keys/:keyId', 60, () => [
+    [fx.kioskPlain, fx.spareKeyId],
+    [fx.kioskA, fx.revokedKeyId],
+    [fx.kioskA, fx.spareKeyId],
+  ]),
   {
     route: 'GET /admin/kiosks',
     runs: 40,
@@ -1273,7 +1361,111 @@ const specs: RouteSpec[] = [
         token: fx.adminToken,
       }),
   },
+  // Partners and vouchers (§12).
+  {
+    route: 'POST /admin/partners',
+    runs: 60,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/admin/partners'),
+        token: fx.adminToken,
+        body: (fuzzed) =>
+          bodies(
+            fc.record({
+              id: weighted([4, fc.constantFrom('fz-partner-1', 'fz-partner-2')], [1, fc.constant(fx.partner)]),
+              name: text(200),
+            }),
+            { id: hostileId, name: hostileText(200) },
+            fuzzed,
+          ),
+      }),
+  },
+  {
+    route: 'GET /admin/partners',
+    runs: 20,
+    requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/admin/partners'), token: fx.adminToken }),
+  },
+  keyIssueSpec('POST /admin/partners/:partnerId/keys', 40, () => [fx.partner, fx.otherPartner, 'fz-partner-1']),
+  {
+    route: 'GET /admin/partners/:partnerId/keys',
+    runs: 30,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'GET',
+        token: fx.adminToken,
+        path: pathsOf('/admin/partners/:partnerId/keys', { partnerId: [fx.partner, 'no-such-partner'] }),
+      }),
+  },
+  keyRevokeSpec('DELETE /admin/partners/:partnerId/keys/:keyId', 40, () => [
+    [fx.otherPartner, fx.sparePartnerKeyId],
+    [fx.partner, fx.revokedPartnerKeyId],
+    [fx.partner, fx.sparePartnerKeyId],
+    // A kiosk's key is no partner's.
+    [fx.partner, fx.spareKeyId],
+  ]),
+  {
+    route: 'GET /partner/vouchers/:code',
+    runs: 40,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'GET',
+        path: pathsOf('/partner/vouchers/:code', {
+          code: [...writtenCodes(fx.voucher), ...writtenCodes(fx.usableVoucher), ...otherCodes()],
+        }),
+        apiKey: fx.checkKey,
+      }),
+    allowWrite: isGuessCounted,
+  },
+  {
+    route: 'POST /partner/vouchers/:code/use',
+    runs: 40,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/partner/vouchers/:code/use', { code: [...writtenCodes(fx.usableVoucher), ...otherCodes()] }),
+        apiKey: fx.useKey,
+        idempotency: true,
+      }),
+    allowWrite: isGuessCounted,
+  },
+  // A person's data (§15).
+  {
+    route: 'GET /user/:userId/export',
+    runs: 40,
+    requests: () =>
+      asCallers('GET', '/user/:userId/export', ['self', 'adminForUser', 'admin', 'noProfile', 'stranger']),
+  },
+  {
+    route: 'DELETE /user/:userId',
+    runs: 30,
+    // Only the user kept for it is erased (by themselves or an admin): the other specs' users stay.
+    requests: () =>
+      each(
+        [
+          [fx.erasable, fx.erasableToken],
+          [fx.erasable, fx.adminToken],
+          [fx.erasable, fx.strangerToken],
+          ['ghost-user', fx.adminToken],
+        ],
+        ([userId, token]) => ({ method: 'DELETE', path: pathsOf('/user/:userId', { userId: [userId] }), token }),
+      ),
+  },
 ];
+
+/** A voucher code as a person may write it (§12): as issued, in lower case, in groups of four. */
+const writtenCodes = (code: string): string[] => [
+  code,
+  code.toLowerCase(),
+  code.replace(/(.{4})(?!$)/g, '$1-').toLowerCase(),
+  code.replace(/(.{4})(?!$)/g, '$1 '),
+];
+
+/**
+ * Codes the voucher routes know otherwise: a cancelled one at times (the cancel endpoint's
+ * redemption), one of a reward of another partner, and one of no voucher (both 404).
+ */
+const otherCodes = (): string[] => [fx.redemptionCode, fx.otherVoucher, '7KQ2M9XH4TZP'];
 
 /** GET /user/{id}/history or /redemptions: a page of valid `limit`, or hostile `limit`/`cursor` when fuzzed. */
 function userPageSpec(list: 'history' | 'redemptions'): RouteSpec {
