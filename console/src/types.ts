@@ -42,18 +42,8 @@ export type LedgerEntry = LedgerEntryView;
 export type Redemption = RedemptionView;
 export type Partner = PartnerView;
 
-// Webhooks (contract §13): the lists of functions/src/domain/webhookEvents.ts (which the bundle cannot import).
-export const WEBHOOK_EVENT_TYPES = [
-  'transaction.awarded',
-  'redemption.issued',
-  'redemption.used',
-  'redemption.cancelled',
-  'points.adjusted',
-  'points.expired',
-  'alert.opened',
-  'alert.resolved',
-] as const;
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+// Webhooks (contract §13): the API's own lists (a module with no import, so the bundle takes it as it is).
+export { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from '../../functions/src/domain/webhookEventTypes';
 export type Webhook = WebhookView;
 export type NewWebhook = NewWebhookView;
 export type WebhookDelivery = WebhookDeliveryView;

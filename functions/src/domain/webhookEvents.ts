@@ -1,20 +1,12 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhookEventTypes';
 
-/** Every event a webhook may take (contract §13), in the order the API lists them. */
-export const WEBHOOK_EVENT_TYPES = [
-  'transaction.awarded',
-  'redemption.issued',
-  'redemption.used',
-  'redemption.cancelled',
-  'points.adjusted',
-  'points.expired',
-  'alert.opened',
-  'alert.resolved',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export {
+  DELIVERY_STATUSES,
+  WEBHOOK_EVENT_TYPES,
+  type DeliveryStatus,
+  type WebhookEventType,
+} from './webhookEventTypes';
 
 export const isWebhookEventType = (value: unknown): value is WebhookEventType =>
   (WEBHOOK_EVENT_TYPES as readonly unknown[]).includes(value);
