@@ -9,7 +9,17 @@ import { auditBooks, openBalance } from '../../src/services/ledgerBooks';
 import { runExpiry } from '../../src/services/pointsExpiry';
 import { cancelRedemption, redeemReward } from '../../src/services/redemptions';
 import { admin, cli } from './cli-runner';
-import { bearerFor, call, db, functionsTestEnv, resetEmulators, seedKioskWithKey, seedUser, uniqueId } from './helpers';
+import {
+  bearerFor,
+  call,
+  db,
+  functionsTestEnv,
+  resetEmulators,
+  seedKioskWithKey,
+  seedUser,
+  uniqueId,
+  waitForKioskCount,
+} from './helpers';
 
 const testEnv = functionsTestEnv();
 // firebase-functions-test runs a 2nd gen scheduled function as its own scheduled wrapper, untyped for one.
@@ -37,7 +47,11 @@ async function expectBooksBalanced() {
   expect((await auditBooks()).differences).toEqual([]);
 }
 
-/** A deposit of 2 plastic and 1 metal item (40 points) through the API, to `userId`. */
+/**
+ * A deposit of 2 plastic and 1 metal item (40 points) through the API, to `userId`,
+ * counted on its kiosk before it returns: the audit compares kiosk counters with
+ * transactions, and the trigger counts them after the answer.
+ */
 async function deposit(userId: string) {
   const { kioskId, apiKey } = await seedKioskWithKey();
   const res = await call('POST', '/kiosk/transaction', {
@@ -45,6 +59,7 @@ async function deposit(userId: string) {
     headers: { 'x-api-key': apiKey },
   });
   expect(res.status).toBe(200);
+  await waitForKioskCount(kioskId, 3);
 }
 
 /** A user whose `points` are split over earlier months as given (their opening balance in the ledger). */
