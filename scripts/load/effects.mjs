@@ -12,7 +12,7 @@ const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
 
 /** What the sweep looks through: every document whose trigger tells or counts something. */
-const WITH_EFFECTS = ['transactions', 'redemptions', 'alerts'];
+const WITH_EFFECTS = ['transactions', 'redemptions', 'alerts', 'expiryReminders', 'webhookEvents', 'voucherUses'];
 
 /** How many documents of each kind still wait for their effects. */
 export async function pendingEffects() {

@@ -13,6 +13,7 @@ import { KIOSK_RETRIES, postWithRetries } from '../../kiosk-simulator/client.ts'
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { AnswersByKey, countOf, randomInt } from './books.mjs';
 import { submitRecorded, transactionBody } from './bursts.mjs';
+import { CAFE } from './vouchers.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 
@@ -22,10 +23,11 @@ const { db } = requireFunctions('./lib/adapters/firestore.js');
  * @typedef {{ id: string, cost: number, stock: number | null, kind: 'voucher' | 'donation' }} Reward
  */
 
-/** The catalog of the phase; `scarce` is the one rushed. */
+/** The catalog of the phase; `scarce` is the one rushed. The vouchers are the café's (vouchers.mjs). */
+const honouredByCafe = { partnerId: CAFE.id, validDays: 30 };
 export const MIXED_REWARDS = /** @type {const} */ ({
-  scarce: { id: 'load-scarce', name: 'Scarce voucher', cost: 10, kind: 'voucher', stock: 10 },
-  voucher: { id: 'load-voucher', name: 'Cinema voucher', cost: 30, kind: 'voucher', stock: null },
+  scarce: { id: 'load-scarce', name: 'Scarce voucher', cost: 10, kind: 'voucher', stock: 10, ...honouredByCafe },
+  voucher: { id: 'load-voucher', name: 'Cinema voucher', cost: 30, kind: 'voucher', stock: null, ...honouredByCafe },
   donation: { id: 'load-donation', name: 'Plant a tree', cost: 20, kind: 'donation', stock: null },
 });
 /** Enough that no spender runs dry before its rush request: a round spends at most 30 + 205 points. */
@@ -46,12 +48,11 @@ async function sendBlindly(send, most = 3) {
 }
 
 /**
- * @param {{ api: string, kiosks: Kiosk[], spenders: string[], rush: number, rounds: number }} plan
+ * @param {{ api: string, admin: Record<string, string>, kiosks: Kiosk[], spenders: string[], rush: number, rounds: number }} plan
  * @param {Ledger} ledger
  */
-export async function mixedPhase({ api, kiosks, spenders, rush, rounds }, ledger) {
+export async function mixedPhase({ api, admin, kiosks, spenders, rush, rounds }, ledger) {
   const started = performance.now();
-  const admin = { authorization: `Bearer ${await idTokenFor('load-admin', { admin: true })}` };
   /** @type {Map<string, Record<string, string>>} */
   const asUser = new Map();
   for (const id of spenders) asUser.set(id, { authorization: `Bearer ${await idTokenFor(id)}` });
@@ -191,10 +192,11 @@ export async function mixedPhase({ api, kiosks, spenders, rush, rounds }, ledger
 
 /**
  * The mixed phase's books: no key spent or adjusted twice; the rush issued exactly
- * min(stock, rush) and left the stock at what remains; each redemption cancelled by
- * exactly one of its two cancels; each spender's balances equal to what they earned,
- * were adjusted, spent and got back; the redemptions and their notifications, one
- * each, as answered (none for one cancelled before it was announced).
+ * min(stock, rush) and left the stock at what remains, with what cancels gave back;
+ * each redemption cancelled by exactly one of its two cancels; each spender's balances
+ * equal to what they earned, were adjusted, spent and got back; the redemptions and
+ * their notifications, one each, as answered (none for one cancelled before it was
+ * announced).
  * @param {import('./books.mjs').Books} books
  * @param {Awaited<ReturnType<typeof mixedPhase>>['tally']} tally
  * @param {{ spenders: string[], rush: number }} plan
@@ -210,7 +212,11 @@ export async function mixedBooks(books, tally, { spenders, rush }, ledger) {
     Math.min(scarce.stock, rush),
   );
   const stock = (await db().collection('rewards').doc(scarce.id).get()).get('stock');
-  books.expect(`stock left of ${scarce.id}`, stock, scarce.stock - tally.rushIssued);
+  // A cancel gives back the unit its redemption took (the vouchers phase cancels some of the rush's).
+  const givenBack = [...tally.cancelled].filter(
+    ([id, successes]) => successes === 1 && tally.redemptions.get(id)?.rewardId === scarce.id,
+  ).length;
+  books.expect(`stock left of ${scarce.id}`, stock, scarce.stock - tally.rushIssued + givenBack);
   const once = [...tally.cancelled.values()].filter((successes) => successes === 1).length;
   books.expect('redemptions cancelled by exactly one of their two cancels', once, tally.cancelled.size);
 

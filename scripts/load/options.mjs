@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 
 /**
- * @typedef {'kiosks' | 'users' | 'duration' | 'hot' | 'retries' | 'offline-kiosks' | 'offline-deposits' | 'offline-days' | 'spenders' | 'rush' | 'mixed-rounds'} Flag
+ * @typedef {'kiosks' | 'users' | 'duration' | 'hot' | 'retries' | 'offline-kiosks' | 'offline-deposits' | 'offline-days' | 'spenders' | 'rush' | 'mixed-rounds' | 'dormant' | 'leavers'} Flag
  * @type {Record<Flag, [number, number, string, number?]>} Flag → [default, smallest allowed, what it sizes, largest allowed].
  */
 const FLAGS = {
@@ -20,14 +20,16 @@ const FLAGS = {
   spenders: [40, 1, 'users of the mixed phase, who earn, redeem and are adjusted'],
   rush: [100, 0, 'concurrent redemptions of a reward with a stock of 10 in the mixed phase'],
   'mixed-rounds': [5, 1, 'rounds of the mixed phase: deposits, a redemption and an adjustment per spender'],
+  dormant: [20, 1, 'users of the mixed phase whose old points the expiry run expires while they deposit'],
+  leavers: [20, 1, 'users of the mixed phase erased while they deposit'],
 };
 
 export const USAGE = [
   'Usage: npm run loadtest -- [--kiosks N] [--users N] [--duration S] [--hot N] [--retries N]',
   '         [--offline-kiosks N] [--offline-deposits N] [--offline-days N]',
-  '         [--spenders N] [--rush N] [--mixed-rounds N]',
+  '         [--spenders N] [--rush N] [--mixed-rounds N] [--dormant N] [--leavers N]',
   ...Object.entries(FLAGS).map(([name, [fallback, , what]]) => `  --${name.padEnd(16)} ${what} (default ${fallback})`),
-  'A quick run: npm run loadtest -- --kiosks 10 --users 20 --duration 10 --hot 20 --retries 10 --offline-kiosks 2 --offline-deposits 30 --spenders 5 --rush 20 --mixed-rounds 2',
+  'A quick run: npm run loadtest -- --kiosks 10 --users 20 --duration 10 --hot 20 --retries 10 --offline-kiosks 2 --offline-deposits 30 --spenders 5 --rush 20 --mixed-rounds 2 --dormant 4 --leavers 4',
 ].join('\n');
 
 /**

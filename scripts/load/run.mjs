@@ -5,9 +5,12 @@
 //   hot:    100 concurrent awards to one user (bursts.mjs)
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently (bursts.mjs)
 //   offline: 10 kiosks upload 120 deposits each of the last 6 days (offline.mjs)
-//   mixed:   40 spenders earn, redeem (100 rush a stock of 10), are adjusted and refunded (mixed.mjs)
-// Then the triggers drain and the effects sweep completes what none of them finished
-// (effects.mjs). Sizes from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)`
+//   mixed:   40 spenders earn, redeem (100 rush a stock of 10), are adjusted and refunded (mixed.mjs);
+//            meanwhile 20 dormant users' old points expire and 20 leavers are erased (lifecycle.mjs)
+//   vouchers: every voucher of the mixed phase used from three tills at once (vouchers.mjs)
+// From the mixed phase on, a webhook receiver that fails 10 % of attempts hears every
+// event (webhooks.mjs). Then the triggers drain, the effects sweep completes what none of
+// them finished (effects.mjs), and deliveries that failed are retried. Sizes from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)`
 // (exit 1; the audit is books.mjs) and writes RELIABILITY.md.
 import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
@@ -20,7 +23,11 @@ import { Books, Ledger, auditBooks, pointsAudit, randomInt } from './books.mjs';
 import { pendingEffects, sweepEffects, waitForTriggersToSettle } from './effects.mjs';
 import { hotPhase, retriesPhase, submitRecorded, transactionBody } from './bursts.mjs';
 import { offlinePhase } from './offline.mjs';
-import { mixedBooks, mixedPhase } from './mixed.mjs';
+import { lifecycleBooks, lifecyclePhase, seedLifecycle, EXPIRE_AFTER_MONTHS } from './lifecycle.mjs';
+import { MIXED_REWARDS, mixedBooks, mixedPhase } from './mixed.mjs';
+import { setUpPartners, voucherBooks, voucherPhase } from './vouchers.mjs';
+import { registerReceiver, settleDeliveries, startReceiver, webhookBooks } from './webhooks.mjs';
+import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { loadOptions } from './options.mjs';
 import { loadTables, writeReliabilityReport } from './report.mjs';
 
@@ -40,6 +47,8 @@ const {
   spenders: SPENDERS,
   rush: RUSH,
   mixedRounds: MIXED_ROUNDS,
+  dormant: DORMANT,
+  leavers: LEAVERS,
 } = loadOptions(process.argv.slice(2));
 const emulators = await discoverEmulators();
 const API = apiUrl(emulators);
@@ -51,6 +60,8 @@ async function seed() {
   ];
   const users = Array.from({ length: USERS + 1 }, (_, i) => (i === USERS ? 'load-hot-user' : `load-user-${i}`));
   const spenders = Array.from({ length: SPENDERS }, (_, i) => `load-spender-${i}`);
+  const dormant = Array.from({ length: DORMANT }, (_, i) => `load-dormant-${i}`);
+  const leavers = Array.from({ length: LEAVERS }, (_, i) => `load-leaver-${i}`);
   await writeAll([
     ...kioskIds.map((id, i) => [
       db().collection('kiosks').doc(id),
@@ -61,8 +72,9 @@ async function seed() {
       fleetUserDoc(`Load user ${i}`, i % 2 === 0 ? `load-device-${i}` : undefined),
     ]),
   ]);
+  await seedLifecycle(dormant, leavers);
   // A cap high enough that the hot user's 100 awards stay under it: this run measures the books, not the cap.
-  await db().doc('config/rewards').set({ dailyPointsCap: 10_000_000 });
+  await db().doc('config/rewards').set({ dailyPointsCap: 10_000_000, pointsExpireAfterMonths: EXPIRE_AFTER_MONTHS });
   /** @type {{ id: string, apiKey: string }[]} */
   const kiosks = [];
   for (const id of kioskIds) kiosks.push({ id, ...(await issueKey(id, 'load test')) });
@@ -72,6 +84,8 @@ async function seed() {
     users: users.slice(0, USERS),
     hotUser: 'load-hot-user',
     spenders,
+    dormant,
+    leavers,
   };
 }
 
@@ -214,21 +228,50 @@ console.log(`retries: ${RETRY_REQUESTS} requests, each sent 2-5 times...`);
 const retries = await retriesPhase({ ...seeded, api: API, requests: RETRY_REQUESTS }, ledger);
 console.log(`offline: ${OFFLINE_KIOSKS} kiosks upload ${OFFLINE_DEPOSITS} deposits each...`);
 const offline = await offlinePhase({ ...seeded, api: API, deposits: OFFLINE_DEPOSITS, days: OFFLINE_DAYS }, ledger);
-console.log(`mixed: ${SPENDERS} spenders earn, redeem and are adjusted; ${RUSH} rush a stock of 10...`);
-const mixedPlan = { api: API, kiosks: seeded.kiosks, spenders: seeded.spenders, rush: RUSH, rounds: MIXED_ROUNDS };
-const mixed = await mixedPhase(mixedPlan, ledger);
+const admin = { authorization: `Bearer ${await idTokenFor('load-admin', { admin: true })}` };
+const partners = await setUpPartners(API, admin, ledger);
+const receiver = await startReceiver();
+const webhookId = await registerReceiver(API, admin, receiver);
+console.log(
+  `mixed: ${SPENDERS} spenders earn, redeem and are adjusted; ${RUSH} rush a stock of 10; ` +
+    `${DORMANT} dormant users' points expire and ${LEAVERS} leavers are erased meanwhile...`,
+);
+const mixedPlan = {
+  api: API,
+  admin,
+  kiosks: seeded.kiosks,
+  spenders: seeded.spenders,
+  rush: RUSH,
+  rounds: MIXED_ROUNDS,
+};
+const lifecyclePlan = {
+  ...mixedPlan,
+  projectId: emulators.projectId,
+  dormant: seeded.dormant,
+  leavers: seeded.leavers,
+};
+const [mixed, lifecycle] = await Promise.all([mixedPhase(mixedPlan, ledger), lifecyclePhase(lifecyclePlan, ledger)]);
+console.log(`vouchers: each voucher used from ${partners.tills.length} tills at once...`);
+const rewardIds = [MIXED_REWARDS.scarce.id, MIXED_REWARDS.voucher.id];
+const vouchers = await voucherPhase({ api: API, admin, partners, rewardIds }, ledger);
 console.log('Waiting for the triggers to drain...');
 const leftByTriggers = await waitForTriggersToSettle();
 console.log(`Effects still pending: ${JSON.stringify(leftByTriggers)}; running the effects sweep...`);
 const swept = sweepEffects(emulators.projectId);
 const transactions = await waitForEffects(transactionsCollection(), 'all', { timeoutMs: 120_000, intervalMs: 1000 });
+console.log('Waiting for the webhook deliveries to end; retrying those that failed...');
+const retried = await settleDeliveries(API, admin, webhookId);
+await receiver.close();
 const lag = transactions.map(
   (/** @type {any} */ doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis(),
 );
 
 const books = new Books();
 await auditBooks(books, ledger, seeded, transactions, retries, offline);
+await voucherBooks(books, vouchers, mixed.tally.cancelled);
 await mixedBooks(books, mixed.tally, mixedPlan, ledger);
+await lifecycleBooks(books, lifecycle, seeded, ledger);
+const webhooks = await webhookBooks(books, webhookId, receiver.seen, retried);
 const pending = Object.values(await pendingEffects()).reduce((sum, n) => sum + n, 0);
 books.expect('effects still pending after the sweep', pending, 0);
 const audit = pointsAudit(emulators.projectId);
@@ -244,7 +287,16 @@ const round = (/** @type {Record<string, number>} */ values) =>
   Object.fromEntries(Object.entries(values).map(([key, value]) => [key, Math.round(value)]));
 const figures = {
   date: new Date().toISOString(),
-  phases: { fleet, hot, retries, offline, mixed: mixed.figures },
+  phases: {
+    fleet,
+    hot,
+    retries,
+    offline,
+    mixed: mixed.figures,
+    lifecycle: lifecycle.figures,
+    vouchers: vouchers.figures,
+    webhooks,
+  },
   totals: {
     'transactions recorded': transactions.length,
     'points awarded': ledger.points,
