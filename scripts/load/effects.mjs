@@ -11,8 +11,11 @@ import { countOf, runAdmin } from './books.mjs';
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
 
-/** What the sweep looks through: every document whose trigger tells or counts something. */
-const WITH_EFFECTS = ['transactions', 'redemptions', 'alerts'];
+/**
+ * What the sweep looks through: every document whose trigger tells or counts something,
+ * and the profiles of erased users (none in a load run: no phase erases anyone).
+ */
+const WITH_EFFECTS = ['transactions', 'redemptions', 'alerts', 'users'];
 
 /** How many documents of each kind still wait for their effects. */
 export async function pendingEffects() {
