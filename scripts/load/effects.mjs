@@ -11,8 +11,19 @@ import { countOf, runAdmin } from './books.mjs';
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
 
-/** What the sweep looks through: every document whose trigger tells or counts something. */
-const WITH_EFFECTS = ['transactions', 'redemptions', 'alerts', 'expiryReminders', 'webhookEvents', 'voucherUses'];
+/**
+ * What the sweep looks through: every document whose trigger tells, counts or delivers
+ * something, and the profiles of erased users (their erasure is finished by the sweep).
+ */
+const WITH_EFFECTS = [
+  'transactions',
+  'redemptions',
+  'alerts',
+  'expiryReminders',
+  'webhookEvents',
+  'voucherUses',
+  'users',
+];
 
 /** How many documents of each kind still wait for their effects. */
 export async function pendingEffects() {

@@ -1,7 +1,9 @@
 /**
  * `effectsPending: true` marks a transaction, redemption, alert or expiry reminder whose side effects
  * (counters, notification, push) are not all applied yet: written with the document,
- * deleted in the same write that records the effects' final state. The effects sweep
+ * deleted in the same write that records the effects' final state. On an erased
+ * profile it marks an erasure not finished yet: a trigger that read the user before
+ * it may still write a notification (services/erasure.ts). The effects sweep
  * (services/pendingEffects.ts) finds what no trigger finished by an equality on it and
  * a range on the document's time (an index each, firestore.indexes.json), never by
  * scanning a collection.

@@ -3,6 +3,7 @@ import { db, runTransaction } from '../adapters/firestore';
 import { rankFor, type EarningsByDay, type RewardsConfig } from '../domain/rewards';
 import { changePoints, isMonth, monthOf, nextExpiry, oldestMonth, type PointsByMonth } from '../domain/pointsExpiry';
 import { ApiError } from '../errors';
+import { effectsPending } from './pendingEffects';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from './rewardsConfig';
 import type { UserView } from '../http/apiDescription/views';
 
@@ -46,6 +47,8 @@ export function newProfile(profile: NewProfile, rewards: RewardsConfig): Documen
  * they earned day by day), the balance is 0 (the erasure's `forfeit` entry writes it
  * off), `totalPoints` and `recycledCount` stay for the books, and `erasedAt` marks the
  * id as erased for good: no route or award finds the user, nothing provisions it again.
+ * `effectsPending` marks the erasure unfinished until the effects sweep has deleted the
+ * notifications again (services/erasure.ts finishErasure).
  */
 export const erasedProfile = (): UpdateData<DocumentData> => ({
   name: FieldValue.delete(),
@@ -56,6 +59,7 @@ export const erasedProfile = (): UpdateData<DocumentData> => ({
   // No points left to expire: the forfeit wrote them all off.
   ...zeroedPointsModel(),
   erasedAt: FieldValue.serverTimestamp(),
+  ...effectsPending,
 });
 
 /** A users/{id} document kept for the books after its person was erased. */

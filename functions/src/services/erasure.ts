@@ -6,10 +6,11 @@
  * and the users sweep (accounts deleted in the Firebase console) all erase here.
  */
 import type { DocumentSnapshot } from 'firebase-admin/firestore';
-import { commitOnFreshReads, db } from '../adapters/firestore';
+import { commitOnFreshReads, db, runTransaction } from '../adapters/firestore';
 import { deleteAuthAccount, uidsWithoutAccount, ACCOUNT_LOOKUP_BATCH } from '../adapters/identity';
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
 import { notificationsOf } from '../data/notifications';
+import { EFFECTS_PENDING, effectsSettled } from '../data/pendingEffects';
 import { ProfileNotFound, erasedProfile, isErasedProfile, isPoints, usersCollection } from '../data/users';
 import { logInfo } from '../log';
 import { pages } from './ledgerBooks';
@@ -45,7 +46,8 @@ export async function eraseUser(userId: string, by: string): Promise<Erasure> {
  * Erases the profile of `userId` in one commit, guarded by a precondition on the user
  * document as read, as an award's commit is: a deposit that commits first is in the
  * balance written off (the erasure reads again), one that comes after finds the user
- * erased (404). Never a balance on an erased user. Then deletes the notifications.
+ * erased (404). Never a balance on an erased user. Then deletes the notifications;
+ * the effects sweep deletes them again later (finishErasure).
  * Returns the points the user's `forfeit` entry writes off.
  */
 async function eraseProfile(userId: string, by: string): Promise<number> {
@@ -79,6 +81,30 @@ async function eraseProfile(userId: string, by: string): Promise<number> {
   await db().recursiveDelete(notificationsOf(userId));
   logInfo('user_erased', { userId, forfeited, by });
   return forfeited;
+}
+
+/**
+ * The end of an erasure, run by the effects sweep on a profile erased at least its
+ * minimum age ago (5 minutes, longer than any trigger's timeout). The triggers that
+ * tell a user read the profile outside their transaction (locking it would make
+ * awards wait on them): one that read it just before the erasure's commit can write
+ * its notification after the erasure's delete, but no such run is left by now, and a
+ * run that started later read the user erased and wrote nothing. So the notifications
+ * are deleted again, then the profile's `effectsPending` is cleared, by one run only:
+ * `completed-now` for that run, `complete` for any other (nothing changed).
+ */
+export async function finishErasure(userId: string): Promise<'missing' | 'complete' | 'completed-now'> {
+  const userRef = usersCollection().doc(userId);
+  const unfinished = (profile: DocumentSnapshot) => isErasedProfile(profile) && profile.get(EFFECTS_PENDING) === true;
+  const profile = await userRef.get();
+  if (!profile.exists) return 'missing';
+  if (!unfinished(profile)) return 'complete';
+  await db().recursiveDelete(notificationsOf(userId));
+  return runTransaction(async (tx) => {
+    if (!unfinished(await tx.get(userRef))) return 'complete';
+    tx.update(userRef, effectsSettled());
+    return 'completed-now';
+  });
 }
 
 /** What a users sweep found. */

@@ -4,8 +4,8 @@ import { sweepPendingEffects, type EffectsSweepOutcome } from '../services/pendi
 
 /**
  * The scheduled effects sweep (every 5 minutes): completes the effects of
- * transactions, redemptions, alerts and expiry reminders that no trigger (or run)
- * finished. The functions emulator runs no schedules (firebase-tools issue 2034), so `npm start` runs it on a
+ * transactions, redemptions, alerts, expiry reminders, webhook events and voucher
+ * uses that no trigger (or run) finished, and finishes the erasures. The functions emulator runs no schedules (firebase-tools issue 2034), so `npm start` runs it on a
  * timer through `admin effects:sweep`, and the tests run it through
  * firebase-functions-test.
  */

@@ -1,8 +1,12 @@
 import { Timestamp } from 'firebase-admin/firestore';
 import type { CloudFunction } from 'firebase-functions/v1';
 import { alertsCollection, newAlert } from '../../src/data/alerts';
+import { newNotification, notificationsOf as inboxOf } from '../../src/data/notifications';
+import { transactionNotification } from '../../src/domain/messages';
 import { effectsSweep, redemptionEffects, transactionEffects, alertPush } from '../../src/index';
+import { eraseUser } from '../../src/services/erasure';
 import { openBalance } from '../../src/services/ledgerBooks';
+import { runEffectsSweep } from '../../src/triggers/effectsSweep';
 import { admin } from './cli-runner';
 import {
   adminHeaders,
@@ -13,6 +17,7 @@ import {
   resetEmulators,
   seedKioskWithKey,
   seedUser,
+  uniqueId,
   withoutBackgroundTriggers,
 } from './helpers';
 
@@ -165,5 +170,59 @@ describe('the effects sweep completes what no trigger did, exactly once', () => 
     });
     expect(redemption.effects.completedAt).toBeInstanceOf(Timestamp);
     expect(alert.push.status).not.toBe('sending');
+  });
+});
+
+describe('the effects sweep finishes an erasure (contract §15: no notification survives it)', () => {
+  /**
+   * A user with 40 points, erased; then the notification of a deposit written as a
+   * trigger that read the user just before the erasure's commit writes it, after the
+   * erasure's own delete of the inbox.
+   */
+  async function erasedThenToldLate() {
+    const userId = await seedUser({ currentPoints: 40, totalPoints: 40 });
+    await openBalance(userId, 'test');
+    await eraseUser(userId, 'test');
+    const transactionId = uniqueId('tx');
+    const content = transactionNotification({
+      transactionId,
+      kioskId: 'kiosk-a',
+      kioskName: 'Kiosk A',
+      totalItems: 3,
+      pointsEarned: 40,
+      newBalance: 40,
+    });
+    await inboxOf(userId)
+      .doc(transactionId)
+      .set(newNotification({ type: 'transaction', ...content }));
+    return userId;
+  }
+
+  const erasureOf = async (userId: string) => ({
+    notifications: await notificationsOf(userId),
+    pending: (await db().doc(`users/${userId}`).get()).get('effectsPending'),
+  });
+
+  test("the late notification is deleted and the erasure's mark cleared, once; a second sweep does nothing", async () => {
+    const userId = await erasedThenToldLate();
+    await recordedAgo(`users/${userId}`, 'erasedAt');
+
+    // Two sweeps at once: one of them finishes it.
+    const racing = await Promise.all([runEffectsSweep(), runEffectsSweep()]);
+    expect(racing.map(({ erasures }) => [erasures.completed, erasures.failed]).sort()).toEqual([
+      [0, 0],
+      [1, 0],
+    ]);
+    expect(await erasureOf(userId)).toEqual({ notifications: 0, pending: undefined });
+    expect(await admin('audit')).toMatch(/^audit: OK/);
+
+    expect(JSON.parse(await admin('effects:sweep')).erasures).toEqual({ pending: 0, completed: 0, failed: 0 });
+    expect(await erasureOf(userId)).toEqual({ notifications: 0, pending: undefined });
+  });
+
+  test('not yet: an erasure within the minimum age is left as it is (a trigger may still be writing)', async () => {
+    const userId = await erasedThenToldLate();
+    await scheduledSweep();
+    expect(await erasureOf(userId)).toEqual({ notifications: 1, pending: true });
   });
 });

@@ -108,6 +108,7 @@ const QUERIES: QueryShape[] = [
       ['expiryReminders', 'createdAt'],
       ['webhookEvents', 'occurredAt'],
       ['voucherUses', 'usedAt'],
+      ['users', 'erasedAt'],
     ] as const
   ).map(([collection, timeField]): QueryShape => ({
     file: 'data/pendingEffects.ts',

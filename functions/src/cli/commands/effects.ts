@@ -9,7 +9,8 @@ const effectsSweep: Command = {
     'Runs the effects sweep once, as the scheduled function does every 5 minutes (npm start runs it on a timer: ' +
     'the emulator runs no schedules): completes, exactly once, the kiosk counters, notifications and pushes of ' +
     'transactions, redemptions, alerts and expiry reminders whose trigger (or run) never finished them, and the ' +
-    'webhook deliveries of events whose fan-out never ran. Prints what it found and completed ' +
+    'webhook deliveries of events whose fan-out never ran; finishes erasures (their notifications deleted again, ' +
+    'in case a trigger that read the user before the erasure wrote one). Prints what it found and completed ' +
     'as JSON.',
   flags: {
     'min-age': {
