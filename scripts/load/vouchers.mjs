@@ -110,7 +110,7 @@ export async function voucherPhase({ api, admin, partners, rewardIds }, ledger) 
     vouchers: vouchers.length,
     usesSent: races.length * (TILLS + 1),
     used: races.filter((r) => usedBy(r).length > 0).length,
-    cancelledWhileUsed: races.filter((r) => r.cancel?.status === 200).length,
+    cancelledInTheRace: races.filter((r) => r.cancel?.status === 200).length,
     refused: refusals(races),
     seconds: (performance.now() - started) / 1000,
   };
