@@ -1,6 +1,6 @@
 // @ts-check
 // The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs.
-// Five phases against the real functions on the emulator suite, then the books:
+// Six phases against the real functions on the emulator suite, then the books:
 //   fleet:  50 kiosks, 200 users, 60 s of autocannon (transactions + status heartbeats)
 //   hot:    100 concurrent awards to one user (bursts.mjs)
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently (bursts.mjs)
@@ -8,10 +8,11 @@
 //   mixed:   40 spenders earn, redeem (100 rush a stock of 10), are adjusted and refunded (mixed.mjs);
 //            meanwhile 20 dormant users' old points expire and 20 leavers are erased (lifecycle.mjs)
 //   vouchers: every voucher of the mixed phase used from three tills at once (vouchers.mjs)
-// From the mixed phase on, a webhook receiver that fails 10 % of attempts hears every
-// event (webhooks.mjs). Then the triggers drain, the effects sweep completes what none of
-// them finished (effects.mjs), and deliveries that failed are retried. Sizes from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)`
-// (exit 1; the audit is books.mjs) and writes RELIABILITY.md.
+// A webhook receiver that fails 10 % of attempts hears every event of the run
+// (webhooks.mjs). Then the triggers drain, the effects sweep completes what none of
+// them finished (effects.mjs), and deliveries that failed are retried. Sizes from the
+// flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)` (exit 1; the
+// audit is books.mjs) and writes RELIABILITY.md.
 import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
 import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulators.ts';
@@ -218,6 +219,9 @@ const started = Date.now();
 console.log(`Seeding ${KIOSKS} kiosks and ${USERS} users...`);
 const seeded = await seed();
 const ledger = new Ledger();
+const admin = { authorization: `Bearer ${await idTokenFor('load-admin', { admin: true })}` };
+const receiver = await startReceiver();
+const webhookId = await registerReceiver(API, admin, receiver);
 console.log(`Warming ${KIOSKS} function workers...`);
 await warmUp();
 console.log(`fleet: ${KIOSKS} kiosks for ${DURATION_S} s...`);
@@ -228,10 +232,7 @@ console.log(`retries: ${RETRY_REQUESTS} requests, each sent 2-5 times...`);
 const retries = await retriesPhase({ ...seeded, api: API, requests: RETRY_REQUESTS }, ledger);
 console.log(`offline: ${OFFLINE_KIOSKS} kiosks upload ${OFFLINE_DEPOSITS} deposits each...`);
 const offline = await offlinePhase({ ...seeded, api: API, deposits: OFFLINE_DEPOSITS, days: OFFLINE_DAYS }, ledger);
-const admin = { authorization: `Bearer ${await idTokenFor('load-admin', { admin: true })}` };
 const partners = await setUpPartners(API, admin, ledger);
-const receiver = await startReceiver();
-const webhookId = await registerReceiver(API, admin, receiver);
 console.log(
   `mixed: ${SPENDERS} spenders earn, redeem and are adjusted; ${RUSH} rush a stock of 10; ` +
     `${DORMANT} dormant users' points expire and ${LEAVERS} leavers are erased meanwhile...`,

@@ -1,6 +1,6 @@
 // @ts-check
 // The load test's webhook receiver (contract §13): an HTTP server of this process,
-// registered for every event type before the mixed phase, that answers 500 to 10 %
+// registered for every event type before the first phase, that answers 500 to 10 %
 // of attempts at random and verifies every signature with `standardwebhooks`, an
 // independent Standard Webhooks implementation. After the run, deliveries that ended
 // `failed` (every attempt of the schedule refused) are retried through the API as an
