@@ -6,11 +6,12 @@
  * attempt twice at once nor records it twice (services/webhookDelivery.ts). No client
  * reads it.
  */
-import { Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import type { DeliveryStatus, WebhookEventType } from '../domain/webhookEvents';
 import type { WebhookDeliveryView } from '../http/apiDescription/webhookViews';
 import { newestFirstPageOf } from './userPages';
+import { webhookRecordExpiry } from './webhookEvents';
 
 export const webhookDeliveriesCollection = () => db().collection('webhookDeliveries');
 
@@ -58,8 +59,17 @@ export const newDelivery = (fields: {
   ...fields,
   status: 'pending',
   createdAt: Timestamp.now(),
+  expireAt: webhookRecordExpiry(Date.now()),
   attempts: [],
   claim: null,
+});
+
+/** The update that starts a new series of attempts on a delivery that ended (a manual retry): kept a month from now. */
+export const reopenedDelivery = (finalAttempt: number): DocumentData => ({
+  status: 'pending',
+  finalAttempt,
+  stoppedBecause: FieldValue.delete(),
+  expireAt: webhookRecordExpiry(Date.now()),
 });
 
 export const deliveryFromSnapshot = (snapshot: DocumentSnapshot): DeliveryRecord | undefined => {

@@ -14,6 +14,16 @@ import { webhookEventId, type WebhookEventType } from '../domain/webhookEvents';
 
 export const webhookEventsCollection = () => db().collection('webhookEvents');
 
+/**
+ * How long an event and each delivery are kept: a TTL policy on their `expireAt`
+ * (firestore.indexes.json) deletes them after, as webhook providers keep their
+ * delivery logs for a month. Nothing depends on an old event: the commit that staged
+ * it created its thing too, so it can never be staged again.
+ */
+export const WEBHOOK_RECORDS_KEPT_DAYS = 30;
+export const webhookRecordExpiry = (fromMs: number): Timestamp =>
+  Timestamp.fromMillis(fromMs + WEBHOOK_RECORDS_KEPT_DAYS * 24 * 60 * 60 * 1000);
+
 export interface WebhookEvent {
   type: WebhookEventType;
   /** The id of the thing it happened to (a transaction, redemption, ledger entry or alert). */
@@ -38,6 +48,7 @@ export function stageWebhookEvent(writes: StagedWrites, event: WebhookEvent): st
     body: JSON.stringify({ type: event.type, timestamp, data: event.data }),
     occurredAt: Timestamp.fromDate(event.at),
     createdAt: FieldValue.serverTimestamp(),
+    expireAt: webhookRecordExpiry(event.at.getTime()),
     // Until its deliveries exist and their first attempts are queued: the effects sweep finishes what no trigger did.
     ...effectsPending,
   });

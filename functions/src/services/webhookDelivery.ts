@@ -6,6 +6,7 @@ import { postWebhook, systemResolver, type Resolver } from '../adapters/webhookH
 import { webhookRetrySchedule } from '../config';
 import {
   deliveryFromSnapshot,
+  reopenedDelivery,
   webhookDeliveriesCollection,
   type DeliveryAttemptRecord,
   type DeliveryRecord,
@@ -175,7 +176,7 @@ export async function retryDeliveryNow(delivery: DeliveryRecord): Promise<boolea
     const current = deliveryFromSnapshot(await tx.get(ref));
     if (!current || current.status === 'pending') return undefined;
     const finalAttempt = current.attempts.length + 1;
-    tx.update(ref, { status: 'pending', finalAttempt, stoppedBecause: FieldValue.delete() });
+    tx.update(ref, reopenedDelivery(finalAttempt));
     return { ...current, status: 'pending' as const, finalAttempt };
   });
   if (!reopened) return false;

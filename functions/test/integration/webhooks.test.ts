@@ -5,6 +5,7 @@
  * WEBHOOK_RETRY_SECONDS (`1,1,1`: 4 attempts); refused URLs, at registration and
  * after name resolution (the resolver injected into an attempt run in-process).
  */
+import { Timestamp } from 'firebase-admin/firestore';
 import { Webhook } from 'standardwebhooks';
 import { createWebhook } from '../../src/data/webhooks';
 import { newDelivery, webhookDeliveriesCollection } from '../../src/data/webhookDeliveries';
@@ -165,6 +166,26 @@ describe('delivering', () => {
     expect((await call('POST', retry, { headers: await adminHeaders() })).status).toBe(200);
     await settledDelivery(webhook.id, 'succeeded', 5);
     expect(target.received[4].headers['webhook-id']).toBe(target.received[0].headers['webhook-id']);
+  });
+
+  test('an event and its delivery are kept 30 days (`expireAt`, under a TTL policy); a retry keeps the delivery 30 days from then', async () => {
+    const target = await receiver(503);
+    const webhook = await register(target.url);
+    await adjustPoints();
+    const failed = await settledDelivery(webhook.id, 'failed', 4);
+    const days = (from: Timestamp, to: Timestamp) => (to.toMillis() - from.toMillis()) / (24 * 60 * 60 * 1000);
+    const event = (await db().collection('webhookEvents').doc(failed.eventId).get()).data()!;
+    expect(days(event.occurredAt, event.expireAt)).toBe(30);
+    const stored = async () => (await webhookDeliveriesCollection().doc(failed.id).get()).data()!;
+    const first = await stored();
+    expect(days(first.createdAt, first.expireAt)).toBeCloseTo(30, 4);
+
+    target.answer(200);
+    const retry = `/admin/webhooks/${webhook.id}/deliveries/${failed.id}/retry`;
+    const retriedAt = Timestamp.now();
+    expect((await call('POST', retry, { headers: await adminHeaders() })).status).toBe(200);
+    await settledDelivery(webhook.id, 'succeeded', 5);
+    expect(days(retriedAt, (await stored()).expireAt)).toBeGreaterThanOrEqual(30);
   });
 
   test('a rotated secret: for 24 h each delivery verifies with the old secret and the new', async () => {

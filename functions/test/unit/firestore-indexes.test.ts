@@ -10,7 +10,7 @@
  * until it is described here), and that each shape's composite index is deployed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 
 type Direction = 'ASCENDING' | 'DESCENDING';
 
@@ -312,10 +312,17 @@ interface CompositeIndex {
   fields: IndexField[];
 }
 
+interface FieldOverride {
+  collectionGroup: string;
+  fieldPath: string;
+  ttl?: boolean;
+  indexes: unknown[];
+}
+
 const srcDir = join(__dirname, '..', '..', 'src');
-const indexes: CompositeIndex[] = JSON.parse(
+const { indexes, fieldOverrides } = JSON.parse(
   readFileSync(join(__dirname, '..', '..', '..', 'firestore.indexes.json'), 'utf8'),
-).indexes;
+) as { indexes: CompositeIndex[]; fieldOverrides: FieldOverride[] };
 
 const sourceFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -402,5 +409,26 @@ describe('firestore.indexes.json has the index of every query in functions/src',
     const byKind = QUERIES.find((query) => query.equal?.includes('kind'))!;
     expect(neededIndex(byKind)).toEqual({ equal: ['kind', 'resolvedAt'], ordered: [] });
     expect(deployed('alerts', neededIndex(byKind)!)).toBe(true);
+  });
+});
+
+describe('firestore.indexes.json deletes what is kept only for a time (TTL policies)', () => {
+  // Each collection's data/ module is named after it; the ones that write an `expireAt`.
+  const expiring = sourceFiles(join(srcDir, 'data'))
+    .filter((path) => /\bexpireAt: /.test(readFileSync(path, 'utf8')))
+    .map((path) => basename(path, '.ts'))
+    .sort();
+
+  test('the collections with an expireAt are rate limits and the webhook records', () => {
+    expect(expiring).toEqual(['rateLimits', 'webhookDeliveries', 'webhookEvents']);
+  });
+
+  test.each(expiring)('%s: a TTL policy on expireAt, a field not indexed', (collection) => {
+    expect(fieldOverrides).toContainEqual({
+      collectionGroup: collection,
+      fieldPath: 'expireAt',
+      ttl: true,
+      indexes: [],
+    });
   });
 });
