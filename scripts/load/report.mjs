@@ -12,9 +12,10 @@ const FIGURES_FILE = join(cacheDir, 'loadtest-figures.json');
 
 /** The suites of `npm test` (functions/test/) that inject faults or hostile input. */
 const SUITES = {
-  Faults: ['transactions', 'kiosk-simulator', 'triggers', 'otp', 'redemptions', 'adjustments', 'notify'].map(
-    (name) => `integration/${name}.test.ts`,
-  ),
+  Faults: [
+    ...['transactions', 'kiosk-simulator', 'triggers', 'otp', 'redemptions', 'adjustments', 'notify'],
+    ...['vouchers', 'webhooks', 'expiry', 'erasure'],
+  ].map((name) => `integration/${name}.test.ts`),
   'Hostile input': [
     ...['fuzz', 'security', 'protocol', 'kiosks', 'users', 'admin', 'firestore-rules'].map(
       (name) => `integration/${name}.test.ts`,
