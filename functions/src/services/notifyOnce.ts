@@ -40,7 +40,7 @@ export interface Telling {
 }
 
 /** What is told of a document, as its service describes it: `tellOnce` finds the rest. */
-export type Tale = Pick<Telling, 'userId' | 'notificationId' | 'type' | 'content'>;
+export type WhatToTell = Pick<Telling, 'userId' | 'notificationId' | 'type' | 'content'>;
 
 /**
  * The whole of claim-then-act for one document (`ref`): in one transaction, reads it
@@ -52,7 +52,7 @@ export type Tale = Pick<Telling, 'userId' | 'notificationId' | 'type' | 'content
 export async function tellOnce(
   ref: DocumentReference,
   subject: Telling['subject'],
-  describe: (document: DocumentData, tx: Transaction) => Tale | Claim,
+  describe: (document: DocumentData, tx: Transaction) => WhatToTell | Claim,
   push: PushTransport,
 ): Promise<Claim['state']> {
   const claimId = randomUUID();
