@@ -1,12 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import type { DocumentData } from 'firebase-admin/firestore';
-import { runTransaction } from '../adapters/firestore';
 import type { PushTransport } from '../adapters/push';
 import { expiryRemindersCollection } from '../data/expiryReminders';
-import { isErasedProfile, userFromSnapshot, usersCollection } from '../data/users';
 import { pointsExpiringNotification } from '../domain/messages';
 import { addDays } from '../domain/pointsExpiry';
-import { pushClaimed, stageTelling, type Claim } from './notifyOnce';
+import { tellOnce, type Claim } from './notifyOnce';
 
 /**
  * What a user is told of a reminder that points expire (services/pointsExpiry.ts):
@@ -16,21 +12,10 @@ import { pushClaimed, stageTelling, type Claim } from './notifyOnce';
  * run left undone.
  */
 export async function applyExpiryReminderEffects(reminderId: string, push: PushTransport): Promise<Claim['state']> {
-  const reminderRef = expiryRemindersCollection().doc(reminderId);
-  const claimId = randomUUID();
-
-  const claim = await runTransaction<Claim>(async (tx) => {
-    const reminder = (await tx.get(reminderRef)).data();
-    if (!reminder) return { state: 'missing' };
-    const effects: DocumentData = reminder.effects ?? {};
-    if (effects.completedAt) return { state: 'complete' };
-    // The user is read outside the lock: a reminder's run must not hold up their next award.
-    const userSnap = await usersCollection().doc(reminder.userId).get();
-    const user = userFromSnapshot(userSnap);
-    return stageTelling(tx, {
-      subject: 'expiryReminder',
-      ref: reminderRef,
-      effects,
+  return tellOnce(
+    expiryRemindersCollection().doc(reminderId),
+    'expiryReminder',
+    (reminder) => ({
       userId: reminder.userId,
       notificationId: reminderId,
       type: 'points-expiring',
@@ -39,13 +24,7 @@ export async function applyExpiryReminderEffects(reminderId: string, push: PushT
         points: reminder.points,
         lastValidDay: addDays(reminder.expiresOn, -1),
       }),
-      pushToken: user?.pushToken,
-      userErased: isErasedProfile(userSnap),
-      claimId,
-    });
-  });
-
-  if (claim.state !== 'push-claimed') return claim.state;
-  await pushClaimed(claim, push, 'expiryReminder', reminderRef);
-  return 'completed-now';
+    }),
+    push,
+  );
 }

@@ -3,13 +3,15 @@
  * redemption): the in-app notification and at most one push, recorded in the
  * document's `effects`, so a redelivered trigger never tells twice.
  */
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message } from 'firebase-admin/messaging';
 import { FieldValue, type DocumentData, type DocumentReference, type Transaction } from 'firebase-admin/firestore';
 import { logError, logInfo, logWarn } from '../log';
+import { runTransaction } from '../adapters/firestore';
 import { PushError, type PushTransport } from '../adapters/push';
 import { newNotification, notificationsOf, type NewNotification } from '../data/notifications';
-import { forgetPushToken } from '../data/users';
+import { forgetPushToken, isErasedProfile, userFromSnapshot, usersCollection } from '../data/users';
 import { effectsSettled } from '../data/pendingEffects';
 import type { NotificationContent } from '../domain/messages';
 
@@ -35,6 +37,50 @@ export interface Telling {
   userErased: boolean;
   /** Chosen once per run: a body that runs again after its own claim landed finds the claim its own. */
   claimId: string;
+}
+
+/** What is told of a document, as its service describes it: `tellOnce` finds the rest. */
+export type WhatToTell = Pick<Telling, 'userId' | 'notificationId' | 'type' | 'content'>;
+
+/**
+ * The whole of claim-then-act for one document (`ref`): in one transaction, reads it
+ * (`missing` when it is not there, `complete` when its `effects` are) and stages the
+ * telling that `describe` returns; after the commit, sends the push when it was
+ * claimed. `describe` may instead settle the document itself in `tx` and return the
+ * final Claim (a redemption cancelled before it was told).
+ */
+export async function tellOnce(
+  ref: DocumentReference,
+  subject: Telling['subject'],
+  describe: (document: DocumentData, tx: Transaction) => WhatToTell | Claim,
+  push: PushTransport,
+): Promise<Claim['state']> {
+  const claimId = randomUUID();
+
+  const claim = await runTransaction<Claim>(async (tx) => {
+    const document = (await tx.get(ref)).data();
+    if (!document) return { state: 'missing' };
+    const effects: DocumentData = document.effects ?? {};
+    if (effects.completedAt) return { state: 'complete' };
+    const told = describe(document, tx);
+    if ('state' in told) return told;
+    // The user is read outside the lock: a run must not hold up their next award.
+    const userSnap = await usersCollection().doc(told.userId).get();
+    const user = userFromSnapshot(userSnap);
+    return stageTelling(tx, {
+      ...told,
+      subject,
+      ref,
+      effects,
+      pushToken: user?.pushToken,
+      userErased: isErasedProfile(userSnap),
+      claimId,
+    });
+  });
+
+  if (claim.state !== 'push-claimed') return claim.state;
+  await pushClaimed(claim, push, subject, ref);
+  return 'completed-now';
 }
 
 /**
