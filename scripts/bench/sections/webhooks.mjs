@@ -1,0 +1,100 @@
+// @ts-check
+// Webhook delivery lag (contract §13): a webhook registered through the API to a receiver
+// this process runs on 127.0.0.1 (the functions emulator allows http to loopback), then
+// `events` adjustments through the API at a steady pace, each one `points.adjusted` event.
+// Per event: from its commit (the webhookEvents document's create time) and from the
+// API's answer to the receiver's 2xx. The fan-out trigger and the task queue function run
+// in the functions emulator, their tasks in the tasks emulator: these are the emulator's
+// figures. Every delivery is verified with the `standardwebhooks` package.
+import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
+import { startWebhookReceiver } from '../../../functions/test/harness/webhook-receiver.ts';
+import { waitFor } from '../../../functions/test/harness/wait.ts';
+import { summarize } from '../../lib/stats.mjs';
+import { requireFn } from '../data.mjs';
+import { sleep } from '../host.mjs';
+
+/**
+ * @param {{ url: string, adminToken: string, userIds: string[], warmUp: number, events: number, intervalMs: number }} plan
+ */
+export async function measureWebhookLag({ url, adminToken, userIds, warmUp, events, intervalMs }) {
+  const { Webhook } = requireFn('standardwebhooks');
+  const { webhookEventsCollection } = requireFn('./lib/data/webhookEvents.js');
+  const { webhookEventId } = requireFn('./lib/domain/webhookEvents.js');
+  const headers = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+  /** @type {(path: string, body: unknown) => Promise<any>} */
+  const post = async (path, body) => {
+    const answer = await fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    if (answer.status !== 201) throw new Error(`POST ${path} answered ${answer.status}: ${await answer.text()}`);
+    return answer.json();
+  };
+  const receiver = await startWebhookReceiver(204);
+  const deliveredTo = (/** @type {string} */ eventId) =>
+    receiver.received.find((call) => call.headers['webhook-id'] === eventId);
+  /** One adjustment: its event's id and when the API answered (ms since the epoch). */
+  const adjust = async (/** @type {number} */ i) => {
+    const { adjustment } = await post(`/admin/users/${userIds[i % userIds.length]}/adjustments`, {
+      points: 1,
+      reason: 'Bench webhook',
+    });
+    return { eventId: webhookEventId('points.adjusted', adjustment.id), answeredAt: Date.now() };
+  };
+  /** @param {string[]} eventIds */
+  const delivered = (eventIds) =>
+    waitFor(
+      `${eventIds.length} deliveries to the receiver`,
+      async () => (eventIds.every(deliveredTo) ? true : undefined),
+      120_000,
+      async () => `${eventIds.filter(deliveredTo).length} delivered`,
+      20,
+    );
+  await setBackgroundTriggers(true);
+  try {
+    const { webhook } = await post('/admin/webhooks', {
+      url: receiver.url,
+      events: ['points.adjusted'],
+      description: 'bench receiver',
+    });
+    // The emulator starts the trigger's and the task function's workers: one event at a time, not measured.
+    for (let i = 0; i < warmUp; i++) await delivered([(await adjust(i)).eventId]);
+    const sent = [];
+    for (let i = 0; i < events; i++) {
+      sent.push(adjust(warmUp + i));
+      await sleep(intervalMs);
+    }
+    const adjusted = await Promise.all(sent);
+    await delivered(adjusted.map(({ eventId }) => eventId));
+    const verifier = new Webhook(webhook.secret);
+    const fromCommit = [];
+    const fromAnswer = [];
+    let unverified = 0;
+    for (const { eventId, answeredAt } of adjusted) {
+      const call = /** @type {import('../../../functions/test/harness/webhook-receiver.ts').ReceivedCall} */ (
+        deliveredTo(eventId)
+      );
+      try {
+        verifier.verify(call.body, call.headers);
+      } catch {
+        unverified++;
+      }
+      const committed = (await webhookEventsCollection().doc(eventId).get()).createTime.toMillis();
+      fromCommit.push(call.receivedAt - committed);
+      fromAnswer.push(call.receivedAt - answeredAt);
+    }
+    const calls = receiver.received.length;
+    console.log(
+      `  ${events} events, one every ${intervalMs} ms: from commit p50 ${summarize(fromCommit).p50} ms, p95 ${summarize(fromCommit).p95} ms; ${unverified} unverified`,
+    );
+    return {
+      events,
+      intervalMs,
+      fromCommit: summarize(fromCommit),
+      fromAnswer: summarize(fromAnswer),
+      maxFromCommit: Math.max(...fromCommit),
+      calls: calls - warmUp,
+      unverified,
+    };
+  } finally {
+    await setBackgroundTriggers(false);
+    await receiver.close();
+  }
+}
