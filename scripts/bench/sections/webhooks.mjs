@@ -1,6 +1,6 @@
 // @ts-check
-// Webhook delivery lag (contract §13): a webhook registered through the API to a receiver
-// this process runs on 127.0.0.1 (the functions emulator allows http to loopback), then
+// Webhook delivery lag (contract §13): a webhook registered by the service to a receiver
+// this process runs on 127.0.0.1 (the emulators allow http to loopback), then
 // `events` adjustments through the API at a steady pace, each one `points.adjusted` event.
 // Per event: from its commit (the webhookEvents document's create time) and from the
 // API's answer to the receiver's 2xx. The fan-out trigger and the task queue function run
@@ -20,6 +20,7 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
   const { Webhook } = requireFn('standardwebhooks');
   const { webhookEventsCollection } = requireFn('./lib/data/webhookEvents.js');
   const { webhookEventId } = requireFn('./lib/domain/webhookEvents.js');
+  const { registerWebhook } = requireFn('./lib/services/webhooks.js');
   const headers = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
   /** @type {(path: string, body: unknown) => Promise<any>} */
   const post = async (path, body) => {
@@ -49,11 +50,12 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
     );
   await setBackgroundTriggers(true);
   try {
-    const { webhook } = await post('/admin/webhooks', {
-      url: receiver.url,
-      events: ['points.adjusted'],
-      description: 'bench receiver',
-    });
+    // The service's registration, told it is on the emulators: the API's instance here is functions-framework,
+    // which would refuse http to loopback as deployed.
+    const webhook = await registerWebhook(
+      { url: receiver.url, events: ['points.adjusted'], description: 'bench receiver' },
+      true,
+    );
     // The emulator starts the trigger's and the task function's workers: one event at a time, not measured.
     for (let i = 0; i < warmUp; i++) await delivered([(await adjust(i)).eventId]);
     const sent = [];
