@@ -44,7 +44,7 @@ const plan = {
   batch: { items: scale(100, 20), rounds: scale(2, 1) },
   nearby: { fleets: scale([100, 10_000], [100, 1_000]), near: 20, rounds: scale(5, 1), amount: scale(40, 10) },
   history: { entries: scale([10, 10_000], [10, 1_000]), rounds: scale(5, 1), amount: scale(40, 10) },
-  webhooks: { warmUp: 3, events: scale(60, 10), intervalMs: 250 },
+  webhooks: { warmUp: scale(20, 5), events: scale(60, 10), intervalMs: 250 },
   export: { entries: scale([10, 10_000], [10, 1_000]), rounds: scale(5, 1) },
   expiry: { due: 200, idle: scale(1_000, 100), rounds: scale(7, 1) },
 };

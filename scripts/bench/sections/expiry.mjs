@@ -56,10 +56,12 @@ export async function measureExpiry({ due, idle, rounds }) {
       Array.from({ length: idleUsers }, (_, i) => [firestore.collection('users').doc(`idle-${i}`), user(`Idle ${i}`)]),
       firestore,
     );
-    const worker = new Worker(WORKER, {
-      eval: true,
-      env: { ...process.env, GCLOUD_PROJECT: projectId, PUSH_TRANSPORT: 'outbox' },
-    });
+    // Without FIREBASE_CONFIG (emulators:exec's, naming the bench's project), firebase-admin takes GCLOUD_PROJECT.
+    /** @type {NodeJS.ProcessEnv} */
+    const env = { ...process.env, GCLOUD_PROJECT: projectId, PUSH_TRANSPORT: 'outbox' };
+    delete env.FIREBASE_CONFIG;
+    delete env.GOOGLE_CLOUD_PROJECT;
+    const worker = new Worker(WORKER, { eval: true, env });
     sizes.push({ idle: idleUsers, firestore, dueDocs, worker, runs: 0, times: [], read: 0 });
   }
   /** One run of `size` for a day of its own, its due users' points put back first. */
