@@ -9,7 +9,7 @@
 /**
  * @typedef {{
  *   plan: { coldRuns: number, batch: { items: number, rounds: number }, throughput: { seconds: number, rounds: number },
- *     export: { rounds: number }, expiry: { rounds: number } },
+ *     webhooks: { warmUp: number }, export: { rounds: number }, expiry: { rounds: number } },
  *   machine: { cpu: string, cores: number, node: string, loadBefore: number, loadAfter: number },
  *   start: Of<typeof import('./start.mjs').measureStart>,
  *   cold: Of<typeof import('./sections/latency.mjs').measureColdStart>,
@@ -262,7 +262,7 @@ ${table(
   ]),
 )}
 
-A webhook registered by the service (on the emulators: http to loopback allowed) to a receiver on 127.0.0.1, then that many \`POST /admin/users/{id}/adjustments\` at a steady pace, each one \`points.adjusted\` event; lag to the receiver's 2xx. The fan-out trigger and the task queue function run on the functions emulator and the tasks emulator, a worker process per function on this machine: deployed, Cloud Tasks and Cloud Run set the pace. Every delivery is verified with the \`standardwebhooks\` package.
+A webhook registered by the service (on the emulators: http to loopback allowed) to a receiver on 127.0.0.1, then that many \`POST /admin/users/{id}/adjustments\` at a steady pace (after ${plan.webhooks.warmUp} at the same pace, not measured), each one \`points.adjusted\` event; lag to the receiver's 2xx. The fan-out trigger and the task queue function run on the functions emulator and the tasks emulator, a worker process per function on this machine: deployed, Cloud Tasks and Cloud Run set the pace. Every delivery is verified with the \`standardwebhooks\` package.
 
 ## A person's data exported as the history grows, c=1, medians of ${plan.export.rounds}
 
