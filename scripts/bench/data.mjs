@@ -1,7 +1,8 @@
 // @ts-check
 // The bench's data and requests: kiosks with keys (and a revoked key each), users
 // (every other one with a push token), users signed in to the Auth emulator with a
-// history, an admin and a rewards catalog; per endpoint, the n-th request the bench
+// history, an admin, a rewards catalog, and a partner with a key and issued vouchers of
+// its reward (one for each use the bench sends); per endpoint, the n-th request the bench
 // sends it. Ids are spread over n so that concurrent requests touch different documents.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -14,6 +15,12 @@ export const requireFn = createRequire(join(functionsDir, 'package.json'));
 export const db = requireFn('./lib/adapters/firestore.js').db;
 const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFn('./lib/data/kioskKeys.js');
 const { upsertReward } = requireFn('./lib/data/rewards.js');
+const { partnerKeys, upsertPartner } = requireFn('./lib/data/partners.js');
+const { keyedRedemptionId, newRedemption, newVoucherCodeEntry, redemptionsCollection, voucherCodesCollection } =
+  requireFn('./lib/data/redemptions.js');
+const { requestFingerprint } = requireFn('./lib/domain/idempotency.js');
+const { newVoucherCode } = requireFn('./lib/domain/voucherCode.js');
+const { Timestamp } = requireFn('firebase-admin/firestore');
 
 const KIOSKS = 50;
 const USERS = 1000;
@@ -81,11 +88,59 @@ export async function seedDataSize(projectId, users, runId) {
   return { projectId, users, kiosks };
 }
 
+const PARTNER = { id: 'bench-cafe', name: 'Bench café' };
+const PARTNER_REWARD = {
+  id: 'bench-cafe-coffee',
+  name: 'Bench café coffee',
+  cost: 150,
+  kind: 'voucher',
+  validDays: 90,
+};
+
 /**
- * The bench project's data: the fleet, signed-in users with a history, an admin, the catalog, revoked keys.
+ * The partner, its key and `count` vouchers of its reward issued to the signed-in users,
+ * each a redemption and its code's lookup document as a redemption writes them.
  * @param {string} runId
+ * @param {string[]} userIds
+ * @param {number} count
  */
-export async function seed(runId) {
+async function seedVouchers(runId, userIds, count) {
+  await upsertPartner(PARTNER.id, PARTNER.name);
+  const { reward } = await upsertReward({ ...PARTNER_REWARD, partnerId: PARTNER.id });
+  const codes = Array.from({ length: count }, () => newVoucherCode());
+  const createdAt = Timestamp.now();
+  await writeAll(
+    codes.flatMap((code, i) => {
+      const userId = userIds[i % userIds.length];
+      const idempotencyKey = `${runId}-voucher-${i}`;
+      const id = keyedRedemptionId(userId, idempotencyKey);
+      const redemption = newRedemption({
+        userId,
+        reward,
+        code,
+        balanceAfter: 0,
+        idempotencyKey,
+        requestFingerprint: requestFingerprint({ rewardId: reward.id }),
+        submissionId: idempotencyKey,
+        createdAt,
+      });
+      return [
+        [redemptionsCollection().doc(id), redemption],
+        [voucherCodesCollection().doc(code), newVoucherCodeEntry(id)],
+      ];
+    }),
+  );
+  const { apiKey } = await partnerKeys.issueKey(PARTNER.id, 'bench till');
+  return { partnerKey: apiKey, codes };
+}
+
+/**
+ * The bench project's data: the fleet, signed-in users with a history, an admin, the catalog, revoked keys,
+ * and `vouchers` vouchers of a partner's reward.
+ * @param {string} runId
+ * @param {number} vouchers
+ */
+export async function seed(runId, vouchers) {
   const { kiosks, users } = await seedFleet(db(), USERS, runId);
   const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
   const kioskId = kiosks[0].id;
@@ -102,7 +157,15 @@ export async function seed(runId) {
   }
   const tokens = [];
   for (const uid of authUsers) tokens.push(await idTokenFor(uid));
-  return { kiosks, users, authUsers, tokens, revoked, adminToken: await idTokenFor('bench-admin', { admin: true }) };
+  return {
+    kiosks,
+    users,
+    authUsers,
+    tokens,
+    revoked,
+    ...(await seedVouchers(runId, authUsers, vouchers)),
+    adminToken: await idTokenFor('bench-admin', { admin: true }),
+  };
 }
 
 /**
@@ -115,7 +178,7 @@ export async function seed(runId) {
  * @param {Awaited<ReturnType<typeof seed>> & { runId: string }} data
  * @returns {Endpoint[]}
  */
-export function endpoints({ kiosks, users, authUsers, tokens, revoked, adminToken, runId }) {
+export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKey, codes, adminToken, runId }) {
   const kiosk = (/** @type {number} */ n) => kiosks[n % KIOSKS];
   const key = (/** @type {number} */ n) => ({ 'x-api-key': kiosk(n).apiKey });
   const uid = (/** @type {number} */ n) => authUsers[n % AUTH_USERS];
@@ -140,6 +203,9 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, adminToke
   const client = (/** @type {number} */ n) => ({
     'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
   });
+  const partner = { 'x-api-key': partnerKey };
+  // A use consumes its voucher: each use request takes the next unused one (n counts every endpoint's requests).
+  let uses = 0;
   /** @type {[string, (n: number) => [string, Record<string, string>?, unknown?]][]} */
   const list = [
     ['GET /openapi.json', () => ['/openapi.json']],
@@ -189,6 +255,18 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, adminToke
     [
       'DELETE /admin/kiosks/{id}/keys/{keyId}',
       (n) => [`/admin/kiosks/${revoked[n % AUTH_USERS].kioskId}/keys/${revoked[n % AUTH_USERS].keyId}`, admin],
+    ],
+    ['GET /partner/vouchers/{code}', (n) => [`/partner/vouchers/${codes[n % codes.length]}`, partner]],
+    [
+      'POST /partner/vouchers/{code}/use',
+      // One seeded voucher per use the bench sends; a use past them would be 409 and counted as failed.
+      () => {
+        const i = uses++;
+        return [
+          `/partner/vouchers/${codes[i % codes.length]}/use`,
+          { ...partner, 'idempotency-key': `${runId}-use-${i}` },
+        ];
+      },
     ],
     [
       'POST /send-otp-email',

@@ -3,7 +3,8 @@
 //   node scripts/bench/run.mjs <results.json> [--quick]
 // Every instance is functions-framework on the built code (host.mjs) against the
 // Firestore and Auth emulators, with call timing on; the functions emulator only runs
-// the Firestore trigger (the batch section). Writes what it measured to <results.json>.
+// the Firestore triggers (the batch section) and the webhook fan-out and deliveries, with
+// the tasks emulator (the webhook section). Writes what it measured to <results.json>.
 import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -13,8 +14,11 @@ import { MailCatcher } from '../../functions/test/harness/mail-catcher.ts';
 import { endpoints, seed } from './data.mjs';
 import { firstAnswer, floorSource, functionEnv, logDir, startFunction, stopFunction } from './host.mjs';
 import { measureBatch } from './sections/batch.mjs';
+import { measureExpiry } from './sections/expiry.mjs';
+import { measureExport } from './sections/export.mjs';
 import { measureHistory, measureNearby, measureThroughput } from './sections/growth.mjs';
 import { measureColdStart, measureWarm } from './sections/latency.mjs';
+import { measureWebhookLag } from './sections/webhooks.mjs';
 
 const { values, positionals } = parseArgs({
   options: { quick: { type: 'boolean', default: false } },
@@ -26,7 +30,11 @@ const scale = (full, small) => (quick ? small : full);
 /** How often each section repeats what it times; --quick shrinks it to minutes, for trying the bench itself. */
 const plan = {
   coldRuns: scale(15, 2),
-  warm: { rounds: scale(4, 1), amount: (/** @type {number} */ c) => (c === 1 ? scale(25, 10) : scale(192, 32)) },
+  warm: {
+    concurrencies: [1, 16],
+    rounds: scale(4, 1),
+    amount: (/** @type {number} */ c) => (c === 1 ? scale(25, 10) : scale(192, 32)),
+  },
   throughput: {
     users: scale([10, 1_000, 10_000], [10, 1_000]),
     connections: [16, 64],
@@ -36,7 +44,12 @@ const plan = {
   batch: { items: scale(100, 20), rounds: scale(2, 1) },
   nearby: { fleets: scale([100, 10_000], [100, 1_000]), near: 20, rounds: scale(5, 1), amount: scale(40, 10) },
   history: { entries: scale([10, 10_000], [10, 1_000]), rounds: scale(5, 1), amount: scale(40, 10) },
+  webhooks: { warmUp: scale(20, 5), events: scale(60, 10), intervalMs: 250 },
+  export: { entries: scale([10, 10_000], [10, 1_000]), rounds: scale(5, 1) },
+  expiry: { due: 200, idle: scale(1_000, 100), rounds: scale(7, 1) },
 };
+/** The voucher uses of the warm section, each of a voucher of its own: a warm-up of 2c and the rounds, per c. */
+const voucherUses = plan.warm.concurrencies.reduce((sum, c) => sum + 2 * c + plan.warm.rounds * plan.warm.amount(c), 0);
 const startedAt = performance.now();
 const step = (/** @type {string} */ what) =>
   console.log(`\n${what} (${((performance.now() - startedAt) / 1000).toFixed(0)} s)`);
@@ -54,7 +67,7 @@ const env = {
 };
 const loadBefore = loadavg()[0];
 step('Seeding');
-const data = { ...(await seed(runId)), runId };
+const data = { ...(await seed(runId, voucherUses)), runId };
 const list = endpoints(data);
 const floorDir = floorSource();
 
@@ -70,10 +83,10 @@ const cold = await measureColdStart({
   paths: [byName('GET /kiosk/{id}'), byName('GET /user/{id}')],
 });
 
-step('Warm latency per endpoint, c=1 and c=16, and the batch of a backlog');
+step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
 const api = await startFunction({ env: functionEnv(env) });
 const floor = await startFunction({ source: floorDir, env: functionEnv() });
-const [warm, batch] = await (async () => {
+const [warm, batch, webhooks] = await (async () => {
   try {
     await firstAnswer(floor, '/');
     const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, '/openapi.json')).body));
@@ -81,12 +94,19 @@ const [warm, batch] = await (async () => {
       api: api.url,
       floor: floor.url,
       endpoints: list,
-      concurrencies: [1, 16],
       ...plan.warm,
       bodyBytes,
     });
     step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
-    return [rows, await measureBatch({ url: api.url, runId, ...plan.batch })];
+    const backlog = await measureBatch({ url: api.url, runId, ...plan.batch });
+    step(`Webhook delivery lag: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms`);
+    const lag = await measureWebhookLag({
+      url: api.url,
+      adminToken: data.adminToken,
+      userIds: data.authUsers,
+      ...plan.webhooks,
+    });
+    return [rows, backlog, lag];
   } finally {
     await Promise.all([stopFunction(api), stopFunction(floor)]);
   }
@@ -98,6 +118,12 @@ step('GET /kiosks?near= as the fleet grows elsewhere');
 const nearby = await measureNearby({ env, ...plan.nearby });
 step('GET /user/{id}/history as the history grows');
 const history = await measureHistory({ env, runId, kioskId: data.kiosks[0].id, ...plan.history });
+step('GET /user/{id}/export as the history grows');
+const exports = await measureExport({ env, runId, kioskId: data.kiosks[0].id, ...plan.export });
+step(
+  `The expiry run: ${plan.expiry.due} users due beside ${plan.expiry.idle} and ${10 * plan.expiry.idle} with nothing to expire`,
+);
+const expiry = await measureExpiry(plan.expiry);
 await mail.stop();
 
 const machine = {
@@ -109,7 +135,11 @@ const machine = {
 };
 writeFileSync(
   positionals[0],
-  JSON.stringify({ quick, plan, machine, cold, warm, batch, throughput, nearby, history }, null, 2),
+  JSON.stringify(
+    { quick, plan, machine, cold, warm, batch, webhooks, throughput, nearby, history, exports, expiry },
+    null,
+    2,
+  ),
 );
 rmSync(logDir, { recursive: true, force: true });
 rmSync(floorDir, { recursive: true, force: true });

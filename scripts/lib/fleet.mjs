@@ -7,6 +7,7 @@ import { requireFunctions } from './paths.mjs';
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { newKiosk } = requireFunctions('./lib/data/kiosks.js');
 const { newLedgerEntry } = requireFunctions('./lib/data/ledger.js');
+const { newTransaction } = requireFunctions('./lib/data/transactions.js');
 const { newProfile } = requireFunctions('./lib/data/users.js');
 const { DEFAULT_REWARDS } = requireFunctions('./lib/domain/rewards.js');
 
@@ -34,16 +35,17 @@ const HISTORY_STEP = { points: 10, plasticCount: 1, ms: 60_000 };
 /**
  * User `userId` called `name` with a history of `entries` earn entries (of `points`
  * each, 10 unless told), as [ref, data]
- * pairs built by the service's own builders (newProfile, newLedgerEntry): the users/{id}
+ * pairs built by the service's own builders (newProfile, newLedgerEntry, newTransaction): the users/{id}
  * document holding the balance the entries add up to, then the ledger/{id} documents,
- * oldest first, each from a deposit at kiosk `kioskId`.
+ * oldest first, each from a deposit at kiosk `kioskId`, and with `transactions` each
+ * deposit's transactions/{id} document (same id) beside its entry.
  * @param {import('firebase-admin/firestore').Firestore} firestore
- * @param {{ userId: string, name: string, entries: number, kioskId: string, points?: number }} history
+ * @param {{ userId: string, name: string, entries: number, kioskId: string, points?: number, transactions?: boolean }} history
  * @returns {[import('firebase-admin/firestore').DocumentReference, Record<string, unknown>][]}
  */
 export function fleetUserWithHistory(
   firestore,
-  { userId, name, entries, kioskId, points: each = HISTORY_STEP.points },
+  { userId, name, entries, kioskId, points: each = HISTORY_STEP.points, transactions = false },
 ) {
   const firstAt = Date.UTC(2026, 0, 1);
   const points = each * entries;
@@ -61,8 +63,30 @@ export function fleetUserWithHistory(
         balanceAfter: each * (i + 1),
         transaction: { id, kioskId, plasticCount, metalCount: 0, occurredAt },
       });
-      return /** @type {[any, Record<string, unknown>]} */ ([firestore.collection('ledger').doc(id), entry]);
-    }),
+      /** @type {[any, Record<string, unknown>][]} */
+      const docs = [[firestore.collection('ledger').doc(id), entry]];
+      if (transactions) {
+        const deposit = newTransaction({
+          userId,
+          kioskId,
+          plasticCount,
+          metalCount: 0,
+          totalItems: plasticCount,
+          pointsEarned: each,
+          capped: false,
+          balanceBefore: each * i,
+          newBalance: each * (i + 1),
+          occurredAt,
+          idempotencyKey: null,
+          requestFingerprint: null,
+          submissionId: id,
+          apiKeyId: 'seeded',
+          pushQueued: false,
+        });
+        docs.push([firestore.collection('transactions').doc(id), deposit]);
+      }
+      return docs;
+    }).flat(),
   ];
 }
 

@@ -18,7 +18,8 @@ export interface ApiKeyFields {
   revokedAt: Timestamp | null;
 }
 
-const keyIdOf = (apiKey: string): string => sha256Hex(apiKey);
+/** A key's id: its SHA-256, the only form stored. */
+export const keyIdOf = (apiKey: string): string => sha256Hex(apiKey);
 
 /** The keys of holders named by `holderField` (e.g. kioskId) in `collection`, each key starting with `prefix`. */
 export function apiKeyStore<HolderField extends string>(collection: string, holderField: HolderField, prefix: string) {
@@ -35,6 +36,7 @@ export function apiKeyStore<HolderField extends string>(collection: string, hold
 
   return {
     keysCollection,
+    newKey,
 
     async findActiveKey(apiKey: string): Promise<(KeyRecord & { keyId: string }) | undefined> {
       const keyId = keyIdOf(apiKey);

@@ -1,6 +1,8 @@
 import { apiKeyStore, type ApiKeyFields } from './apiKeys';
 import type { KioskKeyView } from '../http/apiDescription/fleetViews';
 
+export { keyIdOf } from './apiKeys';
+
 export interface KioskKeyRecord extends ApiKeyFields {
   kioskId: string;
 }
@@ -8,6 +10,9 @@ export interface KioskKeyRecord extends ApiKeyFields {
 const kioskKeys = apiKeyStore('kioskKeys', 'kioskId', 'kr_');
 
 export const kioskKeysCollection = kioskKeys.keysCollection;
+
+/** A kioskKeys/{keyId} document as first stored (the bench seeds keys with it, in projects of its own too). */
+export const newKioskKey = kioskKeys.newKey;
 
 export const findActiveKey = kioskKeys.findActiveKey;
 

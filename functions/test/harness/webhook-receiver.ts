@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 export interface ReceivedCall {
   body: string;
   headers: IncomingHttpHeaders;
+  /** When the request had arrived whole (ms since the epoch), just before it is answered. */
+  receivedAt: number;
 }
 
 export interface WebhookReceiver {
@@ -26,7 +28,7 @@ export async function startWebhookReceiver(...statuses: number[]): Promise<Webho
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: request.headers });
+      received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: request.headers, receivedAt: Date.now() });
       const status = script.length > 1 ? script.shift()! : script[0];
       response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? '' : 'receiver says no');
     });
