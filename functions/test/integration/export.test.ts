@@ -86,12 +86,13 @@ describe('GET /user/{id}/export', () => {
       }
       await batch.commit();
     }
-    await seedTransaction(kioskId, uid);
+    // Its trigger writes its notification: waited for, so that the export's count is the same on any timing.
+    await waitForEffects((await seedTransaction(kioskId, uid)).transactionId);
     const res = await call('GET', `/user/${uid}/export`, { headers: own });
     expect(res.status).toBe(200);
     const ids = (list: { id: string }[]) => list.map(({ id }) => id);
     expect(new Set(ids(res.body.ledger)).size).toBe(extra + 1);
-    expect(new Set(ids(res.body.notifications)).size).toBe(extra + 1);
+    expect(new Set(ids(res.body.notifications)).size).toBe(extra + 2);
     expect(res.body.transactions).toHaveLength(2);
     const times = res.body.ledger.map(({ createdAt }: { createdAt: string }) => createdAt);
     expect(times).toEqual([...times].sort().reverse());
