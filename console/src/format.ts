@@ -16,6 +16,9 @@ export const formatSigned = (value: number): string => (value > 0 ? '+' : '') + 
 
 export const formatPercent = (value: number | null): string => (value === null ? '—' : `${value}%`);
 
+/** A word at the start of a sentence. */
+export const capitalized = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+
 export const formatFill = (fill: { plastic: number | null; metal: number | null }): string =>
   `${formatPercent(fill.plastic)} / ${formatPercent(fill.metal)}`;
 

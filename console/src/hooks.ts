@@ -30,6 +30,8 @@ export function useAction() {
   return { busy, outcome, setOutcome, run };
 }
 
+export type Action = ReturnType<typeof useAction>;
+
 export interface Loaded<T> {
   data?: T;
   error?: string;

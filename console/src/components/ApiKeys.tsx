@@ -3,9 +3,12 @@ import { api } from '../api';
 import { formatDateTime } from '../format';
 import { useAction, useLoad } from '../hooks';
 import type { KioskKey } from '../types';
-import { DataTable, type Column } from './DataTable';
+import { ActionForm } from './ActionForm';
+import { ListTable, type Column } from './DataTable';
 import { ConfirmDialog } from './Dialog';
-import { LoadState, Outcome } from './Outcome';
+import { TextField } from './Field';
+import { Outcome } from './Outcome';
+import { ShownOnce } from './ShownOnce';
 
 const keyName = (key: KioskKey): string => key.label || key.keyId.slice(0, 12);
 
@@ -31,8 +34,7 @@ export function ApiKeys({
   const create = useAction();
   const revoke = useAction();
   const [label, setLabel] = useState('');
-  const [newKey, setNewKey] = useState<{ apiKey: string; label: string } | undefined>();
-  const [copied, setCopied] = useState<string | undefined>();
+  const [newKey, setNewKey] = useState<string | undefined>();
   const [revoking, setRevoking] = useState<KioskKey | undefined>();
 
   const columns: Column<KioskKey>[] = [
@@ -54,67 +56,35 @@ export function ApiKeys({
   return (
     <section>
       <h2>API keys</h2>
-      <LoadState loading={keys.loading && !keys.data} error={keys.error} />
-      {keys.data && (
-        <DataTable
-          caption="API keys"
-          columns={columns}
-          rows={keys.data}
-          rowKey={(key) => key.keyId}
-          empty="No keys yet."
-        />
-      )}
+      <ListTable caption="API keys" columns={columns} list={keys} rowKey={(key) => key.keyId} empty="No keys yet." />
       <Outcome outcome={revoke.outcome} />
-      <form
-        class="form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+      <ActionForm
+        action={create}
+        submitLabel="Create key"
+        onSubmit={() =>
           create.run(async () => {
             const answer = await api<Record<string, string>>(`${path}/keys`, {
               method: 'POST',
               body: { label },
             });
-            setNewKey({ apiKey: keyOf(answer), label });
-            setCopied(undefined);
+            setNewKey(keyOf(answer));
             setLabel('');
             keys.reload();
             return `Key ${label || '(no label)'} created.`;
-          });
-        }}
+          })
+        }
       >
-        <label for="key-label">Key label</label>
-        <input id="key-label" value={label} maxLength={200} onInput={(event) => setLabel(event.currentTarget.value)} />
-        <button type="submit" disabled={create.busy}>
-          Create key
-        </button>
-        <Outcome outcome={create.outcome} />
-      </form>
+        <TextField id="key-label" label="Key label" value={label} maxLength={200} onValue={setLabel} />
+      </ActionForm>
       {newKey && (
-        <div class="key-once">
-          <label for="new-key">New API key</label>
-          <input
-            id="new-key"
-            readOnly
-            value={newKey.apiKey}
-            aria-describedby="new-key-note"
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <p id="new-key-note">Store it {storeWhere} now: it will not be shown again.</p>
-          <button
-            type="button"
-            class="secondary"
-            onClick={() =>
-              navigator.clipboard.writeText(newKey.apiKey).then(
-                () => setCopied('Key copied.'),
-                () => setCopied('The browser did not allow copying: select the key and copy it.'),
-              )
-            }
-          >
-            Copy key
-          </button>
-          {copied && <p role="status">{copied}</p>}
-        </div>
+        <ShownOnce
+          key={newKey}
+          id="new-key"
+          label="New API key"
+          noun="key"
+          value={newKey}
+          note={`Store it ${storeWhere} now: it will not be shown again.`}
+        />
       )}
       <ConfirmDialog
         open={revoking !== undefined}

@@ -1,6 +1,11 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import type { CursorPages, Loaded } from '../hooks';
+import { LoadState } from './Outcome';
 import { Pager } from './Pager';
+
+/** The rows a page of a list shows, whether the API pages it or the browser does. */
+export const PAGE_SIZE = 25;
 
 export interface Column<T> {
   header: string;
@@ -14,18 +19,43 @@ export interface Column<T> {
 
 type Sort = { column: number; direction: 'ascending' | 'descending' } | undefined;
 
+interface TableProps<T> {
+  caption: string;
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+  /** What the table says when it has no row. */
+  empty: string;
+}
+
+/**
+ * A list the API answers whole (e.g. the partners, a short list): its loading state or
+ * failure, then the table, paged in the browser.
+ */
+export function ListTable<T>({ list, ...table }: TableProps<T> & { list: Loaded<T[]> }) {
+  return (
+    <>
+      <LoadState loading={list.loading && !list.data} error={list.error} />
+      {list.data && <DataTable {...table} rows={list.data} pageSize={PAGE_SIZE} />}
+    </>
+  );
+}
+
+/** A list the API pages with cursors: its loading state or failure, the table of the page, and the pager. */
+export function CursorTable<T>({ pages, ...table }: TableProps<T> & { pages: CursorPages<T> }) {
+  return (
+    <>
+      <LoadState loading={pages.loading && !pages.data} error={pages.error} />
+      {pages.data && <DataTable {...table} rows={pages.data.items} />}
+      <Pager label={table.caption} {...pages} />
+    </>
+  );
+}
+
 /**
  * A table with a caption and header scopes; sortable columns (a button in the header,
  * `aria-sort` on it); with `pageSize`, paged in the browser (lists the API gives whole).
  */
-export function DataTable<T>(props: {
-  caption: string;
-  columns: Column<T>[];
-  rows: T[];
-  rowKey: (row: T) => string;
-  pageSize?: number;
-  empty?: string;
-}) {
+export function DataTable<T>(props: TableProps<T> & { rows: T[]; pageSize?: number }) {
   const { caption, columns, rows, rowKey, pageSize } = props;
   const [sort, setSort] = useState<Sort>();
   const [pageIndex, setPageIndex] = useState(0);
@@ -75,7 +105,7 @@ export function DataTable<T>(props: {
           <tbody>
             {shown.length === 0 && (
               <tr>
-                <td colSpan={columns.length}>{props.empty ?? 'None.'}</td>
+                <td colSpan={columns.length}>{props.empty}</td>
               </tr>
             )}
             {shown.map((row) => (

@@ -1,14 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { DataTable, type Column } from '../components/DataTable';
-import { LoadState } from '../components/Outcome';
+import { CursorTable, PAGE_SIZE, type Column } from '../components/DataTable';
+import { CheckField } from '../components/Field';
 import { Page } from '../components/Page';
-import { Pager } from '../components/Pager';
+import { RefreshButton } from '../components/RefreshButton';
 import { formatDateTime } from '../format';
 import { useCursorPages } from '../hooks';
 import type { Alert } from '../types';
-
-const PAGE_SIZE = 25;
 
 const columns: Column<Alert>[] = [
   {
@@ -34,26 +32,17 @@ export default function Alerts() {
   return (
     <Page title="Alerts">
       <div class="filters">
-        <label class="check">
-          <input type="checkbox" checked={all} onChange={(event) => setAll(event.currentTarget.checked)} />
-          Show all alerts
-        </label>
-        <button type="button" class="secondary" disabled={pages.loading} onClick={pages.first}>
-          Refresh
-        </button>
+        <CheckField label="Show all alerts" checked={all} onChecked={setAll} />
+        <RefreshButton loading={pages.loading} onRefresh={pages.first} />
       </div>
       <p class="hint">{all ? 'Every alert, open or resolved, newest first.' : 'The alerts open now, newest first.'}</p>
-      <LoadState loading={pages.loading && !pages.data} error={pages.error} />
-      {pages.data && (
-        <DataTable
-          caption="Alerts"
-          columns={columns}
-          rows={pages.data.items}
-          rowKey={(alert) => alert.id}
-          empty={all ? 'No alerts.' : 'No open alerts.'}
-        />
-      )}
-      <Pager label="Alerts" {...pages} />
+      <CursorTable
+        caption="Alerts"
+        columns={columns}
+        pages={pages}
+        rowKey={(alert) => alert.id}
+        empty={all ? 'No alerts.' : 'No open alerts.'}
+      />
     </Page>
   );
 }

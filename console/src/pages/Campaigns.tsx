@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { Outcome } from '../components/Outcome';
+import { ActionForm } from '../components/ActionForm';
+import { CheckField, TextField } from '../components/Field';
 import { Page } from '../components/Page';
 import { useAction } from '../hooks';
 
@@ -10,8 +11,14 @@ interface PushAnswer {
   notificationId?: string;
 }
 
+type Target = 'topic' | 'user';
+const targets: [Target, string][] = [
+  ['topic', 'A topic'],
+  ['user', 'One user'],
+];
+
 export default function Campaigns() {
-  const [target, setTarget] = useState<'topic' | 'user'>('topic');
+  const [target, setTarget] = useState<Target>('topic');
   const [recipient, setRecipient] = useState('');
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
@@ -19,11 +26,10 @@ export default function Campaigns() {
   return (
     <Page title="Campaigns">
       <p>A push notification to every subscriber of a topic, or to one user (who also keeps it in the app).</p>
-      <form
-        class="form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+      <ActionForm
+        action={send}
+        submitLabel="Send push"
+        onSubmit={() =>
           send.run(async () => {
             const answer =
               target === 'topic'
@@ -36,53 +42,35 @@ export default function Campaigns() {
                     body: { userId: recipient.trim(), title, body },
                   });
             return `${answer.message} (message id ${answer.pushResponse.messageId}).`;
-          });
-        }}
+          })
+        }
       >
         <fieldset>
           <legend>Send to</legend>
-          <label class="check">
-            <input
-              type="radio"
-              name="target"
-              value="topic"
-              checked={target === 'topic'}
-              onChange={() => setTarget('topic')}
+          {targets.map(([value, label]) => (
+            <CheckField
+              key={value}
+              label={label}
+              radio={{ name: 'target', value }}
+              checked={target === value}
+              onChecked={() => setTarget(value)}
             />
-            A topic
-          </label>
-          <label class="check">
-            <input
-              type="radio"
-              name="target"
-              value="user"
-              checked={target === 'user'}
-              onChange={() => setTarget('user')}
-            />
-            One user
-          </label>
+          ))}
         </fieldset>
-        <label for="push-recipient">{target === 'topic' ? 'Topic' : 'User id'}</label>
-        <input
+        <TextField
           id="push-recipient"
+          label={target === 'topic' ? 'Topic' : 'User id'}
+          hint={
+            target === 'topic'
+              ? 'One of the configured topics, e.g. offers_updates.'
+              : "The user's id, e.g. demo-alice."
+          }
           value={recipient}
-          aria-describedby="push-recipient-hint"
-          onInput={(event) => setRecipient(event.currentTarget.value)}
+          onValue={setRecipient}
         />
-        <p class="hint" id="push-recipient-hint">
-          {target === 'topic'
-            ? 'One of the configured topics, e.g. offers_updates.'
-            : "The user's id, e.g. demo-alice."}
-        </p>
-        <label for="push-title">Title</label>
-        <input id="push-title" value={title} onInput={(event) => setTitle(event.currentTarget.value)} />
-        <label for="push-body">Body</label>
-        <textarea id="push-body" rows={3} value={body} onInput={(event) => setBody(event.currentTarget.value)} />
-        <button type="submit" disabled={send.busy}>
-          Send push
-        </button>
-        <Outcome outcome={send.outcome} />
-      </form>
+        <TextField id="push-title" label="Title" value={title} onValue={setTitle} />
+        <TextField id="push-body" label="Body" multiline value={body} onValue={setBody} />
+      </ActionForm>
     </Page>
   );
 }

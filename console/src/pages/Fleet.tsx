@@ -1,14 +1,14 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { DataTable, type Column } from '../components/DataTable';
+import { DataTable, PAGE_SIZE, type Column } from '../components/DataTable';
+import { SelectField } from '../components/Field';
 import { KioskMap } from '../components/KioskMap';
 import { LoadState } from '../components/Outcome';
 import { Page } from '../components/Page';
+import { RefreshButton } from '../components/RefreshButton';
 import { formatDateTime, formatFill } from '../format';
 import { useLoad } from '../hooks';
 import { ALERT_KINDS, KIOSK_STATUSES, type AdminKiosk } from '../types';
-
-const PAGE_SIZE = 25;
 
 const kioskLink = (kiosk: AdminKiosk) => <a href={`/kiosks/${encodeURIComponent(kiosk.id)}`}>{kiosk.id}</a>;
 
@@ -62,33 +62,28 @@ export default function Fleet() {
   return (
     <Page title="Fleet">
       <div class="filters">
-        <div class="field">
-          <label for="status-filter">Status</label>
-          <select id="status-filter" value={status} onChange={(event) => setStatus(event.currentTarget.value)}>
-            <option value="">All</option>
-            {KIOSK_STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="alert-filter">Open alert</label>
-          <select id="alert-filter" value={openAlert} onChange={(event) => setOpenAlert(event.currentTarget.value)}>
-            <option value="">Any</option>
-            <option value="with">With open alerts</option>
-            <option value="without">Without open alerts</option>
-            {ALERT_KINDS.map((kind) => (
-              <option key={kind} value={kind}>
-                {kind}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="button" class="secondary" disabled={fleet.loading} onClick={fleet.reload}>
-          Refresh
-        </button>
+        <SelectField
+          id="status-filter"
+          label="Status"
+          inRow
+          choices={[{ value: '', label: 'All' }, ...KIOSK_STATUSES]}
+          value={status}
+          onValue={setStatus}
+        />
+        <SelectField
+          id="alert-filter"
+          label="Open alert"
+          inRow
+          choices={[
+            { value: '', label: 'Any' },
+            { value: 'with', label: 'With open alerts' },
+            { value: 'without', label: 'Without open alerts' },
+            ...ALERT_KINDS,
+          ]}
+          value={openAlert}
+          onValue={setOpenAlert}
+        />
+        <RefreshButton loading={fleet.loading} onRefresh={fleet.reload} />
       </div>
       <LoadState loading={fleet.loading && !fleet.data} error={fleet.error} />
       {fleet.data && (

@@ -1,7 +1,7 @@
-import { Fragment } from 'preact';
 import { api } from '../api';
 import { ApiKeys } from '../components/ApiKeys';
 import { DayFigures } from '../components/DayFigures';
+import { Details } from '../components/Details';
 import { LoadState } from '../components/Outcome';
 import { Page } from '../components/Page';
 import { addDays, formatDateTime, formatFill, formatNumber, utcDay } from '../format';
@@ -57,16 +57,7 @@ function KioskDetails({ kiosk }: { kiosk: AdminKiosk }) {
     ['Opening hours', `${kiosk.openingHours} (${kiosk.timezone})`],
     ['Items collected', `${formatNumber(kiosk.plasticCount)} plastic, ${formatNumber(kiosk.metalCount)} metal`],
   ];
-  return (
-    <dl class="details">
-      {details.map(([term, value]) => (
-        <Fragment key={term}>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </Fragment>
-      ))}
-    </dl>
-  );
+  return <Details items={details} />;
 }
 
 function LastDays({ kioskId }: { kioskId: string }) {

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, apiText } from '../api';
 import { saveFile } from '../download';
+import { ActionForm } from '../components/ActionForm';
 import { DayFigures } from '../components/DayFigures';
+import { SelectField, TextField } from '../components/Field';
 import { Outcome } from '../components/Outcome';
 import { Page } from '../components/Page';
 import { addDays, utcDay } from '../format';
@@ -30,61 +32,17 @@ export default function Reports() {
 
   return (
     <Page title="Reports">
-      <form
-        class="form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+      <ActionForm
+        action={show}
+        submitLabel="Show report"
+        onSubmit={() =>
           show.run(async () => {
             const { rows } = await api<{ rows: KioskDay[] }>(REPORT_PATH, { query });
             setReport({ ...query, rows });
             return `Report from ${from} to ${to}: ${rows.length} ${rows.length === 1 ? 'row' : 'rows'}.`;
-          });
-        }}
-      >
-        <p class="hint" id="range-hint">
-          UTC days, both included; at most {MAX_REPORT_DAYS} days.
-        </p>
-        <div class="filters">
-          <div class="field">
-            <label for="report-from">From</label>
-            <input
-              id="report-from"
-              type="date"
-              value={from}
-              aria-describedby="range-hint"
-              onInput={(event) => setFrom(event.currentTarget.value)}
-            />
-          </div>
-          <div class="field">
-            <label for="report-to">To</label>
-            <input
-              id="report-to"
-              type="date"
-              value={to}
-              aria-describedby="range-hint"
-              onInput={(event) => setTo(event.currentTarget.value)}
-            />
-          </div>
-          <div class="field">
-            <label for="report-kiosk">Kiosk</label>
-            <select id="report-kiosk" value={kioskId} onChange={(event) => setKioskId(event.currentTarget.value)}>
-              <option value="">All kiosks</option>
-              {(kiosks.data ?? []).map((kiosk) => (
-                <option key={kiosk.id} value={kiosk.id}>
-                  {kiosk.name} ({kiosk.id})
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
-        {kiosks.error && (
-          <Outcome outcome={{ kind: 'alert', text: `The kiosks could not be listed: ${kiosks.error}` }} />
-        )}
-        <div class="actions">
-          <button type="submit" disabled={show.busy}>
-            Show report
-          </button>
+          })
+        }
+        buttons={
           <button
             type="button"
             class="secondary"
@@ -100,10 +58,39 @@ export default function Reports() {
           >
             Download CSV
           </button>
+        }
+      >
+        <p class="hint" id="range-hint">
+          UTC days, both included; at most {MAX_REPORT_DAYS} days.
+        </p>
+        <div class="filters">
+          <TextField
+            id="report-from"
+            label="From"
+            type="date"
+            inRow
+            describedBy="range-hint"
+            value={from}
+            onValue={setFrom}
+          />
+          <TextField id="report-to" label="To" type="date" inRow describedBy="range-hint" value={to} onValue={setTo} />
+          <SelectField
+            id="report-kiosk"
+            label="Kiosk"
+            inRow
+            choices={[
+              { value: '', label: 'All kiosks' },
+              ...(kiosks.data ?? []).map((kiosk) => ({ value: kiosk.id, label: `${kiosk.name} (${kiosk.id})` })),
+            ]}
+            value={kioskId}
+            onValue={setKioskId}
+          />
         </div>
-        <Outcome outcome={show.outcome} />
-        <Outcome outcome={download.outcome} />
-      </form>
+        {kiosks.error && (
+          <Outcome outcome={{ kind: 'alert', text: `The kiosks could not be listed: ${kiosks.error}` }} />
+        )}
+      </ActionForm>
+      <Outcome outcome={download.outcome} />
       {report && (
         <section>
           <DayFigures

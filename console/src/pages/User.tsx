@@ -1,18 +1,17 @@
-import { Fragment } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { api, apiText } from '../api';
 import { saveFile } from '../download';
-import { DataTable, type Column } from '../components/DataTable';
+import { ActionForm } from '../components/ActionForm';
+import { CursorTable, PAGE_SIZE, type Column } from '../components/DataTable';
+import { Details } from '../components/Details';
 import { ConfirmDialog, Dialog } from '../components/Dialog';
+import { TextField } from '../components/Field';
 import { LoadState, Outcome } from '../components/Outcome';
 import { Page } from '../components/Page';
-import { Pager } from '../components/Pager';
 import { formatDateTime, formatNumber, formatSigned, formatUtcDate } from '../format';
 import { useAction, useCursorPages, useLoad, type CursorPages } from '../hooks';
 import type { PageProps } from '../router';
 import type { LedgerEntry, Page as ListPage, Redemption, UserProfile } from '../types';
-
-const PAGE_SIZE = 20;
 
 export default function User({ params }: PageProps) {
   const { userId } = params;
@@ -81,16 +80,7 @@ function Profile({ user }: { user: UserProfile }) {
     ['Items recycled', formatNumber(user.recycledCount)],
     ['Push notifications', user.hasPushToken ? 'A device is registered' : 'No device registered'],
   ];
-  return (
-    <dl class="details">
-      {details.map(([term, value]) => (
-        <Fragment key={term}>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </Fragment>
-      ))}
-    </dl>
-  );
+  return <Details items={details} />;
 }
 
 /**
@@ -106,11 +96,10 @@ function AdjustPoints({ userPath, onAdjusted }: { userPath: string; onAdjusted: 
   return (
     <section>
       <h2>Adjust points</h2>
-      <form
-        class="form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+      <ActionForm
+        action={adjust}
+        submitLabel="Adjust points"
+        onSubmit={() => {
           if (attempt.current?.points !== points || attempt.current.reason !== reason) {
             attempt.current = { key: crypto.randomUUID(), points, reason };
           }
@@ -132,31 +121,16 @@ function AdjustPoints({ userPath, onAdjusted }: { userPath: string; onAdjusted: 
           });
         }}
       >
-        <label for="adjust-points">Points</label>
-        <input
+        <TextField
           id="adjust-points"
+          label="Points"
           type="number"
-          inputMode="numeric"
-          step={1}
+          hint="A whole number: positive adds points, negative takes them."
           value={points}
-          aria-describedby="adjust-points-hint"
-          onInput={(event) => setPoints(event.currentTarget.value)}
+          onValue={setPoints}
         />
-        <p class="hint" id="adjust-points-hint">
-          A whole number: positive adds points, negative takes them.
-        </p>
-        <label for="adjust-reason">Reason</label>
-        <input
-          id="adjust-reason"
-          value={reason}
-          maxLength={200}
-          onInput={(event) => setReason(event.currentTarget.value)}
-        />
-        <button type="submit" disabled={adjust.busy}>
-          Adjust points
-        </button>
-        <Outcome outcome={adjust.outcome} />
-      </form>
+        <TextField id="adjust-reason" label="Reason" value={reason} maxLength={200} onValue={setReason} />
+      </ActionForm>
     </section>
   );
 }
@@ -182,17 +156,13 @@ function History({ pages }: { pages: CursorPages<LedgerEntry> }) {
   return (
     <section>
       <h2>History</h2>
-      <LoadState loading={pages.loading && !pages.data} error={pages.error} />
-      {pages.data && (
-        <DataTable
-          caption="History"
-          columns={historyColumns}
-          rows={pages.data.items}
-          rowKey={(entry) => entry.id}
-          empty="No history yet."
-        />
-      )}
-      <Pager label="History" {...pages} />
+      <CursorTable
+        caption="History"
+        columns={historyColumns}
+        pages={pages}
+        rowKey={(entry) => entry.id}
+        empty="No history yet."
+      />
     </section>
   );
 }
@@ -240,23 +210,25 @@ function Redemptions({ pages, onCancelled }: { pages: CursorPages<Redemption>; o
       <h2>Redemptions</h2>
       {/* A success is told here, once the dialog is closed; a failure in the dialog, by its form. */}
       {cancel.outcome?.kind === 'status' && <Outcome outcome={cancel.outcome} />}
-      <LoadState loading={pages.loading && !pages.data} error={pages.error} />
-      {pages.data && (
-        <DataTable
-          caption="Redemptions"
-          columns={columns}
-          rows={pages.data.items}
-          rowKey={(redemption) => redemption.id}
-          empty="No redemptions yet."
-        />
-      )}
-      <Pager label="Redemptions" {...pages} />
+      <CursorTable
+        caption="Redemptions"
+        columns={columns}
+        pages={pages}
+        rowKey={(redemption) => redemption.id}
+        empty="No redemptions yet."
+      />
       <Dialog open={cancelling !== undefined} title="Cancel this redemption?" onClose={() => setCancelling(undefined)}>
-        <form
-          class="form"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
+        <ActionForm
+          action={cancel}
+          submitLabel="Cancel redemption"
+          danger
+          failuresOnly
+          buttons={
+            <button type="button" class="secondary" onClick={() => setCancelling(undefined)}>
+              Keep redemption
+            </button>
+          }
+          onSubmit={() => {
             const redemption = cancelling!;
             cancel
               .run(async () => {
@@ -281,23 +253,8 @@ function Redemptions({ pages, onCancelled }: { pages: CursorPages<Redemption>; o
             {cancelling ? formatNumber(cancelling.cost) : ''} points go back to the user and the redemption is marked
             cancelled, with your reason.
           </p>
-          <label for="cancel-reason">Reason</label>
-          <input
-            id="cancel-reason"
-            value={reason}
-            maxLength={200}
-            onInput={(event) => setReason(event.currentTarget.value)}
-          />
-          <div class="actions">
-            <button type="submit" class="danger" disabled={cancel.busy}>
-              Cancel redemption
-            </button>
-            <button type="button" class="secondary" onClick={() => setCancelling(undefined)}>
-              Keep redemption
-            </button>
-          </div>
-          {cancel.outcome?.kind === 'alert' && <Outcome outcome={cancel.outcome} />}
-        </form>
+          <TextField id="cancel-reason" label="Reason" value={reason} maxLength={200} onValue={setReason} />
+        </ActionForm>
       </Dialog>
     </section>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
-import { Outcome } from '../components/Outcome';
+import { ActionForm } from '../components/ActionForm';
+import { TextField } from '../components/Field';
 import { Page } from '../components/Page';
 import { useAction } from '../hooks';
 import { navigate } from '../router';
@@ -25,11 +26,10 @@ export default function Users() {
   const find = useAction();
   return (
     <Page title="Users">
-      <form
-        class="form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+      <ActionForm
+        action={find}
+        submitLabel="Find user"
+        onSubmit={() => {
           const wanted = search.trim();
           find.run(async () => {
             if (!wanted) throw new Error('Enter a user id or an email address.');
@@ -41,22 +41,15 @@ export default function Users() {
           });
         }}
       >
-        <label for="user-search">User id or email</label>
-        <input
+        <TextField
           id="user-search"
-          value={search}
+          label="User id or email"
           autoComplete="off"
-          aria-describedby="user-search-hint"
-          onInput={(event) => setSearch(event.currentTarget.value)}
+          hint="An address (with @) is looked up exactly; anything else as a user id."
+          value={search}
+          onValue={setSearch}
         />
-        <p class="hint" id="user-search-hint">
-          An address (with @) is looked up exactly; anything else as a user id.
-        </p>
-        <button type="submit" disabled={find.busy}>
-          Find user
-        </button>
-        <Outcome outcome={find.outcome} />
-      </form>
+      </ActionForm>
     </Page>
   );
 }

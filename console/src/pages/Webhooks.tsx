@@ -1,15 +1,16 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
+import { ActionForm } from '../components/ActionForm';
 import { ConfirmDialog } from '../components/Dialog';
-import { DataTable, type Column } from '../components/DataTable';
-import { LoadState, Outcome } from '../components/Outcome';
+import { CursorTable, ListTable, PAGE_SIZE, type Column } from '../components/DataTable';
+import { CheckField, SelectField, TextField } from '../components/Field';
+import { Outcome } from '../components/Outcome';
 import { Page } from '../components/Page';
-import { Pager } from '../components/Pager';
+import { RefreshButton } from '../components/RefreshButton';
+import { ShownOnce } from '../components/ShownOnce';
 import { formatDateTime } from '../format';
 import { useAction, useCursorPages, useLoad } from '../hooks';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type NewWebhook, type Webhook, type WebhookDelivery } from '../types';
-
-const PAGE_SIZE = 25;
 
 export default function Webhooks() {
   const webhooks = useLoad(() => api<{ webhooks: Webhook[] }>('/admin/webhooks').then((answer) => answer.webhooks), []);
@@ -64,19 +65,25 @@ export default function Webhooks() {
           webhooks.reload();
         }}
       />
-      {secret && <SecretOnce {...secret} />}
+      {secret && (
+        <ShownOnce
+          key={secret.secret}
+          id="webhook-secret"
+          label="Secret"
+          noun="secret"
+          value={secret.secret}
+          note={`The signing secret of ${secret.url}. Give it to the receiver now: it will not be shown again.`}
+        />
+      )}
       <section>
         <h2>Registered webhooks</h2>
-        <LoadState loading={webhooks.loading && !webhooks.data} error={webhooks.error} />
-        {webhooks.data && (
-          <DataTable
-            caption="Webhooks"
-            columns={columns}
-            rows={webhooks.data}
-            rowKey={(webhook) => webhook.id}
-            empty="No webhooks yet."
-          />
-        )}
+        <ListTable
+          caption="Webhooks"
+          columns={columns}
+          list={webhooks}
+          rowKey={(webhook) => webhook.id}
+          empty="No webhooks yet."
+        />
         <Outcome outcome={rotate.outcome} />
         <Outcome outcome={remove.outcome} />
       </section>
@@ -116,11 +123,10 @@ function RegisterWebhook({ onRegistered }: { onRegistered: (webhook: NewWebhook)
   return (
     <section>
       <h2>Register a webhook</h2>
-      <form
-        class="form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+      <ActionForm
+        action={register}
+        submitLabel="Register webhook"
+        onSubmit={() =>
           register.run(async () => {
             const answer = await api<{ webhook: NewWebhook }>('/admin/webhooks', {
               method: 'POST',
@@ -131,73 +137,32 @@ function RegisterWebhook({ onRegistered }: { onRegistered: (webhook: NewWebhook)
             setDescription('');
             setEvents([]);
             return `Webhook ${answer.webhook.url} registered.`;
-          });
-        }}
+          })
+        }
       >
-        <label for="webhook-url">URL</label>
-        <input id="webhook-url" type="url" value={url} onInput={(event) => setUrl(event.currentTarget.value)} />
+        <TextField id="webhook-url" label="URL" type="url" value={url} onValue={setUrl} />
         <fieldset>
           <legend>Events</legend>
           {WEBHOOK_EVENT_TYPES.map((type) => (
-            <label class="check" key={type}>
-              <input
-                type="checkbox"
-                checked={events.includes(type)}
-                onChange={(event) =>
-                  setEvents(
-                    event.currentTarget.checked ? [...events, type] : events.filter((chosen) => chosen !== type),
-                  )
-                }
-              />
-              {type}
-            </label>
+            <CheckField
+              key={type}
+              label={type}
+              checked={events.includes(type)}
+              onChecked={(checked) =>
+                setEvents(checked ? [...events, type] : events.filter((chosen) => chosen !== type))
+              }
+            />
           ))}
         </fieldset>
-        <label for="webhook-description">Description</label>
-        <input
+        <TextField
           id="webhook-description"
+          label="Description"
           value={description}
           maxLength={500}
-          onInput={(event) => setDescription(event.currentTarget.value)}
+          onValue={setDescription}
         />
-        <button type="submit" disabled={register.busy}>
-          Register webhook
-        </button>
-        <Outcome outcome={register.outcome} />
-      </form>
+      </ActionForm>
     </section>
-  );
-}
-
-function SecretOnce({ url, secret }: { url: string; secret: string }) {
-  const [copied, setCopied] = useState<string | undefined>();
-  return (
-    <div class="key-once">
-      <label for="webhook-secret">Secret</label>
-      <input
-        id="webhook-secret"
-        readOnly
-        value={secret}
-        aria-describedby="webhook-secret-note"
-        onFocus={(event) => event.currentTarget.select()}
-      />
-      <p id="webhook-secret-note">
-        The signing secret of {url}. Give it to the receiver now: it will not be shown again.
-      </p>
-      <button
-        type="button"
-        class="secondary"
-        onClick={() =>
-          navigator.clipboard.writeText(secret).then(
-            () => setCopied('Secret copied.'),
-            () => setCopied('The browser did not allow copying: select the secret and copy it.'),
-          )
-        }
-      >
-        Copy secret
-      </button>
-      {copied && <p role="status">{copied}</p>}
-    </div>
   );
 }
 
@@ -250,31 +215,24 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
       <h2>Deliveries</h2>
       <p class="hint">Events sent to {webhook.url}, newest first.</p>
       <div class="filters">
-        <label for="delivery-status">Status</label>
-        <select id="delivery-status" value={status} onChange={(event) => setStatus(event.currentTarget.value)}>
-          <option value="">All</option>
-          {DELIVERY_STATUSES.map((each) => (
-            <option key={each} value={each}>
-              {each}
-            </option>
-          ))}
-        </select>
-        <button type="button" class="secondary" disabled={pages.loading} onClick={pages.first}>
-          Refresh
-        </button>
-      </div>
-      <LoadState loading={pages.loading && !pages.data} error={pages.error} />
-      {pages.data && (
-        <DataTable
-          caption="Deliveries"
-          columns={columns}
-          rows={pages.data.items}
-          rowKey={(delivery) => delivery.id}
-          empty="No deliveries."
+        <SelectField
+          id="delivery-status"
+          label="Status"
+          inRow
+          choices={[{ value: '', label: 'All' }, ...DELIVERY_STATUSES]}
+          value={status}
+          onValue={setStatus}
         />
-      )}
+        <RefreshButton loading={pages.loading} onRefresh={pages.first} />
+      </div>
+      <CursorTable
+        caption="Deliveries"
+        columns={columns}
+        pages={pages}
+        rowKey={(delivery) => delivery.id}
+        empty="No deliveries."
+      />
       <Outcome outcome={retry.outcome} />
-      <Pager label="Deliveries" {...pages} />
     </section>
   );
 }
