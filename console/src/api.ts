@@ -64,6 +64,10 @@ export async function apiText(path: string, query: Query): Promise<string> {
   return (await send(path, { query })).text();
 }
 
+/** A number field as the API takes it: a number when it reads as one, else the text (the API names the field). */
+export const numberOrText = (text: string): number | string =>
+  text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+
 /** What a failed action shows: the API's sentence, or the error's own. */
 export const failureText = (error: unknown): string =>
   error instanceof Error ? error.message : 'Something went wrong. Try again.';

@@ -13,40 +13,27 @@ export const MAX_REPORT_DAYS = 92;
  * The views themselves are the API's own declarations (TypeBox, the source of the
  * OpenAPI document), imported as types only: nothing of functions/ reaches the bundle.
  */
-import type {
-  AdminKioskView,
-  AlertView,
-  KioskDayRow,
-  KioskKeyView,
+export type {
+  AdminKioskView as AdminKiosk,
+  AlertView as Alert,
+  KioskDayRow as KioskDay,
+  KioskKeyView as KioskKey,
 } from '../../functions/src/http/apiDescription/fleetViews';
-import type {
-  AdminRewardView,
-  LedgerEntryView,
-  RedemptionView,
+export type {
+  AdminRewardView as AdminReward,
+  LedgerEntryView as LedgerEntry,
+  RedemptionView as Redemption,
 } from '../../functions/src/http/apiDescription/pointsViews';
-import type { UserView } from '../../functions/src/http/apiDescription/views';
-import type {
-  NewWebhookView,
-  WebhookDeliveryView,
-  WebhookView,
-} from '../../functions/src/http/apiDescription/webhookViews';
-import type { PartnerView } from '../../functions/src/http/apiDescription/partnerViews';
-
-export type AdminKiosk = AdminKioskView;
-export type KioskKey = KioskKeyView;
-export type Alert = AlertView;
-export type KioskDay = KioskDayRow;
-export type AdminReward = AdminRewardView;
-export type UserProfile = UserView;
-export type LedgerEntry = LedgerEntryView;
-export type Redemption = RedemptionView;
-export type Partner = PartnerView;
+export type { UserView as UserProfile } from '../../functions/src/http/apiDescription/views';
+export type { PartnerView as Partner } from '../../functions/src/http/apiDescription/partnerViews';
 
 // Webhooks (contract §13): the API's own lists (a module with no import, so the bundle takes it as it is).
 export { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from '../../functions/src/domain/webhookEventTypes';
-export type Webhook = WebhookView;
-export type NewWebhook = NewWebhookView;
-export type WebhookDelivery = WebhookDeliveryView;
+export type {
+  NewWebhookView as NewWebhook,
+  WebhookDeliveryView as WebhookDelivery,
+  WebhookView as Webhook,
+} from '../../functions/src/http/apiDescription/webhookViews';
 
 /** A page of a cursor-paged list. */
 export interface Page<T> {

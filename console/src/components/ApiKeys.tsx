@@ -3,11 +3,10 @@ import { api } from '../api';
 import { formatDateTime } from '../format';
 import { useAction, useLoad } from '../hooks';
 import type { KioskKey } from '../types';
-import { ActionForm } from './ActionForm';
+import { ActionForm } from './Actions';
 import { ListTable, type Column } from './DataTable';
-import { ConfirmDialog } from './Dialog';
+import { ConfirmDialog, useConfirm } from './Dialog';
 import { TextField } from './Field';
-import { Outcome } from './Outcome';
 import { ShownOnce } from './ShownOnce';
 
 const keyName = (key: KioskKey): string => key.label || key.keyId.slice(0, 12);
@@ -32,10 +31,9 @@ export function ApiKeys({
 }) {
   const keys = useLoad(() => api<{ keys: KioskKey[] }>(`${path}/keys`).then((answer) => answer.keys), [path]);
   const create = useAction();
-  const revoke = useAction();
+  const revoke = useConfirm<KioskKey>();
   const [label, setLabel] = useState('');
   const [newKey, setNewKey] = useState<string | undefined>();
-  const [revoking, setRevoking] = useState<KioskKey | undefined>();
 
   const columns: Column<KioskKey>[] = [
     { header: 'Label', cell: (key) => key.label || '(no label)', rowHeader: true },
@@ -46,7 +44,7 @@ export function ApiKeys({
       header: 'Action',
       cell: (key) =>
         key.revokedAt ? null : (
-          <button type="button" class="danger" onClick={() => setRevoking(key)}>
+          <button type="button" class="danger" onClick={() => revoke.ask(key)}>
             Revoke key {keyName(key)}
           </button>
         ),
@@ -56,8 +54,23 @@ export function ApiKeys({
   return (
     <section>
       <h2>API keys</h2>
-      <ListTable caption="API keys" columns={columns} list={keys} rowKey={(key) => key.keyId} empty="No keys yet." />
-      <Outcome outcome={revoke.outcome} />
+      <ListTable caption="API keys" columns={columns} list={keys} rowKey="keyId" empty="No keys yet." />
+      <ConfirmDialog
+        confirm={revoke}
+        verb="Revoke"
+        noun="key"
+        act={async (key) => {
+          await api(`${path}/keys/${encodeURIComponent(key.keyId)}`, { method: 'DELETE' });
+          return `Key ${keyName(key)} revoked: it no longer works.`;
+        }}
+        onDone={keys.reload}
+      >
+        {(key) => (
+          <p>
+            The key {keyName(key)} stops working at once: {revokedMeans}.
+          </p>
+        )}
+      </ConfirmDialog>
       <ActionForm
         action={create}
         submitLabel="Create key"
@@ -74,42 +87,17 @@ export function ApiKeys({
           })
         }
       >
-        <TextField id="key-label" label="Key label" value={label} maxLength={200} onValue={setLabel} />
+        <TextField label="Key label" value={label} maxLength={200} onValue={setLabel} />
       </ActionForm>
       {newKey && (
         <ShownOnce
           key={newKey}
-          id="new-key"
           label="New API key"
           noun="key"
           value={newKey}
           note={`Store it ${storeWhere} now: it will not be shown again.`}
         />
       )}
-      <ConfirmDialog
-        open={revoking !== undefined}
-        title="Revoke this key?"
-        confirmLabel="Revoke key"
-        cancelLabel="Keep key"
-        busy={revoke.busy}
-        onCancel={() => setRevoking(undefined)}
-        onConfirm={() => {
-          const key = revoking!;
-          revoke
-            .run(async () => {
-              await api(`${path}/keys/${encodeURIComponent(key.keyId)}`, { method: 'DELETE' });
-              return `Key ${keyName(key)} revoked: it no longer works.`;
-            })
-            .then(() => {
-              setRevoking(undefined);
-              keys.reload();
-            });
-        }}
-      >
-        <p>
-          The key {revoking ? keyName(revoking) : ''} stops working at once: {revokedMeans}.
-        </p>
-      </ConfirmDialog>
     </section>
   );
 }

@@ -22,7 +22,8 @@ type Sort = { column: number; direction: 'ascending' | 'descending' } | undefine
 interface TableProps<T> {
   caption: string;
   columns: Column<T>[];
-  rowKey: (row: T) => string;
+  /** What names a row uniquely: one of its fields (e.g. `id`), or a key made of several. */
+  rowKey: keyof T | ((row: T) => string);
   /** What the table says when it has no row. */
   empty: string;
 }
@@ -57,6 +58,7 @@ export function CursorTable<T>({ pages, ...table }: TableProps<T> & { pages: Cur
  */
 export function DataTable<T>(props: TableProps<T> & { rows: T[]; pageSize?: number }) {
   const { caption, columns, rows, rowKey, pageSize } = props;
+  const keyOf = (row: T): string => (typeof rowKey === 'function' ? rowKey(row) : String(row[rowKey]));
   const [sort, setSort] = useState<Sort>();
   const [pageIndex, setPageIndex] = useState(0);
   const sorted = sortRows(rows, columns, sort);
@@ -109,7 +111,7 @@ export function DataTable<T>(props: TableProps<T> & { rows: T[]; pageSize?: numb
               </tr>
             )}
             {shown.map((row) => (
-              <tr key={rowKey(row)}>
+              <tr key={keyOf(row)}>
                 {columns.map((column) =>
                   column.rowHeader ? (
                     <th key={column.header} scope="row">

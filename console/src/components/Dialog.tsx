@@ -1,5 +1,8 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useId, useRef } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useAction } from '../hooks';
+import { ActionForm } from './Actions';
+import { Outcome } from './Outcome';
 
 /**
  * A modal dialog: the native <dialog> with showModal() traps the focus, makes the page
@@ -30,28 +33,67 @@ export function Dialog(props: { open: boolean; title: string; onClose: () => voi
   );
 }
 
-/** A question with two answers: the first acts, the second (focused first: the safe one) does not. */
-export function ConfirmDialog(props: {
-  open: boolean;
-  title: string;
-  confirmLabel: string;
-  cancelLabel: string;
-  busy: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-  children: ComponentChildren;
+/** An action on something (a key, a webhook, a user) that asks first: what it is about while the question is open. */
+export function useConfirm<T>() {
+  const [subject, setSubject] = useState<T | undefined>();
+  const action = useAction();
+  return {
+    subject,
+    action,
+    ask: (about: T) => {
+      action.setOutcome(undefined);
+      setSubject(about);
+    },
+    close: () => setSubject(undefined),
+  };
+}
+
+/**
+ * The question of a `useConfirm`, e.g. "Revoke this key?", with two answers: "Revoke
+ * key" acts, "Keep key" (focused first: the safe one) does not. `children` may hold
+ * fields (a reason): the answers are the form's. A failure is told in the dialog; a
+ * success closes it and is told where this component stands in the page.
+ */
+export function ConfirmDialog<T>(props: {
+  confirm: ReturnType<typeof useConfirm<T>>;
+  verb: string;
+  noun: string;
+  /** Acts on the subject; the sentence that tells the success. */
+  act: (subject: T) => Promise<string>;
+  onDone?: (subject: T) => void;
+  children: (subject: T) => ComponentChildren;
 }) {
+  const { confirm, verb, noun } = props;
+  const { subject, action } = confirm;
   return (
-    <Dialog open={props.open} title={props.title} onClose={props.onCancel}>
-      {props.children}
-      <div class="actions">
-        <button type="button" class="danger" disabled={props.busy} onClick={props.onConfirm}>
-          {props.confirmLabel}
-        </button>
-        <button type="button" class="secondary" autoFocus onClick={props.onCancel}>
-          {props.cancelLabel}
-        </button>
-      </div>
-    </Dialog>
+    <>
+      {action.outcome?.kind === 'status' && <Outcome outcome={action.outcome} />}
+      <Dialog open={subject !== undefined} title={`${verb} this ${noun}?`} onClose={confirm.close}>
+        {subject !== undefined && (
+          <ActionForm
+            action={action}
+            submitLabel={`${verb} ${noun}`}
+            danger
+            failuresOnly
+            buttons={
+              <button type="button" class="secondary" autoFocus onClick={confirm.close}>
+                Keep {noun}
+              </button>
+            }
+            onSubmit={() =>
+              action
+                .run(() => props.act(subject))
+                .then((done) => {
+                  if (!done) return;
+                  confirm.close();
+                  props.onDone?.(subject);
+                })
+            }
+          >
+            {props.children(subject)}
+          </ActionForm>
+        )}
+      </Dialog>
+    </>
   );
 }

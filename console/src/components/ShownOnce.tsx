@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { capitalized } from '../format';
 
 /**
@@ -6,14 +6,14 @@ import { capitalized } from '../format';
  * field that selects itself, with a note on where it goes and a copy button.
  */
 export function ShownOnce(props: {
-  id: string;
   label: string;
   /** What the secret is called in the copy button and its messages ("key", "secret"). */
   noun: string;
   value: string;
   note: string;
 }) {
-  const { id, noun, value } = props;
+  const { noun, value } = props;
+  const id = useId();
   const [copied, setCopied] = useState<string | undefined>();
   return (
     <div class="key-once">

@@ -40,7 +40,7 @@ export default function Alerts() {
         caption="Alerts"
         columns={columns}
         pages={pages}
-        rowKey={(alert) => alert.id}
+        rowKey="id"
         empty={all ? 'No alerts.' : 'No open alerts.'}
       />
     </Page>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { ActionForm } from '../components/ActionForm';
+import { ActionForm } from '../components/Actions';
 import { CheckField, TextField } from '../components/Field';
 import { Page } from '../components/Page';
 import { useAction } from '../hooks';
@@ -58,7 +58,6 @@ export default function Campaigns() {
           ))}
         </fieldset>
         <TextField
-          id="push-recipient"
           label={target === 'topic' ? 'Topic' : 'User id'}
           hint={
             target === 'topic'
@@ -68,8 +67,8 @@ export default function Campaigns() {
           value={recipient}
           onValue={setRecipient}
         />
-        <TextField id="push-title" label="Title" value={title} onValue={setTitle} />
-        <TextField id="push-body" label="Body" multiline value={body} onValue={setBody} />
+        <TextField label="Title" value={title} onValue={setTitle} />
+        <TextField label="Body" multiline value={body} onValue={setBody} />
       </ActionForm>
     </Page>
   );

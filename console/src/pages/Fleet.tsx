@@ -62,20 +62,11 @@ export default function Fleet() {
   return (
     <Page title="Fleet">
       <div class="filters">
+        <SelectField label="Status" emptyChoice="All" choices={KIOSK_STATUSES} value={status} onValue={setStatus} />
         <SelectField
-          id="status-filter"
-          label="Status"
-          inRow
-          choices={[{ value: '', label: 'All' }, ...KIOSK_STATUSES]}
-          value={status}
-          onValue={setStatus}
-        />
-        <SelectField
-          id="alert-filter"
           label="Open alert"
-          inRow
+          emptyChoice="Any"
           choices={[
-            { value: '', label: 'Any' },
             { value: 'with', label: 'With open alerts' },
             { value: 'without', label: 'Without open alerts' },
             ...ALERT_KINDS,
@@ -95,7 +86,7 @@ export default function Fleet() {
             caption="Kiosks"
             columns={columns}
             rows={kiosks}
-            rowKey={(kiosk) => kiosk.id}
+            rowKey="id"
             pageSize={PAGE_SIZE}
             empty="No kiosk matches."
           />

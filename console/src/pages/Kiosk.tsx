@@ -11,6 +11,22 @@ import type { AdminKiosk, KioskDay } from '../types';
 
 const DAYS = 30;
 
+/** What the fleet knows of a kiosk, for its details. */
+const kioskDetails = (kiosk: AdminKiosk): [string, string][] => [
+  ['Name', kiosk.name],
+  ['Address', kiosk.address],
+  ['Status', kiosk.status],
+  ['Online', kiosk.online ? 'Online' : 'Offline'],
+  ['Last seen', formatDateTime(kiosk.lastSeenAt)],
+  ['Fill (plastic/metal)', formatFill(kiosk.fillLevel)],
+  ['Firmware', kiosk.firmwareVersion ?? '—'],
+  ['Error code', kiosk.errorCode ?? 'None'],
+  ['Open alerts', kiosk.openAlerts.join(', ') || 'None'],
+  ['Location', `${kiosk.location.latitude}, ${kiosk.location.longitude}`],
+  ['Opening hours', `${kiosk.openingHours} (${kiosk.timezone})`],
+  ['Items collected', `${formatNumber(kiosk.plasticCount)} plastic, ${formatNumber(kiosk.metalCount)} metal`],
+];
+
 export default function Kiosk({ params }: PageProps) {
   const { kioskId } = params;
   const path = `/admin/kiosks/${encodeURIComponent(kioskId)}`;
@@ -28,7 +44,7 @@ export default function Kiosk({ params }: PageProps) {
       {!kiosk.loading && !kiosk.error && !kiosk.data && <p role="alert">No kiosk has the id {kioskId}.</p>}
       {kiosk.data && (
         <>
-          <KioskDetails kiosk={kiosk.data} />
+          <Details items={kioskDetails(kiosk.data)} />
           <ApiKeys
             path={path}
             keyOf={(answer) => answer.apiKey}
@@ -40,24 +56,6 @@ export default function Kiosk({ params }: PageProps) {
       )}
     </Page>
   );
-}
-
-function KioskDetails({ kiosk }: { kiosk: AdminKiosk }) {
-  const details: [string, string][] = [
-    ['Name', kiosk.name],
-    ['Address', kiosk.address],
-    ['Status', kiosk.status],
-    ['Online', kiosk.online ? 'Online' : 'Offline'],
-    ['Last seen', formatDateTime(kiosk.lastSeenAt)],
-    ['Fill (plastic/metal)', formatFill(kiosk.fillLevel)],
-    ['Firmware', kiosk.firmwareVersion ?? '—'],
-    ['Error code', kiosk.errorCode ?? 'None'],
-    ['Open alerts', kiosk.openAlerts.join(', ') || 'None'],
-    ['Location', `${kiosk.location.latitude}, ${kiosk.location.longitude}`],
-    ['Opening hours', `${kiosk.openingHours} (${kiosk.timezone})`],
-    ['Items collected', `${formatNumber(kiosk.plasticCount)} plastic, ${formatNumber(kiosk.metalCount)} metal`],
-  ];
-  return <Details items={details} />;
 }
 
 function LastDays({ kioskId }: { kioskId: string }) {

@@ -8,10 +8,16 @@ import type { Partner } from '../types';
 
 const emptyForm: Partner = { id: '', name: '' };
 
+const storePartner = (form: Partner): Promise<Partner> =>
+  api<{ partner: Partner }>('/admin/partners', { method: 'POST', body: { id: form.id.trim(), name: form.name } }).then(
+    (answer) => answer.partner,
+  );
+
 /** Partners who honour vouchers (§12): the list, a partner created or renamed, and its keys. */
 export default function Partners() {
   const partners = useLoad(() => api<{ partners: Partner[] }>('/admin/partners').then((answer) => answer.partners), []);
-  const editor = useRecordEditor<Partner>('partner');
+  const editor = useRecordEditor('partner', emptyForm, storePartner, partners.reload);
+  const editing = editor.editing;
 
   const columns: Column<Partner>[] = [
     { header: 'Name', cell: (partner) => partner.name, sortValue: (partner) => partner.name, rowHeader: true },
@@ -19,7 +25,7 @@ export default function Partners() {
     {
       header: 'Action',
       cell: (partner) => (
-        <button type="button" class="secondary" onClick={() => editor.open(partner, false)}>
+        <button type="button" class="secondary" onClick={() => editor.open(partner)}>
           Edit {partner.name}
         </button>
       ),
@@ -29,25 +35,14 @@ export default function Partners() {
   return (
     <Page title="Partners">
       <p>The cafés and cinemas that honour vouchers, each with its own API keys to check and use them.</p>
-      <button type="button" onClick={() => editor.open(emptyForm, true)}>
-        New partner
-      </button>
       <RecordForm
         editor={editor}
         exampleId="kaffee-alex"
-        store={async (form) => {
-          const { partner } = await api<{ partner: Partner }>('/admin/partners', {
-            method: 'POST',
-            body: { id: form.id.trim(), name: form.name },
-          });
-          partners.reload();
-          return partner;
-        }}
         after={
-          editor.editing &&
-          !editor.editing.isNew && (
+          editing &&
+          !editing.isNew && (
             <ApiKeys
-              path={`/admin/partners/${encodeURIComponent(editor.editing.form.id)}`}
+              path={`/admin/partners/${encodeURIComponent(editing.form.id)}`}
               keyOf={(answer) => answer.key}
               storeWhere="in the partner's till"
               revokedMeans="the partner using it can no longer check or use vouchers until it gets a new key"
@@ -55,13 +50,7 @@ export default function Partners() {
           )
         }
       />
-      <ListTable
-        caption="Partners"
-        columns={columns}
-        list={partners}
-        rowKey={(partner) => partner.id}
-        empty="No partners yet."
-      />
+      <ListTable caption="Partners" columns={columns} list={partners} rowKey="id" empty="No partners yet." />
     </Page>
   );
 }

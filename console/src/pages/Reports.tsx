@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, apiText } from '../api';
 import { saveFile } from '../download';
-import { ActionForm } from '../components/ActionForm';
+import { ActionButton, ActionForm } from '../components/Actions';
 import { DayFigures } from '../components/DayFigures';
 import { SelectField, TextField } from '../components/Field';
 import { Outcome } from '../components/Outcome';
@@ -43,45 +43,30 @@ export default function Reports() {
           })
         }
         buttons={
-          <button
-            type="button"
-            class="secondary"
-            disabled={download.busy}
-            onClick={() =>
-              download.run(async () => {
-                const csv = await apiText(REPORT_PATH, { ...query, format: 'csv' });
-                const name = `kiosk-report-${from}-${to}.csv`;
-                saveFile(name, csv, 'text/csv;charset=utf-8');
-                return `Downloaded ${name}.`;
-              })
+          <ActionButton
+            action={download}
+            run={async () =>
+              saveFile(
+                `kiosk-report-${from}-${to}.csv`,
+                await apiText(REPORT_PATH, { ...query, format: 'csv' }),
+                'text/csv;charset=utf-8',
+              )
             }
           >
             Download CSV
-          </button>
+          </ActionButton>
         }
       >
         <p class="hint" id="range-hint">
           UTC days, both included; at most {MAX_REPORT_DAYS} days.
         </p>
         <div class="filters">
-          <TextField
-            id="report-from"
-            label="From"
-            type="date"
-            inRow
-            describedBy="range-hint"
-            value={from}
-            onValue={setFrom}
-          />
-          <TextField id="report-to" label="To" type="date" inRow describedBy="range-hint" value={to} onValue={setTo} />
+          <TextField label="From" type="date" describedBy="range-hint" value={from} onValue={setFrom} />
+          <TextField label="To" type="date" describedBy="range-hint" value={to} onValue={setTo} />
           <SelectField
-            id="report-kiosk"
             label="Kiosk"
-            inRow
-            choices={[
-              { value: '', label: 'All kiosks' },
-              ...(kiosks.data ?? []).map((kiosk) => ({ value: kiosk.id, label: `${kiosk.name} (${kiosk.id})` })),
-            ]}
+            emptyChoice="All kiosks"
+            choices={(kiosks.data ?? []).map((kiosk) => ({ value: kiosk.id, label: `${kiosk.name} (${kiosk.id})` }))}
             value={kioskId}
             onValue={setKioskId}
           />

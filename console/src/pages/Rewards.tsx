@@ -1,4 +1,4 @@
-import { api } from '../api';
+import { api, numberOrText } from '../api';
 import { ListTable, type Column } from '../components/DataTable';
 import { CheckField, SelectField, TextField } from '../components/Field';
 import { Page } from '../components/Page';
@@ -41,13 +41,25 @@ const formOf = (reward: AdminReward): RewardForm => ({
   validDays: String(reward.validDays),
 });
 
-/** A number field as the API takes it: a number when it reads as one, else the text (the API names the field). */
-const numberOrText = (text: string): number | string =>
-  text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+const storeReward = (form: RewardForm): Promise<RewardForm> =>
+  api<{ reward: AdminReward }>('/admin/rewards', {
+    method: 'POST',
+    body: {
+      id: form.id.trim(),
+      name: form.name,
+      description: form.description,
+      cost: numberOrText(form.cost),
+      kind: form.kind,
+      stock: form.stock.trim() === '' ? null : numberOrText(form.stock),
+      active: form.active,
+      partnerId: form.partnerId === '' ? null : form.partnerId,
+      validDays: numberOrText(form.validDays),
+    },
+  }).then((answer) => formOf(answer.reward));
 
 export default function Rewards() {
   const rewards = useLoad(() => api<{ rewards: AdminReward[] }>('/admin/rewards').then((answer) => answer.rewards), []);
-  const editor = useRecordEditor<RewardForm>('reward');
+  const editor = useRecordEditor('reward', emptyForm, storeReward, rewards.reload);
   const partners = useLoad(() => api<{ partners: Partner[] }>('/admin/partners').then((answer) => answer.partners), []);
 
   const columns: Column<AdminReward>[] = [
@@ -69,109 +81,44 @@ export default function Rewards() {
     {
       header: 'Action',
       cell: (reward) => (
-        <button type="button" class="secondary" onClick={() => editor.open(formOf(reward), false)}>
+        <button type="button" class="secondary" onClick={() => editor.open(formOf(reward))}>
           Edit {reward.name}
         </button>
       ),
     },
   ];
 
-  const form = editor.editing?.form;
-  const update = editor.update;
+  const { bind } = editor;
   return (
     <Page title="Rewards">
       <p>The whole catalog: the rewards on offer and those taken out of it (not active).</p>
-      <button type="button" onClick={() => editor.open(emptyForm, true)}>
-        New reward
-      </button>
-      <RecordForm
-        editor={editor}
-        exampleId="coffee-voucher"
-        store={async (sent) => {
-          const { reward } = await api<{ reward: AdminReward }>('/admin/rewards', {
-            method: 'POST',
-            body: {
-              id: sent.id.trim(),
-              name: sent.name,
-              description: sent.description,
-              cost: numberOrText(sent.cost),
-              kind: sent.kind,
-              stock: sent.stock.trim() === '' ? null : numberOrText(sent.stock),
-              active: sent.active,
-              partnerId: sent.partnerId === '' ? null : sent.partnerId,
-              validDays: numberOrText(sent.validDays),
-            },
-          });
-          rewards.reload();
-          return formOf(reward);
-        }}
-      >
-        {form && (
-          <>
-            <TextField
-              id="reward-description"
-              label="Description"
-              multiline
-              value={form.description}
-              onValue={(description) => update({ description })}
-            />
-            <TextField
-              id="reward-cost"
-              label="Cost"
-              type="number"
-              min={1}
-              hint="Points, 1 to 1,000,000."
-              value={form.cost}
-              onValue={(cost) => update({ cost })}
-            />
-            <SelectField
-              id="reward-kind"
-              label="Kind"
-              choices={REWARD_KINDS}
-              value={form.kind}
-              onValue={(kind) => update({ kind: kind as RewardKind })}
-            />
-            <TextField
-              id="reward-stock"
-              label="Stock"
-              type="number"
-              min={0}
-              hint="Units left; empty: unlimited."
-              value={form.stock}
-              onValue={(stock) => update({ stock })}
-            />
-            <SelectField
-              id="reward-partner"
-              label="Partner"
-              hint="Who honours its vouchers."
-              choices={[
-                { value: '', label: 'Any partner' },
-                ...(partners.data ?? []).map((partner) => ({ value: partner.id, label: partner.name })),
-              ]}
-              value={form.partnerId}
-              onValue={(partnerId) => update({ partnerId })}
-            />
-            <TextField
-              id="reward-valid-days"
-              label="Valid days"
-              type="number"
-              min={1}
-              max={730}
-              hint="Days a voucher is honoured after it is issued, 1 to 730."
-              value={form.validDays}
-              onValue={(validDays) => update({ validDays })}
-            />
-            <CheckField label="Active" checked={form.active} onChecked={(active) => update({ active })} />
-          </>
-        )}
+      <RecordForm editor={editor} exampleId="coffee-voucher">
+        <TextField label="Description" multiline {...bind('description')} />
+        <TextField label="Cost" type="number" min={1} hint="Points, 1 to 1,000,000." {...bind('cost')} />
+        <SelectField label="Kind" choices={REWARD_KINDS} {...bind('kind')} />
+        <TextField label="Stock" type="number" min={0} hint="Units left; empty: unlimited." {...bind('stock')} />
+        <SelectField
+          label="Partner"
+          hint="Who honours its vouchers."
+          emptyChoice="Any partner"
+          choices={(partners.data ?? []).map((partner) => ({ value: partner.id, label: partner.name }))}
+          {...bind('partnerId')}
+        />
+        <TextField
+          label="Valid days"
+          type="number"
+          min={1}
+          max={730}
+          hint="Days a voucher is honoured after it is issued, 1 to 730."
+          {...bind('validDays')}
+        />
+        <CheckField
+          label="Active"
+          checked={editor.editing?.form.active ?? true}
+          onChecked={(active) => editor.update({ active })}
+        />
       </RecordForm>
-      <ListTable
-        caption="Rewards"
-        columns={columns}
-        list={rewards}
-        rowKey={(reward) => reward.id}
-        empty="No rewards yet."
-      />
+      <ListTable caption="Rewards" columns={columns} list={rewards} rowKey="id" empty="No rewards yet." />
     </Page>
   );
 }

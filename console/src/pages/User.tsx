@@ -1,10 +1,10 @@
 import { useRef, useState } from 'preact/hooks';
-import { api, apiText } from '../api';
+import { api, apiText, numberOrText } from '../api';
 import { saveFile } from '../download';
-import { ActionForm } from '../components/ActionForm';
+import { ActionButton, ActionForm } from '../components/Actions';
 import { CursorTable, PAGE_SIZE, type Column } from '../components/DataTable';
 import { Details } from '../components/Details';
-import { ConfirmDialog, Dialog } from '../components/Dialog';
+import { ConfirmDialog, useConfirm } from '../components/Dialog';
 import { TextField } from '../components/Field';
 import { LoadState, Outcome } from '../components/Outcome';
 import { Page } from '../components/Page';
@@ -12,6 +12,23 @@ import { formatDateTime, formatNumber, formatSigned, formatUtcDate } from '../fo
 import { useAction, useCursorPages, useLoad, type CursorPages } from '../hooks';
 import type { PageProps } from '../router';
 import type { LedgerEntry, Page as ListPage, Redemption, UserProfile } from '../types';
+
+/** The profile of a user, for its details. */
+const profileDetails = (user: UserProfile): [string, string][] => [
+  ['Name', user.name],
+  ['User id', user.id],
+  ['Points', formatNumber(user.currentPoints)],
+  ['Total points', formatNumber(user.totalPoints)],
+  ['Rank', user.rank],
+  [
+    'Expiring',
+    user.expiringPoints
+      ? `${formatNumber(user.expiringPoints.points)} points on ${formatUtcDate(user.expiringPoints.expiresAt)}`
+      : 'None',
+  ],
+  ['Items recycled', formatNumber(user.recycledCount)],
+  ['Push notifications', user.hasPushToken ? 'A device is registered' : 'No device registered'],
+];
 
 export default function User({ params }: PageProps) {
   const { userId } = params;
@@ -40,7 +57,7 @@ export default function User({ params }: PageProps) {
       <LoadState loading={profile.loading && !profile.data} error={profile.error} />
       {profile.data && (
         <>
-          <Profile user={profile.data} />
+          <Details items={profileDetails(profile.data)} />
           <AdjustPoints
             userPath={`/admin/users/${encodeURIComponent(userId)}`}
             onAdjusted={() => {
@@ -62,25 +79,6 @@ export default function User({ params }: PageProps) {
       )}
     </Page>
   );
-}
-
-function Profile({ user }: { user: UserProfile }) {
-  const details: [string, string][] = [
-    ['Name', user.name],
-    ['User id', user.id],
-    ['Points', formatNumber(user.currentPoints)],
-    ['Total points', formatNumber(user.totalPoints)],
-    ['Rank', user.rank],
-    [
-      'Expiring',
-      user.expiringPoints
-        ? `${formatNumber(user.expiringPoints.points)} points on ${formatUtcDate(user.expiringPoints.expiresAt)}`
-        : 'None',
-    ],
-    ['Items recycled', formatNumber(user.recycledCount)],
-    ['Push notifications', user.hasPushToken ? 'A device is registered' : 'No device registered'],
-  ];
-  return <Details items={details} />;
 }
 
 /**
@@ -109,7 +107,7 @@ function AdjustPoints({ userPath, onAdjusted }: { userPath: string; onAdjusted: 
               method: 'POST',
               headers: { 'Idempotency-Key': key },
               body: {
-                points: points.trim() !== '' && Number.isFinite(Number(points)) ? Number(points) : points,
+                points: numberOrText(points),
                 reason,
               },
             });
@@ -122,14 +120,13 @@ function AdjustPoints({ userPath, onAdjusted }: { userPath: string; onAdjusted: 
         }}
       >
         <TextField
-          id="adjust-points"
           label="Points"
           type="number"
           hint="A whole number: positive adds points, negative takes them."
           value={points}
           onValue={setPoints}
         />
-        <TextField id="adjust-reason" label="Reason" value={reason} maxLength={200} onValue={setReason} />
+        <TextField label="Reason" value={reason} maxLength={200} onValue={setReason} />
       </ActionForm>
     </section>
   );
@@ -156,13 +153,7 @@ function History({ pages }: { pages: CursorPages<LedgerEntry> }) {
   return (
     <section>
       <h2>History</h2>
-      <CursorTable
-        caption="History"
-        columns={historyColumns}
-        pages={pages}
-        rowKey={(entry) => entry.id}
-        empty="No history yet."
-      />
+      <CursorTable caption="History" columns={historyColumns} pages={pages} rowKey="id" empty="No history yet." />
     </section>
   );
 }
@@ -170,9 +161,8 @@ function History({ pages }: { pages: CursorPages<LedgerEntry> }) {
 const redemptionName = (redemption: Redemption): string => redemption.code ?? redemption.id;
 
 function Redemptions({ pages, onCancelled }: { pages: CursorPages<Redemption>; onCancelled: () => void }) {
-  const [cancelling, setCancelling] = useState<Redemption | undefined>();
+  const cancel = useConfirm<Redemption>();
   const [reason, setReason] = useState('');
-  const cancel = useAction();
 
   const columns: Column<Redemption>[] = [
     { header: 'When', cell: (redemption) => formatDateTime(redemption.createdAt), rowHeader: true },
@@ -194,9 +184,8 @@ function Redemptions({ pages, onCancelled }: { pages: CursorPages<Redemption>; o
             type="button"
             class="danger"
             onClick={() => {
-              setCancelling(redemption);
               setReason('');
-              cancel.setOutcome(undefined);
+              cancel.ask(redemption);
             }}
           >
             Cancel redemption {redemptionName(redemption)}
@@ -208,54 +197,30 @@ function Redemptions({ pages, onCancelled }: { pages: CursorPages<Redemption>; o
   return (
     <section>
       <h2>Redemptions</h2>
-      {/* A success is told here, once the dialog is closed; a failure in the dialog, by its form. */}
-      {cancel.outcome?.kind === 'status' && <Outcome outcome={cancel.outcome} />}
-      <CursorTable
-        caption="Redemptions"
-        columns={columns}
-        pages={pages}
-        rowKey={(redemption) => redemption.id}
-        empty="No redemptions yet."
-      />
-      <Dialog open={cancelling !== undefined} title="Cancel this redemption?" onClose={() => setCancelling(undefined)}>
-        <ActionForm
-          action={cancel}
-          submitLabel="Cancel redemption"
-          danger
-          failuresOnly
-          buttons={
-            <button type="button" class="secondary" onClick={() => setCancelling(undefined)}>
-              Keep redemption
-            </button>
-          }
-          onSubmit={() => {
-            const redemption = cancelling!;
-            cancel
-              .run(async () => {
-                const answer = await api<{ newBalance: number }>(
-                  `/admin/redemptions/${encodeURIComponent(redemption.id)}/cancel`,
-                  {
-                    method: 'POST',
-                    body: { reason },
-                  },
-                );
-                return `Redemption ${redemptionName(redemption)} cancelled: ${formatNumber(redemption.cost)} points went back, the balance is now ${formatNumber(answer.newBalance)}.`;
-              })
-              .then((cancelled) => {
-                if (!cancelled) return;
-                setCancelling(undefined);
-                onCancelled();
-              });
-          }}
-        >
-          <p>
-            {cancelling ? `${cancelling.rewardName} (${redemptionName(cancelling)})` : ''}: the{' '}
-            {cancelling ? formatNumber(cancelling.cost) : ''} points go back to the user and the redemption is marked
-            cancelled, with your reason.
-          </p>
-          <TextField id="cancel-reason" label="Reason" value={reason} maxLength={200} onValue={setReason} />
-        </ActionForm>
-      </Dialog>
+      <ConfirmDialog
+        confirm={cancel}
+        verb="Cancel"
+        noun="redemption"
+        act={async (redemption) => {
+          const answer = await api<{ newBalance: number }>(
+            `/admin/redemptions/${encodeURIComponent(redemption.id)}/cancel`,
+            { method: 'POST', body: { reason } },
+          );
+          return `Redemption ${redemptionName(redemption)} cancelled: ${formatNumber(redemption.cost)} points went back, the balance is now ${formatNumber(answer.newBalance)}.`;
+        }}
+        onDone={onCancelled}
+      >
+        {(redemption) => (
+          <>
+            <p>
+              {redemption.rewardName} ({redemptionName(redemption)}): the {formatNumber(redemption.cost)} points go back
+              to the user and the redemption is marked cancelled, with your reason.
+            </p>
+            <TextField label="Reason" value={reason} maxLength={200} onValue={setReason} />
+          </>
+        )}
+      </ConfirmDialog>
+      <CursorTable caption="Redemptions" columns={columns} pages={pages} rowKey="id" empty="No redemptions yet." />
     </section>
   );
 }
@@ -266,62 +231,45 @@ function Redemptions({ pages, onCancelled }: { pages: CursorPages<Redemption>; o
  */
 function PersonalData(props: { userId: string; userPath: string; onErased: (text: string) => void }) {
   const exporting = useAction();
-  const erase = useAction();
-  const [confirming, setConfirming] = useState(false);
+  const erase = useConfirm<string>();
+  const erased = `User ${props.userId} was erased: the sign-in account, name, push token and notifications are gone; the points history is kept for the books under the bare id.`;
   return (
     <section>
       <h2>Personal data</h2>
       <div class="actions">
-        <button
-          type="button"
-          class="secondary"
-          disabled={exporting.busy}
-          onClick={() =>
-            exporting.run(async () => {
-              const name = `user-${props.userId}-export.json`;
-              saveFile(name, await apiText(`${props.userPath}/export`, {}), 'application/json');
-              return `Downloaded ${name}.`;
-            })
+        <ActionButton
+          action={exporting}
+          run={async () =>
+            saveFile(
+              `user-${props.userId}-export.json`,
+              await apiText(`${props.userPath}/export`, {}),
+              'application/json',
+            )
           }
         >
           Export data
-        </button>
-        <button
-          type="button"
-          class="danger"
-          onClick={() => {
-            erase.setOutcome(undefined);
-            setConfirming(true);
-          }}
-        >
+        </ActionButton>
+        <button type="button" class="danger" onClick={() => erase.ask(props.userId)}>
           Erase user
         </button>
       </div>
       <Outcome outcome={exporting.outcome} />
       <ConfirmDialog
-        open={confirming}
-        title="Erase this user?"
-        confirmLabel="Erase user"
-        cancelLabel="Keep user"
-        busy={erase.busy}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => {
-          const erased = `User ${props.userId} was erased: the sign-in account, name, push token and notifications are gone; the points history is kept for the books under the bare id.`;
-          void erase
-            .run(async () => {
-              await api(props.userPath, { method: 'DELETE' });
-              return erased;
-            })
-            .then((done) => {
-              if (done) props.onErased(erased);
-            });
+        confirm={erase}
+        verb="Erase"
+        noun="user"
+        act={async () => {
+          await api(props.userPath, { method: 'DELETE' });
+          return erased;
         }}
+        onDone={() => props.onErased(erased)}
       >
-        <p>
-          The sign-in account, the name, the push token and every notification are deleted, and the remaining points are
-          forfeited. The history stays for the books under the bare id. This cannot be undone.
-        </p>
-        {erase.outcome?.kind === 'alert' && <Outcome outcome={erase.outcome} />}
+        {() => (
+          <p>
+            The sign-in account, the name, the push token and every notification are deleted, and the remaining points
+            are forfeited. The history stays for the books under the bare id. This cannot be undone.
+          </p>
+        )}
       </ConfirmDialog>
     </section>
   );

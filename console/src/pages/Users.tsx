@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
-import { ActionForm } from '../components/ActionForm';
+import { ActionForm } from '../components/Actions';
 import { TextField } from '../components/Field';
 import { Page } from '../components/Page';
 import { useAction } from '../hooks';
@@ -42,7 +42,6 @@ export default function Users() {
         }}
       >
         <TextField
-          id="user-search"
           label="User id or email"
           autoComplete="off"
           hint="An address (with @) is looked up exactly; anything else as a user id."

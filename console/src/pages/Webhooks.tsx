@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { ActionForm } from '../components/ActionForm';
-import { ConfirmDialog } from '../components/Dialog';
+import { ActionButton, ActionForm } from '../components/Actions';
+import { ConfirmDialog, useConfirm } from '../components/Dialog';
 import { CursorTable, ListTable, PAGE_SIZE, type Column } from '../components/DataTable';
 import { CheckField, SelectField, TextField } from '../components/Field';
 import { Outcome } from '../components/Outcome';
@@ -14,10 +14,9 @@ import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type NewWebhook, type Webhook, 
 
 export default function Webhooks() {
   const webhooks = useLoad(() => api<{ webhooks: Webhook[] }>('/admin/webhooks').then((answer) => answer.webhooks), []);
-  const remove = useAction();
+  const remove = useConfirm<Webhook>();
   const rotate = useAction();
   const [secret, setSecret] = useState<{ url: string; secret: string } | undefined>();
-  const [deleting, setDeleting] = useState<Webhook | undefined>();
   const [shown, setShown] = useState<Webhook | undefined>();
 
   const columns: Column<Webhook>[] = [
@@ -32,24 +31,20 @@ export default function Webhooks() {
           <button type="button" class="secondary" onClick={() => setShown(webhook)}>
             Show deliveries <span class="visually-hidden">of {webhook.url}</span>
           </button>
-          <button
-            type="button"
-            class="secondary"
-            disabled={rotate.busy}
-            onClick={() =>
-              rotate.run(async () => {
-                const answer = await api<{ webhook: NewWebhook }>(
-                  `/admin/webhooks/${encodeURIComponent(webhook.id)}/rotate-secret`,
-                  { method: 'POST' },
-                );
-                setSecret({ url: webhook.url, secret: answer.webhook.secret });
-                return `New secret for ${webhook.url}: the old one still signs for 24 hours.`;
-              })
-            }
+          <ActionButton
+            action={rotate}
+            run={async () => {
+              const answer = await api<{ webhook: NewWebhook }>(
+                `/admin/webhooks/${encodeURIComponent(webhook.id)}/rotate-secret`,
+                { method: 'POST' },
+              );
+              setSecret({ url: webhook.url, secret: answer.webhook.secret });
+              return `New secret for ${webhook.url}: the old one still signs for 24 hours.`;
+            }}
           >
             Rotate secret <span class="visually-hidden">of {webhook.url}</span>
-          </button>
-          <button type="button" class="danger" onClick={() => setDeleting(webhook)}>
+          </ActionButton>
+          <button type="button" class="danger" onClick={() => remove.ask(webhook)}>
             Delete webhook <span class="visually-hidden">{webhook.url}</span>
           </button>
         </div>
@@ -68,7 +63,6 @@ export default function Webhooks() {
       {secret && (
         <ShownOnce
           key={secret.secret}
-          id="webhook-secret"
           label="Secret"
           noun="secret"
           value={secret.secret}
@@ -77,40 +71,25 @@ export default function Webhooks() {
       )}
       <section>
         <h2>Registered webhooks</h2>
-        <ListTable
-          caption="Webhooks"
-          columns={columns}
-          list={webhooks}
-          rowKey={(webhook) => webhook.id}
-          empty="No webhooks yet."
-        />
+        <ListTable caption="Webhooks" columns={columns} list={webhooks} rowKey="id" empty="No webhooks yet." />
         <Outcome outcome={rotate.outcome} />
-        <Outcome outcome={remove.outcome} />
+        <ConfirmDialog
+          confirm={remove}
+          verb="Delete"
+          noun="webhook"
+          act={async (webhook) => {
+            await api(`/admin/webhooks/${encodeURIComponent(webhook.id)}`, { method: 'DELETE' });
+            return `Webhook ${webhook.url} deleted: nothing more is sent to it.`;
+          }}
+          onDone={(webhook) => {
+            if (shown?.id === webhook.id) setShown(undefined);
+            webhooks.reload();
+          }}
+        >
+          {(webhook) => <p>No event is sent to {webhook.url} from now on.</p>}
+        </ConfirmDialog>
       </section>
       {shown && <Deliveries webhook={shown} />}
-      <ConfirmDialog
-        open={deleting !== undefined}
-        title="Delete this webhook?"
-        confirmLabel="Delete webhook"
-        cancelLabel="Keep webhook"
-        busy={remove.busy}
-        onCancel={() => setDeleting(undefined)}
-        onConfirm={() => {
-          const webhook = deleting!;
-          remove
-            .run(async () => {
-              await api(`/admin/webhooks/${encodeURIComponent(webhook.id)}`, { method: 'DELETE' });
-              return `Webhook ${webhook.url} deleted: nothing more is sent to it.`;
-            })
-            .then(() => {
-              setDeleting(undefined);
-              if (shown?.id === webhook.id) setShown(undefined);
-              webhooks.reload();
-            });
-        }}
-      >
-        <p>No event is sent to {deleting?.url} from now on.</p>
-      </ConfirmDialog>
     </Page>
   );
 }
@@ -140,7 +119,7 @@ function RegisterWebhook({ onRegistered }: { onRegistered: (webhook: NewWebhook)
           })
         }
       >
-        <TextField id="webhook-url" label="URL" type="url" value={url} onValue={setUrl} />
+        <TextField label="URL" type="url" value={url} onValue={setUrl} />
         <fieldset>
           <legend>Events</legend>
           {WEBHOOK_EVENT_TYPES.map((type) => (
@@ -154,13 +133,7 @@ function RegisterWebhook({ onRegistered }: { onRegistered: (webhook: NewWebhook)
             />
           ))}
         </fieldset>
-        <TextField
-          id="webhook-description"
-          label="Description"
-          value={description}
-          maxLength={500}
-          onValue={setDescription}
-        />
+        <TextField label="Description" value={description} maxLength={500} onValue={setDescription} />
       </ActionForm>
     </section>
   );
@@ -192,21 +165,16 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
       header: 'Action',
       cell: (delivery) =>
         delivery.status === 'pending' ? null : (
-          <button
-            type="button"
-            class="secondary"
-            disabled={retry.busy}
-            onClick={() =>
-              retry
-                .run(async () => {
-                  await api(`${path}/${encodeURIComponent(delivery.id)}/retry`, { method: 'POST' });
-                  return `Delivery of ${delivery.eventId} queued again.`;
-                })
-                .then(pages.reload)
-            }
+          <ActionButton
+            action={retry}
+            run={async () => {
+              await api(`${path}/${encodeURIComponent(delivery.id)}/retry`, { method: 'POST' });
+              pages.reload();
+              return `Delivery of ${delivery.eventId} queued again.`;
+            }}
           >
             Retry delivery
-          </button>
+          </ActionButton>
         ),
     },
   ];
@@ -215,23 +183,10 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
       <h2>Deliveries</h2>
       <p class="hint">Events sent to {webhook.url}, newest first.</p>
       <div class="filters">
-        <SelectField
-          id="delivery-status"
-          label="Status"
-          inRow
-          choices={[{ value: '', label: 'All' }, ...DELIVERY_STATUSES]}
-          value={status}
-          onValue={setStatus}
-        />
+        <SelectField label="Status" emptyChoice="All" choices={DELIVERY_STATUSES} value={status} onValue={setStatus} />
         <RefreshButton loading={pages.loading} onRefresh={pages.first} />
       </div>
-      <CursorTable
-        caption="Deliveries"
-        columns={columns}
-        pages={pages}
-        rowKey={(delivery) => delivery.id}
-        empty="No deliveries."
-      />
+      <CursorTable caption="Deliveries" columns={columns} pages={pages} rowKey="id" empty="No deliveries." />
       <Outcome outcome={retry.outcome} />
     </section>
   );

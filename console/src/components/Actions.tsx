@@ -44,3 +44,12 @@ export function ActionForm(props: {
     </form>
   );
 }
+
+/** A button that runs an action outside a form (a download, a retry): disabled while it runs. */
+export function ActionButton(props: { action: Action; run: () => Promise<string>; children: ComponentChildren }) {
+  return (
+    <button type="button" class="secondary" disabled={props.action.busy} onClick={() => props.action.run(props.run)}>
+      {props.children}
+    </button>
+  );
+}
