@@ -1,18 +1,18 @@
 // The browser tier's plumbing: Chromium driven by Playwright against the console on the
-// Hosting emulator, accounts in the Auth emulator, data through the API itself. The
-// emulator plumbing is the one harness the integration tests use (functions/test/harness).
+// Hosting emulator (the data the tests need comes from data.ts, through the API).
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createPasswordAccount, idTokenFor } from '../../functions/test/harness/auth.ts';
-import { apiUrl, discoverEmulators, emulatorsFromEnv } from '../../functions/test/harness/emulators.ts';
-import { waitFor } from '../../functions/test/harness/wait.ts';
-
-export const PASSWORD = 'console-test-password';
-
-let discovery: ReturnType<typeof discoverEmulators> | undefined;
-/** The emulators of the run, asked of the hub once (the Hosting and functions hosts are not in the environment). */
-const emulatorsFound = () => (discovery ??= discoverEmulators());
+import {
+  chromium as playwright,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
+import { emulatorsFromEnv } from '../../functions/test/harness/emulators.ts';
+import { emulatorsFound, newAccount } from './data.ts';
 
 /**
  * Chromium from `@sparticuz/chromium` (an npm package, so `npm ci` installs it where
@@ -30,26 +30,46 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+type Viewport = { width: number; height: number };
+
+/**
+ * The browser of a test file (launched before its first test, closed after its last)
+ * and the pages the tests open in it, each in a fresh context.
+ */
+export function browserOfFile() {
+  let browser: Browser | undefined;
+  before(async () => (browser = await launchBrowser()));
+  after(() => browser?.close());
+  const launched = () => browser ?? assert.fail('the browser is launched before the first test');
+  return {
+    newPage: () => newPage(launched()),
+    operatorPage: (viewport?: Viewport) => operatorPage(launched(), viewport),
+    /** A signed-in operator's page at `path` of the console, once it shows its heading. */
+    operatorPageAt: async (path: string, heading: string) => {
+      const opened = await operatorPage(launched());
+      await opened.page.goto(consoleUrl(path));
+      await opened.page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      return opened;
+    },
+  };
+}
+
 export function consoleUrl(path = '/'): string {
   const { hosting } = emulatorsFromEnv();
   if (!hosting) throw new Error('the Hosting emulator is not running (the browser tier runs with EMULATORS)');
   return `http://${hosting}${path}`;
 }
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-export const uniqueId = (prefix: string) => `${prefix}-${unique()}`;
-
-/** A new e-mail/password account; `admin`: an operator. */
-export async function newAccount(admin: boolean): Promise<{ uid: string; email: string; password: string }> {
-  const email = `${admin ? 'operator' : 'member'}-${unique()}@kiosk-rewards.test`;
-  const uid = await createPasswordAccount({ email, password: PASSWORD, admin });
-  return { uid, email, password: PASSWORD };
-}
-
-/** A page of a fresh browser context (no session), at 1280×800 unless given. */
-export async function newPage(browser: Browser, viewport = { width: 1280, height: 800 }) {
+/** A page of a fresh browser context, at 1280×800 unless given; no session unless one is given (a stored one). */
+export async function newPage(
+  browser: Browser,
+  {
+    viewport = { width: 1280, height: 800 },
+    storageState,
+  }: Pick<BrowserContextOptions, 'viewport' | 'storageState'> = {},
+) {
   // A locale as a person's browser has one: under LANG=C, Chromium's would be `en-US@posix`, which Intl refuses.
-  const context: BrowserContext = await browser.newContext({ viewport, locale: 'en-US' });
+  const context: BrowserContext = await browser.newContext({ viewport, storageState, locale: 'en-US' });
   // Map tiles come from the internet, which this machine does not reach: refuse them at once.
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
   return { context, page: await context.newPage() };
@@ -64,12 +84,36 @@ export async function signIn(page: Page, account: { email: string; password: str
 }
 
 /** A signed-in operator on a fresh page. */
-export async function operatorPage(browser: Browser, viewport?: { width: number; height: number }) {
+async function operatorPage(browser: Browser, viewport?: Viewport) {
   const operator = await newAccount(true);
-  const opened = await newPage(browser, viewport);
+  const opened = await newPage(browser, { viewport });
   await signIn(opened.page, operator);
   await opened.page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
   return { ...opened, operator };
+}
+
+/** Follows a link of the main navigation. */
+export const goTo = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+
+/** Fills a form's fields, named by their labels (a select takes the option of that value). */
+export async function fillIn(page: Page, values: Record<string, string>) {
+  for (const [label, value] of Object.entries(values)) {
+    const field = page.getByLabel(label, { exact: true });
+    if ((await field.evaluate((element) => element.tagName)) === 'SELECT') await field.selectOption(value);
+    else await field.fill(value);
+  }
+}
+
+/** Creates a key in the API keys section of the page (a double-click creates one): the key shown once. */
+export async function createKey(page: Page, label: string): Promise<string> {
+  await page.getByLabel('Key label').fill(label);
+  await page.getByRole('button', { name: 'Create key' }).dblclick();
+  const shown = page.getByLabel('New API key');
+  await shown.waitFor();
+  const key = await shown.inputValue();
+  await page.getByRole('button', { name: 'Copy key' }).waitFor();
+  return key;
 }
 
 /** axe-core on the page as it is: the serious and critical violations, described (none expected). */
@@ -78,76 +122,4 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return violations
     .filter(({ impact }) => impact === 'serious' || impact === 'critical')
     .map(({ id, help, nodes }) => `${id}: ${help} (${nodes.map((node) => node.target.join(' ')).join(', ')})`);
-}
-
-let operatorToken: Promise<string> | undefined;
-
-/** The API as an operator calls it (for the data a test needs, and to check what the console did). */
-export async function api<T = any>(
-  path: string,
-  init: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {},
-): Promise<{ status: number; body: T }> {
-  await emulatorsFound();
-  operatorToken ??= idTokenFor('browser-tests-operator', { admin: true });
-  const token = init.token ?? (await operatorToken);
-  const response = await fetch(`${apiUrl()}${path}`, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: {
-      ...(init.headers?.['X-API-Key'] ? {} : { authorization: `Bearer ${token}` }),
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...init.headers,
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text.startsWith('{') ? JSON.parse(text) : text) as T };
-}
-
-/** Every document of a Firestore collection, as the emulator's REST API gives it (what no API shows: the push outbox). */
-export async function firestoreDocuments(collection: string): Promise<unknown[]> {
-  const { firestore, projectId } = emulatorsFromEnv();
-  const documents: unknown[] = [];
-  let pageToken = '';
-  do {
-    const response = await fetch(
-      `http://${firestore}/v1/projects/${projectId}/databases/(default)/documents/${collection}?pageSize=300&pageToken=${pageToken}`,
-      { headers: { authorization: 'Bearer owner' } },
-    );
-    const page = (await response.json()) as { documents?: unknown[]; nextPageToken?: string };
-    documents.push(...(page.documents ?? []));
-    pageToken = page.nextPageToken ?? '';
-  } while (pageToken);
-  return documents;
-}
-
-/**
- * Resolves once the kiosk's deposits of today are in its daily figures: the transaction
- * trigger counts a deposit into them after the deposit's answer (counters are eventual).
- */
-export async function dayFiguresCounted(kioskId: string, transactions: number): Promise<void> {
-  const day = new Date().toISOString().slice(0, 10);
-  const report = () =>
-    api<{ rows: { transactions: number }[] }>(`/admin/reports/kiosk-days?from=${day}&to=${day}&kioskId=${kioskId}`);
-  await waitFor(
-    `${transactions} transaction(s) of kiosk ${kioskId} in its figures of ${day}`,
-    async () => ((await report()).body.rows?.[0]?.transactions === transactions ? true : undefined),
-    60_000,
-    async () => `the report answered ${JSON.stringify((await report()).body)}`,
-  );
-}
-
-/** A kiosk and one of its keys, through the API. */
-export async function seedKiosk(fields: { name?: string; latitude?: number; longitude?: number } = {}) {
-  const id = uniqueId('kiosk');
-  const created = await api('/admin/kiosks', {
-    body: {
-      id,
-      name: fields.name ?? `Kiosk ${id}`,
-      address: '1 Test Street',
-      location: { latitude: fields.latitude ?? 52.37, longitude: fields.longitude ?? 4.89 },
-    },
-  });
-  if (created.status !== 201) throw new Error(`kiosk not created: ${created.status} ${JSON.stringify(created.body)}`);
-  const key = await api<{ apiKey: string; keyId: string }>(`/admin/kiosks/${id}/keys`, { body: { label: 'seed' } });
-  return { id, apiKey: key.body.apiKey };
 }

@@ -1,38 +1,27 @@
 // Rewards (whole catalog, create, edit), Reports (chart, table, CSV), Alerts, Campaigns (contract §11).
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
+import { browserOfFile, fillIn, goTo, seriousViolations } from './browser.ts';
 import {
   api,
   dayFiguresCounted,
   firestoreDocuments,
-  launchBrowser,
+  memberWithDeposit,
   newAccount,
-  operatorPage,
   seedKiosk,
-  seriousViolations,
   uniqueId,
-} from './browser.ts';
+} from './data.ts';
 
-let browser: Browser;
-before(async () => (browser = await launchBrowser()));
-after(() => browser?.close());
-
-const navigate = (page: import('playwright-core').Page, name: string) =>
-  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+const { operatorPage } = browserOfFile();
 
 test('Rewards: an operator creates a reward, then edits it to inactive, and it stays in the catalog', async () => {
-  const { page, context } = await operatorPage(browser);
-  await navigate(page, 'Rewards');
+  const { page, context } = await operatorPage();
+  await goTo(page, 'Rewards');
   const id = uniqueId('cinema');
   await page.getByRole('button', { name: 'New reward' }).click();
-  await page.getByLabel('Id', { exact: true }).fill(id);
-  await page.getByLabel('Name').fill('Cinema ticket');
-  await page.getByLabel('Cost').fill('400');
-  await page.getByLabel('Kind').selectOption('voucher');
-  await page.getByLabel('Stock').fill('10');
+  await fillIn(page, { Id: id, Name: 'Cinema ticket', Cost: '400', Kind: 'voucher', Stock: '10' });
   assert.deepEqual(await seriousViolations(page), []);
   await page.getByRole('button', { name: 'Save reward' }).dblclick();
   const row = page.getByRole('table', { name: 'Rewards' }).getByRole('row').filter({ hasText: id });
@@ -53,16 +42,10 @@ test('Rewards: an operator creates a reward, then edits it to inactive, and it s
 });
 
 test('Reports: a range gives a chart and a table per day, and the same figures as a CSV file', async () => {
-  const kiosk = await seedKiosk();
-  const member = await newAccount(false);
-  const deposit = await api('/kiosk/transaction', {
-    headers: { 'X-API-Key': kiosk.apiKey },
-    body: { kioskId: kiosk.id, userId: member.uid, plasticCount: 4, metalCount: 1 },
-  });
-  assert.equal(deposit.status, 200, JSON.stringify(deposit.body));
+  const { kiosk } = await memberWithDeposit({ plasticCount: 4, metalCount: 1 });
   await dayFiguresCounted(kiosk.id, 1);
-  const { page, context } = await operatorPage(browser);
-  await navigate(page, 'Reports');
+  const { page, context } = await operatorPage();
+  await goTo(page, 'Reports');
   const today = new Date().toISOString().slice(0, 10);
   await page.getByLabel('From').fill(today);
   await page.getByLabel('To').fill(today);
@@ -85,8 +68,8 @@ test('Reports: a range gives a chart and a table per day, and the same figures a
 });
 
 test('Reports: a range over 92 days is refused with a message', async () => {
-  const { page, context } = await operatorPage(browser);
-  await navigate(page, 'Reports');
+  const { page, context } = await operatorPage();
+  await goTo(page, 'Reports');
   await page.getByLabel('From').fill('2026-01-01');
   await page.getByLabel('To').fill('2026-06-30');
   await page.getByRole('button', { name: 'Show report' }).click();
@@ -103,8 +86,8 @@ test('Alerts: open alerts newest first, and all alerts with the switch', async (
     headers: { 'X-API-Key': kiosk.apiKey },
     body: { status: 'available', errorCode: 'E77' },
   });
-  const { page, context } = await operatorPage(browser);
-  await navigate(page, 'Alerts');
+  const { page, context } = await operatorPage();
+  await goTo(page, 'Alerts');
   const table = page.getByRole('table', { name: 'Alerts' });
   await table.getByRole('row').filter({ hasText: kiosk.id }).first().waitFor();
   assert.deepEqual(await seriousViolations(page), []);
@@ -130,8 +113,8 @@ test('Campaigns: a push to a topic and to one user each reach the push outbox on
     body: { token: pushToken },
   });
   assert.equal(registered.status, 200, JSON.stringify(registered.body));
-  const { page, context } = await operatorPage(browser);
-  await navigate(page, 'Campaigns');
+  const { page, context } = await operatorPage();
+  await goTo(page, 'Campaigns');
   const title = `Double points ${uniqueId('weekend')}`;
   await page.getByLabel('A topic').check();
   await page.getByLabel('Topic', { exact: true }).fill('all_users');

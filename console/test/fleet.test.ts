@@ -1,22 +1,11 @@
 // Fleet (table + map) and Kiosk (details, keys, 30-day chart) (contract §11).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import {
-  api,
-  dayFiguresCounted,
-  launchBrowser,
-  newAccount,
-  operatorPage,
-  seedKiosk,
-  seriousViolations,
-  uniqueId,
-} from './browser.ts';
+import { browserOfFile, createKey, seriousViolations } from './browser.ts';
+import { api, dayFiguresCounted, memberWithDeposit, seedKiosk, uniqueId } from './data.ts';
 
-let browser: Browser;
-before(async () => (browser = await launchBrowser()));
-after(() => browser?.close());
+const { operatorPage, operatorPageAt } = browserOfFile();
 
 const fleetRow = (page: import('playwright-core').Page, kioskId: string) =>
   page.getByRole('table', { name: 'Kiosks' }).getByRole('row').filter({ hasText: kioskId });
@@ -29,7 +18,7 @@ test('Fleet lists every kiosk with its telemetry, filters by status and open ale
     body: { status: 'maintenance', fillLevel: { plastic: 95, metal: 10 }, firmwareVersion: '2.4.1', errorCode: 'E42' },
   });
   assert.equal(reported.status, 200, JSON.stringify(reported.body));
-  const { page, context } = await operatorPage(browser);
+  const { page, context } = await operatorPage();
   await page.reload();
 
   const row = fleetRow(page, full.id);
@@ -61,7 +50,7 @@ test('Fleet lists every kiosk with its telemetry, filters by status and open ale
 });
 
 test('Fleet sorts by a column and pages the table', async () => {
-  const { page, context } = await operatorPage(browser);
+  const { page, context } = await operatorPage();
   const header = page.getByRole('columnheader', { name: /Name/ });
   await header.getByRole('button').click();
   assert.match((await header.getAttribute('aria-sort')) ?? '', /ascending|descending/);
@@ -70,7 +59,7 @@ test('Fleet sorts by a column and pages the table', async () => {
 
 test('Fleet is usable at 360 px: nothing wider than the screen but the table, which scrolls in its own box', async () => {
   await seedKiosk();
-  const { page, context } = await operatorPage(browser, { width: 360, height: 740 });
+  const { page, context } = await operatorPage({ width: 360, height: 740 });
   const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(pageWidth <= 360, `the page is ${pageWidth} px wide at 360 px`);
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
@@ -80,18 +69,11 @@ test('Fleet is usable at 360 px: nothing wider than the screen but the table, wh
 
 test('a key is created and shown once, works on the API, and is refused once revoked after a confirmation', async () => {
   const kiosk = await seedKiosk();
-  const { page, context } = await operatorPage(browser);
-  await page.goto(page.url().replace('/fleet', `/kiosks/${kiosk.id}`));
-  await page.getByRole('heading', { level: 1, name: `Kiosk ${kiosk.id}` }).waitFor();
+  const { page, context } = await operatorPageAt(`/kiosks/${kiosk.id}`, `Kiosk ${kiosk.id}`);
 
   const label = uniqueId('till');
-  await page.getByLabel('Key label').fill(label);
-  await page.getByRole('button', { name: 'Create key' }).dblclick();
-  const shown = page.getByLabel('New API key');
-  await shown.waitFor();
-  const apiKey = await shown.inputValue();
+  const apiKey = await createKey(page, label);
   assert.match(apiKey, /^kr_/);
-  await page.getByRole('button', { name: 'Copy key' }).waitFor();
   const keys = await api<{ keys: { label: string; revokedAt: string | null }[] }>(`/admin/kiosks/${kiosk.id}/keys`);
   assert.equal(keys.body.keys.filter((key) => key.label === label).length, 1, 'a double-click creates one key');
 
@@ -118,17 +100,9 @@ test('a key is created and shown once, works on the API, and is refused once rev
 });
 
 test("the kiosk's last 30 days: today's transactions, items and points in the chart's table", async () => {
-  const kiosk = await seedKiosk();
-  // An account with no profile yet: the award provisions it.
-  const { uid: userId } = await newAccount(false);
-  const deposit = await api('/kiosk/transaction', {
-    headers: { 'X-API-Key': kiosk.apiKey },
-    body: { kioskId: kiosk.id, userId, plasticCount: 3, metalCount: 2 },
-  });
-  assert.equal(deposit.status, 200, JSON.stringify(deposit.body));
+  const { kiosk } = await memberWithDeposit({ plasticCount: 3, metalCount: 2 });
   await dayFiguresCounted(kiosk.id, 1);
-  const { page, context } = await operatorPage(browser);
-  await page.goto(page.url().replace('/fleet', `/kiosks/${kiosk.id}`));
+  const { page, context } = await operatorPageAt(`/kiosks/${kiosk.id}`, `Kiosk ${kiosk.id}`);
   await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
   const today = new Date().toISOString().slice(0, 10);
   await page.getByText('The figures as a table').click();

@@ -1,16 +1,24 @@
 // Sign-in, sign-out, who gets in, an expired session and an unknown URL (contract §11).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { revokeSessions } from '../../functions/test/harness/auth.ts';
-import { consoleUrl, launchBrowser, newAccount, newPage, operatorPage, seriousViolations, signIn } from './browser.ts';
+import { browserOfFile, consoleUrl, goTo, seriousViolations, signIn } from './browser.ts';
+import { newAccount } from './data.ts';
 
-let browser: Browser;
-before(async () => (browser = await launchBrowser()));
-after(() => browser?.close());
+const { newPage, operatorPage } = browserOfFile();
+
+/** Signs in on a fresh page and is refused: an alert (saying `why` when given), and no navigation. */
+async function refusedSignIn(account: { email: string; password: string }, why?: string) {
+  const opened = await newPage();
+  await signIn(opened.page, account);
+  const alert = opened.page.getByRole('alert');
+  await (why ? alert.filter({ hasText: why }) : alert).waitFor();
+  assert.equal(await opened.page.getByRole('navigation', { name: 'Main' }).count(), 0);
+  return opened;
+}
 
 test('an operator signs in with e-mail and password, sees every page of the navigation and signs out', async () => {
-  const { page, context } = await operatorPage(browser);
+  const { page, context } = await operatorPage();
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const name of ['Fleet', 'Alerts', 'Reports', 'Rewards', 'Users', 'Campaigns']) {
     await nav.getByRole('link', { name, exact: true }).click();
@@ -27,11 +35,7 @@ test('an operator signs in with e-mail and password, sees every page of the navi
 });
 
 test('an account without the admin claim is told it is not an operator, and sees nothing else', async () => {
-  const member = await newAccount(false);
-  const { page, context } = await newPage(browser);
-  await signIn(page, member);
-  await page.getByRole('alert').filter({ hasText: 'not an operator' }).waitFor();
-  assert.equal(await page.getByRole('navigation', { name: 'Main' }).count(), 0);
+  const { page, context } = await refusedSignIn(await newAccount(false), 'not an operator');
   await page.goto(consoleUrl('/fleet'));
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
   await context.close();
@@ -39,25 +43,22 @@ test('an account without the admin claim is told it is not an operator, and sees
 
 test('a wrong password is an error on the form, not a sign-in', async () => {
   const operator = await newAccount(true);
-  const { page, context } = await newPage(browser);
-  await signIn(page, { ...operator, password: 'not-the-password' });
-  await page.getByRole('alert').waitFor();
-  assert.equal(await page.getByRole('navigation', { name: 'Main' }).count(), 0);
+  const { context } = await refusedSignIn({ ...operator, password: 'not-the-password' });
   await context.close();
 });
 
 test('a session revoked on the server returns to sign-in with a message', async () => {
-  const { page, context, operator } = await operatorPage(browser);
+  const { page, context, operator } = await operatorPage();
   await revokeSessions(operator.uid);
   // The next API call carries a revoked token: the API answers 401 and the console says why.
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }).click();
+  await goTo(page, 'Alerts');
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
   await page.getByText(/session has expired/i).waitFor();
   await context.close();
 });
 
 test('an unknown console URL shows a not-found page with a way back', async () => {
-  const { page, context } = await operatorPage(browser);
+  const { page, context } = await operatorPage();
   await page.goto(consoleUrl('/no-such-page'));
   await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
   await page.getByRole('link', { name: 'Go to Fleet' }).click();
@@ -66,7 +67,7 @@ test('an unknown console URL shows a not-found page with a way back', async () =
 });
 
 test('sign-in and not-found pages have no serious or critical accessibility violation', async () => {
-  const { page, context } = await newPage(browser);
+  const { page, context } = await newPage();
   await page.goto(consoleUrl('/sign-in'));
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
   assert.deepEqual(await seriousViolations(page), []);

@@ -1,23 +1,15 @@
 // Users: find by id or e-mail; profile, history, redemptions; adjust; cancel a redemption (contract §11).
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { api, launchBrowser, newAccount, operatorPage, seedKiosk, seriousViolations, uniqueId } from './browser.ts';
+import { test } from 'node:test';
+import { browserOfFile, goTo, seriousViolations } from './browser.ts';
+import { api, memberWithDeposit, uniqueId } from './data.ts';
 
-let browser: Browser;
-before(async () => (browser = await launchBrowser()));
-after(() => browser?.close());
+const { operatorPage, operatorPageAt } = browserOfFile();
 
-/** A member with points from a deposit (the award provisions the profile) and a redeemed voucher. */
+/** A member with points from a deposit and a redeemed voucher. */
 async function memberWithVoucher() {
-  const member = await newAccount(false);
-  const kiosk = await seedKiosk();
-  const deposit = await api('/kiosk/transaction', {
-    headers: { 'X-API-Key': kiosk.apiKey },
-    body: { kioskId: kiosk.id, userId: member.uid, plasticCount: 40, metalCount: 0 },
-  });
-  assert.equal(deposit.status, 200, JSON.stringify(deposit.body));
+  const member = await memberWithDeposit({ plasticCount: 40, metalCount: 0 });
   const rewardId = uniqueId('coffee');
   await api('/admin/rewards', { body: { id: rewardId, name: 'Coffee', cost: 50, kind: 'voucher', stock: null } });
   const redeemed = await api<{ redemption: { id: string; code: string } }>(`/user/${member.uid}/redemptions`, {
@@ -34,8 +26,8 @@ const ledgerOf = async (uid: string) =>
 
 test('an operator finds a user by e-mail, sees profile, history and redemptions', async () => {
   const member = await memberWithVoucher();
-  const { page, context } = await operatorPage(browser);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
+  const { page, context } = await operatorPage();
+  await goTo(page, 'Users');
   await page.getByLabel('User id or email').fill(member.email.toUpperCase());
   await page.getByRole('button', { name: 'Find user' }).click();
   await page.getByRole('heading', { level: 1, name: `User ${member.uid}` }).waitFor();
@@ -51,8 +43,8 @@ test('an operator finds a user by e-mail, sees profile, history and redemptions'
 });
 
 test('an unknown id or address is said so', async () => {
-  const { page, context } = await operatorPage(browser);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
+  const { page, context } = await operatorPage();
+  await goTo(page, 'Users');
   await page.getByLabel('User id or email').fill('nobody-here@kiosk-rewards.test');
   await page.getByRole('button', { name: 'Find user' }).click();
   await page
@@ -65,9 +57,7 @@ test('an unknown id or address is said so', async () => {
 
 test('an adjustment sent by a double-click is made once, with its reason, and shows in the history', async () => {
   const member = await memberWithVoucher();
-  const { page, context } = await operatorPage(browser);
-  await page.goto(page.url().replace('/fleet', `/users/${member.uid}`));
-  await page.getByRole('heading', { level: 1, name: `User ${member.uid}` }).waitFor();
+  const { page, context } = await operatorPageAt(`/users/${member.uid}`, `User ${member.uid}`);
   const reason = `Lost deposit ${uniqueId('ticket')}`;
   await page.getByLabel('Points').fill('25');
   await page.getByLabel('Reason').fill(reason);
@@ -87,8 +77,7 @@ test('an adjustment sent by a double-click is made once, with its reason, and sh
 
 test("the API's refusal of an adjustment is shown as it is, and nothing is written", async () => {
   const member = await memberWithVoucher();
-  const { page, context } = await operatorPage(browser);
-  await page.goto(page.url().replace('/fleet', `/users/${member.uid}`));
+  const { page, context } = await operatorPageAt(`/users/${member.uid}`, `User ${member.uid}`);
   await page.getByLabel('Points').fill('-100000');
   await page.getByLabel('Reason').fill('too much');
   await page.getByRole('button', { name: 'Adjust points' }).click();
@@ -99,8 +88,7 @@ test("the API's refusal of an adjustment is shown as it is, and nothing is writt
 
 test('cancelling a redemption with a reason refunds it once', async () => {
   const member = await memberWithVoucher();
-  const { page, context } = await operatorPage(browser);
-  await page.goto(page.url().replace('/fleet', `/users/${member.uid}`));
+  const { page, context } = await operatorPageAt(`/users/${member.uid}`, `User ${member.uid}`);
   const label = new RegExp(`^Cancel redemption (${member.redemption.code}|${member.redemption.id})$`);
   await page.getByRole('button', { name: label }).click();
   const dialog = page.getByRole('dialog');
@@ -115,8 +103,7 @@ test('cancelling a redemption with a reason refunds it once', async () => {
 
 test("an operator downloads a user's data, then erases the user after confirming", async () => {
   const member = await memberWithVoucher();
-  const { page, context } = await operatorPage(browser);
-  await page.goto(page.url().replace('/fleet', `/users/${member.uid}`));
+  const { page, context } = await operatorPageAt(`/users/${member.uid}`, `User ${member.uid}`);
   await page.getByRole('heading', { level: 2, name: 'Personal data' }).waitFor();
 
   const download = page.waitForEvent('download');

@@ -1,25 +1,19 @@
 // Webhooks (contract §11, §13): register in the console, an event happens, its delivery shows `succeeded`.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../functions/test/harness/webhook-receiver.ts';
-import { api, launchBrowser, newAccount, operatorPage, seedKiosk, seriousViolations } from './browser.ts';
+import { browserOfFile, goTo, seriousViolations } from './browser.ts';
+import { api, memberWithDeposit } from './data.ts';
 
-let browser: Browser;
+const { operatorPage } = browserOfFile();
 let receiver: WebhookReceiver;
-before(async () => {
-  browser = await launchBrowser();
-  receiver = await startWebhookReceiver(204);
-});
-after(async () => {
-  await browser?.close();
-  await receiver?.close();
-});
+before(async () => (receiver = await startWebhookReceiver(204)));
+after(() => receiver?.close());
 
 test('Webhooks: register one, a deposit is delivered to it (signed), its delivery shows succeeded; then delete it', async () => {
-  const { page, context } = await operatorPage(browser);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks', exact: true }).click();
+  const { page, context } = await operatorPage();
+  await goTo(page, 'Webhooks');
   await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
   await page.getByLabel('URL').fill(receiver.url);
   await page.getByLabel('transaction.awarded').check();
@@ -36,13 +30,7 @@ test('Webhooks: register one, a deposit is delivered to it (signed), its deliver
     'one webhook, however often the button was clicked',
   );
 
-  const kiosk = await seedKiosk();
-  const member = await newAccount(false);
-  const deposit = await api('/kiosk/transaction', {
-    headers: { 'X-API-Key': kiosk.apiKey },
-    body: { kioskId: kiosk.id, userId: member.uid, plasticCount: 2, metalCount: 1 },
-  });
-  assert.equal(deposit.status, 200, JSON.stringify(deposit.body));
+  await memberWithDeposit({ plasticCount: 2, metalCount: 1 });
 
   // The receiver's 2xx is recorded on the delivery just after it answers: wait for that through the API.
   const webhookId = listed.body.webhooks[0].id;

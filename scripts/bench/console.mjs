@@ -7,7 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { api, consoleUrl, launchBrowser, newAccount, newPage, seedKiosk, signIn } from '../../console/test/browser.ts';
+import { consoleUrl, launchBrowser, newPage, signIn } from '../../console/test/browser.ts';
+import { api, newAccount, seedKiosk } from '../../console/test/data.ts';
 import { median } from '../lib/stats.mjs';
 
 const { values, positionals } = parseArgs({
@@ -34,13 +35,7 @@ let scripts = [];
 /** @type {number[]} */
 const renderedMs = [];
 for (let run = 0; run < runs; run++) {
-  const context = await browser.newContext({
-    storageState: session,
-    viewport: { width: 1280, height: 800 },
-    locale: 'en-US',
-  });
-  await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
-  const page = await context.newPage();
+  const { context, page } = await newPage(browser, { storageState: session });
   /** @type {Promise<{ url: string, bytes: number, gzip: number }>[]} */
   const loaded = [];
   page.on('response', (response) => {
