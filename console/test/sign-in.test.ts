@@ -32,6 +32,7 @@ test('an account without the admin claim is told it is not an operator, and sees
   await signIn(page, member);
   await page.getByRole('alert').filter({ hasText: 'not an operator' }).waitFor();
   assert.equal(await page.getByRole('navigation', { name: 'Main' }).count(), 0);
+  assert.deepEqual(await seriousViolations(page), []);
   await page.goto(consoleUrl('/fleet'));
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
   await context.close();
@@ -60,6 +61,7 @@ test('an unknown console URL shows a not-found page with a way back', async () =
   const { page, context } = await operatorPage(browser);
   await page.goto(consoleUrl('/no-such-page'));
   await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+  assert.deepEqual(await seriousViolations(page), []);
   await page.getByRole('link', { name: 'Go to Fleet' }).click();
   await page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
   await context.close();
