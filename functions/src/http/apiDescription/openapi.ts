@@ -16,7 +16,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../domain/webhookEvents';
 import { routes as allRoutes } from '../routes';
 import { SERVICE_NAME, SERVICE_VERSION } from '../routes/health';
 import type { AnyRoute } from '../types';
-import { API_TAGS, type ErrorResponse, type ResponseHeader, type SchemaKit, type SuccessResponse } from './operation';
+import { API_TAGS, type ErrorResponse, type SchemaKit, type SuccessResponse } from './operation';
 import { COMPONENT_SCHEMAS, schemaRef, toDocumentSchema, type Json } from './documentSchema';
 import * as fields from './fields';
 import * as fleetViews from './fleetViews';
@@ -33,6 +33,8 @@ import {
   PROTOCOL_ANSWERS,
   SECURITY,
   headerComponentName,
+  headerRef,
+  successHeadersOf,
   type Contribution,
 } from './protocolAnswers';
 import { INTRODUCTION, SERVERS, TAG_DESCRIPTIONS } from './prose';
@@ -84,8 +86,6 @@ function errorSchemaFor(codes: readonly ErrorCode[], extra?: ErrorResponse['fiel
   return toDocumentSchema(fields.closedObject({ error, code: Type.Unsafe<string>(code), ...extra(kit) }));
 }
 
-const headerRef = (header: string): Json => ({ $ref: `#/components/headers/${headerComponentName(header)}` });
-
 function headersOf(names: readonly string[] | undefined): Json | undefined {
   if (!names?.length) return undefined;
   return Object.fromEntries(names.map((header) => [header, headerRef(header)]));
@@ -116,20 +116,6 @@ function mergedResponse(status: number, contributions: Contribution[]): Json {
     headers: unite(contributions.map((contribution) => contribution.headers)),
     fields: contributions.find((contribution) => contribution.fields)?.fields,
   });
-}
-
-/**
- * A success sends its headers only where they apply (a replay, a batch item to send
- * again), so none is required there: a header whose component requires it (as an
- * error answer must carry it) is given inline, optional.
- */
-function successHeadersOf(names: readonly ResponseHeader[]): Json {
-  return Object.fromEntries(
-    names.map((header) => [
-      header,
-      HEADERS[header].required ? { ...HEADERS[header], required: false } : headerRef(header),
-    ]),
-  );
 }
 
 function successResponse({ description, schema, example, headers, text }: SuccessResponse): Json {
