@@ -1,7 +1,7 @@
 // Sign-in, sign-out, who gets in, an expired session and an unknown URL (contract §11).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { revokeSessions } from '../../functions/test/harness/auth.ts';
 import { consoleUrl, launchBrowser, newAccount, newPage, operatorPage, seriousViolations, signIn } from './browser.ts';
 
@@ -44,6 +44,32 @@ test('a wrong password is an error on the form, not a sign-in', async () => {
   await signIn(page, { ...operator, password: 'not-the-password' });
   await page.getByRole('alert').waitFor();
   assert.equal(await page.getByRole('navigation', { name: 'Main' }).count(), 0);
+  await context.close();
+});
+
+/** Presses Tab until `target` has the focus, as a keyboard user reaches it (at most 40 times). */
+async function tabTo(page: Page, target: Locator): Promise<void> {
+  for (let presses = 0; presses < 40; presses++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+  }
+  throw new Error(`Tab never reached ${target}`);
+}
+
+test('the keyboard alone signs in and opens a page from the navigation', async () => {
+  const operator = await newAccount(true);
+  const { page, context } = await newPage(browser);
+  await page.goto(consoleUrl('/sign-in'));
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  await tabTo(page, page.getByLabel('Email'));
+  await page.keyboard.type(operator.email);
+  await tabTo(page, page.getByLabel('Password'));
+  await page.keyboard.type(operator.password);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
+  await tabTo(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }));
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Alerts' }).waitFor();
   await context.close();
 });
 
