@@ -50,10 +50,29 @@ test('Fleet lists every kiosk with its telemetry, filters by status and open ale
 });
 
 test('Fleet sorts by a column and pages the table', async () => {
+  // Fleet shows 25 kiosks a page: a fleet of 26 has a second page.
+  const fleet = await api<{ kiosks: unknown[] }>('/admin/kiosks');
+  for (let kiosks = fleet.body.kiosks.length; kiosks < 26; kiosks++) await seedKiosk();
   const { page, context } = await operatorPage();
   const header = page.getByRole('columnheader', { name: /Name/ });
   await header.getByRole('button').click();
   assert.match((await header.getAttribute('aria-sort')) ?? '', /ascending|descending/);
+
+  const rows = page.getByRole('table', { name: 'Kiosks' }).getByRole('row');
+  const firstPage = await rows.allInnerTexts();
+  const pager = page.getByRole('group', { name: 'Kiosks pages' });
+  assert.equal(await pager.getByRole('button', { name: 'Previous page' }).isDisabled(), true);
+  await pager.getByRole('button', { name: 'Next page' }).click();
+  await pager.getByText('Page 2').waitFor();
+  const secondPage = await rows.allInnerTexts();
+  assert.ok(secondPage.length > 1, 'the second page lists kiosks');
+  // Only the header row is on both pages.
+  assert.deepEqual(
+    secondPage.filter((row) => firstPage.includes(row)),
+    [firstPage[0]],
+  );
+  await pager.getByRole('button', { name: 'Previous page' }).click();
+  await pager.getByText('Page 1').waitFor();
   await context.close();
 });
 

@@ -1,6 +1,7 @@
 // Sign-in, sign-out, who gets in, an expired session and an unknown URL (contract §11).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
 import { revokeSessions } from '../../functions/test/harness/auth.ts';
 import { browserOfFile, consoleUrl, goTo, seriousViolations, signIn } from './browser.ts';
 import { newAccount } from './data.ts';
@@ -36,6 +37,7 @@ test('an operator signs in with e-mail and password, sees every page of the navi
 
 test('an account without the admin claim is told it is not an operator, and sees nothing else', async () => {
   const { page, context } = await refusedSignIn(await newAccount(false), 'not an operator');
+  assert.deepEqual(await seriousViolations(page), []);
   await page.goto(consoleUrl('/fleet'));
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
   await context.close();
@@ -44,6 +46,32 @@ test('an account without the admin claim is told it is not an operator, and sees
 test('a wrong password is an error on the form, not a sign-in', async () => {
   const operator = await newAccount(true);
   const { context } = await refusedSignIn({ ...operator, password: 'not-the-password' });
+  await context.close();
+});
+
+/** Presses Tab until `target` has the focus, as a keyboard user reaches it (at most 40 times). */
+async function tabTo(page: Page, target: Locator): Promise<void> {
+  for (let presses = 0; presses < 40; presses++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+  }
+  throw new Error(`Tab never reached ${target}`);
+}
+
+test('the keyboard alone signs in and opens a page from the navigation', async () => {
+  const operator = await newAccount(true);
+  const { page, context } = await newPage();
+  await page.goto(consoleUrl('/sign-in'));
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  await tabTo(page, page.getByLabel('Email'));
+  await page.keyboard.type(operator.email);
+  await tabTo(page, page.getByLabel('Password'));
+  await page.keyboard.type(operator.password);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
+  await tabTo(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }));
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Alerts' }).waitFor();
   await context.close();
 });
 
@@ -61,6 +89,7 @@ test('an unknown console URL shows a not-found page with a way back', async () =
   const { page, context } = await operatorPage();
   await page.goto(consoleUrl('/no-such-page'));
   await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+  assert.deepEqual(await seriousViolations(page), []);
   await page.getByRole('link', { name: 'Go to Fleet' }).click();
   await page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
   await context.close();

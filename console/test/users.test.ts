@@ -82,6 +82,12 @@ test("the API's refusal of an adjustment is shown as it is, and nothing is writt
   await page.getByLabel('Reason').fill('too much');
   await page.getByRole('button', { name: 'Adjust points' }).click();
   await page.getByRole('alert').waitFor();
+  // The API's own sentence: the same request sent to the API straight is refused with it.
+  const refused = await api<{ error: string }>(`/admin/users/${member.uid}/adjustments`, {
+    body: { points: -100000, reason: 'too much' },
+    headers: { 'Idempotency-Key': uniqueId('refused') },
+  });
+  assert.equal(await page.getByRole('alert').innerText(), refused.body.error);
   assert.equal((await ledgerOf(member.uid)).filter((entry) => entry.kind === 'adjust').length, 0);
   await context.close();
 });

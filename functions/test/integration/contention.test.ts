@@ -157,6 +157,8 @@ describe('contention past the deadline: 503 overloaded with Retry-After, nothing
       { idempotencyKey: 'b-1', status: 503, code: 'overloaded' },
       { idempotencyKey: 'b-2', status: 200, replayed: false },
     ]);
+    // When to send the overloaded item again, as the single endpoint would have said it.
+    expect(res.headers['retry-after']).toBe('5');
     const recorded = await db().collection('transactions').get();
     expect(recorded.docs.map((doc) => doc.get('userId'))).toEqual([calm]);
   });

@@ -341,6 +341,14 @@ describe('the response check', () => {
     ).toEqual(['listKiosks 200: header Retry-After is sent but not described']);
   });
 
+  it('a batch answer carries Retry-After when an item is to be sent again later, and not otherwise', () => {
+    const results = [{ idempotencyKey: 'k-1', status: 503, error: 'x', code: 'overloaded' }];
+    const batch = (headers: Record<string, string>) =>
+      responseProblems('POST', '/kiosk/transactions/batch', json(200, { success: true, results }, headers));
+    expect(batch({ 'retry-after': '5' })).toEqual([]);
+    expect(batch({})).toEqual([]);
+  });
+
   it('flags an Allow header that is not the path’s methods, and a wrong answer to an unknown path', () => {
     expect(
       responseProblems('POST', '/kiosks', json(405, { error: 'x', code: 'method-not-allowed' }, { allow: 'GET' })),

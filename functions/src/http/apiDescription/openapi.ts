@@ -33,6 +33,8 @@ import {
   PROTOCOL_ANSWERS,
   SECURITY,
   headerComponentName,
+  headerRef,
+  successHeadersOf,
   type Contribution,
 } from './protocolAnswers';
 import { INTRODUCTION, SERVERS, TAG_DESCRIPTIONS } from './prose';
@@ -86,9 +88,7 @@ function errorSchemaFor(codes: readonly ErrorCode[], extra?: ErrorResponse['fiel
 
 function headersOf(names: readonly string[] | undefined): Json | undefined {
   if (!names?.length) return undefined;
-  return Object.fromEntries(
-    names.map((header) => [header, { $ref: `#/components/headers/${headerComponentName(header)}` }]),
-  );
+  return Object.fromEntries(names.map((header) => [header, headerRef(header)]));
 }
 
 function errorResponse(status: number, { description, codes, headers, fields: extra }: Contribution): Json {
@@ -122,7 +122,7 @@ function successResponse({ description, schema, example, headers, text }: Succes
   const content: Json = { 'application/json': { schema: toDocumentSchema(schema(kit)), example } };
   if (text)
     content[text.mediaType] = { schema: { type: 'string', description: text.description }, example: text.example };
-  return { description, ...(headers?.length && { headers: headersOf(headers) }), content };
+  return { description, ...(headers?.length && { headers: successHeadersOf(headers) }), content };
 }
 
 const pathParameterNames = (path: string): string[] =>

@@ -139,6 +139,19 @@ export const HEADERS: Record<ResponseHeader | 'Allow', Json> = {
   },
 };
 export const headerComponentName = (header: string): string => header.replace(/-/g, '');
+export const headerRef = (header: string): Json => ({ $ref: `#/components/headers/${headerComponentName(header)}` });
+
+/**
+ * A success's headers: each is sent only where it applies (a replay, a batch item to
+ * send again), so none is required there, though an error answer must carry its own.
+ */
+export const successHeadersOf = (names: readonly ResponseHeader[]): Json =>
+  Object.fromEntries(
+    names.map((header) => [
+      header,
+      HEADERS[header].required ? { ...HEADERS[header], required: false } : headerRef(header),
+    ]),
+  );
 
 /** Path ids follow Firestore's document id rules (domain/ids.ts). */
 export const PATH_ID_SCHEMA = Type.String({

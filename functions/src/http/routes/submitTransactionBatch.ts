@@ -41,16 +41,36 @@ function resultOf(item: Record<string, unknown>, settled: Settled<AwardOutcome>,
 }
 
 /**
+ * The batch answer's Retry-After: the longest wait an item's error asks for (an item
+ * given up as overloaded, a kiosk record awaiting repair), which the single endpoint
+ * would have sent as its header.
+ */
+function retryAfterOf(settled: Settled<AwardOutcome>[]): Record<string, string> {
+  const waits = settled.flatMap((each) =>
+    'error' in each && each.error instanceof ApiError && each.error.details.retryAfterSeconds !== undefined
+      ? [each.error.details.retryAfterSeconds]
+      : [],
+  );
+  return waits.length > 0 ? { 'Retry-After': String(Math.max(...waits)) } : {};
+}
+
+/**
  * Each item is validated on its own, then the valid ones are accepted together
  * (acceptDeposits: the kiosk and config read once, each user's items in one commit,
  * a key repeated in the batch answered as a retry of its first occurrence).
  */
-async function resultsOf(items: Record<string, unknown>[], caller: KioskCaller): Promise<BatchResult[]> {
+async function resultsOf(
+  items: Record<string, unknown>[],
+  caller: KioskCaller,
+): Promise<{ results: BatchResult[]; headers: Record<string, string> }> {
   const settled = await settleInOrder(items, {
     prepare: (item) => validateBody<TransactionBatchItem>('transactionBatchItem', item),
     settle: (valid) => acceptDeposits(valid, caller),
   });
-  return items.map((item, index) => resultOf(item, settled[index], caller));
+  return {
+    results: items.map((item, index) => resultOf(item, settled[index], caller)),
+    headers: retryAfterOf(settled),
+  };
 }
 
 /** POST /kiosk/transactions/batch: the deposits a kiosk stored while offline, up to 100 at once. */
@@ -60,7 +80,7 @@ export const submitTransactionBatchRoute: Route<TransactionBatchBody, KioskCalle
   authenticate: ({ headers }) => requireKiosk(headers),
   bodySchema: 'transactionBatchBody',
   handler: async ({ body, caller }) => {
-    const results = await resultsOf(body.transactions, caller);
+    const { results, headers } = await resultsOf(body.transactions, caller);
     logInfo('transaction_batch', {
       kioskId: caller.kioskId,
       items: results.length,
@@ -68,7 +88,7 @@ export const submitTransactionBatchRoute: Route<TransactionBatchBody, KioskCalle
       replayed: results.filter((result) => result.replayed).length,
       failed: results.filter((result) => result.status !== 200).length,
     });
-    return { body: { success: true, results } };
+    return { headers, body: { success: true, results } };
   },
   doc: {
     operationId: 'submitTransactionBatch',
@@ -78,7 +98,7 @@ export const submitTransactionBatchRoute: Route<TransactionBatchBody, KioskCalle
       '`idempotencyKey` and usually its `occurredAt`. Every item is answered exactly as `POST /kiosk/transaction` ' +
       'would have answered it alone (status 200 for an award or a replay, else its 4xx with `error` and `code`), ' +
       "in the request's order; one item's failure never affects another (an item given up under overload is " +
-      'its own 503 `overloaded`: send it again later). An item is one transaction forever: ' +
+      "its own 503 `overloaded`: send it again after the answer's `Retry-After`). An item is one transaction forever: " +
       'upload a batch again after a lost answer, or send an item alone, and it is a replay. A key repeated ' +
       'inside one batch is a replay of its first occurrence. A batch malformed as a whole (not a list, empty, ' +
       `over ${MAX_BATCH_ITEMS} items, an item that is not an object, arrays or objects nested deeper than ` +
@@ -107,8 +127,11 @@ export const submitTransactionBatchRoute: Route<TransactionBatchBody, KioskCalle
     },
     responses: {
       200: {
-        description: 'One result per item, in order',
+        description:
+          'One result per item, in order; with `Retry-After` when an item is to be sent again later (the longest ' +
+          'wait any item asks for)',
         schema: ({ Type, successBody, BatchResult }) => successBody({ results: Type.Array(BatchResult) }),
+        headers: ['Retry-After'],
         example: {
           success: true,
           results: [
