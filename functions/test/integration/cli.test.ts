@@ -3,17 +3,9 @@ import { adminApp } from '../../src/adapters/firestore';
 import { DEFAULT_REWARDS } from '../../src/domain/rewards';
 import { Timestamp } from 'firebase-admin/firestore';
 import { admin, cli, runCli } from './cli-runner';
-import {
-  PROJECT_ID,
-  adminHeaders,
-  call,
-  db,
-  kioskDayRow,
-  resetEmulators,
-  seedKiosk,
-  seedKioskDays,
-  seedKioskWithKey,
-} from './helpers';
+import { PROJECT_ID, db, resetEmulators } from './helpers';
+import { adminHeaders, call } from './requests';
+import { kioskDayRow, seedKiosk, seedKioskDays, seedKioskWithKey } from './seeds';
 
 beforeEach(resetEmulators);
 

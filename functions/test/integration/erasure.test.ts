@@ -13,20 +13,9 @@ import { OutboxPushTransport } from '../../src/adapters/push';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import { admin } from './cli-runner';
 import { injectCommitFaults, writesDocument } from './commit-faults';
-import {
-  adminHeaders,
-  bearerFor,
-  call,
-  db,
-  resetEmulators,
-  seedKiosk,
-  seedKioskWithKey,
-  seedTransaction,
-  seedUser,
-  uniqueId,
-  waitForEffects,
-  withoutBackgroundTriggers,
-} from './helpers';
+import { db, resetEmulators, waitForEffects, withoutBackgroundTriggers } from './helpers';
+import { adminHeaders, bearerFor, call } from './requests';
+import { seedKiosk, seedKioskWithKey, seedTransaction, seedUser, uniqueId } from './seeds';
 
 beforeEach(resetEmulators);
 

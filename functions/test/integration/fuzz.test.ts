@@ -69,17 +69,9 @@ import {
   type FuzzServer,
   type RawResponse,
 } from './fuzz-server';
-import {
-  idTokenFor,
-  kioskDayRow,
-  resetEmulators,
-  seedKiosk,
-  seedKioskDays,
-  seedKioskWithKey,
-  seedUser,
-  setBackgroundTriggers,
-  uniqueId,
-} from './helpers';
+import { resetEmulators, setBackgroundTriggers } from './helpers';
+import { idTokenFor } from './requests';
+import { kioskDayRow, seedKiosk, seedKioskDays, seedKioskWithKey, seedUser, uniqueId } from './seeds';
 
 // Params are read from process.env at call time; nothing else sets them in this process.
 Object.assign(process.env, {

@@ -6,16 +6,8 @@ import { reserve, type Bucket } from '../../src/data/rateLimits';
 import type { Deposit } from '../../src/domain/deposit';
 import { awardTransactions, type AwardOrigin } from '../../src/services/deposits';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
-import {
-  db,
-  resetEmulators,
-  seedKiosk,
-  seedKioskWithKey,
-  seedTransaction,
-  seedUser,
-  uniqueId,
-  withoutBackgroundTriggers,
-} from './helpers';
+import { db, resetEmulators, withoutBackgroundTriggers } from './helpers';
+import { seedKiosk, seedKioskWithKey, seedTransaction, seedUser, uniqueId } from './seeds';
 import {
   GRPC,
   injectCommitFaults,

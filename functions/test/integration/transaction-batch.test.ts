@@ -1,15 +1,8 @@
 import { auditBooks } from '../../src/services/ledgerBooks';
 import { awardTransactions } from '../../src/services/deposits';
-import {
-  call,
-  db,
-  resetEmulators,
-  seedKiosk,
-  seedKioskAndUser,
-  seedKioskWithKey,
-  seedUser,
-  waitForKioskCount,
-} from './helpers';
+import { db, resetEmulators, waitForKioskCount } from './helpers';
+import { call } from './requests';
+import { seedKiosk, seedKioskAndUser, seedKioskWithKey, seedUser } from './seeds';
 
 beforeEach(resetEmulators);
 

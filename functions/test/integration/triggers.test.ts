@@ -3,15 +3,8 @@ import { OutboxPushTransport, type PushTransport } from '../../src/adapters/push
 import { transactionEffects } from '../../src/index';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import { GRPC, injectCommitFaults, writesDocument } from './commit-faults';
-import {
-  db,
-  functionsTestEnv,
-  resetEmulators,
-  seedKiosk,
-  seedTransaction,
-  seedUser,
-  withoutBackgroundTriggers,
-} from './helpers';
+import { db, functionsTestEnv, resetEmulators, withoutBackgroundTriggers } from './helpers';
+import { seedKiosk, seedTransaction, seedUser } from './seeds';
 
 const testEnv = functionsTestEnv();
 
