@@ -17,6 +17,13 @@ export const userAnswer = (description: string, user: UserView = userExample): S
   example: { success: true, user },
 });
 
+/** `{ success: true }` alone: the answer of a route that did what it was asked and has nothing to tell. */
+export const doneAnswer = (description: string): SuccessResponse => ({
+  description,
+  schema: ({ successBody }) => successBody({}),
+  example: { success: true },
+});
+
 /**
  * What a route that writes answers when contention on what it writes (a burst on one
  * user, one reward, one kiosk) did not clear in time: errors.ts' `overloaded`.

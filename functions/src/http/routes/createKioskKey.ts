@@ -27,9 +27,9 @@ export const createKioskKeyRoute = adminRoute<KioskKeyBody>({
     responses: {
       201: {
         description: 'The new key',
-        schema: ({ Type, successBody }) =>
+        schema: ({ Type, successBody, apiKeyId }) =>
           successBody({
-            keyId: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the key, hex; revoke by it' }),
+            keyId: apiKeyId,
             apiKey: Type.String({ minLength: 1, description: 'The key itself; store it on the kiosk now' }),
           }),
         example: {

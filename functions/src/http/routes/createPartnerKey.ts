@@ -26,10 +26,10 @@ export const createPartnerKeyRoute = adminRoute<KioskKeyBody>({
     responses: {
       201: {
         description: 'The new key',
-        schema: ({ Type, successBody }) =>
+        schema: ({ Type, successBody, apiKeyId }) =>
           successBody({
             key: Type.String({ minLength: 1, description: "The key itself; store it in the partner's till now" }),
-            keyId: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the key, hex; revoke by it' }),
+            keyId: apiKeyId,
           }),
         example: {
           success: true,

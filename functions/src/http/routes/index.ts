@@ -22,7 +22,7 @@ import { upsertKioskRoute } from './upsertKiosk';
 import { listRewardsRoute } from './listRewards';
 import { upsertRewardRoute } from './upsertReward';
 import { redeemRewardRoute } from './redeemReward';
-import { revokeKioskKeyRoute } from './revokeKioskKey';
+import { revokeKioskKeyRoute, revokePartnerKeyRoute } from './revokeApiKey';
 import { userRedemptionsRoute } from './userRedemptions';
 import { cancelRedemptionRoute } from './cancelRedemption';
 import { findUsersRoute } from './findUsers';
@@ -40,7 +40,6 @@ import { upsertPartnerRoute } from './upsertPartner';
 import { listPartnersRoute } from './listPartners';
 import { createPartnerKeyRoute } from './createPartnerKey';
 import { listPartnerKeysRoute } from './listPartnerKeys';
-import { revokePartnerKeyRoute } from './revokePartnerKey';
 import { checkVoucherRoute } from './checkVoucher';
 import { useVoucherRoute } from './useVoucher';
 // A person's data (contract §15).
