@@ -45,9 +45,9 @@ export type WhatToTell = Pick<Telling, 'notificationId' | 'type' | 'content'>;
 /**
  * The whole of claim-then-act for one document (`ref`): in one transaction, reads it
  * (`missing` when it is not there, `complete` when its `effects` are) and stages the
- * telling that `describe` returns, to the document's `userId`; after the commit, sends the push when it was
- * claimed. `describe` may instead settle the document itself in `tx` and return the
- * final Claim (a redemption cancelled before it was told).
+ * telling that `describe` returns, to the document's `userId`; after the commit, sends
+ * the push when it was claimed. `describe` may instead settle the document itself in
+ * `tx` and return the final Claim (a redemption cancelled before it was told).
  */
 export async function tellOnce(
   ref: DocumentReference,
