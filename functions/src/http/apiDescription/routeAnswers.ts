@@ -3,15 +3,18 @@ import type { ErrorResponse, SchemaName, SuccessResponse } from './operation';
 import { kioskExample, userExample } from './examples';
 import type { KioskView, UserView } from './views';
 
-/** `{ success, [field]: one of the API's views }`, e.g. `{ success, partner: Partner }`, with `example` as its example. */
+/**
+ * `{ success, [field]: one of the API's views }`, e.g. `{ success, partner: Partner }`, or a list of them when
+ * the view is in brackets (`['Partner']`: `{ success, partners: Partner[] }`), with `example` as its example.
+ */
 export const answerWith = (
   description: string,
   field: string,
-  view: SchemaName,
+  view: SchemaName | [SchemaName],
   example: unknown,
 ): SuccessResponse => ({
   description,
-  schema: (kit) => kit.successBody({ [field]: kit[view] }),
+  schema: (kit) => kit.successBody({ [field]: typeof view === 'string' ? kit[view] : kit.Type.Array(kit[view[0]]) }),
   example: { success: true, [field]: example },
 });
 
