@@ -96,6 +96,14 @@ export async function seedTransaction(
   return { transactionId, recorded };
 }
 
+/** A kiosk, a user (with the device `pushToken`, if given) and a transaction of theirs recorded, as seedTransaction records it. */
+export async function seedUserTransaction(pushToken?: string) {
+  const kioskId = await seedKiosk();
+  const userId = await seedUser({ pushToken });
+  const { transactionId, recorded } = await seedTransaction(kioskId, userId);
+  return { kioskId, userId, transactionId, recorded };
+}
+
 /** A daily report row of `transactions` transactions of 2 plastic and 1 metal item (40 points) each. */
 export const kioskDayRow = (kioskId: string, day: string, transactions: number): KioskDayRow => ({
   kioskId,

@@ -4,7 +4,7 @@ import { transactionEffects } from '../../src/index';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import { GRPC, injectCommitFaults, writesDocument } from './commit-faults';
 import { db, functionsTestEnv, resetEmulators, withoutBackgroundTriggers } from './helpers';
-import { seedKiosk, seedTransaction, seedUser } from './seeds';
+import { seedUserTransaction } from './seeds';
 
 const testEnv = functionsTestEnv();
 
@@ -13,15 +13,8 @@ beforeEach(resetEmulators);
 describe('transaction trigger redelivered', () => {
   withoutBackgroundTriggers();
 
-  async function seedUserTransaction(pushToken?: string) {
-    const kioskId = await seedKiosk();
-    const userId = await seedUser({ pushToken });
-    const { transactionId, recorded } = await seedTransaction(kioskId, userId);
-    return { kioskId, userId, transactionId, data: recorded };
-  }
-
   test('the same event run twice (firebase-functions-test) changes nothing the second time', async () => {
-    const { kioskId, userId, transactionId, data } = await seedUserTransaction('phone-twice');
+    const { kioskId, userId, transactionId, recorded: data } = await seedUserTransaction('phone-twice');
     const wrapped = testEnv.wrap(transactionEffects);
     const event = {
       id: 'event-1',
