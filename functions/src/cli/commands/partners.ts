@@ -2,9 +2,8 @@
 import { allPartners, assertPartnerExists, partnerKeys, upsertPartner } from '../../data/partners';
 import type { PartnerBody } from '../../http/apiDescription/requestBodies';
 import { validateBody } from '../../http/validation';
-import { textTable } from '../table';
 import { apiKeyCommands } from '../apiKeyCommands';
-import { note, print, printJson, type Command } from '../command';
+import { note, printJson, printListing, type Command } from '../command';
 
 const partnerUpsert: Command = {
   name: 'partner:upsert',
@@ -31,16 +30,7 @@ const partnerList: Command = {
   description: 'Lists every partner, by id.',
   flags: { json: { description: 'print the partners as JSON instead' } },
   uses: { firestore: true },
-  run: async (flags) => {
-    const partners = await allPartners();
-    if (flags.has('json')) return printJson(partners);
-    await print(
-      textTable(
-        ['ID', 'NAME'],
-        partners.map((p) => [p.id, p.name]),
-      ),
-    );
-  },
+  run: async (flags) => printListing(flags, await allPartners(), ['ID', 'NAME'], (p) => [p.id, p.name]),
 };
 
 const [partnerKeyCreate, partnerKeyRevoke] = apiKeyCommands({
