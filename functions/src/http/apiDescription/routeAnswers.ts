@@ -1,4 +1,4 @@
-// The answers several routes share in their OpenAPI `doc`: one view (a kiosk, a user...), overload, a push provider's refusals.
+// The answers routes share in their OpenAPI `doc`: a view or a list of views, overload, a push provider's refusals.
 import type { ErrorResponse, SchemaName, SuccessResponse } from './operation';
 import { kioskExample, userExample } from './examples';
 import type { KioskView, UserView } from './views';
