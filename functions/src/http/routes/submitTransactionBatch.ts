@@ -7,7 +7,6 @@ import { requireKiosk, type KioskCaller } from '../auth';
 import { MAX_BATCH_ITEMS } from '../../domain/deposit';
 import type { TransactionBatchBody, TransactionBatchItem } from '../apiDescription/requestBodies';
 import { transactionExample } from '../apiDescription/examples';
-import { answerWith } from '../apiDescription/routeAnswers';
 import type { BatchResultView } from '../apiDescription/views';
 import { errorAnswerOf } from '../errorAnswers';
 import type { Route } from '../types';
@@ -107,26 +106,28 @@ export const submitTransactionBatchRoute: Route<TransactionBatchBody, KioskCalle
       ],
     },
     responses: {
-      200: answerWith(
-        'One result per item, in order',
-        'results',
-        ['BatchResult'],
-        [
-          {
-            idempotencyKey: 'receipt-000412',
-            status: 200,
-            transaction: { ...transactionExample, occurredAt: '2026-11-21T15:04:10.000Z' },
-            pushNotification: true,
-            replayed: false,
-          },
-          {
-            idempotencyKey: 'receipt-000413',
-            status: 404,
-            error: 'User demo-bob not found',
-            code: 'not-found',
-          },
-        ],
-      ),
+      200: {
+        description: 'One result per item, in order',
+        schema: ({ Type, successBody, BatchResult }) => successBody({ results: Type.Array(BatchResult) }),
+        example: {
+          success: true,
+          results: [
+            {
+              idempotencyKey: 'receipt-000412',
+              status: 200,
+              transaction: { ...transactionExample, occurredAt: '2026-11-21T15:04:10.000Z' },
+              pushNotification: true,
+              replayed: false,
+            },
+            {
+              idempotencyKey: 'receipt-000413',
+              status: 404,
+              error: 'User demo-bob not found',
+              code: 'not-found',
+            },
+          ],
+        },
+      },
       400: {
         description: `The batch as a whole is malformed: not a list, empty, over ${MAX_BATCH_ITEMS} items, an item that is not an object, or nested deeper than ${MAX_BODY_DEPTH} levels; nothing was awarded`,
         codes: ['invalid-argument'],
