@@ -108,16 +108,24 @@ export const findAuthAccount = (uid: string): Promise<AuthAccount | undefined> =
 export const findAuthAccountByEmail = (email: string): Promise<AuthAccount | undefined> =>
   accountOrNone(() => authClient().getUserByEmail(email));
 
+/**
+ * `missing` when `error` says the account does not exist; otherwise throws:
+ * IdentityUnavailableError when the Auth backend could not be asked, else `error`.
+ */
+function ifNoSuchAccount<Missing>(error: unknown, missing: Missing): Missing {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && NO_SUCH_ACCOUNT_CODES.has(code)) return missing;
+  const unavailable = unavailableCode(error);
+  if (unavailable) throw new IdentityUnavailableError(unavailable);
+  throw error;
+}
+
 async function accountOrNone(lookup: () => Promise<UserRecord>): Promise<AuthAccount | undefined> {
   try {
     const { uid, displayName, email } = await lookup();
     return { uid, displayName, email };
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (typeof code === 'string' && NO_SUCH_ACCOUNT_CODES.has(code)) return undefined;
-    const unavailable = unavailableCode(error);
-    if (unavailable) throw new IdentityUnavailableError(unavailable);
-    throw error;
+    return ifNoSuchAccount(error, undefined);
   }
 }
 
@@ -130,11 +138,7 @@ export async function deleteAuthAccount(uid: string): Promise<boolean> {
     await authClient().deleteUser(uid);
     return true;
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (typeof code === 'string' && NO_SUCH_ACCOUNT_CODES.has(code)) return false;
-    const unavailable = unavailableCode(error);
-    if (unavailable) throw new IdentityUnavailableError(unavailable);
-    throw error;
+    return ifNoSuchAccount(error, false);
   }
 }
 

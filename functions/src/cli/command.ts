@@ -4,6 +4,7 @@
  * help because it is declared, never written a second time.
  */
 import type { Flags } from './args';
+import { textTable } from './table';
 import type { Target } from './target';
 
 /** A flag as the help shows it: `--lat LATITUDE  description`. */
@@ -47,3 +48,19 @@ export const print = (text: string) => writeTo(process.stdout, text);
 export const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
 /** Notes and errors, on stderr. */
 export const note = (text: string) => writeTo(process.stderr, text);
+
+/**
+ * The list commands' output: `items` as JSON under --json, else a table of `header`
+ * and one row per item, with the note `none` (if given) when there are no items.
+ */
+export async function printListing<Item>(
+  flags: Flags,
+  items: readonly Item[],
+  header: readonly string[],
+  row: (item: Item) => (string | number)[],
+  none?: string,
+): Promise<void> {
+  if (flags.has('json')) return printJson(items);
+  await print(textTable(header, items.map(row)));
+  if (items.length === 0 && none) await note(none);
+}

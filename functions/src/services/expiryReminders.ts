@@ -16,7 +16,6 @@ export async function applyExpiryReminderEffects(reminderId: string, push: PushT
     expiryRemindersCollection().doc(reminderId),
     'expiryReminder',
     (reminder) => ({
-      userId: reminder.userId,
       notificationId: reminderId,
       type: 'points-expiring',
       content: pointsExpiringNotification({

@@ -39,15 +39,15 @@ export interface Telling {
   claimId: string;
 }
 
-/** What is told of a document, as its service describes it: `tellOnce` finds the rest. */
-export type WhatToTell = Pick<Telling, 'userId' | 'notificationId' | 'type' | 'content'>;
+/** What is told of a document, as its service describes it: `tellOnce` finds the rest (whom: the document's `userId`). */
+export type WhatToTell = Pick<Telling, 'notificationId' | 'type' | 'content'>;
 
 /**
  * The whole of claim-then-act for one document (`ref`): in one transaction, reads it
  * (`missing` when it is not there, `complete` when its `effects` are) and stages the
- * telling that `describe` returns; after the commit, sends the push when it was
- * claimed. `describe` may instead settle the document itself in `tx` and return the
- * final Claim (a redemption cancelled before it was told).
+ * telling that `describe` returns, to the document's `userId`; after the commit, sends
+ * the push when it was claimed. `describe` may instead settle the document itself in
+ * `tx` and return the final Claim (a redemption cancelled before it was told).
  */
 export async function tellOnce(
   ref: DocumentReference,
@@ -64,11 +64,13 @@ export async function tellOnce(
     if (effects.completedAt) return { state: 'complete' };
     const told = describe(document, tx);
     if ('state' in told) return told;
+    const userId: string = document.userId;
     // The user is read outside the lock: a run must not hold up their next award.
-    const userSnap = await usersCollection().doc(told.userId).get();
+    const userSnap = await usersCollection().doc(userId).get();
     const user = userFromSnapshot(userSnap);
     return stageTelling(tx, {
       ...told,
+      userId,
       subject,
       ref,
       effects,

@@ -31,7 +31,6 @@ export async function applyRedemptionEffects(redemptionId: string, push: PushTra
         return { state: 'completed-now' };
       }
       return {
-        userId: redemption.userId,
         notificationId: redemptionId,
         type: 'redemption',
         content: redemptionNotification({

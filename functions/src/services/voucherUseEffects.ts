@@ -17,7 +17,6 @@ export async function applyVoucherUseEffects(redemptionId: string, push: PushTra
     voucherUsesCollection().doc(redemptionId),
     'voucherUse',
     (use) => ({
-      userId: use.userId,
       notificationId: voucherUsedNotificationId(redemptionId),
       type: 'voucher-used',
       content: voucherUsedNotification({ redemptionId, rewardName: use.rewardName, usedAt: use.usedAt.toDate() }),

@@ -1,5 +1,7 @@
 import { admin } from './cli-runner';
-import { bearerFor, call, db, resetEmulators, seedUser, uniqueId } from './helpers';
+import { db, resetEmulators } from './helpers';
+import { bearerFor, call } from './requests';
+import { seedUser, uniqueId } from './seeds';
 
 beforeEach(resetEmulators);
 

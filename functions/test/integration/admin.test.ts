@@ -1,4 +1,6 @@
-import { adminHeaders, call, db, nonAdminHeaders, resetEmulators, seedKiosk } from './helpers';
+import { db, resetEmulators } from './helpers';
+import { adminHeaders, call, nonAdminHeaders } from './requests';
+import { seedKiosk } from './seeds';
 
 beforeEach(resetEmulators);
 

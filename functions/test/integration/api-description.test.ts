@@ -1,5 +1,5 @@
 import { apiDocument } from '../api-description';
-import { call } from './helpers';
+import { call } from './requests';
 
 test('GET /openapi.json serves the document every response of these tests is checked against', async () => {
   const res = await call('GET', '/openapi.json');

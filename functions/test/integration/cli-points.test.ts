@@ -1,6 +1,8 @@
 import { userInfo } from 'node:os';
 import { admin, cli } from './cli-runner';
-import { adminHeaders, call, db, resetEmulators, seedKioskWithKey, seedUser } from './helpers';
+import { db, resetEmulators } from './helpers';
+import { adminHeaders, call } from './requests';
+import { seedKioskWithKey, seedUser } from './seeds';
 
 beforeEach(resetEmulators);
 

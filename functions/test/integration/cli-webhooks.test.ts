@@ -1,6 +1,7 @@
 /** webhook:create, webhook:list, webhook:rotate-secret, webhook:delete: the CLI side of the webhook routes (§13). */
 import { admin, cli } from './cli-runner';
-import { adminHeaders, call, resetEmulators } from './helpers';
+import { resetEmulators } from './helpers';
+import { adminHeaders, call } from './requests';
 
 beforeEach(resetEmulators);
 

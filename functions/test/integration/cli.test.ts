@@ -2,18 +2,11 @@ import { getAuth } from 'firebase-admin/auth';
 import { adminApp } from '../../src/adapters/firestore';
 import { DEFAULT_REWARDS } from '../../src/domain/rewards';
 import { Timestamp } from 'firebase-admin/firestore';
+import { operatorRewards } from '../rewards-config';
 import { admin, cli, runCli } from './cli-runner';
-import {
-  PROJECT_ID,
-  adminHeaders,
-  call,
-  db,
-  kioskDayRow,
-  resetEmulators,
-  seedKiosk,
-  seedKioskDays,
-  seedKioskWithKey,
-} from './helpers';
+import { PROJECT_ID, db, resetEmulators } from './helpers';
+import { adminHeaders, call } from './requests';
+import { kioskDayRow, seedKiosk, seedKioskDays, seedKioskWithKey } from './seeds';
 
 beforeEach(resetEmulators);
 
@@ -426,15 +419,7 @@ describe('seed', () => {
 
 describe('rewards:set', () => {
   test('keeps every value it was not given', async () => {
-    const before = {
-      pointsPerPlastic: 12,
-      pointsPerMetal: 25,
-      dailyPointsCap: 1234,
-      ranks: [
-        { name: 'Seed', minTotalPoints: 0 },
-        { name: 'Tree', minTotalPoints: 500 },
-      ],
-    };
+    const before = operatorRewards;
     await db().doc('config/rewards').set(before);
 
     await admin('rewards:set', '--plastic', '15');

@@ -7,7 +7,9 @@ import { getAuth } from 'firebase-admin/auth';
 import { FieldValue } from 'firebase-admin/firestore';
 import { adminApp } from '../../src/adapters/firestore';
 import { cli } from './cli-runner';
-import { adminHeaders, call, db, nonAdminHeaders, resetEmulators, seedKiosk, seedUser, uniqueId } from './helpers';
+import { db, resetEmulators } from './helpers';
+import { adminHeaders, call, nonAdminHeaders } from './requests';
+import { seedKiosk, seedUser, uniqueId } from './seeds';
 
 beforeEach(resetEmulators);
 

@@ -8,7 +8,8 @@ import { awardTransactions } from '../../src/services/deposits';
 import { redeemReward } from '../../src/services/redemptions';
 import { GRPC, injectCommitFaults, writesDocument, writesTo, type CommitRequest } from './commit-faults';
 import { closeClient, send, startFuzzServer, type FuzzServer } from './fuzz-server';
-import { db, resetEmulators, seedKioskWithKey, seedUser, uniqueId } from './helpers';
+import { db, resetEmulators } from './helpers';
+import { seedKioskWithKey, seedUser, uniqueId } from './seeds';
 
 /*
  * Writes that meet contention, around the real emulator: a change that gets in between

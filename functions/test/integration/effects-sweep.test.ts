@@ -8,18 +8,9 @@ import { eraseUser } from '../../src/services/erasure';
 import { openBalance } from '../../src/services/ledgerBooks';
 import { runEffectsSweep } from '../../src/triggers/effectsSweep';
 import { admin } from './cli-runner';
-import {
-  adminHeaders,
-  bearerFor,
-  call,
-  db,
-  functionsTestEnv,
-  resetEmulators,
-  seedKioskWithKey,
-  seedUser,
-  uniqueId,
-  withoutBackgroundTriggers,
-} from './helpers';
+import { db, functionsTestEnv, resetEmulators, withoutBackgroundTriggers } from './helpers';
+import { adminHeaders, bearerFor, call } from './requests';
+import { seedKioskWithKey, seedUser, uniqueId } from './seeds';
 
 const testEnv = functionsTestEnv();
 

@@ -13,20 +13,9 @@ import { OutboxPushTransport } from '../../src/adapters/push';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import { admin } from './cli-runner';
 import { injectCommitFaults, writesDocument } from './commit-faults';
-import {
-  adminHeaders,
-  bearerFor,
-  call,
-  db,
-  resetEmulators,
-  seedKiosk,
-  seedKioskWithKey,
-  seedTransaction,
-  seedUser,
-  uniqueId,
-  waitForEffects,
-  withoutBackgroundTriggers,
-} from './helpers';
+import { db, resetEmulators, waitForEffects, withoutBackgroundTriggers } from './helpers';
+import { adminHeaders, bearerFor, call } from './requests';
+import { seedKioskWithKey, seedUser, seedUserTransaction, uniqueId } from './seeds';
 
 beforeEach(resetEmulators);
 
@@ -213,9 +202,7 @@ describe('effects of a deposit recorded before the erasure, run after it', () =>
   withoutBackgroundTriggers();
 
   test('tell the erased user nothing: no notification, no push', async () => {
-    const kioskId = await seedKiosk();
-    const uid = await seedUser({ pushToken: 'device-2' });
-    const { transactionId } = await seedTransaction(kioskId, uid);
+    const { userId: uid, transactionId } = await seedUserTransaction('device-2');
     await eraseUser(uid, 'test');
     await applyTransactionEffects(transactionId, new OutboxPushTransport());
     expect((await notificationsOf(uid).get()).size).toBe(0);

@@ -9,17 +9,9 @@ import { auditBooks, openBalance } from '../../src/services/ledgerBooks';
 import { runExpiry } from '../../src/services/pointsExpiry';
 import { cancelRedemption, redeemReward } from '../../src/services/redemptions';
 import { admin, cli } from './cli-runner';
-import {
-  bearerFor,
-  call,
-  db,
-  functionsTestEnv,
-  resetEmulators,
-  seedKioskWithKey,
-  seedUser,
-  uniqueId,
-  waitForKioskCount,
-} from './helpers';
+import { db, functionsTestEnv, resetEmulators, waitForKioskCount } from './helpers';
+import { bearerFor, call } from './requests';
+import { seedKioskWithKey, seedUser, uniqueId } from './seeds';
 
 const testEnv = functionsTestEnv();
 // firebase-functions-test runs a 2nd gen scheduled function as its own scheduled wrapper, untyped for one.

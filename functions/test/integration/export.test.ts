@@ -8,17 +8,9 @@ import { newLedgerEntry } from '../../src/data/ledger';
 import { newNotification, notificationsOf } from '../../src/data/notifications';
 import { EXPORT_PAGE } from '../../src/services/userExport';
 import { admin } from './cli-runner';
-import {
-  adminHeaders,
-  bearerFor,
-  call,
-  db,
-  resetEmulators,
-  seedKioskWithKey,
-  seedTransaction,
-  uniqueId,
-  waitForEffects,
-} from './helpers';
+import { db, resetEmulators, waitForEffects } from './helpers';
+import { adminHeaders, bearerFor, call } from './requests';
+import { seedKioskWithKey, seedTransaction, uniqueId } from './seeds';
 
 beforeEach(resetEmulators);
 

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { transactionsCollection } from '../../src/data/transactions';
 import { submitAsKiosk, type RetryPolicy } from '../../../kiosk-simulator/client';
 import { waitForEffects } from '../harness/wait';
-import { API_URL, db, resetEmulators, seedKioskWithKey, seedUser } from './helpers';
+import { db, resetEmulators } from './helpers';
+import { API_URL } from './requests';
+import { seedKioskWithKey, seedUser } from './seeds';
 
 beforeEach(resetEmulators);
 

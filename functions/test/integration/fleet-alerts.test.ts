@@ -14,20 +14,9 @@ import { recordKioskSeen } from '../../src/services/liveness';
 import { sweepSilentKiosks } from '../../src/services/silentSweep';
 import { applyStatusReport } from '../../src/services/statusReport';
 import { withLostCommitAnswer, writesTo } from './commit-faults';
-import {
-  PROJECT_ID,
-  adminHeaders,
-  call,
-  db,
-  functionsTestEnv,
-  nonAdminHeaders,
-  resetEmulators,
-  seedKiosk,
-  seedKioskWithKey,
-  uniqueId,
-  waitFor,
-  withoutBackgroundTriggers,
-} from './helpers';
+import { PROJECT_ID, db, functionsTestEnv, resetEmulators, waitFor, withoutBackgroundTriggers } from './helpers';
+import { adminHeaders, call, nonAdminHeaders } from './requests';
+import { seedKiosk, seedKioskWithKey, uniqueId } from './seeds';
 
 // The handlers this file runs in-process read the params the functions run with.
 loadProjectParams(PROJECT_ID);

@@ -5,17 +5,9 @@
 import { Timestamp } from 'firebase-admin/firestore';
 import { loadProjectParams } from '../../src/cli/params';
 import { LivenessRecorder, recordKioskSeen } from '../../src/services/liveness';
-import {
-  PROJECT_ID,
-  adminHeaders,
-  call,
-  db,
-  nonAdminHeaders,
-  resetEmulators,
-  seedKiosk,
-  seedKioskWithKey,
-  uniqueId,
-} from './helpers';
+import { PROJECT_ID, db, resetEmulators } from './helpers';
+import { adminHeaders, call, nonAdminHeaders } from './requests';
+import { seedKiosk, seedKioskWithKey, uniqueId } from './seeds';
 
 // The handlers this file runs in-process read the params the functions run with.
 loadProjectParams(PROJECT_ID);

@@ -69,17 +69,9 @@ import {
   type FuzzServer,
   type RawResponse,
 } from './fuzz-server';
-import {
-  idTokenFor,
-  kioskDayRow,
-  resetEmulators,
-  seedKiosk,
-  seedKioskDays,
-  seedKioskWithKey,
-  seedUser,
-  setBackgroundTriggers,
-  uniqueId,
-} from './helpers';
+import { resetEmulators, setBackgroundTriggers } from './helpers';
+import { idTokenFor } from './requests';
+import { kioskDayRow, seedKiosk, seedKioskDays, seedKioskWithKey, seedUser, uniqueId } from './seeds';
 
 // Params are read from process.env at call time; nothing else sets them in this process.
 Object.assign(process.env, {
@@ -374,6 +366,9 @@ const pool = (): CredentialPool => ({
   apiKeys: [fx.keyA, fx.keyT, fx.keyM, fx.revokedKey, fx.checkKey, fx.revokedPartnerKey],
   tokens: [fx.adminToken, fx.userToken, fx.strangerToken],
 });
+
+/** An admin's GET requests (among the pool's other credentials) to the paths `path` gives. */
+const adminGets = (path: Shape['path']) => requestsFor(pool(), { method: 'GET', token: fx.adminToken, path });
 
 /** Requests to one endpoint for each of `variants` (e.g. which kiosk with which key). */
 function each<T>(variants: T[], shape: (variant: T) => Shape): fc.Arbitrary<FuzzRequest> {
@@ -1078,12 +1073,7 @@ const specs: RouteSpec[] = [
   {
     route: 'GET /admin/reports/kiosk-days',
     runs: 100,
-    requests: () =>
-      requestsFor(pool(), {
-        method: 'GET',
-        token: fx.adminToken,
-        path: (fuzzed) => reportQueries(fuzzed).map((query) => `/admin/reports/kiosk-days${query}`),
-      }),
+    requests: () => adminGets((fuzzed) => reportQueries(fuzzed).map((query) => `/admin/reports/kiosk-days${query}`)),
     textAnswer: (request) => (/[?&]format=csv(&|$)/.test(request.path) ? 'text/csv' : undefined),
   },
   keyRevokeSpec('DELETE /admin/kiosks/:kioskId/keys/:keyId', 60, () => [
@@ -1094,80 +1084,70 @@ const specs: RouteSpec[] = [
   {
     route: 'GET /admin/kiosks',
     runs: 40,
-    requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/admin/kiosks'), token: fx.adminToken }),
+    requests: () => adminGets(pathsOf('/admin/kiosks')),
   },
   {
     route: 'GET /admin/kiosks/:kioskId/keys',
     runs: 40,
     requests: () =>
-      requestsFor(pool(), {
-        method: 'GET',
-        token: fx.adminToken,
-        path: pathsOf('/admin/kiosks/:kioskId/keys', { kioskId: [fx.kioskA, fx.kioskPlain, 'fz-kiosk-1'] }),
-      }),
+      adminGets(pathsOf('/admin/kiosks/:kioskId/keys', { kioskId: [fx.kioskA, fx.kioskPlain, 'fz-kiosk-1'] })),
   },
   {
     route: 'GET /admin/rewards',
     runs: 40,
-    requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/admin/rewards'), token: fx.adminToken }),
+    requests: () => adminGets(pathsOf('/admin/rewards')),
   },
   {
     route: 'GET /admin/users',
     runs: 60,
     requests: () =>
-      requestsFor(pool(), {
-        method: 'GET',
-        token: fx.adminToken,
-        path: (fuzzed) =>
-          fuzzed
-            ? weighted(
-                [2, hostileText(300).map((email) => `/admin/users?email=${encodeSegment(email)}`)],
-                [1, fc.constantFrom('/admin/users', '/admin/users?email=', '/admin/users?email=a@b.c&email=a@b.c')],
-              )
-            : fc
-                .constantFrom('nobody@kiosk-rewards.test', 'FUZZ@EXAMPLE.COM', 'a.b+c@example.org')
-                .map((email) => `/admin/users?email=${encodeURIComponent(email)}`),
-      }),
+      adminGets((fuzzed) =>
+        fuzzed
+          ? weighted(
+              [2, hostileText(300).map((email) => `/admin/users?email=${encodeSegment(email)}`)],
+              [1, fc.constantFrom('/admin/users', '/admin/users?email=', '/admin/users?email=a@b.c&email=a@b.c')],
+            )
+          : fc
+              .constantFrom('nobody@kiosk-rewards.test', 'FUZZ@EXAMPLE.COM', 'a.b+c@example.org')
+              .map((email) => `/admin/users?email=${encodeURIComponent(email)}`),
+      ),
   },
   {
     route: 'GET /admin/alerts',
     runs: 80,
     requests: () =>
-      requestsFor(pool(), {
-        method: 'GET',
-        token: fx.adminToken,
-        path: (fuzzed) =>
-          fuzzed
-            ? weighted(
-                [
-                  2,
-                  fc
-                    .tuple(fc.constantFrom('state', 'limit', 'cursor'), hostileText(40))
-                    .map(([name, value]) => `/admin/alerts?${name}=${encodeSegment(value)}`),
-                ],
-                [
-                  1,
-                  fc.constantFrom(
-                    '/admin/alerts?limit=0',
-                    '/admin/alerts?limit=101',
-                    '/admin/alerts?limit=1.5',
-                    '/admin/alerts?limit=-1',
-                    '/admin/alerts?state=open&state=all',
-                    '/admin/alerts?cursor=MTIzLjQ1Ni5fX3hfXw',
-                    '/admin/alerts?cursor=LTEuMC54',
-                    '/admin/alerts?cursor=OTk5OTk5OTk5OTk5LjAueA',
-                    '/admin/alerts?order=asc',
-                    '/admin/alerts?state',
-                  ),
-                ],
+      adminGets((fuzzed) =>
+        fuzzed
+          ? weighted(
+              [
+                2,
+                fc
+                  .tuple(fc.constantFrom('state', 'limit', 'cursor'), hostileText(40))
+                  .map(([name, value]) => `/admin/alerts?${name}=${encodeSegment(value)}`),
+              ],
+              [
+                1,
+                fc.constantFrom(
+                  '/admin/alerts?limit=0',
+                  '/admin/alerts?limit=101',
+                  '/admin/alerts?limit=1.5',
+                  '/admin/alerts?limit=-1',
+                  '/admin/alerts?state=open&state=all',
+                  '/admin/alerts?cursor=MTIzLjQ1Ni5fX3hfXw',
+                  '/admin/alerts?cursor=LTEuMC54',
+                  '/admin/alerts?cursor=OTk5OTk5OTk5OTk5LjAueA',
+                  '/admin/alerts?order=asc',
+                  '/admin/alerts?state',
+                ),
+              ],
+            )
+          : fc
+              .record(
+                { state: fc.constantFrom('open', 'all'), limit: fc.integer({ min: 1, max: 100 }) },
+                { requiredKeys: [] },
               )
-            : fc
-                .record(
-                  { state: fc.constantFrom('open', 'all'), limit: fc.integer({ min: 1, max: 100 }) },
-                  { requiredKeys: [] },
-                )
-                .map((query) => `/admin/alerts?${new URLSearchParams(query as Record<string, string>)}`),
-      }),
+              .map((query) => `/admin/alerts?${new URLSearchParams(query as Record<string, string>)}`),
+      ),
   },
   {
     route: 'POST /admin/users/:userId/adjustments',
@@ -1307,7 +1287,7 @@ const specs: RouteSpec[] = [
   {
     route: 'GET /admin/webhooks',
     runs: 30,
-    requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/admin/webhooks'), token: fx.adminToken }),
+    requests: () => adminGets(pathsOf('/admin/webhooks')),
   },
   {
     route: 'DELETE /admin/webhooks/:webhookId',
@@ -1384,18 +1364,14 @@ const specs: RouteSpec[] = [
   {
     route: 'GET /admin/partners',
     runs: 20,
-    requests: () => requestsFor(pool(), { method: 'GET', path: pathsOf('/admin/partners'), token: fx.adminToken }),
+    requests: () => adminGets(pathsOf('/admin/partners')),
   },
   keyIssueSpec('POST /admin/partners/:partnerId/keys', 40, () => [fx.partner, fx.otherPartner, 'fz-partner-1']),
   {
     route: 'GET /admin/partners/:partnerId/keys',
     runs: 30,
     requests: () =>
-      requestsFor(pool(), {
-        method: 'GET',
-        token: fx.adminToken,
-        path: pathsOf('/admin/partners/:partnerId/keys', { partnerId: [fx.partner, 'no-such-partner'] }),
-      }),
+      adminGets(pathsOf('/admin/partners/:partnerId/keys', { partnerId: [fx.partner, 'no-such-partner'] })),
   },
   keyRevokeSpec('DELETE /admin/partners/:partnerId/keys/:keyId', 40, () => [
     [fx.otherPartner, fx.sparePartnerKeyId],

@@ -16,7 +16,8 @@ import { foldStaleKioskTransactions } from '../../src/services/kioskFold';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import * as wait from '../harness/wait';
 import { withLostCommitAnswer, writesTo } from './commit-faults';
-import { db, resetEmulators, seedKiosk, seedTransaction, seedUser, withoutBackgroundTriggers } from './helpers';
+import { db, resetEmulators, withoutBackgroundTriggers } from './helpers';
+import { seedKiosk, seedTransaction, seedUser } from './seeds';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;

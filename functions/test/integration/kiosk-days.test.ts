@@ -10,20 +10,9 @@ import { utcDay } from '../../src/domain/rewards';
 import { transactionEffects } from '../../src/index';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import * as wait from '../harness/wait';
-import {
-  adminHeaders,
-  call,
-  db,
-  functionsTestEnv,
-  kioskDayRow,
-  nonAdminHeaders,
-  resetEmulators,
-  seedKiosk,
-  seedKioskDays,
-  seedTransaction,
-  seedUser,
-  withoutBackgroundTriggers,
-} from './helpers';
+import { db, functionsTestEnv, resetEmulators, withoutBackgroundTriggers } from './helpers';
+import { adminHeaders, call, nonAdminHeaders } from './requests';
+import { kioskDayRow, seedKiosk, seedKioskDays, seedTransaction, seedUser } from './seeds';
 
 const testEnv = functionsTestEnv();
 const DAY_MS = 86_400_000;

@@ -16,7 +16,9 @@ import { faultyTransport, type RetryPolicy } from '../../../kiosk-simulator/clie
 import { JournalFile } from '../../../kiosk-simulator/journal';
 import { SimulatedKiosk, type KioskEvent } from '../../../kiosk-simulator/simulator';
 import * as wait from '../harness/wait';
-import { API_URL, db, resetEmulators, seedKioskWithKey, seedUser } from './helpers';
+import { db, resetEmulators } from './helpers';
+import { API_URL } from './requests';
+import { seedKioskWithKey, seedUser } from './seeds';
 
 const DAY_MS = 86_400_000;
 /** Quick blind retries: a lost answer is sent again 100 ms later. */

@@ -1,15 +1,7 @@
 import { FieldValue, Timestamp } from 'firebase-admin/firestore';
-import {
-  adminHeaders,
-  call,
-  db,
-  resetEmulators,
-  seedKiosk,
-  seedKioskWithKey,
-  seedUser,
-  waitForEffects,
-  type ApiResult,
-} from './helpers';
+import { db, resetEmulators, waitForEffects } from './helpers';
+import { adminHeaders, call, type ApiResult } from './requests';
+import { seedKiosk, seedKioskWithKey, seedUser } from './seeds';
 import { captureLogs, send, startFuzzServer } from './fuzz-server';
 import { issueKey, revokeKey } from '../../src/data/kioskKeys';
 import { listKiosks } from '../../src/data/kiosks';

@@ -1,6 +1,8 @@
 import { auditBooks } from '../../src/services/ledgerBooks';
 import { admin, cli } from './cli-runner';
-import { bearerFor, call, db, resetEmulators, seedKioskWithKey, seedUser, waitForEffects } from './helpers';
+import { db, resetEmulators, waitForEffects } from './helpers';
+import { bearerFor, call } from './requests';
+import { seedKioskWithKey, seedUser } from './seeds';
 
 beforeEach(resetEmulators);
 

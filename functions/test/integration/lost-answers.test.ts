@@ -6,16 +6,8 @@ import { reserve, type Bucket } from '../../src/data/rateLimits';
 import type { Deposit } from '../../src/domain/deposit';
 import { awardTransactions, type AwardOrigin } from '../../src/services/deposits';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
-import {
-  db,
-  resetEmulators,
-  seedKiosk,
-  seedKioskWithKey,
-  seedTransaction,
-  seedUser,
-  uniqueId,
-  withoutBackgroundTriggers,
-} from './helpers';
+import { db, resetEmulators, withoutBackgroundTriggers } from './helpers';
+import { seedKiosk, seedKioskWithKey, seedUser, seedUserTransaction, uniqueId } from './seeds';
 import {
   GRPC,
   injectCommitFaults,
@@ -181,9 +173,7 @@ describe('the trigger claim whose commit answer is lost', () => {
   withoutBackgroundTriggers();
 
   test('the push is still sent, once, and the counters applied once', async () => {
-    const kioskId = await seedKiosk();
-    const userId = await seedUser({ pushToken: 'phone-lost-claim' });
-    const { transactionId } = await seedTransaction(kioskId, userId);
+    const { kioskId, transactionId } = await seedUserTransaction('phone-lost-claim');
     const sent: unknown[] = [];
     const recording: PushTransport = { send: async (message) => (sent.push(message), 'message-1') };
     // The claim's commit: the one Firestore transaction that writes the notification.

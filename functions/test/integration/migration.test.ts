@@ -5,16 +5,9 @@
  */
 import { FieldValue, Timestamp, type DocumentData } from 'firebase-admin/firestore';
 import { cli } from './cli-runner';
-import {
-  call,
-  db,
-  resetEmulators,
-  seedKioskAndUser,
-  seedKiosk,
-  seedTransaction,
-  seedUser,
-  withoutBackgroundTriggers,
-} from './helpers';
+import { db, resetEmulators, withoutBackgroundTriggers } from './helpers';
+import { call } from './requests';
+import { seedKioskAndUser, seedKiosk, seedTransaction, seedUser } from './seeds';
 
 beforeEach(resetEmulators);
 

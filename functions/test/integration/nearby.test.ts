@@ -12,7 +12,9 @@ import { kiosksCollection, listKiosks, newKiosk } from '../../src/data/kiosks';
 import { kiosksNear } from '../../src/data/kiosksNearby';
 import { pointAt, type LatLng } from '../harness/geo';
 import { captureLogs } from './fuzz-server';
-import { call, db, resetEmulators, seedKiosk, type ApiResult } from './helpers';
+import { db, resetEmulators } from './helpers';
+import { call, type ApiResult } from './requests';
+import { seedKiosk } from './seeds';
 import type { KioskStatus } from '../../src/domain/kiosk';
 
 beforeEach(resetEmulators);

@@ -1,5 +1,7 @@
 import { MAX_PUSH_PAYLOAD_BYTES } from '../../src/services/notifications';
-import { adminHeaders, bearerFor, call, db, nonAdminHeaders, resetEmulators, seedUser } from './helpers';
+import { db, resetEmulators } from './helpers';
+import { adminHeaders, bearerFor, call, nonAdminHeaders } from './requests';
+import { seedUser } from './seeds';
 
 beforeEach(resetEmulators);
 

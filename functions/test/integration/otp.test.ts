@@ -1,7 +1,9 @@
 import { Timestamp } from 'firebase-admin/firestore';
 import { bucketDocumentId } from '../../src/data/rateLimits';
 import { GLOBAL_OTP_SHARDS, globalOtpBucket } from '../../src/services/otpEmail';
-import { call, db, resetEmulators, uniqueId } from './helpers';
+import { db, resetEmulators } from './helpers';
+import { call } from './requests';
+import { uniqueId } from './seeds';
 import { TestMailServer, functionsParams } from './smtp';
 
 const mail = new TestMailServer();

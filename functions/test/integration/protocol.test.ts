@@ -1,5 +1,7 @@
 import http from 'node:http';
-import { API_URL, adminHeaders, bearerFor, call, db, resetEmulators, seedKioskWithKey, seedUser } from './helpers';
+import { db, resetEmulators } from './helpers';
+import { API_URL, adminHeaders, bearerFor, call } from './requests';
+import { seedKioskWithKey, seedUser } from './seeds';
 
 beforeEach(resetEmulators);
 

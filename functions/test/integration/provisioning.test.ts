@@ -7,17 +7,9 @@
 import { getAuth } from 'firebase-admin/auth';
 import { adminApp } from '../../src/adapters/firestore';
 import { provisionProfile } from '../../src/services/provisioning';
-import {
-  adminHeaders,
-  bearerFor,
-  call,
-  db,
-  resetEmulators,
-  seedKioskWithKey,
-  seedUser,
-  uniqueId,
-  waitForEffects,
-} from './helpers';
+import { db, resetEmulators, waitForEffects } from './helpers';
+import { adminHeaders, bearerFor, call } from './requests';
+import { seedKioskWithKey, seedUser, uniqueId } from './seeds';
 
 beforeEach(resetEmulators);
 

@@ -1,18 +1,9 @@
 import { redemptionEffects } from '../../src/index';
 import { openBalance } from '../../src/services/ledgerBooks';
 import { admin, cli } from './cli-runner';
-import {
-  adminHeaders,
-  bearerFor,
-  call,
-  db,
-  functionsTestEnv,
-  resetEmulators,
-  seedUser,
-  uniqueId,
-  waitFor,
-  withoutBackgroundTriggers,
-} from './helpers';
+import { db, functionsTestEnv, resetEmulators, waitFor, withoutBackgroundTriggers } from './helpers';
+import { adminHeaders, bearerFor, call } from './requests';
+import { seedUser, uniqueId } from './seeds';
 
 const testEnv = functionsTestEnv();
 

@@ -2,18 +2,9 @@ import { getAuth } from 'firebase-admin/auth';
 import { adminApp } from '../../src/adapters/firestore';
 import { afterThisSecond, revokeSessions } from '../harness/auth';
 import { admin } from './cli-runner';
-import {
-  PROJECT_ID,
-  bearer,
-  bearerFor,
-  call,
-  db,
-  idTokenFor,
-  resetEmulators,
-  seedKioskAndUser,
-  seedUser,
-  uniqueId,
-} from './helpers';
+import { PROJECT_ID, db, resetEmulators } from './helpers';
+import { bearer, bearerFor, call, idTokenFor } from './requests';
+import { seedKioskAndUser, seedUser, uniqueId } from './seeds';
 
 beforeEach(resetEmulators);
 

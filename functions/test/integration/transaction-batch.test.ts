@@ -1,15 +1,8 @@
 import { auditBooks } from '../../src/services/ledgerBooks';
 import { awardTransactions } from '../../src/services/deposits';
-import {
-  call,
-  db,
-  resetEmulators,
-  seedKiosk,
-  seedKioskAndUser,
-  seedKioskWithKey,
-  seedUser,
-  waitForKioskCount,
-} from './helpers';
+import { db, resetEmulators, waitForKioskCount } from './helpers';
+import { call } from './requests';
+import { seedKiosk, seedKioskAndUser, seedKioskWithKey, seedUser } from './seeds';
 
 beforeEach(resetEmulators);
 
@@ -311,6 +304,16 @@ describe('POST /kiosk/transactions/batch', () => {
       expect(first.body.results[0]).toMatchObject({ status: 200, replayed: false });
       return { kioskId, apiKey, userId, item, transaction: first.body.results[0].transaction };
     };
+    /** `item` sent again, in a batch and then alone (POST /kiosk/transaction): both replay `transaction`. */
+    const sentAgainBothWays = async (apiKey: string, item: { idempotencyKey: string }, transaction: unknown) => {
+      const again = await upload(apiKey, { transactions: [item] });
+      expect(again.body.results[0]).toMatchObject({ status: 200, replayed: true, transaction });
+      const { idempotencyKey, ...body } = item;
+      const alone = await single(apiKey, body, idempotencyKey);
+      expect(alone.status).toBe(200);
+      expect(alone.headers.get('idempotent-replayed')).toBe('true');
+      return alone;
+    };
 
     test('an item recorded while its occurredAt was in the window is replayed after the window moved past it', async () => {
       const { kioskId, apiKey, keyId } = await seedKioskWithKey();
@@ -353,24 +356,14 @@ describe('POST /kiosk/transactions/batch', () => {
     test('an item retried after its kiosk went into maintenance is replayed, not refused', async () => {
       const { kioskId, apiKey, userId, item, transaction } = await firstUpload(hoursAgo(3));
       await db().collection('kiosks').doc(kioskId).update({ status: 'maintenance' });
-      const again = await upload(apiKey, { transactions: [item] });
-      expect(again.body.results[0]).toMatchObject({ status: 200, replayed: true, transaction });
-      const { idempotencyKey, ...body } = item;
-      const alone = await single(apiKey, body, idempotencyKey);
-      expect(alone.status).toBe(200);
-      expect(alone.headers.get('idempotent-replayed')).toBe('true');
+      await sentAgainBothWays(apiKey, item, transaction);
       expect(await pointsOf(userId)).toBe(40);
     });
 
     test('a retry that leaves out the occurredAt of the first request is the same request', async () => {
       const { apiKey, userId, item, transaction } = await firstUpload(hoursAgo(30));
       const { occurredAt: _left, ...withoutTime } = item;
-      const again = await upload(apiKey, { transactions: [withoutTime] });
-      expect(again.body.results[0]).toMatchObject({ status: 200, replayed: true, transaction });
-      const { idempotencyKey, ...body } = withoutTime;
-      const alone = await single(apiKey, body, idempotencyKey);
-      expect(alone.status).toBe(200);
-      expect(alone.headers.get('idempotent-replayed')).toBe('true');
+      const alone = await sentAgainBothWays(apiKey, withoutTime, transaction);
       expect(alone.body.transaction).toEqual(transaction);
       // Another time is another request.
       const moved = await upload(apiKey, { transactions: [{ ...item, occurredAt: hoursAgo(20) }] });

@@ -1,15 +1,7 @@
 import { Timestamp } from 'firebase-admin/firestore';
-import {
-  call,
-  db,
-  resetEmulators,
-  seedKiosk,
-  seedKioskAndUser,
-  seedKioskWithKey,
-  seedUser,
-  waitForEffects,
-  waitForKioskCount,
-} from './helpers';
+import { db, resetEmulators, waitForEffects, waitForKioskCount } from './helpers';
+import { call } from './requests';
+import { seedKiosk, seedKioskAndUser, seedKioskWithKey, seedUser } from './seeds';
 
 beforeEach(resetEmulators);
 

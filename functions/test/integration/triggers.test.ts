@@ -3,15 +3,8 @@ import { OutboxPushTransport, type PushTransport } from '../../src/adapters/push
 import { transactionEffects } from '../../src/index';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
 import { GRPC, injectCommitFaults, writesDocument } from './commit-faults';
-import {
-  db,
-  functionsTestEnv,
-  resetEmulators,
-  seedKiosk,
-  seedTransaction,
-  seedUser,
-  withoutBackgroundTriggers,
-} from './helpers';
+import { db, functionsTestEnv, resetEmulators, withoutBackgroundTriggers } from './helpers';
+import { seedUserTransaction } from './seeds';
 
 const testEnv = functionsTestEnv();
 
@@ -20,15 +13,8 @@ beforeEach(resetEmulators);
 describe('transaction trigger redelivered', () => {
   withoutBackgroundTriggers();
 
-  async function seedUserTransaction(pushToken?: string) {
-    const kioskId = await seedKiosk();
-    const userId = await seedUser({ pushToken });
-    const { transactionId, recorded } = await seedTransaction(kioskId, userId);
-    return { kioskId, userId, transactionId, data: recorded };
-  }
-
   test('the same event run twice (firebase-functions-test) changes nothing the second time', async () => {
-    const { kioskId, userId, transactionId, data } = await seedUserTransaction('phone-twice');
+    const { kioskId, userId, transactionId, recorded: data } = await seedUserTransaction('phone-twice');
     const wrapped = testEnv.wrap(transactionEffects);
     const event = {
       id: 'event-1',

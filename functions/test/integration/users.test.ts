@@ -1,4 +1,6 @@
-import { adminHeaders, bearerFor, call, db, nonAdminHeaders, resetEmulators, seedUser } from './helpers';
+import { db, resetEmulators } from './helpers';
+import { adminHeaders, bearerFor, call, nonAdminHeaders } from './requests';
+import { seedUser } from './seeds';
 
 beforeEach(resetEmulators);
 

@@ -7,19 +7,9 @@ import { effectsSweep, voucherUseEffects } from '../../src/index';
 import { partnerKeys } from '../../src/data/partners';
 import { openBalance } from '../../src/services/ledgerBooks';
 import { admin, cli } from './cli-runner';
-import {
-  adminHeaders,
-  bearerFor,
-  call,
-  db,
-  functionsTestEnv,
-  resetEmulators,
-  seedKioskWithKey,
-  seedUser,
-  uniqueId,
-  waitFor,
-  withoutBackgroundTriggers,
-} from './helpers';
+import { db, functionsTestEnv, resetEmulators, waitFor, withoutBackgroundTriggers } from './helpers';
+import { adminHeaders, bearerFor, call } from './requests';
+import { seedKioskWithKey, seedUser, uniqueId } from './seeds';
 
 const testEnv = functionsTestEnv();
 

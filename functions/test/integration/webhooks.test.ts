@@ -13,17 +13,9 @@ import { attemptDelivery } from '../../src/services/webhookDelivery';
 import { newWebhookSecret } from '../../src/domain/webhookEvents';
 import { startWebhookReceiver, type ReceivedCall, type WebhookReceiver } from '../harness/webhook-receiver';
 import { admin } from './cli-runner';
-import {
-  adminHeaders,
-  call,
-  db,
-  nonAdminHeaders,
-  resetEmulators,
-  seedUser,
-  setBackgroundTriggers,
-  uniqueId,
-  waitFor,
-} from './helpers';
+import { db, resetEmulators, setBackgroundTriggers, waitFor } from './helpers';
+import { adminHeaders, call, nonAdminHeaders } from './requests';
+import { seedUser, uniqueId } from './seeds';
 
 beforeEach(resetEmulators);
 

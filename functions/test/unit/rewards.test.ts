@@ -1,5 +1,6 @@
 import type { DocumentSnapshot } from 'firebase-admin/firestore';
 import { DEFAULT_REWARDS, computeAward, parseRewardsConfig, pointsFor, rankFor } from '../../src/domain/rewards';
+import { operatorRewards } from '../rewards-config';
 
 describe('points', () => {
   test('10 per plastic item and 20 per metal item by default', () => {
@@ -142,17 +143,6 @@ describe('operator config', () => {
     expect(parseRewardsConfig(undefined)).toEqual({ config: DEFAULT_REWARDS, invalidFields: [], problems: [] });
   });
 
-  const configured = {
-    pointsPerPlastic: 1,
-    pointsPerMetal: 2,
-    dailyPointsCap: 300,
-    ranks: [
-      { name: 'Seedling', minTotalPoints: 0 },
-      { name: 'Tree', minTotalPoints: 50 },
-    ],
-    pointsExpireAfterMonths: 6,
-  };
-
   test.each([
     [{ pointsPerPlastic: -1 }, 'pointsPerPlastic', 'pointsPerPlastic'],
     [{ pointsPerMetal: 1.5 }, 'pointsPerMetal', 'pointsPerMetal'],
@@ -179,8 +169,8 @@ describe('operator config', () => {
   ] as const)(
     'broken %p: that field alone falls back to its default, the others keep their values, the field named',
     (broken, field, problem) => {
-      const { config, invalidFields, problems } = parseRewardsConfig({ ...configured, ...broken });
-      expect(config).toEqual({ ...configured, [field]: DEFAULT_REWARDS[field] });
+      const { config, invalidFields, problems } = parseRewardsConfig({ ...operatorRewards, ...broken });
+      expect(config).toEqual({ ...operatorRewards, [field]: DEFAULT_REWARDS[field] });
       expect(invalidFields).toEqual([field]);
       expect(problems).toHaveLength(1);
       expect(problems[0]).toMatch(new RegExp(`^${field}\\b`));
@@ -196,8 +186,8 @@ describe('operator config', () => {
   });
 
   test('several broken fields: each falls back and each is named', () => {
-    const { config, invalidFields } = parseRewardsConfig({ ...configured, pointsPerMetal: -2, ranks: {} });
-    expect(config).toEqual({ ...configured, pointsPerMetal: 20, ranks: DEFAULT_REWARDS.ranks });
+    const { config, invalidFields } = parseRewardsConfig({ ...operatorRewards, pointsPerMetal: -2, ranks: {} });
+    expect(config).toEqual({ ...operatorRewards, pointsPerMetal: 20, ranks: DEFAULT_REWARDS.ranks });
     expect(invalidFields).toEqual(['pointsPerMetal', 'ranks']);
   });
 });

@@ -6,8 +6,7 @@ import type { AdminRewardBody, CancelRedemptionBody } from '../../http/apiDescri
 import { validateBody } from '../../http/validation';
 import { cancelRedemption } from '../../services/redemptions';
 import { numberOrText } from '../args';
-import { UsageError, note, print, printJson, type Command } from '../command';
-import { textTable } from '../table';
+import { UsageError, note, printJson, printListing, type Command } from '../command';
 
 /** Who cancelled, as the redemption and its refund entry record it. */
 export const CANCEL_ACTOR = 'cli:redemption:cancel';
@@ -25,13 +24,14 @@ const catalogList: Command = {
     for (const { id, invalidFields } of invalid) {
       await note(`Reward ${id} is broken (${invalidFields.join(', ')}): catalog:set with those fields mends it.`);
     }
-    if (flags.has('json')) return printJson(rewards);
-    await print(
-      textTable(
-        ['ID', 'NAME', 'KIND', 'COST', 'STOCK', 'ACTIVE'],
-        rewards.map((r) => [r.id, r.name, r.kind, r.cost, r.stock ?? 'unlimited', r.active ? 'yes' : 'no']),
-      ),
-    );
+    await printListing(flags, rewards, ['ID', 'NAME', 'KIND', 'COST', 'STOCK', 'ACTIVE'], (r) => [
+      r.id,
+      r.name,
+      r.kind,
+      r.cost,
+      r.stock ?? 'unlimited',
+      r.active ? 'yes' : 'no',
+    ]);
   },
 };
 

@@ -5,7 +5,7 @@ import { MAX_ALERT_PAGE, alertPageRequest } from '../../domain/alerts';
 import { encodeCursor } from '../../domain/cursor';
 import { fleetOverview } from '../../services/fleet';
 import { runSilentSweep } from '../../triggers/silentSweep';
-import { note, print, printJson, type Command } from '../command';
+import { note, print, printJson, printListing, type Command } from '../command';
 import { textTable } from '../table';
 
 const json = { description: 'print JSON instead, as the API answers it' };
@@ -22,21 +22,24 @@ const fleet: Command = {
   uses: { firestore: true },
   run: async (flags) => {
     const kiosks = await fleetOverview(new Date(), fleetSettings().onlineMinutes);
-    if (flags.has('json')) return printJson(kiosks);
-    const rows = kiosks.map((kiosk) => [
-      kiosk.id,
-      kiosk.status,
-      kiosk.online ? 'yes' : 'no',
-      minute(kiosk.lastSeenAt),
-      percent(kiosk.fillLevel.plastic),
-      percent(kiosk.fillLevel.metal),
-      kiosk.firmwareVersion ?? '-',
-      kiosk.errorCode ?? '-',
-      kiosk.openAlerts.join(',') || '-',
-    ]);
     const header = ['KIOSK', 'STATUS', 'ONLINE', 'LAST SEEN', 'PLASTIC', 'METAL', 'FIRMWARE', 'ERROR', 'OPEN ALERTS'];
-    await print(textTable(header, rows));
-    if (kiosks.length === 0) await note('No kiosks.');
+    await printListing(
+      flags,
+      kiosks,
+      header,
+      (kiosk) => [
+        kiosk.id,
+        kiosk.status,
+        kiosk.online ? 'yes' : 'no',
+        minute(kiosk.lastSeenAt),
+        percent(kiosk.fillLevel.plastic),
+        percent(kiosk.fillLevel.metal),
+        kiosk.firmwareVersion ?? '-',
+        kiosk.errorCode ?? '-',
+        kiosk.openAlerts.join(',') || '-',
+      ],
+      'No kiosks.',
+    );
   },
 };
 

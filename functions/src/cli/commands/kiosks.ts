@@ -2,7 +2,6 @@
 import { fleetSettings } from '../../config';
 import { assertKioskExists, upsertKiosk } from '../../data/kiosks';
 import { issueKey, revokeKey } from '../../data/kioskKeys';
-import { assertDocumentId } from '../../domain/ids';
 import {
   DEFAULT_OPENING_HOURS,
   DEFAULT_TIMEZONE,
@@ -11,10 +10,11 @@ import {
   toKioskView,
   type KioskDefinition,
 } from '../../domain/kiosk';
-import type { AdminKioskBody, KioskKeyBody } from '../../http/apiDescription/requestBodies';
+import type { AdminKioskBody } from '../../http/apiDescription/requestBodies';
 import { validateBody } from '../../http/validation';
 import { numberOrText } from '../args';
-import { CliError, note, print, printJson, type Command } from '../command';
+import { apiKeyCommands } from '../apiKeyCommands';
+import { note, printJson, type Command } from '../command';
 
 /** A kiosk as flags or the demo data give it: the coordinates may still be text, for the schema to refuse. */
 export interface KioskInput {
@@ -65,38 +65,16 @@ const kioskUpsert: Command = {
   },
 };
 
-const keyCreate: Command = {
-  name: 'key:create',
-  description: 'Issues an API key for the kiosk. Prints keyId and apiKey; the key is shown this once.',
-  flags: {
-    kiosk: { value: 'ID', description: 'the kiosk the key is for', required: true },
-    label: { value: 'LABEL', description: 'a note on the key, e.g. where it is installed' },
-  },
-  uses: { firestore: true },
-  run: async (flags) => {
-    const kioskId = assertDocumentId(flags.required('kiosk'), 'kiosk');
-    const { label } = validateBody<KioskKeyBody>('kioskKeyBody', { label: flags.get('label') ?? '' });
-    await assertKioskExists(kioskId);
-    const { keyId, apiKey } = await issueKey(kioskId, label ?? '');
-    await note(`Issued an API key for kiosk ${kioskId}. It is shown this once: store it in the kiosk's configuration.`);
-    await printJson({ kioskId, keyId, apiKey });
-  },
-};
-
-const keyRevoke: Command = {
-  name: 'key:revoke',
-  description: 'Revokes an API key; it stops working at once.',
-  flags: {
-    kiosk: { value: 'ID', description: 'the kiosk the key is for', required: true },
-    key: { value: 'KEY_ID', description: 'the keyId key:create printed', required: true },
-  },
-  uses: { firestore: true },
-  run: async (flags) => {
-    const kioskId = assertDocumentId(flags.required('kiosk'), 'kiosk');
-    const keyId = assertDocumentId(flags.required('key'), 'key');
-    if (!(await revokeKey(kioskId, keyId))) throw new CliError(`API key ${keyId} not found for kiosk ${kioskId}`);
-    await print(`Revoked API key ${keyId} of kiosk ${kioskId}.`);
-  },
-};
+const [keyCreate, keyRevoke] = apiKeyCommands({
+  holder: 'kiosk',
+  prefix: 'key',
+  keyField: 'apiKey',
+  labelExample: 'where it is installed',
+  storedIn: "the kiosk's configuration",
+  revokes: 'an API key',
+  assertExists: assertKioskExists,
+  issueKey,
+  revokeKey,
+});
 
 export const kioskCommands: readonly Command[] = [kioskUpsert, keyCreate, keyRevoke];

@@ -6,26 +6,29 @@ import { runUsersSweep } from '../../triggers/usersSweep';
 import { printJson, type Command } from '../command';
 import { cliActor } from './points';
 
-const uid = { value: 'ID', description: 'the user id (their Firebase Auth uid)', required: true } as const;
+/** A command about one user, named by --uid; like the user's own routes, it reaches Firestore and Auth. */
+const userCommand = (command: Omit<Command, 'flags' | 'uses'>): Command => ({
+  ...command,
+  flags: { uid: { value: 'ID', description: 'the user id (their Firebase Auth uid)', required: true } },
+  uses: { firestore: true, auth: true },
+});
 
-const userExport: Command = {
+const userExport = userCommand({
   name: 'user:export',
   description:
     'Writes everything stored about the user to stdout as JSON, exactly what GET /user/{id}/export answers: the ' +
     'profile, the sign-in account, and every ledger entry, transaction, redemption and notification, read page ' +
     'by page.',
   example: 'npm run admin -- user:export --uid demo-alice > alice.json',
-  flags: { uid },
-  uses: { firestore: true, auth: true },
   run: async (flags) => {
     for await (const chunk of await exportUser(flags.required('uid'))) {
       if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
     }
     process.stdout.write('\n');
   },
-};
+});
 
-const userDelete: Command = {
+const userDelete = userCommand({
   name: 'user:delete',
   description:
     'Erases the user as DELETE /user/{id} does: deletes the Auth account, the name, the push token and every ' +
@@ -33,12 +36,10 @@ const userDelete: Command = {
     'with a `forfeit` entry (by cli:<your OS account>). The id is refused afterwards and never provisioned ' +
     'again. Running it again changes nothing. Prints { userId, accountDeleted, forfeited } as JSON.',
   example: 'npm run admin -- user:delete --uid demo-alice',
-  flags: { uid },
-  uses: { firestore: true, auth: true },
   run: async (flags) => {
     await printJson(await eraseUser(flags.required('uid'), cliActor()));
   },
-};
+});
 
 const usersSweep: Command = {
   name: 'users:sweep',

@@ -5,8 +5,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/webhook
 import type { WebhookBody } from '../../http/apiDescription/requestBodies';
 import { validateBody } from '../../http/validation';
 import { registerWebhook, removeWebhook, rotateSecret } from '../../services/webhooks';
-import { note, print, printJson, type Command } from '../command';
-import { textTable } from '../table';
+import { note, print, printJson, printListing, type Command } from '../command';
 
 const webhookCreate: Command = {
   name: 'webhook:create',
@@ -41,22 +40,13 @@ const webhookList: Command = {
   description: 'Lists every webhook (never a secret).',
   flags: { json: { description: 'print JSON instead of a table' } },
   uses: { firestore: true },
-  run: async (flags) => {
-    const webhooks = (await listWebhooks()).map(toWebhookView);
-    if (flags.has('json')) return printJson(webhooks);
-    await print(
-      textTable(
-        ['id', 'url', 'events', 'description', 'created'],
-        webhooks.map((webhook) => [
-          webhook.id,
-          webhook.url,
-          webhook.events.join(','),
-          webhook.description,
-          webhook.createdAt,
-        ]),
-      ),
-    );
-  },
+  run: async (flags) =>
+    printListing(
+      flags,
+      (await listWebhooks()).map(toWebhookView),
+      ['id', 'url', 'events', 'description', 'created'],
+      (webhook) => [webhook.id, webhook.url, webhook.events.join(','), webhook.description, webhook.createdAt],
+    ),
 };
 
 const webhookDelete: Command = {

@@ -32,9 +32,15 @@ export const AdminKiosk = closedObject(
 );
 export type AdminKioskView = Static<typeof AdminKiosk>;
 
+/** An API key's id (kiosk or partner): the SHA-256 the service keeps instead of the key. */
+export const apiKeyId = Type.String({
+  pattern: '^[0-9a-f]{64}$',
+  description: 'SHA-256 of the key, hex; revoke by it',
+});
+
 export const KioskKey = closedObject(
   {
-    keyId: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the key, hex; revoke by it' }),
+    keyId: apiKeyId,
     label: Type.String({ description: 'What the operator called it when it was issued ("" if nothing)' }),
     createdAt: Type.String({ format: 'date-time', description: 'When it was issued, ISO 8601 UTC' }),
     revokedAt: nullable(Type.String({ format: 'date-time', description: 'When it was revoked; null: it works' })),

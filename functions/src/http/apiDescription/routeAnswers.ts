@@ -1,20 +1,36 @@
-// The answers several routes share in their OpenAPI `doc`: one kiosk, one user, overload, a push provider's refusals.
-import type { ErrorResponse, SuccessResponse } from './operation';
+// The answers routes share in their OpenAPI `doc`: a view or a list of views, overload, a push provider's refusals.
+import type { ErrorResponse, SchemaName, SuccessResponse } from './operation';
 import { kioskExample, userExample } from './examples';
 import type { KioskView, UserView } from './views';
 
-/** `{ success, kiosk }`, with `kiosk` as its example (the shared one unless given). */
-export const kioskAnswer = (description: string, kiosk: KioskView = kioskExample): SuccessResponse => ({
+/**
+ * `{ success, [field]: one of the API's views }`, e.g. `{ success, partner: Partner }`, or a list of them when
+ * the view is in brackets (`['Partner']`: `{ success, partners: Partner[] }`), with `example` as its example.
+ */
+export const answerWith = (
+  description: string,
+  field: string,
+  view: SchemaName | [SchemaName],
+  example: unknown,
+): SuccessResponse => ({
   description,
-  schema: ({ successBody, Kiosk }) => successBody({ kiosk: Kiosk }),
-  example: { success: true, kiosk },
+  schema: (kit) => kit.successBody({ [field]: typeof view === 'string' ? kit[view] : kit.Type.Array(kit[view[0]]) }),
+  example: { success: true, [field]: example },
 });
 
+/** `{ success, kiosk }`, with `kiosk` as its example (the shared one unless given). */
+export const kioskAnswer = (description: string, kiosk: KioskView = kioskExample): SuccessResponse =>
+  answerWith(description, 'kiosk', 'Kiosk', kiosk);
+
 /** `{ success, user }`, with `user` as its example (the shared one unless given). */
-export const userAnswer = (description: string, user: UserView = userExample): SuccessResponse => ({
+export const userAnswer = (description: string, user: UserView = userExample): SuccessResponse =>
+  answerWith(description, 'user', 'User', user);
+
+/** `{ success: true }` alone: the answer of a route that did what it was asked and has nothing to tell. */
+export const doneAnswer = (description: string): SuccessResponse => ({
   description,
-  schema: ({ successBody, User }) => successBody({ user: User }),
-  example: { success: true, user },
+  schema: ({ successBody }) => successBody({}),
+  example: { success: true },
 });
 
 /**

@@ -3,7 +3,7 @@ import { registerWebhook } from '../../services/webhooks';
 import { adminRoute } from '../accessRoutes';
 import { newWebhookExample } from '../apiDescription/examples';
 import type { WebhookBody } from '../apiDescription/requestBodies';
-import { overloadedAnswer } from '../apiDescription/routeAnswers';
+import { answerWith, overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /** POST /admin/webhooks: registers a webhook; its secret is shown in this answer only. */
 export const createWebhookRoute = adminRoute<WebhookBody>({
@@ -29,11 +29,7 @@ export const createWebhookRoute = adminRoute<WebhookBody>({
       description: 'CRM',
     },
     responses: {
-      201: {
-        description: 'Registered; the secret is in this answer only',
-        schema: ({ successBody, NewWebhook }) => successBody({ webhook: NewWebhook }),
-        example: { success: true, webhook: newWebhookExample },
-      },
+      201: answerWith('Registered; the secret is in this answer only', 'webhook', 'NewWebhook', newWebhookExample),
       400: { description: 'The URL is not one events may be sent to', codes: ['webhook-url-refused'] },
       503: overloadedAnswer,
     },

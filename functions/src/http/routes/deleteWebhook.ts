@@ -1,7 +1,7 @@
 import { logInfo } from '../../log';
 import { removeWebhook } from '../../services/webhooks';
 import { adminRoute } from '../accessRoutes';
-import { overloadedAnswer } from '../apiDescription/routeAnswers';
+import { doneAnswer, overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /** DELETE /admin/webhooks/{webhookId}: no delivery to it from now on. */
 export const deleteWebhookRoute = adminRoute({
@@ -18,7 +18,7 @@ export const deleteWebhookRoute = adminRoute({
     description: 'No event is delivered to it from now on; its pending deliveries end as `failed` without a request.',
     tag: 'Administration',
     responses: {
-      200: { description: 'Deleted', schema: ({ successBody }) => successBody({}), example: { success: true } },
+      200: doneAnswer('Deleted'),
       404: { description: 'No webhook has this id', codes: ['not-found'] },
       503: overloadedAnswer,
     },

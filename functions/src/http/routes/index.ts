@@ -1,6 +1,6 @@
 import type { AnyRoute } from '../types';
 import { adjustUserRoute } from './adjustUser';
-import { createKioskKeyRoute } from './createKioskKey';
+import { createKioskKeyRoute, createPartnerKeyRoute, revokeKioskKeyRoute, revokePartnerKeyRoute } from './apiKeyRoutes';
 import { listAlertsRoute } from './listAlerts';
 import { listFleetRoute } from './listFleet';
 import { getKioskRoute } from './getKiosk';
@@ -22,7 +22,6 @@ import { upsertKioskRoute } from './upsertKiosk';
 import { listRewardsRoute } from './listRewards';
 import { upsertRewardRoute } from './upsertReward';
 import { redeemRewardRoute } from './redeemReward';
-import { revokeKioskKeyRoute } from './revokeKioskKey';
 import { userRedemptionsRoute } from './userRedemptions';
 import { cancelRedemptionRoute } from './cancelRedemption';
 import { findUsersRoute } from './findUsers';
@@ -38,9 +37,7 @@ import { rotateWebhookSecretRoute } from './rotateWebhookSecret';
 // Partners and vouchers (§12)
 import { upsertPartnerRoute } from './upsertPartner';
 import { listPartnersRoute } from './listPartners';
-import { createPartnerKeyRoute } from './createPartnerKey';
 import { listPartnerKeysRoute } from './listPartnerKeys';
-import { revokePartnerKeyRoute } from './revokePartnerKey';
 import { checkVoucherRoute } from './checkVoucher';
 import { useVoucherRoute } from './useVoucher';
 // A person's data (contract §15).

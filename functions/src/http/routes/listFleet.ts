@@ -1,6 +1,7 @@
 import { fleetSettings } from '../../config';
 import { fleetOverview } from '../../services/fleet';
 import { adminRoute } from '../accessRoutes';
+import { answerWith } from '../apiDescription/routeAnswers';
 import { adminKioskExample } from '../apiDescription/examples';
 
 /** GET /admin/kiosks: the fleet as operators watch it. */
@@ -20,11 +21,7 @@ export const listFleetRoute = adminRoute({
       'record is damaged is left out (and logged), as in GET /kiosks.',
     tag: 'Administration',
     responses: {
-      200: {
-        description: 'The kiosks, by id',
-        schema: ({ Type, successBody, AdminKiosk }) => successBody({ kiosks: Type.Array(AdminKiosk) }),
-        example: { success: true, kiosks: [adminKioskExample] },
-      },
+      200: answerWith('The kiosks, by id', 'kiosks', ['AdminKiosk'], [adminKioskExample]),
     },
   },
 });

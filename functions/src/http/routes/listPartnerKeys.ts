@@ -1,5 +1,6 @@
 import { assertPartnerExists, partnerKeys } from '../../data/partners';
 import { adminRoute } from '../accessRoutes';
+import { answerWith } from '../apiDescription/routeAnswers';
 
 /** GET /admin/partners/{partnerId}/keys: the partner's API keys, newest first, without the keys themselves. */
 export const listPartnerKeysRoute = adminRoute({
@@ -17,21 +18,19 @@ export const listPartnerKeysRoute = adminRoute({
       'it by. Never the key itself.',
     tag: 'Partners',
     responses: {
-      200: {
-        description: "The partner's keys, newest first",
-        schema: ({ Type, successBody, PartnerKey }) => successBody({ keys: Type.Array(PartnerKey) }),
-        example: {
-          success: true,
-          keys: [
-            {
-              keyId: '3f1c1b0e8a9d4c2b7e6f5a4d3c2b1a09f8e7d6c5b4a3928170f6e5d4c3b2a190',
-              label: 'till 1',
-              createdAt: '2026-11-20T09:14:03.000Z',
-              revokedAt: null,
-            },
-          ],
-        },
-      },
+      200: answerWith(
+        "The partner's keys, newest first",
+        'keys',
+        ['PartnerKey'],
+        [
+          {
+            keyId: '3f1c1b0e8a9d4c2b7e6f5a4d3c2b1a09f8e7d6c5b4a3928170f6e5d4c3b2a190',
+            label: 'till 1',
+            createdAt: '2026-11-20T09:14:03.000Z',
+            revokedAt: null,
+          },
+        ],
+      ),
       404: { description: 'No partner has this id', codes: ['not-found'] },
     },
   },

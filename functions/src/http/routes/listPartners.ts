@@ -1,5 +1,6 @@
 import { allPartners } from '../../data/partners';
 import { adminRoute } from '../accessRoutes';
+import { answerWith } from '../apiDescription/routeAnswers';
 import { partnerExample } from '../apiDescription/examples';
 
 /** GET /admin/partners: every partner, by id. */
@@ -13,11 +14,12 @@ export const listPartnersRoute = adminRoute({
     description: 'Every partner, by id.',
     tag: 'Partners',
     responses: {
-      200: {
-        description: 'The partners, by id',
-        schema: ({ Type, successBody, Partner }) => successBody({ partners: Type.Array(Partner) }),
-        example: { success: true, partners: [partnerExample, { id: 'kino-mitte', name: 'Kino Mitte' }] },
-      },
+      200: answerWith(
+        'The partners, by id',
+        'partners',
+        ['Partner'],
+        [partnerExample, { id: 'kino-mitte', name: 'Kino Mitte' }],
+      ),
     },
   },
 });

@@ -1,5 +1,6 @@
 import { activeRewards } from '../../data/rewards';
 import { rewardExample } from '../apiDescription/examples';
+import { answerWith } from '../apiDescription/routeAnswers';
 import type { Route } from '../types';
 
 /** GET /rewards: the catalog, as anyone sees it. */
@@ -16,17 +17,15 @@ export const listRewardsRoute: Route = {
     tag: 'Rewards',
     access: 'public',
     responses: {
-      200: {
-        description: 'The active rewards, cheapest first',
-        schema: ({ Type, successBody, Reward }) => successBody({ rewards: Type.Array(Reward) }),
-        example: {
-          success: true,
-          rewards: [
-            { ...rewardExample, id: 'tree-donation', name: 'Plant a tree', kind: 'donation', cost: 200, stock: null },
-            rewardExample,
-          ],
-        },
-      },
+      200: answerWith(
+        'The active rewards, cheapest first',
+        'rewards',
+        ['Reward'],
+        [
+          { ...rewardExample, id: 'tree-donation', name: 'Plant a tree', kind: 'donation', cost: 200, stock: null },
+          rewardExample,
+        ],
+      ),
     },
   },
 };

@@ -1,5 +1,6 @@
 import { listWebhooks, toWebhookView } from '../../data/webhooks';
 import { adminRoute } from '../accessRoutes';
+import { answerWith } from '../apiDescription/routeAnswers';
 import { webhookExample } from '../apiDescription/examples';
 
 /** GET /admin/webhooks: every webhook, never a secret. */
@@ -13,11 +14,7 @@ export const listWebhooksRoute = adminRoute({
     description: 'Every registered webhook, oldest first. Secrets are never listed.',
     tag: 'Administration',
     responses: {
-      200: {
-        description: 'The webhooks',
-        schema: ({ Type, successBody, Webhook }) => successBody({ webhooks: Type.Array(Webhook) }),
-        example: { success: true, webhooks: [webhookExample] },
-      },
+      200: answerWith('The webhooks', 'webhooks', ['Webhook'], [webhookExample]),
     },
   },
 });

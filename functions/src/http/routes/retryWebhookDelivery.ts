@@ -1,7 +1,7 @@
 import { logInfo } from '../../log';
 import { retryDelivery } from '../../services/webhooks';
 import { adminRoute } from '../accessRoutes';
-import { overloadedAnswer } from '../apiDescription/routeAnswers';
+import { doneAnswer, overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /** POST /admin/webhooks/{webhookId}/deliveries/{deliveryId}/retry: one more attempt, now. */
 export const retryWebhookDeliveryRoute = adminRoute({
@@ -20,7 +20,7 @@ export const retryWebhookDeliveryRoute = adminRoute({
       'anew); the attempt is added to its list. The answer does not wait for the receiver.',
     tag: 'Administration',
     responses: {
-      200: { description: 'Queued', schema: ({ successBody }) => successBody({}), example: { success: true } },
+      200: doneAnswer('Queued'),
       404: { description: 'No such webhook, or no such delivery of it', codes: ['not-found'] },
       409: { description: 'The delivery is pending: its attempts are under way', codes: ['webhook-delivery-pending'] },
       503: overloadedAnswer,

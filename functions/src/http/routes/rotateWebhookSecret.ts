@@ -2,7 +2,7 @@ import { logInfo } from '../../log';
 import { rotateSecret } from '../../services/webhooks';
 import { adminRoute } from '../accessRoutes';
 import { newWebhookExample } from '../apiDescription/examples';
-import { overloadedAnswer } from '../apiDescription/routeAnswers';
+import { answerWith, overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /** POST /admin/webhooks/{webhookId}/rotate-secret: a new secret, shown in this answer only. */
 export const rotateWebhookSecretRoute = adminRoute({
@@ -21,11 +21,7 @@ export const rotateWebhookSecretRoute = adminRoute({
       '`webhook-signature` (space-separated), one per secret, so a receiver may switch at any time in between.',
     tag: 'Administration',
     responses: {
-      200: {
-        description: 'The webhook with its new secret',
-        schema: ({ successBody, NewWebhook }) => successBody({ webhook: NewWebhook }),
-        example: { success: true, webhook: newWebhookExample },
-      },
+      200: answerWith('The webhook with its new secret', 'webhook', 'NewWebhook', newWebhookExample),
       404: { description: 'No webhook has this id', codes: ['not-found'] },
       503: overloadedAnswer,
     },

@@ -3,14 +3,7 @@ import { logInfo } from '../../log';
 import { adminRoute } from '../accessRoutes';
 import { partnerExample } from '../apiDescription/examples';
 import type { PartnerBody } from '../apiDescription/requestBodies';
-import { overloadedAnswer } from '../apiDescription/routeAnswers';
-import type { SuccessResponse } from '../apiDescription/operation';
-
-const partnerAnswer = (description: string): SuccessResponse => ({
-  description,
-  schema: ({ successBody, Partner }) => successBody({ partner: Partner }),
-  example: { success: true, partner: partnerExample },
-});
+import { answerWith, overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /** POST /admin/partners: create (201) or rename (200) a partner. */
 export const upsertPartnerRoute = adminRoute<PartnerBody>({
@@ -31,8 +24,8 @@ export const upsertPartnerRoute = adminRoute<PartnerBody>({
     tag: 'Partners',
     example: partnerExample,
     responses: {
-      200: partnerAnswer('Updated'),
-      201: partnerAnswer('Created'),
+      200: answerWith('Updated', 'partner', 'Partner', partnerExample),
+      201: answerWith('Created', 'partner', 'Partner', partnerExample),
       400: { description: 'An invalid id, or a name empty or over 200 characters', codes: ['invalid-argument'] },
       503: overloadedAnswer,
     },

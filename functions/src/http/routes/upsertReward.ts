@@ -3,14 +3,7 @@ import { logInfo } from '../../log';
 import { adminRoute } from '../accessRoutes';
 import type { AdminRewardBody } from '../apiDescription/requestBodies';
 import { adminRewardExample } from '../apiDescription/examples';
-import { overloadedAnswer } from '../apiDescription/routeAnswers';
-import type { SuccessResponse } from '../apiDescription/operation';
-
-const rewardAnswer = (description: string): SuccessResponse => ({
-  description,
-  schema: ({ successBody, AdminReward }) => successBody({ reward: AdminReward }),
-  example: { success: true, reward: adminRewardExample },
-});
+import { answerWith, overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /** POST /admin/rewards: create (201) or update (200) a reward of the catalog. */
 export const upsertRewardRoute = adminRoute<AdminRewardBody>({
@@ -43,8 +36,8 @@ export const upsertRewardRoute = adminRoute<AdminRewardBody>({
       validDays: 90,
     },
     responses: {
-      200: rewardAnswer('Updated'),
-      201: rewardAnswer('Created'),
+      200: answerWith('Updated', 'reward', 'AdminReward', adminRewardExample),
+      201: answerWith('Created', 'reward', 'AdminReward', adminRewardExample),
       400: {
         description:
           'An invalid id, a cost outside 1-1,000,000, an unknown kind, a negative stock, `validDays` outside ' +
