@@ -7,11 +7,12 @@
 // long the API took to answer. Compiles before anything starts only when functions/lib
 // is not up to date (a second start skips it). Runs until Ctrl-C or SIGTERM, then stops
 // everything; if any part stops on its own, everything stops, exit 1.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
 import { buildConsole } from './lib/console.mjs';
 import {
   CONSOLE_URL,
@@ -102,12 +103,13 @@ function lowerPriority(proc) {
 }
 
 /**
- * @param {Child} child
+ * Sends `signal` to the process `pid` (to its process group where `pid` is negative), unless it is already gone.
+ * @param {number | undefined} pid
  * @param {NodeJS.Signals} signal
  */
-function signalGroup(child, signal) {
+function kill(pid, signal) {
   try {
-    process.kill(-(child.proc.pid ?? 0), signal);
+    if (pid) process.kill(pid, signal);
   } catch {
     // Already gone.
   }
@@ -117,22 +119,15 @@ function signalGroup(child, signal) {
 async function shutdown(code) {
   if (stopping) return;
   stopping = true;
-  for (const child of children) {
-    if (!child.running) continue;
-    try {
-      if (child.proc.pid !== undefined) process.kill(child.proc.pid, child.stopSignal);
-    } catch {
-      // Already gone.
-    }
-  }
+  for (const child of children) if (child.running) kill(child.proc.pid, child.stopSignal);
   const force = setTimeout(() => {
     console.error(`Some parts did not stop within ${STOP_TIMEOUT_MS / 1000} s; killing them.`);
-    for (const child of children) if (child.running) signalGroup(child, 'SIGKILL');
+    for (const child of children) if (child.running) kill(-(child.proc.pid ?? 0), 'SIGKILL');
   }, STOP_TIMEOUT_MS);
   await Promise.all(children.map((child) => child.exited));
   clearTimeout(force);
   // Whatever a part left behind in its process group (an emulator's subprocess) goes too.
-  for (const child of children) signalGroup(child, 'SIGKILL');
+  for (const child of children) kill(-(child.proc.pid ?? 0), 'SIGKILL');
   process.exit(code);
 }
 
@@ -157,8 +152,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-/** Resolves once `child` prints a line matching `pattern`. */
 /**
+ * Resolves once `child` prints a line matching `pattern`.
  * @param {Child} child
  * @param {RegExp} pattern
  * @returns {Promise<string>}
@@ -180,28 +175,20 @@ const waitForApi = () => waitForHttp(`${API}/`, STARTUP_TIMEOUT_MS, { ok: true }
  * `admin seed` against the emulators just started; resolves to its report (what it made, lines to paste).
  * @returns {Promise<string>}
  */
-function seed() {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [adminCli, 'seed'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: {
-        ...process.env,
-        FIRESTORE_EMULATOR_HOST: HOSTS.firestore,
-        FIREBASE_AUTH_EMULATOR_HOST: HOSTS.auth,
-        GCLOUD_PROJECT: LOCAL_PROJECT_ID,
-      },
-    });
-    lowerPriority(proc);
-    let output = '';
-    proc.stdout.on('data', (chunk) => (output += chunk));
-    proc.on('error', reject);
-    proc.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`seeding failed (exit code ${code})`));
-      if (!output.trim()) return reject(new Error('seeding printed no report'));
-      resolve(output.trimEnd());
-    });
+async function seed() {
+  const run = promisify(execFile)(process.execPath, [adminCli, 'seed'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      FIRESTORE_EMULATOR_HOST: HOSTS.firestore,
+      FIREBASE_AUTH_EMULATOR_HOST: HOSTS.auth,
+      GCLOUD_PROJECT: LOCAL_PROJECT_ID,
+    },
   });
+  lowerPriority(run.child);
+  const { stdout } = await run;
+  if (!stdout.trim()) throw new Error('seeding printed no report');
+  return stdout.trimEnd();
 }
 
 /**
