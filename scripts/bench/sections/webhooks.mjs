@@ -10,17 +10,17 @@ import { setBackgroundTriggers } from '../../../functions/test/harness/emulators
 import { startWebhookReceiver } from '../../../functions/test/harness/webhook-receiver.ts';
 import { waitFor } from '../../../functions/test/harness/wait.ts';
 import { summarize } from '../../lib/stats.mjs';
-import { requireFn } from '../data.mjs';
+import { requireFunctions } from '../../lib/paths.mjs';
 import { sleep } from '../host.mjs';
 
 /**
  * @param {{ url: string, adminToken: string, userIds: string[], warmUp: number, events: number, intervalMs: number }} plan
  */
 export async function measureWebhookLag({ url, adminToken, userIds, warmUp, events, intervalMs }) {
-  const { Webhook } = requireFn('standardwebhooks');
-  const { webhookEventsCollection } = requireFn('./lib/data/webhookEvents.js');
-  const { webhookEventId } = requireFn('./lib/domain/webhookEvents.js');
-  const { registerWebhook } = requireFn('./lib/services/webhooks.js');
+  const { Webhook } = requireFunctions('standardwebhooks');
+  const { webhookEventsCollection } = requireFunctions('./lib/data/webhookEvents.js');
+  const { webhookEventId } = requireFunctions('./lib/domain/webhookEvents.js');
+  const { registerWebhook } = requireFunctions('./lib/services/webhooks.js');
   const headers = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
   const receiver = await startWebhookReceiver(204);
   const deliveredTo = (/** @type {string} */ eventId) =>
@@ -83,9 +83,6 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
       fromCommit.push(call.receivedAt - committed);
       fromAnswer.push(call.receivedAt - answeredAt);
     }
-    console.log(
-      `  ${events} events, one every ${intervalMs} ms: from commit p50 ${summarize(fromCommit).p50} ms, p95 ${summarize(fromCommit).p95} ms; ${unverified} unverified`,
-    );
     return {
       events,
       intervalMs,
