@@ -1,7 +1,7 @@
 // @ts-check
 // BENCHMARKS.md from what the bench measured: the targets judged, then one table per
-// section, each drawn by the one renderer below from a heading, rows and columns.
-// How each figure is measured is told once, in docs/performance.md.
+// section, each drawn by one renderer from the rows a section measured (a column per
+// field, named by it). How each figure is measured is told once, in docs/performance.md.
 
 /**
  * @template {(...args: any[]) => Promise<unknown>} F
@@ -10,7 +10,7 @@
 /**
  * @typedef {{
  *   plan: { coldRuns: number, batch: { items: number, rounds: number }, throughput: { seconds: number, rounds: number },
- *     webhooks: { warmUp: number }, export: { rounds: number }, expiry: { rounds: number } },
+ *     webhooks: { warmUp: number, events: number, intervalMs: number }, export: { rounds: number }, expiry: { rounds: number } },
  *   machine: { cpu: string, cores: number, node: string, loadBefore: number, loadAfter: number },
  *   start: Of<typeof import('./start.mjs').measureStart>,
  *   cold: Of<typeof import('./sections/latency.mjs').measureColdStart>,
@@ -35,8 +35,6 @@ const CONSOLE_HEADING = 'Operator console: first page';
 const ms = (/** @type {number} */ v) => (!Number.isFinite(v) ? 'n/a' : v >= 100 ? v.toFixed(0) : v.toFixed(1));
 const x = (/** @type {number} */ v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a');
 const n = (/** @type {number} */ v) => v.toLocaleString('en-US');
-const mib = (/** @type {number} */ v) => `${v.toFixed(0)} MiB`;
-const verdict = (/** @type {boolean} */ met) => (met ? 'met' : '**MISSED**');
 /**
  * @template {{ ratio: number }} T
  * @param {T[]} rows
@@ -44,78 +42,38 @@ const verdict = (/** @type {boolean} */ met) => (met ? 'met' : '**MISSED**');
 const worstOf = (rows) => rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
 
 /**
- * Every column a table may have, by the key of its rows: its header, and how a value is written (as is if none).
- * @type {Record<string, [string, ((value: any) => string)?]>}
+ * A field as a table cell: a ratio as ×, a count with thousands separators, any other number as a time or
+ * a size (ms, MiB: the field's name says which), a list of times, a flag as yes or no.
+ * @param {string} field
+ * @param {unknown} value
  */
-const COLUMNS = {
-  target: ['Target'],
-  measured: ['Measured'],
-  verdict: ['Verdict'],
-  connections: ['c'],
-  name: ['Endpoint'],
-  n: ['n'],
-  p50: ['p50', ms],
-  p95: ['p95', ms],
-  p99: ['p99', ms],
-  apiMs: ['api', ms],
-  emptyMs: ['Empty function', ms],
-  backendMs: ['Backend of the first request', ms],
-  floorMs: ['Floor', ms],
-  httpFloor: ['HTTP floor p50', ms],
-  backend: ['Backend p50', ms],
-  aboveBackend: ['p50 above backend', ms],
-  ratio: ['Ratio', x],
-  judged: ['Judged', (judged) => (judged ? 'yes' : 'no')],
-  failed: ['Failed'],
-  firstFailure: ['First failure', (failure) => failure ?? ''],
-  mode: ['Upload'],
-  answerMs: ['Answer', ms],
-  effectsMs: ['Every effect complete', ms],
-  notOk: ['Not 200'],
-  retried: ['Transactions retried'],
-  folds: ['Folds of the hot documents'],
-  failedEffects: ['Failed effects'],
-  users: ['Users', n],
-  perSecond: ['req/s', (rate) => rate.toFixed(0)],
-  non2xx: ['non-2xx'],
-  errors: ['Errors'],
-  timeouts: ['Timeouts'],
-  fleet: ['Kiosks elsewhere', n],
-  nearFound: ['Found of those near'],
-  read: ['Documents read', n],
-  entries: ['Entries', n],
-  page: ['Page'],
-  shown: ['Shown'],
-  from: ['Lag from'],
-  calls: ['Receiver calls'],
-  unverified: ['Not verified'],
-  bytes: ['Bytes', n],
-  ms: ['Time', ms],
-  rssWarm: ['RSS warm', mib],
-  rssPeak: ['Peak RSS', mib],
-  due: ['Users due'],
-  idle: ['Users with nothing to expire', n],
-  runs: ['Runs', (runs) => runs.map(ms).join(', ')],
-  script: ['Script', (url) => `\`${url}\``],
-  gzip: ['Gzip bytes', n],
-};
+function cell(field, value) {
+  if (field === 'ratio') return x(Number(value));
+  if (typeof value === 'number') return Number.isInteger(value) ? n(value) : ms(value);
+  if (Array.isArray(value)) return value.map(ms).join(', ');
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return String(value).replaceAll('|', '\\|');
+}
 
 /**
- * One section of BENCHMARKS.md: a heading, then a table of `rows` with the columns named by `keys`, then a note
- * when the table needs one.
+ * One section of BENCHMARKS.md: a heading, a table of `rows` with a column per field (its name in words:
+ * `answerMs` is "answer ms"), and a note when the table needs one.
  * @param {string} heading
- * @param {string} keys the keys of COLUMNS, space-separated
  * @param {object[]} rows
  * @param {string} [note]
  */
-function section(heading, keys, rows, note) {
-  const columns = keys.split(' ').map((key) => ({ key, header: COLUMNS[key][0], write: COLUMNS[key][1] ?? String }));
-  const lines = [columns.map(({ header }) => header), columns.map(() => '---')];
-  for (const row of /** @type {Record<string, unknown>[]} */ (rows))
-    lines.push(columns.map(({ key, write }) => write(row[key]).replaceAll('|', '\\|')));
+function section(heading, rows, note) {
+  const fields = Object.keys(rows[0] ?? {});
+  const header = fields.map((field) => field.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`));
+  const lines = [header, fields.map(() => '---')];
+  for (const row of rows) lines.push(fields.map((field) => cell(field, /** @type {any} */ (row)[field])));
   const table = lines.map((line) => `| ${line.join(' | ')} |`).join('\n');
   return [`## ${heading}`, table, ...(note ? [note] : [])].join('\n\n');
 }
+
+/** The targets, met or missed: the first table of the report and the lines the bench prints. */
+const targetRows = (/** @type {{ name: string, measured: string, met: boolean }[]} */ targets) =>
+  targets.map(({ name, measured, met }) => ({ target: name, measured, verdict: met ? 'met' : '**MISSED**' }));
 
 /**
  * Every target of BENCHMARKS.md: what it asks, what was measured, met or not.
@@ -125,15 +83,15 @@ export function judge(r) {
   const judged = r.warm.filter((row) => row.judged);
   const worst = worstOf(judged);
   const faults = r.throughput.reduce((sum, row) => sum + row.non2xx + row.errors + row.timeouts, 0);
-  const falls = [...new Set(r.throughput.map((row) => row.connections))].map((c) => {
-    const rates = r.throughput.filter((row) => row.connections === c).map((row) => row.perSecond);
+  const falls = [...new Set(r.throughput.map((row) => row.c))].map((c) => {
+    const rates = r.throughput.filter((row) => row.c === c).map((row) => row.requestsPerSecond);
     return { c, fall: Math.max(0, ...rates.flatMap((rate, i) => rates.slice(i + 1).map((later) => 1 - later / rate))) };
   });
   const [batch, singles] = r.batch;
   const speedup = singles.answerMs / batch.answerMs;
   const [fewest, most] = [r.nearby[0], r.nearby[r.nearby.length - 1]];
   const history = Math.max(...r.history.slice(1).map((row) => row.p50)) / r.history[0].p50;
-  const vouchers = judged.filter((row) => /^(GET|POST) \/partner\//.test(row.name));
+  const vouchers = judged.filter((row) => /^(GET|POST) \/partner\//.test(row.endpoint));
   const worstVoucher = worstOf(vouchers);
   const [baseRun, largerRun] = [r.expiry[0], r.expiry[r.expiry.length - 1]];
   return [
@@ -143,13 +101,13 @@ export function judge(r) {
       met: r.start.ratio <= 1.2,
     },
     ...r.cold.map((row) => ({
-      name: `Cold start ≤ 1.15× the floor, ${row.name}`,
+      name: `Cold start ≤ 1.15× the floor, ${row.endpoint}`,
       measured: `${x(row.ratio)} (${ms(row.apiMs)} vs ${ms(row.floorMs)} ms)`,
       met: row.ratio <= 1.15,
     })),
     {
       name: 'Warm p50 ≤ 1.2× the floor, every endpoint, c=1 and c=16',
-      measured: `worst ${x(worst.ratio)} (${worst.name} @ c=${worst.connections}); ${judged.filter((row) => row.ratio > 1.2).length} of ${judged.length} above`,
+      measured: `worst ${x(worst.ratio)} (${worst.endpoint} @ c=${worst.c}); ${judged.filter((row) => row.ratio > 1.2).length} of ${judged.length} above`,
       met: worst.ratio <= 1.2,
     },
     { name: 'Throughput: zero errors', measured: `${faults} non-2xx, errors or timeouts`, met: faults === 0 },
@@ -169,7 +127,7 @@ export function judge(r) {
       met: batch.retried + batch.notOk + batch.failedEffects === 0,
     },
     {
-      name: `Kiosks near a point flat as the fleet grows elsewhere (${n(fewest.fleet)} → ${n(most.fleet)}): p50 ≤ 1.2×`,
+      name: `Kiosks near a point flat as the fleet grows elsewhere (${n(fewest.kiosksElsewhere)} → ${n(most.kiosksElsewhere)}): p50 ≤ 1.2×`,
       measured: `${x(most.p50 / fewest.p50)} (${ms(most.p50)} vs ${ms(fewest.p50)} ms)`,
       met: most.p50 / fewest.p50 <= 1.2,
     },
@@ -180,13 +138,13 @@ export function judge(r) {
     },
     {
       name: 'Voucher check and use ≤ 1.2× their floor, c=1 and c=16',
-      measured: `worst ${x(worstVoucher.ratio)} (${worstVoucher.name} @ c=${worstVoucher.connections}); ${vouchers.length} rows judged`,
+      measured: `worst ${x(worstVoucher.ratio)} (${worstVoucher.endpoint} @ c=${worstVoucher.c}); ${vouchers.length} rows judged`,
       met: vouchers.length === 4 && worstVoucher.ratio <= 1.2,
     },
     {
-      name: `The expiry run with 10× the users who have nothing to expire (${n(baseRun.idle)} → ${n(largerRun.idle)}): time ≤ 1.2×`,
-      measured: `${x(largerRun.ms / baseRun.ms)} (${ms(largerRun.ms)} vs ${ms(baseRun.ms)} ms; ${largerRun.read} vs ${baseRun.read} users read)`,
-      met: largerRun.ms / baseRun.ms <= 1.2,
+      name: `The expiry run with 10× the users who have nothing to expire (${n(baseRun.idleUsers)} → ${n(largerRun.idleUsers)}): time ≤ 1.2×`,
+      measured: `${x(largerRun.timeMs / baseRun.timeMs)} (${ms(largerRun.timeMs)} vs ${ms(baseRun.timeMs)} ms; ${largerRun.usersRead} vs ${baseRun.usersRead} users read)`,
+      met: largerRun.timeMs / baseRun.timeMs <= 1.2,
     },
   ];
 }
@@ -196,68 +154,37 @@ export function judge(r) {
  * @param {{ command: string, durationMin: number }} run
  */
 export function report(r, run) {
-  const { machine: m, plan, webhooks } = r;
+  const { machine: m, plan } = r;
   const written = new Date().toISOString().slice(0, 16).replace('T', ' ');
-  const aboveBackend = (/** @type {{ p50: number, backend: number }} */ row) => row.p50 - row.backend;
   // Why the two targets on a range query cannot be met here: what the tables show is the emulator's.
   const scans = 'On the emulator a range query scans the whole collection; deployed Firestore reads the range alone.';
   const sections = [
-    section(
-      'Targets',
-      'target measured verdict',
-      judge(r).map((t) => ({ target: t.name, measured: t.measured, verdict: verdict(t.met) })),
-    ),
-    section(
-      `Cold start: spawn → first 200, medians of ${plan.coldRuns}`,
-      'name apiMs emptyMs backendMs floorMs ratio',
-      r.cold,
-    ),
+    section('Targets', targetRows(judge(r))),
+    section(`Cold start: spawn → first 200, medians of ${plan.coldRuns}`, r.cold),
     section(
       'Warm latency: the endpoint against the HTTP floor p50 + its backend p50',
-      'connections name n p50 p95 p99 httpFloor backend ratio judged failed firstFailure',
       r.warm,
       'Not judged: over 10% failed, or `PUT /user/{id}/push-token` at c=16 (the emulator serialises its transactional query; one short round).',
     ),
     section(
       `A backlog of ${plan.batch.items}: one batch against single submissions, medians of ${plan.batch.rounds} (counts summed)`,
-      'mode answerMs effectsMs notOk retried folds failedEffects',
       r.batch,
     ),
     section(
       `Throughput of POST /kiosk/transaction as the users grow, medians of ${plan.throughput.rounds} runs of ${plan.throughput.seconds} s`,
-      'users connections perSecond p50 p99 non2xx errors timeouts',
       r.throughput,
     ),
+    section('Kiosks near a point as the fleet grows elsewhere, c=1', r.nearby, scans),
+    section('A page of history as the history grows, c=1, pages of 10', r.history),
     section(
-      'Kiosks near a point as the fleet grows elsewhere, c=1',
-      'fleet nearFound read n p50 p95 p99 backend aboveBackend failed',
-      r.nearby.map((row) => ({ ...row, nearFound: `${row.found} of ${row.near}`, aboveBackend: aboveBackend(row) })),
-      scans,
-    ),
-    section(
-      'A page of history as the history grows, c=1, pages of 10',
-      'entries page shown n p50 p95 p99 backend aboveBackend failed',
-      r.history.map((row) => ({ ...row, aboveBackend: aboveBackend(row) })),
-    ),
-    section(
-      `Webhook delivery lag on the emulators: ${webhooks.events} events, one every ${webhooks.intervalMs} ms, after ${plan.webhooks.warmUp} not measured`,
-      'from n p50 p95 p99 calls unverified',
-      [
-        { ...webhooks, ...webhooks.fromCommit, from: "the commit (the event document's create time)" },
-        { ...webhooks, ...webhooks.fromAnswer, from: "the API's answer" },
-      ],
+      `Webhook delivery lag on the emulators: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms, after ${plan.webhooks.warmUp} not measured`,
+      r.webhooks,
     ),
     section(
       `A person's data exported as the history grows (as many transactions as entries), c=1, medians of ${plan.export.rounds}`,
-      'entries bytes ms rssWarm rssPeak',
-      r.exports.map((row) => ({ ...row, rssWarm: row.warm.rssMiB, rssPeak: row.served.peakMiB })),
+      r.exports,
     ),
-    section(
-      `The expiry run as users with nothing to expire grow, medians of ${plan.expiry.rounds}`,
-      'due idle read ms runs',
-      r.expiry,
-      scans,
-    ),
+    section(`The expiry run as users with nothing to expire grow, medians of ${plan.expiry.rounds}`, r.expiry, scans),
     consoleSection(r.console),
   ];
   return `# Benchmarks
@@ -275,26 +202,23 @@ ${sections.join('\n\n')}
  */
 export function consoleSection(c) {
   const gzipKb = c.gzipTotal / 1024;
-  const figures = [
+  const figures = targetRows([
     {
-      target: `First page's compressed JavaScript ≤ ${CONSOLE_JS_BUDGET_KB} KB`,
+      name: `First page's compressed JavaScript ≤ ${CONSOLE_JS_BUDGET_KB} KB`,
       measured: `${gzipKb.toFixed(1)} KB`,
-      verdict: verdict(gzipKb <= CONSOLE_JS_BUDGET_KB),
+      met: gzipKb <= CONSOLE_JS_BUDGET_KB,
     },
-    {
-      target: `Navigation → Fleet table rendered, ${n(c.kiosks)} kiosks, median of ${c.runs}`,
-      measured: `${ms(c.medianMs)} ms (runs: ${c.renderedMs.map(ms).join(', ')})`,
-      verdict: 'no target',
-    },
-  ];
-  const measuredAt = c.measuredAt.slice(0, 16).replace('T', ' ');
+  ]);
+  const rendered = `Navigation → Fleet table rendered, ${n(c.kiosks)} kiosks, median of ${c.runs}`;
+  figures.push({
+    target: rendered,
+    measured: `${ms(c.medianMs)} ms (runs: ${c.renderedMs.map(ms).join(', ')})`,
+    verdict: 'no target',
+  });
+  const scripts = c.scripts.map(({ url, bytes, gzip }) => ({ script: `\`${url}\``, bytes, gzipBytes: gzip }));
   return [
-    section(`${CONSOLE_HEADING}, measured ${measuredAt} UTC`, 'target measured verdict', figures),
-    section(
-      `${CONSOLE_HEADING}: its scripts`,
-      'script bytes gzip',
-      c.scripts.map((s) => ({ ...s, script: s.url })),
-    ),
+    section(`${CONSOLE_HEADING}, measured ${c.measuredAt.slice(0, 16).replace('T', ' ')} UTC`, figures),
+    section(`${CONSOLE_HEADING}: its scripts`, scripts),
   ].join('\n\n');
 }
 

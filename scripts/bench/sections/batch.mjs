@@ -106,10 +106,10 @@ export async function measureBatch({ url, runId, items, rounds }) {
       );
       const run = {
         answerMs,
-        effectsMs: performance.now() - started,
+        everyEffectMs: performance.now() - started,
         notOk: answers.filter(({ status }) => status !== 200).length + items - answers.length,
         retried: await recorded('transaction_retried', since),
-        folds: await recorded('kiosk_fold_committed', since),
+        hotFolds: await recorded('kiosk_fold_committed', since),
         failedEffects: done.filter(
           (snap) => snap.get('effects.kioskCounted') !== true || snap.get('effects.push.status') === 'failed',
         ).length,
@@ -124,12 +124,12 @@ export async function measureBatch({ url, runId, items, rounds }) {
   return MODES.map(({ mode }, m) => {
     const of = (/** @type {string} */ field) => runs[m].map((run) => run[field]);
     return {
-      mode,
+      upload: mode,
       answerMs: median(of('answerMs')),
-      effectsMs: median(of('effectsMs')),
+      everyEffectMs: median(of('everyEffectMs')),
       notOk: sum(of('notOk')),
       retried: sum(of('retried')),
-      folds: median(of('folds')),
+      hotFolds: median(of('hotFolds')),
       failedEffects: sum(of('failedEffects')),
     };
   });

@@ -86,5 +86,11 @@ export async function measureExpiry({ due, idle, rounds }) {
   } finally {
     await Promise.all(sizes.map((size) => size.worker.terminate()));
   }
-  return sizes.map(({ idle: idleUsers, read, runs }) => ({ due, idle: idleUsers, read, ms: median(runs), runs }));
+  return sizes.map(({ idle: idleUsers, read, runs }) => ({
+    usersDue: due,
+    idleUsers,
+    usersRead: read,
+    timeMs: median(runs),
+    runs,
+  }));
 }

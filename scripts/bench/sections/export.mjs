@@ -52,10 +52,10 @@ export async function measureExport({ env, runId, kioskId, entries, rounds }) {
       return users.map((user, i) => ({
         entries: user.entries,
         bytes: bytes[i],
-        ms: measured[i].p50,
+        lastByteMs: measured[i].p50,
         failed: measured[i].failed,
-        warm: warm[i],
-        served: memoryOf(instances[i]),
+        warmRssMib: warm[i].rssMiB,
+        peakRssMib: memoryOf(instances[i]).peakMiB,
       }));
     },
   );

@@ -67,8 +67,8 @@ export async function measureThroughput({ env, runId, users, connections, second
             runs.reduce((sum, load) => sum + load.result[key], 0);
           return {
             users: size.users,
-            connections: c,
-            perSecond: median(runs.map((load) => load.result['2xx'] / seconds)),
+            c,
+            requestsPerSecond: median(runs.map((load) => load.result['2xx'] / seconds)),
             ...summarize(runs.flatMap((load) => load.latencies)),
             non2xx: total('non2xx'),
             errors: total('errors'),
@@ -119,7 +119,8 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
         firestore.collection('kiosks').where('geohash', '>=', start).where('geohash', '<', end).count().get(),
       ),
     );
-    return { fleet, near, instance, read: reads.reduce((sum, read) => sum + read.data().count, 0) };
+    const documentsRead = reads.reduce((sum, read) => sum + read.data().count, 0);
+    return { kiosksElsewhere: fleet, near, instance, documentsRead };
   });
   return withInstances(
     sizes.map((size) => size.instance),

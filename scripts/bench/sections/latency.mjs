@@ -33,7 +33,8 @@ export async function measureColdStart({ floorDir, env, runs, requests }) {
     const apiMs = median(api[i].map((run) => run.firstResponseMs));
     const backendMs = median(api[i].map((run) => run.backendMs));
     const floorMs = median(floor) + backendMs;
-    return { name, apiMs, emptyMs: median(floor), backendMs, floorMs, ratio: apiMs / floorMs };
+    const [emptyFunctionMs, firstRequestBackendMs] = [median(floor), backendMs];
+    return { endpoint: name, apiMs, emptyFunctionMs, firstRequestBackendMs, floorMs, ratio: apiMs / floorMs };
   });
 }
 
@@ -61,23 +62,14 @@ export async function measureWarm({ api, floor, endpoints, concurrencies, rounds
       }
       const latency = summarize(apiRuns.flatMap((run) => run.latencies));
       const failures = apiRuns.flatMap((run) => run.failures);
-      const httpFloor = summarize(floorRuns.flatMap((run) => run.latencies)).p50;
-      const backend = summarize(apiRuns.flatMap((run) => run.backend)).p50;
-      const ratio = latency.p50 / (httpFloor + backend);
+      const httpFloorP50 = summarize(floorRuns.flatMap((run) => run.latencies)).p50;
+      const backendP50 = summarize(apiRuns.flatMap((run) => run.backend)).p50;
+      const ratio = latency.p50 / (httpFloorP50 + backendP50);
       const failed = failures.length + floorRuns.flatMap((run) => run.failures).length;
       const judged = failures.length <= latency.n / 10 && !locked;
       console.log(`  c=${connections} ${endpoint.name}: p50 ${latency.p50.toFixed(1)} ms, ratio ${ratio.toFixed(2)}`);
-      rows.push({
-        name: endpoint.name,
-        connections,
-        ...latency,
-        httpFloor,
-        backend,
-        ratio,
-        failed,
-        judged,
-        firstFailure: failures[0],
-      });
+      const row = { c: connections, endpoint: endpoint.name, ...latency, httpFloorP50, backendP50, ratio, judged };
+      rows.push({ ...row, failed, firstFailure: failures[0] ?? '' });
     }
   }
   return rows;

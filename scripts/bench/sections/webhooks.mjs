@@ -83,14 +83,11 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
       fromCommit.push(call.receivedAt - committed);
       fromAnswer.push(call.receivedAt - answeredAt);
     }
-    return {
-      events,
-      intervalMs,
-      fromCommit: summarize(fromCommit),
-      fromAnswer: summarize(fromAnswer),
-      calls: receiver.received.length - warmUp,
-      unverified,
-    };
+    const deliveries = { receiverCalls: receiver.received.length - warmUp, notVerified: unverified };
+    return [
+      { lagFrom: "the commit (the event document's create time)", ...summarize(fromCommit), ...deliveries },
+      { lagFrom: "the API's answer", ...summarize(fromAnswer), ...deliveries },
+    ];
   } finally {
     await setBackgroundTriggers(false);
     await receiver.close();
