@@ -123,9 +123,11 @@ export async function seed(runId, vouchers) {
   return { kiosks, users, authUsers, tokens, revoked, adminToken, ...(await seedVouchers(runId, authUsers, vouchers)) };
 }
 
+/** @typedef {Awaited<ReturnType<typeof seed>> & { runId: string }} Data */
+
 /**
  * Every endpoint the bench times, with its n-th request (the method is the name's).
- * @param {Awaited<ReturnType<typeof seed>> & { runId: string }} data
+ * @param {Data} data
  */
 export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKey, codes, adminToken, runId }) {
   const kiosk = (/** @type {number} */ n) => kiosks[n % KIOSKS];
@@ -140,7 +142,7 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
   });
   const deposit = (/** @type {number} */ n) => ({
     kioskId: kiosk(n).id,
-    userId: users[n % USERS],
+    userId: users[n % users.length],
     plasticCount: 1 + (n % 5),
     metalCount: n % 3,
   });
@@ -192,7 +194,7 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
     ['POST /notify/topic', () => ['/notify/topic', admin, notice]],
     [
       'POST /notify/user',
-      (n) => ['/notify/user', admin, { userId: users[(2 * n) % USERS], title: 'Hi', body: 'Thanks' }],
+      (n) => ['/notify/user', admin, { userId: users[(2 * n) % users.length], title: 'Hi', body: 'Thanks' }],
     ],
     ['POST /admin/kiosks', (n) => ['/admin/kiosks', admin, newKiosk(n)]],
     ['POST /admin/kiosks/{id}/keys', (n) => [`/admin/kiosks/${kiosk(n).id}/keys`, admin, { label: 'bench' }]],
@@ -223,3 +225,14 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
   }));
 }
 /** @typedef {ReturnType<typeof endpoints>[number]} Endpoint */
+
+/**
+ * The endpoint called `name` of `list`.
+ * @param {Endpoint[]} list
+ * @param {string} name
+ */
+export function endpointNamed(list, name) {
+  const endpoint = list.find((candidate) => candidate.name === name);
+  if (!endpoint) throw new Error(`the bench has no endpoint ${name}`);
+  return endpoint;
+}

@@ -112,9 +112,8 @@ export async function stopFunction(instance) {
 /**
  * Starts an instance per entry of `options`, runs `measure` with them once each has answered, stops them.
  * @template R
- * @param {{ source?: string, env: Record<string, string> }[]} options
+ * @param {Parameters<typeof startFunction>[0][]} options
  * @param {(instances: Instance[]) => Promise<R>} measure
- * @returns {Promise<R>}
  */
 export async function withInstances(options, measure) {
   /** @type {Instance[]} */
@@ -131,13 +130,8 @@ export async function withInstances(options, measure) {
 /** The union of the request's backend calls' intervals, from its Server-Timing header (ms). */
 const backendMs = (/** @type {unknown} */ header) => Number(/backend;dur=([\d.]+)/.exec(String(header ?? ''))?.[1]);
 
-/**
- * Polls `path` every few ms until it answers 200: the time from spawn to that answer, and its backend time.
- * @param {Instance} instance
- * @param {string} path
- * @param {Record<string, string>} [headers]
- */
-export async function firstAnswer(instance, path, headers = {}) {
+/** Polls `path` every few ms until it answers 200: the time from spawn to that answer, and its backend time. */
+export async function firstAnswer(/** @type {Instance} */ instance, /** @type {string} */ path, headers = {}) {
   const response = await waitFor(
     `${instance.url}${path} to answer 200 (see ${instance.logFile})`,
     async () => {
@@ -169,7 +163,7 @@ export function cannon(url, { connections, amount, duration, build, onAnswer }) 
   /** @type {number[]} */ const backend = [];
   /** @type {string[]} */ const failures = [];
   /** @type {Promise<{ latencies: number[], backend: number[], failures: string[], result: import('autocannon').Result }>} */
-  const load = new Promise((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const tracker = autocannon(
       {
         url,
@@ -200,12 +194,11 @@ export function cannon(url, { connections, amount, duration, build, onAnswer }) 
     );
     tracker.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   });
-  return load;
 }
 /** @typedef {Awaited<ReturnType<typeof cannon>>} Load */
 
 /**
- * `map` over `items` one at a time (seeding and starting in parallel would measure the emulator's contention).
+ * `map` over `items`, one at a time.
  * @template T, R
  * @param {T[]} items
  * @param {(item: T, i: number) => Promise<R>} map
@@ -218,8 +211,8 @@ export async function inSequence(items, map) {
 }
 
 /**
- * `rounds` rounds over `items`, each round starting one further on, so that other load on the machine hits every
- * item alike: `measure(item, i)` for each, in turn.
+ * `rounds` rounds of `measure(item, i, round)` over `items`, each round starting one further on, so that other load
+ * on the machine hits every item alike.
  * @template T
  * @param {number} rounds
  * @param {T[]} items

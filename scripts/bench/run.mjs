@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { setBackgroundTriggers } from '../../functions/test/harness/emulators.ts';
 import { MailCatcher } from '../../functions/test/harness/mail-catcher.ts';
-import { endpoints, seed } from './data.mjs';
+import { endpointNamed, endpoints, seed } from './data.mjs';
 import { firstAnswer, floorSource, functionEnv, logDir, withInstances } from './host.mjs';
 import { measureBatch } from './sections/batch.mjs';
 import { measureExpiry } from './sections/expiry.mjs';
@@ -72,7 +72,7 @@ const list = endpoints(data);
 const floorDir = floorSource();
 
 step(`Cold start: api and the empty function alternating, ${plan.coldRuns} runs`);
-const coldRequests = list.filter(({ name }) => name === 'GET /kiosk/{id}' || name === 'GET /user/{id}');
+const coldRequests = ['GET /kiosk/{id}', 'GET /user/{id}'].map((name) => endpointNamed(list, name));
 const cold = await measureColdStart({ floorDir, env, runs: plan.coldRuns, requests: coldRequests });
 
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
@@ -89,7 +89,7 @@ const [warm, batch, webhooks] = await withInstances(instances, async ([api, floo
 });
 
 step('Throughput of POST /kiosk/transaction as the users grow');
-const throughput = await measureThroughput({ env, runId, ...plan.throughput });
+const throughput = await measureThroughput({ env, data, ...plan.throughput });
 step('GET /kiosks?near= as the fleet grows elsewhere');
 const nearby = await measureNearby({ env, ...plan.nearby });
 step('GET /user/{id}/history as the history grows');

@@ -8,7 +8,7 @@ import { idTokenFor } from '../../../functions/test/harness/auth.ts';
 import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
 import { median, summarize } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
-import { db, projectFirestore, seedFleet } from '../data.mjs';
+import { db, endpointNamed, endpoints, projectFirestore, seedFleet } from '../data.mjs';
 import { cannon, functionEnv, inRotation, inSequence, inTurn, withInstances } from '../host.mjs';
 
 /** A project of its own in the emulator per size, and the start options of an api instance on it. */
@@ -18,38 +18,22 @@ const sizeProject = (/** @type {string} */ size, /** @type {Record<string, strin
 };
 
 /**
- * POST /kiosk/transaction through autocannon for `seconds` per point, per users seeded and connections.
- * @param {{ env: Record<string, string>, runId: string, users: number[], connections: number[], seconds: number, rounds: number }} plan
+ * POST /kiosk/transaction (the warm section's requests, on each size's fleet) through autocannon for `seconds` per
+ * point, per users seeded and connections.
+ * @param {{ env: Record<string, string>, data: import('../data.mjs').Data, users: number[], connections: number[], seconds: number, rounds: number }} plan
  */
-export async function measureThroughput({ env, runId, users, connections, seconds, rounds }) {
+export async function measureThroughput({ env, data, users, connections, seconds, rounds }) {
   const sizes = await inSequence(users, async (count) => {
     const { projectId, instance } = sizeProject(`u${count}`, env);
-    const { kiosks } = await seedFleet(projectFirestore(projectId), count, `${runId}-${projectId}`);
-    return { users: count, kiosks, instance };
+    const fleet = await seedFleet(projectFirestore(projectId), count, `${data.runId}-${projectId}`);
+    const { request } = endpointNamed(endpoints({ ...data, ...fleet }), 'POST /kiosk/transaction');
+    return { users: count, request, instance };
   });
   return withInstances(
     sizes.map((size) => size.instance),
     async (instances) => {
       const award = (/** @type {number} */ i, /** @type {number} */ c, /** @type {number} */ duration) =>
-        cannon(instances[i].url, {
-          connections: c,
-          duration,
-          build: (n) => {
-            const { kiosks } = sizes[i];
-            const kiosk = kiosks[n % kiosks.length];
-            return {
-              method: 'POST',
-              path: '/kiosk/transaction',
-              headers: { 'x-api-key': kiosk.apiKey, 'idempotency-key': `${runId}-tp-${n}` },
-              body: {
-                kioskId: kiosk.id,
-                userId: `bench-user-${Math.floor(Math.random() * sizes[i].users)}`,
-                plasticCount: 1 + (n % 5),
-                metalCount: n % 3,
-              },
-            };
-          },
-        });
+        cannon(instances[i].url, { connections: c, duration, build: sizes[i].request });
       for (let i = 0; i < sizes.length; i++) await award(i, Math.max(...connections), Math.max(2, seconds));
       /** @type {import('../host.mjs').Load[][][]} per size, per connections */
       const loads = sizes.map(() => connections.map(() => []));
