@@ -4,28 +4,10 @@
 // field, named by it). How each figure is measured is told once, in docs/performance.md.
 
 /**
- * @template {(...args: any[]) => Promise<unknown>} F
- * @typedef {Awaited<ReturnType<F>>} Of
- */
-/**
- * @typedef {{
- *   plan: { coldRuns: number, batch: { items: number, rounds: number }, throughput: { seconds: number, rounds: number },
- *     webhooks: { warmUp: number, events: number, intervalMs: number }, export: { rounds: number }, expiry: { rounds: number } },
- *   machine: { cpu: string, cores: number, node: string, loadBefore: number, loadAfter: number },
- *   start: Of<typeof import('./start.mjs').measureStart>,
- *   cold: Of<typeof import('./sections/latency.mjs').measureColdStart>,
- *   warm: Of<typeof import('./sections/latency.mjs').measureWarm>,
- *   batch: Of<typeof import('./sections/batch.mjs').measureBatch>,
- *   webhooks: Of<typeof import('./sections/webhooks.mjs').measureWebhookLag>,
- *   throughput: Of<typeof import('./sections/growth.mjs').measureThroughput>,
- *   nearby: Of<typeof import('./sections/growth.mjs').measureNearby>,
- *   history: Of<typeof import('./sections/growth.mjs').measureHistory>,
- *   exports: Of<typeof import('./sections/export.mjs').measureExport>,
- *   expiry: Of<typeof import('./sections/expiry.mjs').measureExpiry>,
- *   console: ConsoleResults,
- * }} Results
- * @typedef {{ measuredAt: string, kiosks: number, runs: number, renderedMs: number[], medianMs: number,
- *   scripts: { url: string, bytes: number, gzip: number }[], gzipTotal: number }} ConsoleResults
+ * What run.mjs measured, with the start row and the console's figures.
+ * @typedef {import('./run.mjs').RunResults & { start: StartResults, console: ConsoleResults }} Results
+ * @typedef {Awaited<ReturnType<typeof import('./start.mjs').measureStart>>} StartResults
+ * @typedef {import('./console.mjs').ConsoleResults} ConsoleResults
  */
 
 /** The contract's budget for the console's first page: compressed JavaScript. */
@@ -71,7 +53,7 @@ function section(heading, rows, note) {
   return [`## ${heading}`, table, ...(note ? [note] : [])].join('\n\n');
 }
 
-/** The targets, met or missed: the first table of the report and the lines the bench prints. */
+/** The targets as the rows of a table, each with its verdict. */
 const targetRows = (/** @type {{ name: string, measured: string, met: boolean }[]} */ targets) =>
   targets.map(({ name, measured, met }) => ({ target: name, measured, verdict: met ? 'met' : '**MISSED**' }));
 

@@ -105,6 +105,7 @@ await mail.stop();
 const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, loadBefore };
 const measured = { cold, warm, batch, webhooks, throughput, nearby, history, exports, expiry };
 const results = { quick, plan, machine: { ...machine, loadAfter: loadavg()[0] }, ...measured };
+/** @typedef {typeof results} RunResults */
 writeFileSync(positionals[0], JSON.stringify(results, null, 2));
 rmSync(logDir, { recursive: true, force: true });
 rmSync(floorDir, { recursive: true, force: true });
