@@ -4,20 +4,12 @@
 // instance, against the emulators; sending load to it, all through autocannon; and the
 // rotation the sections measure their sizes in.
 import { spawn } from 'node:child_process';
-import {
-  closeSync,
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import autocannon from 'autocannon';
 import { waitFor } from '../../functions/test/harness/wait.ts';
@@ -61,14 +53,11 @@ export function functionEnv(extra = {}) {
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v));
 }
 
-/** The floor function's source: floor.js in a temp directory resolving its packages from functions/node_modules. */
-export function floorSource() {
-  const dir = mkdtempSync(join(tmpdir(), 'kiosk-bench-floor-'));
-  copyFileSync(new URL('floor.js', import.meta.url), join(dir, 'index.js'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-floor', private: true, main: 'index.js' }));
-  symlinkSync(join(functionsDir, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  return dir;
-}
+/** The floor function's start options: floor.js, its packages resolved from functions/node_modules as the api's are. */
+export const floorFunction = () => ({
+  source: fileURLToPath(new URL('floor.js', import.meta.url)),
+  env: functionEnv({ NODE_PATH: join(functionsDir, 'node_modules') }),
+});
 
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -81,7 +70,7 @@ const freePort = () =>
 
 let instances = 0;
 /**
- * Spawns functions-framework for target `api` of `source` (default: the built functions).
+ * Spawns functions-framework for target `api` of `source` (default: the built functions) in functions/.
  * @param {{ source?: string, env: Record<string, string> }} options
  */
 export async function startFunction({ source = functionsDir, env }) {
@@ -90,7 +79,7 @@ export async function startFunction({ source = functionsDir, env }) {
   const fd = openSync(logFile, 'w');
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, [FRAMEWORK_MAIN, '--target=api', `--source=${source}`, `--port=${port}`], {
-    cwd: source,
+    cwd: functionsDir,
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', fd, fd],
   });

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { setBackgroundTriggers } from '../../functions/test/harness/emulators.ts';
 import { MailCatcher } from '../../functions/test/harness/mail-catcher.ts';
 import { endpointNamed, endpoints, seed } from './data.mjs';
-import { firstAnswer, floorSource, functionEnv, logDir, withInstances } from './host.mjs';
+import { firstAnswer, floorFunction, functionEnv, logDir, withInstances } from './host.mjs';
 import { measureBatch } from './sections/batch.mjs';
 import { measureExpiry } from './sections/expiry.mjs';
 import { measureExport } from './sections/export.mjs';
@@ -69,14 +69,13 @@ const loadBefore = loadavg()[0];
 step('Seeding');
 const data = { ...(await seed(runId, voucherUses)), runId };
 const list = endpoints(data);
-const floorDir = floorSource();
 
 step(`Cold start: api and the empty function alternating, ${plan.coldRuns} runs`);
 const coldRequests = ['GET /kiosk/{id}', 'GET /user/{id}'].map((name) => endpointNamed(list, name));
-const cold = await measureColdStart({ floorDir, env, runs: plan.coldRuns, requests: coldRequests });
+const cold = await measureColdStart({ env, runs: plan.coldRuns, requests: coldRequests });
 
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
-const instances = [{ env: functionEnv(env) }, { source: floorDir, env: functionEnv() }];
+const instances = [{ env: functionEnv(env) }, floorFunction()];
 const [warm, batch, webhooks] = await withInstances(instances, async ([api, floor]) => {
   const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, '/openapi.json')).body));
   const rows = await measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
@@ -108,5 +107,4 @@ const results = { quick, plan, machine: { ...machine, loadAfter: loadavg()[0] },
 /** @typedef {typeof results} RunResults */
 writeFileSync(positionals[0], JSON.stringify(results, null, 2));
 rmSync(logDir, { recursive: true, force: true });
-rmSync(floorDir, { recursive: true, force: true });
 process.exit(0);

@@ -3,15 +3,16 @@
 // on the same host, plus, for the api, the time its own backend calls took in that
 // very request (Server-Timing, src/adapters/callTiming.ts).
 import { median, summarize } from '../../lib/stats.mjs';
-import { cannon, firstAnswer, functionEnv, startFunction, stopFunction } from '../host.mjs';
+import { cannon, firstAnswer, floorFunction, functionEnv, startFunction, stopFunction } from '../host.mjs';
 
 /**
  * `runs` cold starts of the api per request and of the floor, alternating: spawn -> first 200.
- * @param {{ floorDir: string, env: Record<string, string>, runs: number, requests: import('../data.mjs').Endpoint[] }} options
+ * @param {{ env: Record<string, string>, runs: number, requests: import('../data.mjs').Endpoint[] }} options
  */
-export async function measureColdStart({ floorDir, env, runs, requests }) {
-  const once = async (/** @type {string | undefined} */ source, /** @type {string} */ path, headers = {}) => {
-    const instance = await startFunction({ source, env: functionEnv(env) });
+export async function measureColdStart({ env, runs, requests }) {
+  /** @type {(options: Parameters<typeof startFunction>[0], path: string, headers?: Record<string, string>) => ReturnType<typeof firstAnswer>} */
+  const once = async (options, path, headers) => {
+    const instance = await startFunction(options);
     try {
       return await firstAnswer(instance, path, headers);
     } finally {
@@ -22,10 +23,10 @@ export async function measureColdStart({ floorDir, env, runs, requests }) {
   const floor = [];
   const api = requests.map(() => /** @type {{ firstResponseMs: number, backendMs: number }[]} */ ([]));
   for (let run = 0; run < runs; run++) {
-    floor.push((await once(floorDir, '/')).firstResponseMs);
+    floor.push((await once(floorFunction(), '/')).firstResponseMs);
     for (const [i, { request }] of requests.entries()) {
       const { path, headers } = request(0);
-      api[i].push(await once(undefined, path, headers));
+      api[i].push(await once({ env: functionEnv(env) }, path, headers));
     }
     console.log(`  cold start ${run + 1}/${runs}: floor ${floor.at(-1)?.toFixed(0)} ms`);
   }
