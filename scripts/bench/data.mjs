@@ -132,7 +132,7 @@ export async function seed(runId, vouchers) {
  * @param {Data} data
  */
 export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKey, codes, adminToken, runId }) {
-  const kiosk = (/** @type {number} */ n) => kiosks[n % KIOSKS];
+  const kiosk = (/** @type {number} */ n) => kiosks[n % kiosks.length];
   const key = (/** @type {number} */ n) => ({ 'x-api-key': kiosk(n).apiKey });
   const uid = (/** @type {number} */ n) => authUsers[n % AUTH_USERS];
   const user = (/** @type {number} */ n) => `/user/${uid(n)}`;
