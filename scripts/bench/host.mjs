@@ -17,7 +17,6 @@ import { summarize } from '../lib/stats.mjs';
 import { functionsDir } from '../lib/paths.mjs';
 
 const FRAMEWORK_MAIN = join(functionsDir, 'node_modules/@google-cloud/functions-framework/build/src/main.js');
-export const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Where the instances' output goes (removed when a run completes). */
 export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
 

@@ -8,12 +8,12 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { buildConsole } from '../lib/console.mjs';
 import { EMULATORS, HOSTS, LOCAL_PROJECT_ID, apiUrl, emulatorEnv } from '../lib/emulators.mjs';
 import { median } from '../lib/stats.mjs';
 import { repoRoot } from '../lib/paths.mjs';
-import { sleep } from './host.mjs';
 
 /** The emulators' ports and those npm start adds (mail catcher, API reference, hub logging, websocket). */
 const PORTS = [...Object.values(HOSTS).map((host) => Number(host.split(':')[1])), 4500, 9150, 1025, 1080, 8090];

@@ -6,12 +6,12 @@
 // API's answer to the receiver's 2xx. The fan-out trigger and the task queue function run
 // in the functions emulator, their tasks in the tasks emulator: these are the emulator's
 // figures. Every delivery is verified with the `standardwebhooks` package.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
 import { startWebhookReceiver } from '../../../functions/test/harness/webhook-receiver.ts';
 import { waitFor } from '../../../functions/test/harness/wait.ts';
 import { summarize } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
-import { sleep } from '../host.mjs';
 
 /**
  * @param {{ url: string, adminToken: string, userIds: string[], warmUp: number, events: number, intervalMs: number }} plan
