@@ -9,9 +9,10 @@ import { adminCli, requireFunctions } from '../lib/paths.mjs';
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 
 /**
+ * A phase's checks, by what must hold: it holds when found === expected, unless `ok` says otherwise.
+ * @typedef {Record<string, [found: unknown, expected: unknown, ok?: boolean]>} Checks
+ * @typedef {{ id: string } & Record<string, any>} Row a document's id and fields
  * @typedef {{ id: string, kioskId: string, userId: string, pointsEarned: number, plasticCount: number, metalCount: number, occurredAt: string }} Transaction
- * @typedef {{ check: string, expected: unknown, found: unknown, ok: boolean }} Check
- * @typedef {Record<string, [found: unknown, expected: unknown, ok?: boolean]>} Checks by what must hold; it holds when found === expected unless `ok` says
  */
 
 export const randomInt = (/** @type {number} */ max) => Math.floor(Math.random() * max);
@@ -20,8 +21,10 @@ export const countOf = async (/** @type {any} */ query) =>
   /** @type {number} */ ((await query.count().get()).data().count);
 export const notificationsOf = (/** @type {string} */ type) =>
   countOf(db().collectionGroup('notifications').where('type', '==', type));
-export const docsOf = (/** @type {string} */ collection, /** @type {string[]} */ ids) =>
-  db().getAll(...ids.map((id) => db().collection(collection).doc(id)));
+/** @returns {Row[]} */
+export const rowsOf = (/** @type {any[]} */ docs) => docs.map((doc) => ({ id: doc.id, ...doc.data() }));
+export const docsOf = async (/** @type {string} */ collection, /** @type {string[]} */ ids) =>
+  rowsOf(await db().getAll(...ids.map((id) => db().collection(collection).doc(id))));
 
 /**
  * The ids answered for each Idempotency-Key (a key answered with two ids did the work
@@ -33,19 +36,13 @@ export class AnswersByKey {
   ids = new Map();
   /** @type {Map<string, T>} */
   byId = new Map();
-  /**
-   * @param {string} key
-   * @param {string} [id] absent: the key was sent and refused
-   * @param {T} [detail]
-   */
+  /** @param {string} key @param {string} [id] absent: the key was sent and refused @param {T} [detail] */
   add(key, id, detail) {
     const ids = this.ids.get(key) ?? new Set();
-    if (id !== undefined) {
-      ids.add(id);
-      this.byId.set(id, /** @type {T} */ (detail));
-    }
     this.ids.set(key, ids);
-    return ids;
+    if (id === undefined) return;
+    ids.add(id);
+    this.byId.set(id, /** @type {T} */ (detail));
   }
   /** Keys answered with an id. */
   get answered() {
@@ -78,9 +75,7 @@ export class Ledger {
 
   /**
    * Every HTTP response a phase received, retries included: its status and its time.
-   * @param {number} code
-   * @param {string} [bodyText]
-   * @param {number} [ms]
+   * @param {number} code @param {string} [bodyText] @param {number} [ms]
    */
   response = (code, bodyText = '', ms) => {
     if (ms !== undefined) this.latencies.push(ms);
@@ -127,19 +122,19 @@ export class Ledger {
 }
 
 /**
- * The check that each of `docs` holds what `expectedOf` says (by field): found, how
- * many do (and the first one that does not, named); expected, all of them.
- * @param {{ id: string, get(field: string): any }[]} docs
- * @param {(doc: { id: string }) => Record<string, unknown>} expectedOf
+ * The check that each row holds what `expectedOf` says (by field): found, how many do
+ * (and the first one that does not, named); expected, all of them.
+ * @param {Row[]} rows
+ * @param {(row: Row) => Record<string, unknown>} expectedOf
  * @returns {Checks[string]}
  */
-export function each(docs, expectedOf) {
-  const differing = docs.filter((doc) => Object.entries(expectedOf(doc)).some(([field, v]) => doc.get(field) !== v));
+export function each(rows, expectedOf) {
+  const differing = rows.filter((row) => Object.entries(expectedOf(row)).some(([field, v]) => row[field] !== v));
   const first = differing[0];
   const note = first
-    ? ` (${first.id}: ${JSON.stringify(Object.fromEntries(Object.keys(expectedOf(first)).map((f) => [f, first.get(f)])))}, expected ${JSON.stringify(expectedOf(first))})`
+    ? ` (${first.id}: ${JSON.stringify(Object.fromEntries(Object.keys(expectedOf(first)).map((f) => [f, first[f]])))}, expected ${JSON.stringify(expectedOf(first))})`
     : '';
-  return [`${docs.length - differing.length}${note}`, docs.length, differing.length === 0];
+  return [`${rows.length - differing.length}${note}`, rows.length, differing.length === 0];
 }
 
 /** The rows of the books table, in order, from each phase's checks. */
@@ -149,44 +144,40 @@ export const booksTable = (/** @type {Checks[]} */ checks) =>
     .map(([check, [found, expected, ok = found === expected]]) => ({ check, expected, found, ok }));
 
 /**
- * The books of the fleet, hot, retries and offline phases: returned points =
- * transaction documents = users' gain, per user and per kiosk too; one notification per
- * transaction (but an erased user's); no 5xx from the service; no Idempotency-Key awarded twice or never;
- * every offline deposit exactly one transaction document, none left in a journal; the
- * daily figures (kioskDays) equal to the sums per kiosk and UTC day of occurredAt.
+ * The books of the fleet, hot, retries and offline phases (the transaction documents of every phase).
  * @param {import('./run.mjs').Run} run
  * @param {{ get(field: string): any }[]} transactions every transaction document, effects done
- * @param {{ requests: number, awarded: number, doubled: number }} retries the retries phase's outcome
- * @param {{ deposits: number, awarded: number, doubled: number, leftInJournals: number, itemServerErrors: number }} offline
+ * @param {Awaited<ReturnType<typeof import('./bursts.mjs').retriesPhase>>} retries
+ * @param {Awaited<ReturnType<typeof import('./offline.mjs').offlinePhase>>} offline
  * @returns {Promise<Checks>}
  */
 export async function auditBooks(run, transactions, retries, offline) {
   const { ledger } = run;
   const earned = (/** @type {string} */ id) => ledger.byUser.get(id) ?? 0;
-  const sumOf = (/** @type {any[]} */ docs, /** @type {(doc: any) => number} */ of) => sum(docs.map(of));
   // The spenders of the mixed phase also earn; their books (adjusted, spent) are mixedBooks'.
-  const userDocs = await docsOf('users', [...run.users, run.hotUser]);
-  const kioskIds = [...run.kiosks, ...run.offlineKiosks].map(({ id }) => id);
-  const kioskDocs = await docsOf('kiosks', kioskIds);
-  const days = (await db().collection('kioskDays').get()).docs;
-  const storedDays = new Set(days.map((/** @type {{ id: string }} */ doc) => doc.id));
-  const offlineIds = new Set(run.offlineKiosks.map(({ id }) => id));
-  const offlineStored = transactions.filter((doc) => offlineIds.has(doc.get('kioskId'))).length;
+  const users = await docsOf('users', [...run.users, run.hotUser]);
+  const kiosks = await docsOf(
+    'kiosks',
+    [...run.kiosks, ...run.offlineKiosks].map(({ id }) => id),
+  );
+  const days = rowsOf((await db().collection('kioskDays').get()).docs);
+  const missingDays = [...ledger.byKioskDay.keys()].filter((id) => !days.some((day) => day.id === id));
+  const offlineIds = run.offlineKiosks.map(({ id }) => id);
+  const offlineStored = transactions.filter((doc) => offlineIds.includes(doc.get('kioskId'))).length;
   // An erased person keeps no notification (lifecycle.mjs's books count what is left of theirs).
   const ofKept = transactions.filter((doc) => !run.leavers.includes(doc.get('userId'))).length;
   const zero = { transactions: 0, plasticCount: 0, metalCount: 0, points: 0 };
-  const stored = sumOf(transactions, (doc) => doc.get('pointsEarned'));
-  const gained = sumOf(userDocs, (doc) => doc.get('totalPoints'));
+  const stored = sum(transactions.map((doc) => doc.get('pointsEarned')));
+  const gained = sum(users.map((user) => user.totalPoints));
   const notified = await notificationsOf('transaction');
-  const missingDays = [...ledger.byKioskDay.keys()].filter((id) => !storedDays.has(id)).length;
   return {
     'points in transaction documents = points returned': [stored, ledger.points],
-    "users' points gained = points returned to them": [gained, sumOf(userDocs, (doc) => earned(doc.id))],
-    'users holding exactly what was returned for them': each(userDocs, ({ id }) => ({
+    "users' points gained = points returned to them": [gained, sum(users.map((user) => earned(user.id)))],
+    'users holding exactly what was returned for them': each(users, ({ id }) => ({
       totalPoints: earned(id),
       currentPoints: earned(id),
     })),
-    'kiosks counting exactly the items awarded there': each(kioskDocs, ({ id }) => ledger.itemsAt(id)),
+    'kiosks counting exactly the items awarded there': each(kiosks, ({ id }) => ledger.itemsAt(id)),
     'transaction notifications = transaction documents of users not erased': [notified, ofKept],
     '5xx from the service (but 503 overloaded)': [ledger.serviceErrors, 0],
     'retried keys awarded': [retries.awarded, retries.requests],
@@ -197,13 +188,12 @@ export async function auditBooks(run, transactions, retries, offline) {
     "deposits left in the kiosks' journals": [offline.leftInJournals, 0],
     'batch items answered 5xx (but 503 overloaded)': [offline.itemServerErrors, 0],
     'kioskDays documents = sums per kiosk and UTC day': each(days, ({ id }) => ledger.byKioskDay.get(id) ?? zero),
-    'kiosk-days with a transaction but no kioskDays document': [missingDays, 0],
+    'kiosk-days with a transaction but no kioskDays document': [missingDays.length, 0],
   };
 }
 
 /**
- * The operator CLI (as built) against `projectId` on the emulators, with `args`:
- * resolves with its exit status and what it printed.
+ * The operator CLI (as built) against `projectId` on the emulators, with `args`.
  * @param {string} projectId
  * @param {string[]} args
  * @returns {Promise<{ status: number, stdout: string, stderr: string }>}

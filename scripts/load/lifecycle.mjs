@@ -103,27 +103,22 @@ export async function lifecyclePhase(run) {
 }
 
 /**
- * The users/{id} documents of `ids`, each also answering `entries` (the points of its
- * `kind` entries in the ledger) and `erased` (whether `erasedAt` is set).
+ * The users/{id} documents of `ids`, each also with `entries` (the points of its `kind`
+ * entries in the ledger) and `erased` (whether `erasedAt` is set).
  * @param {string[]} ids
  * @param {string} kind
  */
 const usersWithEntries = async (ids, kind) =>
   Promise.all(
-    (await docsOf('users', ids)).map(async (/** @type {any} */ doc) => {
-      const ledger = db().collection('ledger').where('userId', '==', doc.id).where('kind', '==', kind);
+    (await docsOf('users', ids)).map(async (user) => {
+      const ledger = db().collection('ledger').where('userId', '==', user.id).where('kind', '==', kind);
       const entries = (await ledger.get()).docs.map((/** @type {any} */ entry) => entry.get('points'));
-      /** @type {Record<string, unknown>} */
-      const figures = { entries: JSON.stringify(entries), erased: doc.get('erasedAt') !== undefined };
-      return { id: doc.id, get: (/** @type {string} */ field) => (field in figures ? figures[field] : doc.get(field)) };
+      return { ...user, entries: JSON.stringify(entries), erased: user.erasedAt !== undefined };
     }),
   );
 
 /**
- * The lifecycle's books: one `expire` entry per dormant user, of exactly their old
- * points, and a balance of what they were awarded since; each leaver erased, with a
- * `forfeit` of exactly what they were awarded (none when nothing), no name, no
- * notification; the two runs together expired each dormant user once.
+ * The lifecycle's books.
  * @param {import('./run.mjs').Run} run
  * @param {Awaited<ReturnType<typeof lifecyclePhase>>} phase
  * @returns {Promise<import('./books.mjs').Checks>}

@@ -149,12 +149,7 @@ export async function mixedPhase(run) {
 }
 
 /**
- * The mixed phase's books: no key spent or adjusted twice; the rush issued exactly
- * min(stock, rush) and left the stock at what remains, with what cancels gave back;
- * each redemption cancelled by exactly one of its two cancels; each spender's balances
- * equal to what they earned, were adjusted, spent and got back; the redemptions and
- * their notifications, one each, as answered (none for one cancelled before it was
- * announced).
+ * The mixed phase's books.
  * @param {import('./run.mjs').Run} run
  * @param {Awaited<ReturnType<typeof mixedPhase>>['tally']} tally
  * @returns {Promise<import('./books.mjs').Checks>}

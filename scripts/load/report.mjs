@@ -87,12 +87,9 @@ export function loadTables(figures) {
   const phases = Object.entries(figures.phases).flatMap(([phase, values]) =>
     Object.entries(/** @type {object} */ (values)).map(([key, value], i) => [i === 0 ? phase : '', words(key), value]),
   );
-  const checks = /** @type {import('./books.mjs').Check[]} */ (figures.checks).map(({ check, expected, found, ok }) => [
-    check,
-    expected,
-    found,
-    ok ? 'yes' : '**no**',
-  ]);
+  const checks = /** @type {ReturnType<typeof import('./books.mjs').booksTable>} */ (figures.checks).map(
+    ({ check, expected, found, ok }) => [check, expected, found, ok ? 'yes' : '**no**'],
+  );
   return [
     table(['Phase', 'Figure', 'Value'], phases),
     table(['Figure', 'Value'], Object.entries(figures.totals)),

@@ -17,7 +17,7 @@ import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulators.ts';
-import { waitForEffects } from '../../functions/test/harness/wait.ts';
+import { waitFor, waitForEffects } from '../../functions/test/harness/wait.ts';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { summarize } from '../lib/stats.mjs';
@@ -155,30 +155,24 @@ async function fleetPhase() {
  * The functions emulator starts one worker process per concurrent request; a cold
  * burst of 50 spends its first minute starting processes. Warm them first so the
  * fleet phase measures the service, not the emulator's process start-up. A request
- * that fails is asked again after a pause that doubles up to 1 s, so the waiting
- * callers do not keep the emulator's 2 cores busy while its workers start.
+ * that fails is asked again a second later, so the waiting callers do not keep the
+ * emulator's 2 cores busy while its workers start.
  */
 async function warmUp(timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  const answered = await Promise.all(
-    Array.from({ length: options.kiosks }, async () => {
-      for (let pauseMs = 100; Date.now() < deadline; pauseMs = Math.min(2 * pauseMs, 1_000)) {
-        if (
-          await fetch(`${run.api}/`).then(
-            (response) => response.ok,
-            () => false,
-          )
-        )
-          return true;
-        await new Promise((resolve) => setTimeout(resolve, pauseMs));
-      }
-      return false;
-    }),
+  const answered = () =>
+    fetch(`${run.api}/`).then(
+      (response) => response.ok || undefined,
+      () => undefined,
+    );
+  const warm = await Promise.all(
+    Array.from({ length: options.kiosks }, () =>
+      waitFor('a function worker', answered, timeoutMs, undefined, 1_000).catch(() => false),
+    ),
   );
-  const warm = answered.filter(Boolean).length;
-  if (warm < options.kiosks)
+  const count = warm.filter(Boolean).length;
+  if (count < options.kiosks)
     console.log(
-      `  only ${warm} of ${options.kiosks} requests answered within ${timeoutMs / 1000} s; the fleet phase starts anyway`,
+      `  only ${count} of ${options.kiosks} requests answered within ${timeoutMs / 1000} s; the fleet phase starts anyway`,
     );
 }
 
