@@ -10,19 +10,13 @@ import { AnswersByKey, randomInt, sum } from './books.mjs';
 
 /** @typedef {import('./run.mjs').Run} Run */
 
-export const transactionBody = (/** @type {string} */ kioskId, /** @type {string} */ userId) => ({
-  kioskId,
-  userId,
-  ...randomItems(),
-});
+/** @param {string} kioskId @param {string} userId */
+export const transactionBody = (kioskId, userId) => ({ kioskId, userId, ...randomItems() });
 
 /**
  * One transaction as a kiosk sends it (kiosk-simulator/client.ts), an award counted;
  * the final answer is returned.
- * @param {Run} run
- * @param {string} apiKey
- * @param {ReturnType<typeof transactionBody>} body
- * @param {string} idempotencyKey
+ * @param {Run} run @param {string} apiKey @param {ReturnType<typeof transactionBody>} body @param {string} idempotencyKey
  */
 export async function submitRecorded({ api, ledger }, apiKey, body, idempotencyKey) {
   const answer = await submitAsKiosk(api, { apiKey, body, idempotencyKey }, undefined, ledger.response);
@@ -32,24 +26,21 @@ export async function submitRecorded({ api, ledger }, apiKey, body, idempotencyK
 
 /**
  * A POST of an operator, a user or a partner, retried as a kiosk's would be.
- * @param {Run} run
- * @param {string} path
- * @param {Record<string, string>} headers
- * @param {unknown} body
+ * @param {Run} run @param {string} path @param {Record<string, string>} headers @param {unknown} body
  */
 export const post = ({ api, ledger }, path, headers, body) =>
   postWithRetries(api, path, { headers, body }, KIOSK_RETRIES, { onResponse: ledger.response });
 
 /**
- * The same request 1-`most` times, the first two at once, the rest one after another:
- * a client whose answers were lost. Resolves with every answer.
+ * The same request `times` times, `atOnce` of them at once and the rest one after
+ * another: a client whose answers were lost. Resolves with every answer.
  * @template T
  * @param {() => Promise<T>} send
+ * @param {number} times
  */
-export async function sendBlindly(send, most = 3) {
-  const times = 1 + randomInt(most);
-  const answers = await Promise.all(Array.from({ length: Math.min(times, 2) }, send));
-  for (let i = 2; i < times; i++) answers.push(await send());
+export async function sendBlindly(send, times, atOnce = Math.min(times, 2)) {
+  const answers = await Promise.all(Array.from({ length: atOnce }, send));
+  for (let i = atOnce; i < times; i++) answers.push(await send());
   return answers;
 }
 
@@ -102,9 +93,7 @@ export async function retriesPhase(run) {
         if (answer.status === 200) byKey.add(key, answer.body.transaction.id);
       };
       const copies = 2 + randomInt(4);
-      const concurrent = 1 + randomInt(copies);
-      await Promise.all(Array.from({ length: concurrent }, send));
-      for (let copy = concurrent; copy < copies; copy++) await send();
+      await sendBlindly(send, copies, 1 + randomInt(copies));
     }),
   );
   return { requests: options.retries, sent, awarded: byKey.answered, doubled: byKey.doubled };

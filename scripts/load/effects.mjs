@@ -15,22 +15,12 @@ const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
  * What the sweep looks through: every document whose trigger tells, counts or delivers
  * something, and the profiles of erased users (their erasure is finished by the sweep).
  */
-const WITH_EFFECTS = [
-  'transactions',
-  'redemptions',
-  'alerts',
-  'expiryReminders',
-  'webhookEvents',
-  'voucherUses',
-  'users',
-];
+const SWEPT = ['transactions', 'redemptions', 'alerts', 'expiryReminders', 'webhookEvents', 'voucherUses', 'users'];
 
 /** How many documents of each kind still wait for their effects. */
 export async function pendingEffects() {
-  const counts = await Promise.all(
-    WITH_EFFECTS.map((name) => countOf(db().collection(name).where(EFFECTS_PENDING, '==', true))),
-  );
-  return Object.fromEntries(WITH_EFFECTS.map((name, i) => [name, counts[i]]));
+  const count = (/** @type {string} */ name) => countOf(db().collection(name).where(EFFECTS_PENDING, '==', true));
+  return Object.fromEntries(await Promise.all(SWEPT.map(async (name) => [name, await count(name)])));
 }
 
 /**

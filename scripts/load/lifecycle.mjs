@@ -4,10 +4,7 @@
 // before the ledger, so their opening balance is an adjustment) and keep depositing;
 // leavers deposit too. Halfway through, the expiry run runs twice at once (the CLI, the
 // code the daily function runs) and every leaver is erased through the API (half by
-// themselves, half by an operator), while both keep depositing. lifecycleBooks() then
-// holds Firestore to the answers: each dormant user lost exactly their old points,
-// once; each leaver's forfeit wrote off exactly what they were awarded, and nothing
-// that names them is left.
+// themselves, half by an operator), while both keep depositing.
 import { performance } from 'node:perf_hooks';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';

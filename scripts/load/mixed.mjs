@@ -54,39 +54,33 @@ export async function mixedPhase(run) {
     return post(run, path, headers, body);
   };
   /**
-   * POSTs `body` to `path` under Idempotency-Key `key`, blindly 1-3 times; records in
-   * `byKey` the id each created `what` was answered with, and `detail` for it. Resolves with those ids.
+   * Sends `request` under Idempotency-Key `key`, blindly 1-3 times; records in `byKey` the
+   * id of the `what` each answer created, with `detail`. Resolves with those ids.
    * @template T
-   * @param {AnswersByKey<T>} byKey
-   * @param {T} detail
-   * @param {'adjustment' | 'redemption'} what
-   * @param {string} key
-   * @param {string} path
-   * @param {Record<string, string>} headers
-   * @param {unknown} body
+   * @param {AnswersByKey<T>} byKey @param {'adjustment' | 'redemption'} what @param {string} key @param {T} detail
+   * @param {{ path: string, headers: Record<string, string>, body: unknown }} request
    */
-  const create = async (byKey, detail, what, key, path, headers, body) => {
-    const answers = await sendBlindly(() => send(path, { ...headers, 'idempotency-key': key }, body));
+  const create = async (byKey, what, key, detail, { path, headers, body }) => {
+    const answers = await sendBlindly(() => send(path, { ...headers, 'idempotency-key': key }, body), 1 + randomInt(3));
     countRefusals(answers, tally.refused);
     for (const answer of answers) {
       byKey.add(key, [200, 201].includes(answer.status) ? answer.body[what].id : undefined, detail);
     }
-    return [.../** @type {Set<string>} */ (byKey.ids.get(key))];
+    return [...(byKey.ids.get(key) ?? [])];
   };
   /** @param {string} userId @param {number} points @param {string} key */
   const adjust = (userId, points, key) => {
-    const path = `/admin/users/${userId}/adjustments`;
-    return create(tally.adjustments, { userId, points }, 'adjustment', key, path, admin, {
-      points,
-      reason: 'load test',
-    });
+    const request = {
+      path: `/admin/users/${userId}/adjustments`,
+      headers: admin,
+      body: { points, reason: 'load test' },
+    };
+    return create(tally.adjustments, 'adjustment', key, { userId, points }, request);
   };
   /** @param {string} userId @param {{ id: string, cost: number }} reward @param {string} key */
   const redeem = (userId, { id, cost }, key) => {
-    const [path, headers] = [`/user/${userId}/redemptions`, asUser.get(userId) ?? {}];
-    return create(tally.redemptions, { userId, rewardId: id, cost }, 'redemption', key, path, headers, {
-      rewardId: id,
-    });
+    const request = { path: `/user/${userId}/redemptions`, headers: asUser.get(userId) ?? {}, body: { rewardId: id } };
+    return create(tally.redemptions, 'redemption', key, { userId, rewardId: id, cost }, request);
   };
   const cancelTwice = async (/** @type {string} */ redemptionId) => {
     const path = `/admin/redemptions/${redemptionId}/cancel`;
@@ -95,7 +89,8 @@ export async function mixedPhase(run) {
     tally.cancelled.set(redemptionId, answers.filter((answer) => answer.status === 200).length);
   };
 
-  for (const reward of Object.values(MIXED_REWARDS)) await sendBlindly(() => send('/admin/rewards', admin, reward));
+  for (const reward of Object.values(MIXED_REWARDS))
+    await sendBlindly(() => send('/admin/rewards', admin, reward), 1 + randomInt(3));
   await Promise.all(spenders.map((id) => adjust(id, OPENING_POINTS, `open-${id}`)));
 
   const depositing = async () => {
@@ -104,7 +99,7 @@ export async function mixedPhase(run) {
         kiosks.map(async (kiosk, i) => {
           const body = transactionBody(kiosk.id, spenders[(round + i) % spenders.length]);
           const key = `mixed-${process.pid}-${round}-${i}`;
-          await sendBlindly(() => submitRecorded(run, kiosk.apiKey, body, key), 2);
+          await sendBlindly(() => submitRecorded(run, kiosk.apiKey, body, key), 1 + randomInt(2));
           tally.deposits += 1;
         }),
       );

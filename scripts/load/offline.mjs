@@ -6,8 +6,7 @@
 // status and uploads the backlog in batches of 100 through a network that drops some
 // requests and loses some answers after the service acted on them (so whole batches
 // are sent again blindly), while an overlapping batch of the same journal goes up
-// beside it; afterwards some of its deposits are sent again alone. Every answer goes
-// into the ledger; the books then require each deposit to be one transaction.
+// beside it; afterwards some of its deposits are sent again alone.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,8 +92,12 @@ export async function offlinePhase(run) {
       simulated.setConnected(true);
       await simulated.reportStatus({ status: 'available' });
       const overlap = backlog.slice(Math.floor(backlog.length / 2) - 25, Math.floor(backlog.length / 2) + 75);
+      // A flush stops early when a batch got no answer after all its retries: at most 10 until the journal is empty.
+      const flushUntilEmpty = async () => {
+        for (let round = 0; round < 10 && simulated.journal.pending.length > 0; round++) await simulated.flush();
+      };
       await Promise.all([
-        flushUntilEmpty(simulated),
+        flushUntilEmpty(),
         new Promise((resolve) => setTimeout(resolve, randomInt(300))).then(() => {
           tally.overlappingBatches += 1;
           return simulated.uploadBatch(overlap);
@@ -131,13 +134,4 @@ export async function offlinePhase(run) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/**
- * Flushes until the journal is empty (a flush stops early when a batch got no
- * answer after all its retries); at most 10 flushes.
- * @param {SimulatedKiosk} kiosk
- */
-async function flushUntilEmpty(kiosk) {
-  for (let round = 0; round < 10 && kiosk.journal.pending.length > 0; round++) await kiosk.flush();
 }

@@ -86,11 +86,8 @@ async function fleetPhase() {
   const { api, kiosks, users, ledger } = run;
   let nextKiosk = 0;
   let sequence = 0;
-  /** @typedef {{ apiKey: string, body: ReturnType<typeof transactionBody>, idempotencyKey: string }} Transaction */
-  /** @type {{ inFlight: { startedAt: number, transaction?: Transaction }[] }[]} autocannon's per-connection contexts */
-  const connections = [];
-  /** @type {Transaction[]} */
-  const toAskAgain = [];
+  /** Transactions sent and not answered, or answered 5xx, by Idempotency-Key. */
+  const unanswered = new Map();
   const basePath = new URL(api).pathname;
   const result = await autocannon({
     url: api,
@@ -105,40 +102,35 @@ async function fleetPhase() {
             // autocannon may prepare a connection's next request before it reports the
             // previous response, so what was sent is queued and matched in order.
             context.inFlight = [];
-            connections.push(context);
           }
           const { id, apiKey } = context.kiosk;
           /** @type {Record<string, string>} */
           const headers = { 'content-type': 'application/json', 'x-api-key': apiKey };
-          if (Math.random() < 0.1) {
-            context.inFlight.push({ startedAt: performance.now() });
-            const body = JSON.stringify({ status: 'available' });
-            return { ...request, method: 'POST', path: `${basePath}/kiosk/${id}/status`, headers, body };
+          // A tenth are status heartbeats. Like a real kiosk, every transaction carries an Idempotency-Key,
+          // so one whose answer was lost (still in flight when the run stopped) can be asked again.
+          const key = Math.random() < 0.1 ? undefined : `fleet-${process.pid}-${sequence++}`;
+          const body = key ? transactionBody(id, users[randomInt(users.length)]) : { status: 'available' };
+          context.inFlight.push({ startedAt: performance.now(), key });
+          if (key) {
+            unanswered.set(key, { apiKey, body });
+            headers['idempotency-key'] = key;
           }
-          // Like a real kiosk, every transaction carries an Idempotency-Key, so one whose
-          // answer was lost (still in flight when the run stopped) can be asked again.
-          const idempotencyKey = `fleet-${process.pid}-${sequence++}`;
-          const transaction = { apiKey, body: transactionBody(id, users[randomInt(users.length)]), idempotencyKey };
-          context.inFlight.push({ startedAt: performance.now(), transaction });
-          headers['idempotency-key'] = idempotencyKey;
-          const body = JSON.stringify(transaction.body);
-          return { ...request, method: 'POST', path: `${basePath}/kiosk/transaction`, headers, body };
+          const path = `${basePath}/kiosk/${key ? 'transaction' : `${id}/status`}`;
+          return { ...request, method: 'POST', path, headers, body: JSON.stringify(body) };
         },
         onResponse(/** @type {number} */ status, /** @type {string} */ body, /** @type {any} */ context) {
-          const sent = context.inFlight.shift();
-          ledger.response(status, body, performance.now() - sent.startedAt);
-          const answer = status === 200 ? JSON.parse(body) : undefined;
-          if (answer?.transaction) ledger.award(answer.transaction);
-          else if (status >= 500 && sent.transaction) toAskAgain.push(sent.transaction);
+          const { startedAt, key } = context.inFlight.shift();
+          ledger.response(status, body, performance.now() - startedAt);
+          if (status < 500) unanswered.delete(key);
+          const transaction = status === 200 ? JSON.parse(body).transaction : undefined;
+          if (transaction) ledger.award(transaction);
         },
       },
     ],
   });
-  // Requests still queued were in flight when the run stopped, or timed out: a kiosk
+  // Still unanswered: in flight when the run stopped, timed out, or answered 5xx. A kiosk
   // asks again with the same key, and gets the stored answer if the first one landed.
-  const inFlight = connections.flatMap((context) => context.inFlight.flatMap((sent) => sent.transaction ?? []));
-  const unanswered = [...toAskAgain, ...inFlight];
-  for (const { apiKey, body, idempotencyKey } of unanswered) await submitRecorded(run, apiKey, body, idempotencyKey);
+  for (const [key, { apiKey, body }] of unanswered) await submitRecorded(run, apiKey, body, key);
   return {
     kiosks: options.kiosks,
     users: options.users,
@@ -147,7 +139,7 @@ async function fleetPhase() {
     requestsPerSecond: result.requests.total / options.duration,
     connectionErrors: result.errors,
     timeouts: result.timeouts,
-    askedAgain: unanswered.length,
+    askedAgain: unanswered.size,
   };
 }
 
@@ -159,21 +151,15 @@ async function fleetPhase() {
  * emulator's 2 cores busy while its workers start.
  */
 async function warmUp(timeoutMs = 120_000) {
-  const answered = () =>
-    fetch(`${run.api}/`).then(
-      (response) => response.ok || undefined,
-      () => undefined,
-    );
+  const answered = async () => (await fetch(`${run.api}/`).catch(() => undefined))?.ok || undefined;
   const warm = await Promise.all(
     Array.from({ length: options.kiosks }, () =>
       waitFor('a function worker', answered, timeoutMs, undefined, 1_000).catch(() => false),
     ),
   );
   const count = warm.filter(Boolean).length;
-  if (count < options.kiosks)
-    console.log(
-      `  only ${count} of ${options.kiosks} requests answered within ${timeoutMs / 1000} s; the fleet phase starts anyway`,
-    );
+  const answeredIn = `only ${count} of ${options.kiosks} requests answered within ${timeoutMs / 1000} s`;
+  if (count < options.kiosks) console.log(`  ${answeredIn}; the fleet phase starts anyway`);
 }
 
 const receiver = await startReceiver(run);

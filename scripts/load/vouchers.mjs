@@ -6,8 +6,6 @@
 // its own, one till twice with the same key; the other partner tries the code too (the
 // first GUESS_LIMIT codes: beyond them its key is a guesser's, answered 429); and an
 // operator cancels every fourth voucher still issued at the same moment.
-// voucherBooks() holds Firestore to the answers: every voucher used at most once, a
-// used voucher never refunded, another partner never finding a code.
 import { performance } from 'node:perf_hooks';
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf, docsOf, each, notificationsOf } from './books.mjs';
