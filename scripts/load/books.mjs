@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';
 import { adminCli, requireFunctions } from '../lib/paths.mjs';
+import { summarize } from '../lib/stats.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 
@@ -17,6 +18,9 @@ const { db } = requireFunctions('./lib/adapters/firestore.js');
 
 export const randomInt = (/** @type {number} */ max) => Math.floor(Math.random() * max);
 export const sum = (/** @type {number[]} */ values) => values.reduce((total, n) => total + n, 0);
+/** Count and p50, p95, p99 of `values`, in whole numbers. */
+export const roundedSummary = (/** @type {number[]} */ values) =>
+  Object.fromEntries(Object.entries(summarize(values)).map(([key, value]) => [key, Math.round(value)]));
 export const countOf = async (/** @type {any} */ query) =>
   /** @type {number} */ ((await query.count().get()).data().count);
 export const notificationsOf = (/** @type {string} */ type) =>

@@ -4,6 +4,7 @@
 //   hot:     many concurrent awards to one user
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently
 import { performance } from 'node:perf_hooks';
+import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { KIOSK_RETRIES, postWithRetries, submitAsKiosk } from '../../kiosk-simulator/client.ts';
 import { randomItems } from '../../kiosk-simulator/simulator.ts';
 import { AnswersByKey, randomInt, sum } from './books.mjs';
@@ -30,6 +31,14 @@ export async function submitRecorded({ api, ledger }, apiKey, body, idempotencyK
  */
 export const post = ({ api, ledger }, path, headers, body) =>
   postWithRetries(api, path, { headers, body }, KIOSK_RETRIES, { onResponse: ledger.response });
+
+/** The headers each user of `ids` signs in with, by id. */
+export async function headersOf(/** @type {string[]} */ ids) {
+  /** @type {Map<string, Record<string, string>>} */
+  const headers = new Map();
+  for (const id of ids) headers.set(id, { authorization: `Bearer ${await idTokenFor(id)}` });
+  return headers;
+}
 
 /**
  * The same request `times` times, `atOnce` of them at once and the rest one after

@@ -6,11 +6,10 @@
 // code the daily function runs) and every leaver is erased through the API (half by
 // themselves, half by an operator), while both keep depositing.
 import { performance } from 'node:perf_hooks';
-import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf, docsOf, each, runAdmin, sum } from './books.mjs';
-import { submitRecorded, transactionBody } from './bursts.mjs';
+import { headersOf, submitRecorded, transactionBody } from './bursts.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { pointsModel } = requireFunctions('./lib/data/users.js');
@@ -50,8 +49,7 @@ export async function lifecyclePhase(run) {
   const { api, admin, kiosks, dormant, leavers, ledger } = run;
   const rounds = run.options.mixedRounds;
   const started = performance.now();
-  const asSelf = new Map();
-  for (const id of leavers) asSelf.set(id, { authorization: `Bearer ${await idTokenFor(id)}` });
+  const asSelf = await headersOf(leavers);
   let refusedAsErased = 0;
   const deposit = (/** @type {number} */ round) =>
     Promise.all(

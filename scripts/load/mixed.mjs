@@ -7,11 +7,10 @@
 // (a cancel twice), partly concurrently, as a client that lost its answers would.
 // What the answers said is tallied here; mixedBooks() then holds Firestore to it.
 import { performance } from 'node:perf_hooks';
-import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { requireFunctions } from '../lib/paths.mjs';
 import { AnswersByKey, countOf, docsOf, each, notificationsOf, randomInt, sum } from './books.mjs';
-import { countRefusals, post, sendBlindly, submitRecorded, transactionBody } from './bursts.mjs';
+import { countRefusals, headersOf, post, sendBlindly, submitRecorded, transactionBody } from './bursts.mjs';
 import { CAFE } from './vouchers.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
@@ -31,9 +30,7 @@ export async function mixedPhase(run) {
   const { admin, kiosks, spenders } = run;
   const { rush, mixedRounds: rounds } = run.options;
   const started = performance.now();
-  /** @type {Map<string, Record<string, string>>} */
-  const asUser = new Map();
-  for (const id of spenders) asUser.set(id, { authorization: `Bearer ${await idTokenFor(id)}` });
+  const asUser = await headersOf(spenders);
 
   const tally = {
     /** By key, the redemptions answered: what each cost whom, and of which reward. */

@@ -20,8 +20,7 @@ import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulator
 import { waitFor, waitForEffects } from '../../functions/test/harness/wait.ts';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
-import { summarize } from '../lib/stats.mjs';
-import { Ledger, auditBooks, booksTable, pointsAudit, randomInt, sum } from './books.mjs';
+import { Ledger, auditBooks, booksTable, pointsAudit, randomInt, roundedSummary, sum } from './books.mjs';
 import { hotPhase, retriesPhase, submitRecorded, transactionBody } from './bursts.mjs';
 import { pendingEffects, sweepEffects, waitForTriggersToSettle } from './effects.mjs';
 import { EXPIRE_AFTER_MONTHS, lifecycleBooks, lifecyclePhase, seedLifecycle } from './lifecycle.mjs';
@@ -209,8 +208,6 @@ const problems = checks
   .filter(({ ok }) => !ok)
   .map(({ check, expected, found }) => `${check}: ${found}, not ${expected}`);
 
-const round = (/** @type {Record<string, number>} */ values) =>
-  Object.fromEntries(Object.entries(values).map(([key, value]) => [key, Math.round(value)]));
 const { ledger } = run;
 const figures = {
   date: new Date().toISOString(),
@@ -227,8 +224,8 @@ const figures = {
   totals: {
     'transactions recorded': transactions.length,
     'points awarded': ledger.points,
-    'latency of every request, ms': round(summarize(ledger.latencies)),
-    'trigger lag (created -> effects.completedAt), ms': round(summarize(lag)),
+    'latency of every request, ms': roundedSummary(ledger.latencies),
+    'trigger lag (created -> effects.completedAt), ms': roundedSummary(lag),
     'status codes': Object.fromEntries([...ledger.statuses].sort()),
     '5xx from the service (but 503 overloaded)': ledger.serviceErrors,
     '503 overloaded with Retry-After (nothing written; sent again, no fault)': ledger.overloaded,

@@ -6,11 +6,10 @@
 // `failed` (every attempt of the schedule refused) are retried through the API as an
 // operator would. webhookBooks() then holds the receiver to Firestore.
 import { createServer } from 'node:http';
-import { summarize } from '../lib/stats.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { postWithRetries } from '../../kiosk-simulator/client.ts';
-import { countOf } from './books.mjs';
+import { countOf, roundedSummary } from './books.mjs';
 
 const { Webhook } = requireFunctions('standardwebhooks');
 const { db } = requireFunctions('./lib/adapters/firestore.js');
@@ -144,7 +143,7 @@ export async function webhookBooks({ webhookId, seen }, retried) {
     refusedOnPurpose: seen.refusedOnPurpose,
     retriedByTheOperator: retried,
     deliveredMoreThanOnce: [...seen.delivered.values()].filter((times) => times.length > 1).length,
-    lagMs: Object.fromEntries(Object.entries(summarize(lag)).map(([k, v]) => [k, Math.round(v)])),
+    lagMs: roundedSummary(lag),
   };
   return { checks, figures };
 }
