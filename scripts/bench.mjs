@@ -12,21 +12,18 @@ import { parseArgs } from 'node:util';
 import { measureStart } from './bench/start.mjs';
 import { consoleSection, judge, report, spliceConsoleSection } from './bench/report.mjs';
 import { buildConsole } from './lib/console.mjs';
-import { EMULATORS, buildFunctions, runInEmulators } from './lib/emulators.mjs';
+import { EMULATORS, SERVICE_EMULATORS, buildFunctions, runInEmulators } from './lib/emulators.mjs';
 import { cacheDir, repoRoot } from './lib/paths.mjs';
 
-const {
-  quick,
-  console: consoleOnly,
-  help,
-} = parseArgs({
+const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     console: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
-}).values;
-if (help) {
+});
+const { quick, console: consoleOnly } = values;
+if (values.help) {
   console.log(
     'Usage: npm run bench -- [--quick] [--console]   (--quick: fewer repetitions; its BENCHMARKS.md is not for\n' +
       'comparison. --console: only the console section of BENCHMARKS.md)',
@@ -36,22 +33,28 @@ if (help) {
 const BENCHMARKS = join(repoRoot, 'BENCHMARKS.md');
 const PROJECT_ID = 'demo-kiosk-rewards-bench';
 
-/** The console's figures (scripts/bench/console.mjs) from the whole stack, Hosting included. */
-async function measureConsole() {
-  buildConsole();
-  const file = join(cacheDir, 'bench-console.json');
+/**
+ * Runs scripts/bench/<name>.mjs inside `firebase emulators:exec` with the emulators `only` names (or exits):
+ * what it measured, from the file it writes.
+ * @param {string} only
+ * @param {string} name
+ */
+async function measureInEmulators(only, name) {
+  const file = join(cacheDir, `bench-${name}.json`);
   rmSync(file, { force: true });
-  const script = join(repoRoot, 'scripts', 'bench', 'console.mjs');
-  const status = await runInEmulators({
-    projectId: PROJECT_ID,
-    only: EMULATORS,
-    command: ['node', script, file, ...(quick ? ['--quick'] : [])],
-  });
+  const command = ['node', join(repoRoot, 'scripts', 'bench', `${name}.mjs`), file, ...(quick ? ['--quick'] : [])];
+  const status = await runInEmulators({ projectId: PROJECT_ID, only, command });
   if (status !== 0) {
-    console.error('The console benchmark did not complete; see the output above.');
+    console.error(`scripts/bench/${name}.mjs did not complete; see the output above.`);
     process.exit(status || 1);
   }
   return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** The console's figures from the whole stack, Hosting included. */
+async function measureConsole() {
+  buildConsole();
+  return measureInEmulators(EMULATORS, 'console');
 }
 
 const startedAt = performance.now();
@@ -64,17 +67,7 @@ if (consoleOnly) {
 }
 console.log('Start: warm npm start against bare firebase emulators:start');
 const start = await measureStart(quick ? 1 : 3);
-const resultsFile = join(cacheDir, 'bench-results.json');
-rmSync(resultsFile, { force: true });
-const status = await runInEmulators({
-  projectId: PROJECT_ID,
-  command: ['node', join(repoRoot, 'scripts', 'bench', 'run.mjs'), resultsFile, ...(quick ? ['--quick'] : [])],
-});
-if (status !== 0) {
-  console.error('The benchmark did not complete; see the output above.');
-  process.exit(status || 1);
-}
-const results = { ...JSON.parse(readFileSync(resultsFile, 'utf8')), start, console: await measureConsole() };
+const results = { ...(await measureInEmulators(SERVICE_EMULATORS, 'run')), start, console: await measureConsole() };
 const command = `npm run bench${quick ? ' -- --quick' : ''}`;
 writeFileSync(BENCHMARKS, report(results, { command, durationMin: (performance.now() - startedAt) / 60_000 }));
 console.log('');

@@ -4,23 +4,16 @@
 // history, an admin, a rewards catalog, and a partner with a key and issued vouchers of
 // its reward (one for each use the bench sends); per endpoint, the n-th request the bench
 // sends it. Ids are spread over n so that concurrent requests touch different documents.
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
-import { functionsDir } from '../lib/paths.mjs';
+import { requireFunctions } from '../lib/paths.mjs';
 
-export const requireFn = createRequire(join(functionsDir, 'package.json'));
 /** @type {() => import('firebase-admin/firestore').Firestore} */
-export const db = requireFn('./lib/adapters/firestore.js').db;
-const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFn('./lib/data/kioskKeys.js');
-const { upsertReward } = requireFn('./lib/data/rewards.js');
-const { partnerKeys, upsertPartner } = requireFn('./lib/data/partners.js');
-const { keyedRedemptionId, newRedemption, newVoucherCodeEntry, redemptionsCollection, voucherCodesCollection } =
-  requireFn('./lib/data/redemptions.js');
-const { requestFingerprint } = requireFn('./lib/domain/idempotency.js');
-const { newVoucherCode } = requireFn('./lib/domain/voucherCode.js');
-const { Timestamp } = requireFn('firebase-admin/firestore');
+export const db = requireFunctions('./lib/adapters/firestore.js').db;
+const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFunctions('./lib/data/kioskKeys.js');
+const { upsertReward } = requireFunctions('./lib/data/rewards.js');
+const { partnerKeys, upsertPartner } = requireFunctions('./lib/data/partners.js');
+const { redeemReward } = requireFunctions('./lib/services/redemptions.js');
 
 const KIOSKS = 50;
 const USERS = 1000;
@@ -33,9 +26,14 @@ const REWARDS = [
   { id: 'bench-coffee', name: 'Bench coffee', cost: 150, kind: 'voucher', stock: 500 },
   { id: 'bench-retired', name: 'Bench retired', cost: 100, kind: 'voucher', stock: 0, active: false },
 ];
-
-const kioskDoc = (/** @type {number} */ i) =>
-  fleetKioskDoc(i, { name: `Bench kiosk ${i}`, address: `Bench street ${i}`, openingHours: SCHEDULES[i % 3] });
+const PARTNER = { id: 'bench-cafe', name: 'Bench café' };
+const PARTNER_REWARD = {
+  id: 'bench-cafe-coffee',
+  name: 'Bench café coffee',
+  cost: 150,
+  kind: 'voucher',
+  validDays: 90,
+};
 
 /**
  * firebase-admin's Firestore for another project in the same emulator (an app of its own).
@@ -43,10 +41,9 @@ const kioskDoc = (/** @type {number} */ i) =>
  * @returns {import('firebase-admin/firestore').Firestore}
  */
 export function projectFirestore(projectId) {
-  const { getApps, initializeApp } = requireFn('firebase-admin/app');
-  const { getFirestore } = requireFn('firebase-admin/firestore');
+  const { getApps, initializeApp } = requireFunctions('firebase-admin/app');
   const app = getApps().find((/** @type {{ name: string }} */ existing) => existing.name === projectId);
-  return getFirestore(app ?? initializeApp({ projectId }, projectId));
+  return requireFunctions('firebase-admin/firestore').getFirestore(app ?? initializeApp({ projectId }, projectId));
 }
 
 /**
@@ -56,11 +53,13 @@ export function projectFirestore(projectId) {
  * @param {number} userCount
  * @param {string} keyPrefix
  */
-async function seedFleet(firestore, userCount, keyPrefix) {
+export async function seedFleet(firestore, userCount, keyPrefix) {
   // The daily cap would refuse a busy user's awards; the bench measures speed, not the cap.
   await firestore.doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
   const kiosks = Array.from({ length: KIOSKS }, (_, i) => ({ id: `bench-kiosk-${i}`, apiKey: `${keyPrefix}-${i}` }));
   const users = Array.from({ length: userCount }, (_, i) => `bench-user-${i}`);
+  const kioskDoc = (/** @type {number} */ i) =>
+    fleetKioskDoc(i, { name: `Bench kiosk ${i}`, address: `Bench street ${i}`, openingHours: SCHEDULES[i % 3] });
   await writeAll(
     [
       ...kiosks.flatMap(({ id, apiKey }, i) => [
@@ -78,60 +77,25 @@ async function seedFleet(firestore, userCount, keyPrefix) {
 }
 
 /**
- * A project of its own holding `users` users and the bench's kiosks (one data size of the throughput).
- * @param {string} projectId
- * @param {number} users
- * @param {string} runId
- */
-export async function seedDataSize(projectId, users, runId) {
-  const { kiosks } = await seedFleet(projectFirestore(projectId), users, `${runId}-${projectId}`);
-  return { projectId, users, kiosks };
-}
-
-const PARTNER = { id: 'bench-cafe', name: 'Bench café' };
-const PARTNER_REWARD = {
-  id: 'bench-cafe-coffee',
-  name: 'Bench café coffee',
-  cost: 150,
-  kind: 'voucher',
-  validDays: 90,
-};
-
-/**
- * The partner, its key and `count` vouchers of its reward issued to the signed-in users,
- * each a redemption and its code's lookup document as a redemption writes them.
+ * The partner, its key and `count` vouchers of its reward redeemed by the signed-in users through the service's
+ * own redeemReward: each user's in turn (a redemption guards its user's balance), the users side by side.
  * @param {string} runId
  * @param {string[]} userIds
  * @param {number} count
  */
 async function seedVouchers(runId, userIds, count) {
   await upsertPartner(PARTNER.id, PARTNER.name);
-  const { reward } = await upsertReward({ ...PARTNER_REWARD, partnerId: PARTNER.id });
-  const codes = Array.from({ length: count }, () => newVoucherCode());
-  const createdAt = Timestamp.now();
-  await writeAll(
-    codes.flatMap((code, i) => {
-      const userId = userIds[i % userIds.length];
-      const idempotencyKey = `${runId}-voucher-${i}`;
-      const id = keyedRedemptionId(userId, idempotencyKey);
-      const redemption = newRedemption({
-        userId,
-        reward,
-        code,
-        balanceAfter: 0,
-        idempotencyKey,
-        requestFingerprint: requestFingerprint({ rewardId: reward.id }),
-        submissionId: idempotencyKey,
-        createdAt,
-      });
-      return [
-        [redemptionsCollection().doc(id), redemption],
-        [voucherCodesCollection().doc(code), newVoucherCodeEntry(id)],
-      ];
-    }),
-  );
+  await upsertReward({ ...PARTNER_REWARD, partnerId: PARTNER.id });
+  // The bench's output is its progress, not a log line per voucher.
+  requireFunctions('./lib/log.js').sendLogsTo(() => {});
+  const byUser = userIds.map(async (userId, first) => {
+    const codes = [];
+    for (let i = first; i < count; i += userIds.length)
+      codes.push((await redeemReward(userId, PARTNER_REWARD.id, `${runId}-voucher-${i}`)).redemption.code);
+    return codes;
+  });
   const { apiKey } = await partnerKeys.issueKey(PARTNER.id, 'bench till');
-  return { partnerKey: apiKey, codes };
+  return { partnerKey: apiKey, codes: /** @type {string[]} */ ((await Promise.all(byUser)).flat()) };
 }
 
 /**
@@ -157,36 +121,30 @@ export async function seed(runId, vouchers) {
   }
   const tokens = [];
   for (const uid of authUsers) tokens.push(await idTokenFor(uid));
-  return {
-    kiosks,
-    users,
-    authUsers,
-    tokens,
-    revoked,
-    ...(await seedVouchers(runId, authUsers, vouchers)),
-    adminToken: await idTokenFor('bench-admin', { admin: true }),
-  };
+  const adminToken = await idTokenFor('bench-admin', { admin: true });
+  return { kiosks, users, authUsers, tokens, revoked, adminToken, ...(await seedVouchers(runId, authUsers, vouchers)) };
 }
 
-/**
- * @typedef {import('./host.mjs').BenchRequest} BenchRequest
- * @typedef {{ name: string, request: (n: number) => BenchRequest, emulatorLocks?: boolean }} Endpoint
- */
+/** @typedef {Awaited<ReturnType<typeof seed>> & { runId: string }} Data */
 
 /**
  * Every endpoint the bench times, with its n-th request (the method is the name's).
- * @param {Awaited<ReturnType<typeof seed>> & { runId: string }} data
- * @returns {Endpoint[]}
+ * @param {Data} data
  */
 export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKey, codes, adminToken, runId }) {
-  const kiosk = (/** @type {number} */ n) => kiosks[n % KIOSKS];
+  const kiosk = (/** @type {number} */ n) => kiosks[n % kiosks.length];
   const key = (/** @type {number} */ n) => ({ 'x-api-key': kiosk(n).apiKey });
   const uid = (/** @type {number} */ n) => authUsers[n % AUTH_USERS];
+  const user = (/** @type {number} */ n) => `/user/${uid(n)}`;
   const auth = (/** @type {number} */ n) => ({ authorization: `Bearer ${tokens[n % AUTH_USERS]}` });
   const admin = { authorization: `Bearer ${adminToken}` };
+  const partner = { 'x-api-key': partnerKey };
+  const once = (/** @type {number} */ n, /** @type {string} */ what) => ({
+    'idempotency-key': `${runId}-${what}-${n}`,
+  });
   const deposit = (/** @type {number} */ n) => ({
     kioskId: kiosk(n).id,
-    userId: users[n % USERS],
+    userId: users[n % users.length],
     plasticCount: 1 + (n % 5),
     metalCount: n % 3,
   });
@@ -199,12 +157,12 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
     timezone: 'Europe/Berlin',
   });
   const notice = { topic: 'offers_updates', title: 'Double points', body: 'All weekend', data: { type: 'offer' } };
-  // A distinct client and address per request: many users, not one hot limiter document.
+  // A distinct client per request: many users, not one hot limiter document.
   const client = (/** @type {number} */ n) => ({
     'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
   });
-  const partner = { 'x-api-key': partnerKey };
-  // A use consumes its voucher: each use request takes the next unused one (n counts every endpoint's requests).
+  const revokedKey = (/** @type {number} */ n) => revoked[n % AUTH_USERS];
+  // A use consumes its voucher: each use takes the next unused one (n counts every endpoint's requests).
   let uses = 0;
   /** @type {[string, (n: number) => [string, Record<string, string>?, unknown?]][]} */
   const list = [
@@ -212,8 +170,8 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
     ['GET /kiosk/{id}', (n) => [`/kiosk/${kiosk(n).id}`]],
     ['GET /kiosks', () => ['/kiosks']],
     ['GET /kiosks?near=', () => ['/kiosks?near=50,9&radiusKm=40']],
-    ['GET /user/{id}', (n) => [`/user/${uid(n)}`, auth(n)]],
-    ['GET /user/{id}/history', (n) => [`/user/${uid(n)}/history`, auth(n)]],
+    ['GET /user/{id}', (n) => [user(n), auth(n)]],
+    ['GET /user/{id}/history', (n) => [`${user(n)}/history`, auth(n)]],
     ['GET /rewards', () => ['/rewards']],
     [
       'POST /admin/users/{id}/adjustments',
@@ -221,17 +179,10 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
     ],
     [
       'POST /user/{id}/redemptions',
-      (n) => [
-        `/user/${uid(n)}/redemptions`,
-        { ...auth(n), 'idempotency-key': `${runId}-red-${n}` },
-        { rewardId: REWARDS[0].id },
-      ],
+      (n) => [`${user(n)}/redemptions`, { ...auth(n), ...once(n, 'red') }, { rewardId: REWARDS[0].id }],
     ],
     ['POST /kiosk/{id}/status', (n) => [`/kiosk/${kiosk(n).id}/status`, key(n), { status: 'available' }]],
-    [
-      'POST /kiosk/transaction',
-      (n) => ['/kiosk/transaction', { ...key(n), 'idempotency-key': `${runId}-tx-${n}` }, deposit(n)],
-    ],
+    ['POST /kiosk/transaction', (n) => ['/kiosk/transaction', { ...key(n), ...once(n, 'tx') }, deposit(n)]],
     [
       'POST /kiosk/transactions/batch',
       (n) => [
@@ -240,33 +191,24 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
         { transactions: [{ ...deposit(n), idempotencyKey: `${runId}-batch-${n}` }] },
       ],
     ],
-    [
-      'PUT /user/{id}/push-token',
-      (n) => [`/user/${uid(n)}/push-token`, auth(n), { token: `bench-token-${runId}-${n}` }],
-    ],
-    ['DELETE /user/{id}/push-token', (n) => [`/user/${uid(n)}/push-token`, auth(n)]],
+    ['PUT /user/{id}/push-token', (n) => [`${user(n)}/push-token`, auth(n), { token: `bench-token-${runId}-${n}` }]],
+    ['DELETE /user/{id}/push-token', (n) => [`${user(n)}/push-token`, auth(n)]],
     ['POST /notify/topic', () => ['/notify/topic', admin, notice]],
     [
       'POST /notify/user',
-      (n) => ['/notify/user', admin, { userId: users[(2 * n) % USERS], title: 'Hi', body: 'Thanks' }],
+      (n) => ['/notify/user', admin, { userId: users[(2 * n) % users.length], title: 'Hi', body: 'Thanks' }],
     ],
     ['POST /admin/kiosks', (n) => ['/admin/kiosks', admin, newKiosk(n)]],
     ['POST /admin/kiosks/{id}/keys', (n) => [`/admin/kiosks/${kiosk(n).id}/keys`, admin, { label: 'bench' }]],
     [
       'DELETE /admin/kiosks/{id}/keys/{keyId}',
-      (n) => [`/admin/kiosks/${revoked[n % AUTH_USERS].kioskId}/keys/${revoked[n % AUTH_USERS].keyId}`, admin],
+      (n) => [`/admin/kiosks/${revokedKey(n).kioskId}/keys/${revokedKey(n).keyId}`, admin],
     ],
     ['GET /partner/vouchers/{code}', (n) => [`/partner/vouchers/${codes[n % codes.length]}`, partner]],
+    // One seeded voucher per use the bench sends; a use past them would be 409 and counted as failed.
     [
       'POST /partner/vouchers/{code}/use',
-      // One seeded voucher per use the bench sends; a use past them would be 409 and counted as failed.
-      () => {
-        const i = uses++;
-        return [
-          `/partner/vouchers/${codes[i % codes.length]}/use`,
-          { ...partner, 'idempotency-key': `${runId}-use-${i}` },
-        ];
-      },
+      () => [`/partner/vouchers/${codes[uses % codes.length]}/use`, { ...partner, ...once(uses++, 'use') }],
     ],
     [
       'POST /send-otp-email',
@@ -275,11 +217,24 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
   ];
   return list.map(([name, build]) => ({
     name,
-    request: (n) => {
+    /** @returns {import('./host.mjs').BenchRequest} */
+    request: (/** @type {number} */ n) => {
       const [path, headers = {}, body] = build(n);
       return { method: name.split(' ')[0], path, headers, body };
     },
     // A query inside a transaction: on the emulator, concurrent ones block each other until its lock times out.
     emulatorLocks: name === 'PUT /user/{id}/push-token',
   }));
+}
+/** @typedef {ReturnType<typeof endpoints>[number]} Endpoint */
+
+/**
+ * The endpoint called `name` of `list`.
+ * @param {Endpoint[]} list
+ * @param {string} name
+ */
+export function endpointNamed(list, name) {
+  const endpoint = list.find((candidate) => candidate.name === name);
+  if (!endpoint) throw new Error(`the bench has no endpoint ${name}`);
+  return endpoint;
 }

@@ -5,7 +5,7 @@
 // `admin effects:sweep`, `admin expiry:run`, `admin users:sweep`), against the local
 // emulators. The users sweep is daily when deployed; every 5 minutes here, so that an
 // account deleted in the Auth emulator is seen erased while the demo runs.
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { HOSTS, LOCAL_PROJECT_ID } from './emulators.mjs';
 import { adminCli, repoRoot } from './paths.mjs';
 
@@ -30,27 +30,19 @@ export const SCHEDULED_SWEEPS = [
  */
 export function startSweep({ name, command }, log) {
   let running = false;
+  const env = {
+    ...process.env,
+    FIRESTORE_EMULATOR_HOST: HOSTS.firestore,
+    FIREBASE_AUTH_EMULATOR_HOST: HOSTS.auth,
+    GCLOUD_PROJECT: LOCAL_PROJECT_ID,
+  };
+  const oneLine = (/** @type {string} */ text) => text.trim().replace(/\s+/g, ' ');
   const sweep = () => {
     if (running) return;
     running = true;
-    const proc = spawn(process.execPath, [adminCli, command], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        FIRESTORE_EMULATOR_HOST: HOSTS.firestore,
-        FIREBASE_AUTH_EMULATOR_HOST: HOSTS.auth,
-        GCLOUD_PROJECT: LOCAL_PROJECT_ID,
-      },
-    });
-    let result = '';
-    let notes = '';
-    proc.stdout.on('data', (chunk) => (result += chunk));
-    proc.stderr.on('data', (chunk) => (notes += chunk));
-    proc.on('close', (code) => {
+    execFile(process.execPath, [adminCli, command], { cwd: repoRoot, env }, (error, result, notes) => {
       running = false;
-      const oneLine = (/** @type {string} */ text) => text.trim().replace(/\s+/g, ' ');
-      log(code === 0 ? `${name}: ${oneLine(result)}` : `${name} failed (exit code ${code}): ${oneLine(notes)}`);
+      log(error ? `${name} failed (exit code ${error.code}): ${oneLine(notes)}` : `${name}: ${oneLine(result)}`);
     });
   };
   setInterval(sweep, SWEEP_INTERVAL_MS).unref();

@@ -6,7 +6,7 @@
 // the report says how many effects the sweep had to complete.
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { requireFunctions } from '../lib/paths.mjs';
-import { countOf, runAdmin } from './books.mjs';
+import { countOf, runAdmin, sum } from './books.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
@@ -15,39 +15,27 @@ const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
  * What the sweep looks through: every document whose trigger tells, counts or delivers
  * something, and the profiles of erased users (their erasure is finished by the sweep).
  */
-const WITH_EFFECTS = [
-  'transactions',
-  'redemptions',
-  'alerts',
-  'expiryReminders',
-  'webhookEvents',
-  'voucherUses',
-  'users',
-];
+const SWEPT = ['transactions', 'redemptions', 'alerts', 'expiryReminders', 'webhookEvents', 'voucherUses', 'users'];
 
 /** How many documents of each kind still wait for their effects. */
 export async function pendingEffects() {
-  const counts = await Promise.all(
-    WITH_EFFECTS.map((name) => countOf(db().collection(name).where(EFFECTS_PENDING, '==', true))),
-  );
-  return Object.fromEntries(WITH_EFFECTS.map((name, i) => [name, counts[i]]));
+  const count = (/** @type {string} */ name) => countOf(db().collection(name).where(EFFECTS_PENDING, '==', true));
+  return Object.fromEntries(await Promise.all(SWEPT.map(async (name) => [name, await count(name)])));
 }
 
 /**
  * Waits until no effect is pending, or until the number pending has not fallen for
  * `stallMs` (what is left then is what no trigger will finish), at most `timeoutMs`.
- * @param {{ stallMs?: number, timeoutMs?: number }} [options]
  */
-export async function waitForTriggersToSettle({ stallMs = 60_000, timeoutMs = 600_000 } = {}) {
+export async function waitForTriggersToSettle(stallMs = 60_000, timeoutMs = 600_000) {
   let fewest = Infinity;
   let fellAt = Date.now();
-  /** @type {Record<string, number>} */
   let last = {};
   return waitFor(
     `the triggers to finish or stall for ${stallMs / 1000} s`,
     async () => {
       last = await pendingEffects();
-      const total = Object.values(last).reduce((sum, n) => sum + n, 0);
+      const total = sum(Object.values(last));
       if (total < fewest) [fewest, fellAt] = [total, Date.now()];
       return total === 0 || Date.now() - fellAt > stallMs ? last : undefined;
     },
@@ -63,8 +51,8 @@ export async function waitForTriggersToSettle({ stallMs = 60_000, timeoutMs = 60
  * pending, completed by the sweep, failed.
  * @param {string} projectId
  */
-export function sweepEffects(projectId) {
-  const run = runAdmin(projectId, ['effects:sweep', '--min-age', '0']);
+export async function sweepEffects(projectId) {
+  const run = await runAdmin(projectId, ['effects:sweep', '--min-age', '0']);
   if (run.status !== 0) throw new Error(`effects:sweep failed (exit ${run.status}): ${run.stderr.trim()}`);
   return /** @type {Record<string, { pending: number, completed: number, failed: number }>} */ (JSON.parse(run.stdout));
 }

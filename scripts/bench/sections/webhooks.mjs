@@ -6,21 +6,21 @@
 // API's answer to the receiver's 2xx. The fan-out trigger and the task queue function run
 // in the functions emulator, their tasks in the tasks emulator: these are the emulator's
 // figures. Every delivery is verified with the `standardwebhooks` package.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
 import { startWebhookReceiver } from '../../../functions/test/harness/webhook-receiver.ts';
 import { waitFor } from '../../../functions/test/harness/wait.ts';
 import { summarize } from '../../lib/stats.mjs';
-import { requireFn } from '../data.mjs';
-import { sleep } from '../host.mjs';
+import { requireFunctions } from '../../lib/paths.mjs';
 
 /**
  * @param {{ url: string, adminToken: string, userIds: string[], warmUp: number, events: number, intervalMs: number }} plan
  */
 export async function measureWebhookLag({ url, adminToken, userIds, warmUp, events, intervalMs }) {
-  const { Webhook } = requireFn('standardwebhooks');
-  const { webhookEventsCollection } = requireFn('./lib/data/webhookEvents.js');
-  const { webhookEventId } = requireFn('./lib/domain/webhookEvents.js');
-  const { registerWebhook } = requireFn('./lib/services/webhooks.js');
+  const { Webhook } = requireFunctions('standardwebhooks');
+  const { webhookEventsCollection } = requireFunctions('./lib/data/webhookEvents.js');
+  const { webhookEventId } = requireFunctions('./lib/domain/webhookEvents.js');
+  const { registerWebhook } = requireFunctions('./lib/services/webhooks.js');
   const headers = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
   const receiver = await startWebhookReceiver(204);
   const deliveredTo = (/** @type {string} */ eventId) =>
@@ -83,17 +83,11 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
       fromCommit.push(call.receivedAt - committed);
       fromAnswer.push(call.receivedAt - answeredAt);
     }
-    console.log(
-      `  ${events} events, one every ${intervalMs} ms: from commit p50 ${summarize(fromCommit).p50} ms, p95 ${summarize(fromCommit).p95} ms; ${unverified} unverified`,
-    );
-    return {
-      events,
-      intervalMs,
-      fromCommit: summarize(fromCommit),
-      fromAnswer: summarize(fromAnswer),
-      calls: receiver.received.length - warmUp,
-      unverified,
-    };
+    const deliveries = { receiverCalls: receiver.received.length - warmUp, notVerified: unverified };
+    return [
+      { lagFrom: "the commit (the event document's create time)", ...summarize(fromCommit), ...deliveries },
+      { lagFrom: "the API's answer", ...summarize(fromAnswer), ...deliveries },
+    ];
   } finally {
     await setBackgroundTriggers(false);
     await receiver.close();
