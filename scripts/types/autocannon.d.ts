@@ -16,32 +16,15 @@ declare module 'autocannon' {
     duration?: number;
     amount?: number;
     timeout?: number;
-    pipelining?: number;
-    headers?: Record<string, string>;
     requests?: Request[];
-    setupClient?: (client: { on(event: string, listener: (...args: unknown[]) => void): void }) => void;
     [option: string]: unknown;
   }
-  interface Histogram {
-    average: number;
-    mean: number;
-    p50: number;
-    p90: number;
-    p99: number;
-    max: number;
-    min: number;
-    total: number;
-    [percentile: string]: number;
-  }
   export interface Result {
-    requests: Histogram;
-    latency: Histogram;
-    throughput: Histogram;
+    requests: { total: number };
     errors: number;
     timeouts: number;
     non2xx: number;
     '2xx': number;
-    duration: number;
     [field: string]: unknown;
   }
   /** With a callback: the running instance, which emits 'response' (client, status, bytes, milliseconds). */
