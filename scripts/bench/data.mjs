@@ -34,6 +34,15 @@ const PARTNER_REWARD = {
   kind: 'voucher',
   validDays: 90,
 };
+const REDEEM = { rewardId: REWARDS[0].id };
+/** What POST /admin/kiosks creates, besides its id. */
+const ADMIN_KIOSK = {
+  name: 'Admin kiosk',
+  address: 'Hachmannplatz 16, Hamburg',
+  location: { latitude: 53.553, longitude: 10.0067 },
+  openingHours: 'Mo-Su 06:00-23:00',
+  timezone: 'Europe/Berlin',
+};
 
 /**
  * firebase-admin's Firestore for another project in the same emulator (an app of its own).
@@ -142,21 +151,18 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
   const once = (/** @type {number} */ n, /** @type {string} */ what) => ({
     'idempotency-key': `${runId}-${what}-${n}`,
   });
-  const deposit = (/** @type {number} */ n) => ({
-    kioskId: kiosk(n).id,
-    userId: users[n % users.length],
-    plasticCount: 1 + (n % 5),
-    metalCount: n % 3,
+  const deposit = (/** @type {number} */ n) => {
+    const counts = { plasticCount: 1 + (n % 5), metalCount: n % 3 };
+    return { kioskId: kiosk(n).id, userId: users[n % users.length], ...counts };
+  };
+  const batch = (/** @type {number} */ n) => ({
+    transactions: [{ ...deposit(n), idempotencyKey: `${runId}-batch-${n}` }],
   });
-  const newKiosk = (/** @type {number} */ n) => ({
-    id: `bench-admin-kiosk-${n % AUTH_USERS}`,
-    name: 'Admin kiosk',
-    address: 'Hachmannplatz 16, Hamburg',
-    location: { latitude: 53.553, longitude: 10.0067 },
-    openingHours: 'Mo-Su 06:00-23:00',
-    timezone: 'Europe/Berlin',
-  });
+  const newKiosk = (/** @type {number} */ n) => ({ id: `bench-admin-kiosk-${n % AUTH_USERS}`, ...ADMIN_KIOSK });
   const notice = { topic: 'offers_updates', title: 'Double points', body: 'All weekend', data: { type: 'offer' } };
+  const adjustment = (/** @type {number} */ n) => ({ points: n % 2 ? -1 : 1, reason: 'Bench' });
+  const message = (/** @type {number} */ n) => ({ userId: users[(2 * n) % users.length], title: 'Hi', body: 'Thanks' });
+  const otp = (/** @type {number} */ n) => ({ email: `bench-${runId}-${n}@example.com`, otp: '482913' });
   // A distinct client per request: many users, not one hot limiter document.
   const client = (/** @type {number} */ n) => ({
     'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
@@ -173,31 +179,15 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
     ['GET /user/{id}', (n) => [user(n), auth(n)]],
     ['GET /user/{id}/history', (n) => [`${user(n)}/history`, auth(n)]],
     ['GET /rewards', () => ['/rewards']],
-    [
-      'POST /admin/users/{id}/adjustments',
-      (n) => [`/admin/users/${uid(n)}/adjustments`, admin, { points: n % 2 ? -1 : 1, reason: 'Bench' }],
-    ],
-    [
-      'POST /user/{id}/redemptions',
-      (n) => [`${user(n)}/redemptions`, { ...auth(n), ...once(n, 'red') }, { rewardId: REWARDS[0].id }],
-    ],
+    ['POST /admin/users/{id}/adjustments', (n) => [`/admin/users/${uid(n)}/adjustments`, admin, adjustment(n)]],
+    ['POST /user/{id}/redemptions', (n) => [`${user(n)}/redemptions`, { ...auth(n), ...once(n, 'red') }, REDEEM]],
     ['POST /kiosk/{id}/status', (n) => [`/kiosk/${kiosk(n).id}/status`, key(n), { status: 'available' }]],
     ['POST /kiosk/transaction', (n) => ['/kiosk/transaction', { ...key(n), ...once(n, 'tx') }, deposit(n)]],
-    [
-      'POST /kiosk/transactions/batch',
-      (n) => [
-        '/kiosk/transactions/batch',
-        key(n),
-        { transactions: [{ ...deposit(n), idempotencyKey: `${runId}-batch-${n}` }] },
-      ],
-    ],
+    ['POST /kiosk/transactions/batch', (n) => ['/kiosk/transactions/batch', key(n), batch(n)]],
     ['PUT /user/{id}/push-token', (n) => [`${user(n)}/push-token`, auth(n), { token: `bench-token-${runId}-${n}` }]],
     ['DELETE /user/{id}/push-token', (n) => [`${user(n)}/push-token`, auth(n)]],
     ['POST /notify/topic', () => ['/notify/topic', admin, notice]],
-    [
-      'POST /notify/user',
-      (n) => ['/notify/user', admin, { userId: users[(2 * n) % users.length], title: 'Hi', body: 'Thanks' }],
-    ],
+    ['POST /notify/user', (n) => ['/notify/user', admin, message(n)]],
     ['POST /admin/kiosks', (n) => ['/admin/kiosks', admin, newKiosk(n)]],
     ['POST /admin/kiosks/{id}/keys', (n) => [`/admin/kiosks/${kiosk(n).id}/keys`, admin, { label: 'bench' }]],
     [
@@ -210,10 +200,7 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
       'POST /partner/vouchers/{code}/use',
       () => [`/partner/vouchers/${codes[uses % codes.length]}/use`, { ...partner, ...once(uses++, 'use') }],
     ],
-    [
-      'POST /send-otp-email',
-      (n) => ['/send-otp-email', client(n), { email: `bench-${runId}-${n}@example.com`, otp: '482913' }],
-    ],
+    ['POST /send-otp-email', (n) => ['/send-otp-email', client(n), otp(n)]],
   ];
   return list.map(([name, build]) => ({
     name,
