@@ -214,14 +214,3 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
   }));
 }
 /** @typedef {ReturnType<typeof endpoints>[number]} Endpoint */
-
-/**
- * The endpoint called `name` of `list`.
- * @param {Endpoint[]} list
- * @param {string} name
- */
-export function endpointNamed(list, name) {
-  const endpoint = list.find((candidate) => candidate.name === name);
-  if (!endpoint) throw new Error(`the bench has no endpoint ${name}`);
-  return endpoint;
-}

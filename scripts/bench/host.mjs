@@ -84,18 +84,16 @@ export async function startFunction({ source = functionsDir, env }) {
   });
   closeSync(fd);
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  return { child, url: `http://127.0.0.1:${port}`, spawnedAt, logFile, exited };
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { child, url: `http://127.0.0.1:${port}`, spawnedAt, logFile, stop };
 }
 /** @typedef {Awaited<ReturnType<typeof startFunction>>} Instance */
-
-/** @param {Instance} instance */
-export async function stopFunction(instance) {
-  if (instance.child.exitCode !== null || instance.child.signalCode !== null) return;
-  instance.child.kill('SIGTERM');
-  const timer = setTimeout(() => instance.child.kill('SIGKILL'), 5000);
-  await instance.exited;
-  clearTimeout(timer);
-}
 
 /**
  * Starts an instance per entry of `options`, runs `measure` with them once each has answered, stops them.
@@ -111,12 +109,12 @@ export async function withInstances(options, measure) {
     for (const instance of started) await firstAnswer(instance, '/');
     return await measure(started);
   } finally {
-    for (const instance of started) await stopFunction(instance);
+    for (const instance of started) await instance.stop();
   }
 }
 
 /** The union of the request's backend calls' intervals, from its Server-Timing header (ms). */
-const backendMs = (/** @type {unknown} */ header) => Number(/backend;dur=([\d.]+)/.exec(String(header ?? ''))?.[1]);
+const backendMs = (/** @type {unknown} */ header) => Number(/backend;dur=([\d.]+)/.exec(String(header))?.[1]);
 
 /** Polls `path` every few ms until it answers 200: the time from spawn to that answer, and its backend time. */
 export async function firstAnswer(/** @type {Instance} */ instance, /** @type {string} */ path, headers = {}) {
@@ -147,10 +145,9 @@ let sent = 0;
  * @param {{ connections: number, amount?: number, duration?: number, build: (n: number) => BenchRequest, onAnswer?: (status: number, body: string) => void }} options
  */
 export function cannon(url, { connections, amount, duration, build, onAnswer }) {
-  /** @type {number[]} */ const latencies = [];
-  /** @type {number[]} */ const backend = [];
-  /** @type {string[]} */ const failures = [];
-  /** @type {Promise<{ latencies: number[], backend: number[], failures: string[], result: import('autocannon').Result }>} */
+  /** @type {{ latencies: number[], backend: number[], failures: string[] }} */
+  const load = { latencies: [], backend: [], failures: [] };
+  /** @type {Promise<typeof load & { result: import('autocannon').Result }>} */
   return new Promise((resolve, reject) => {
     const tracker = autocannon(
       {
@@ -171,46 +168,39 @@ export function cannon(url, { connections, amount, duration, build, onAnswer }) 
             },
             onResponse: (status, body, _context, headers) => {
               const timing = Object.entries(headers).find(([name]) => name.toLowerCase() === 'server-timing');
-              if (timing) backend.push(backendMs(timing[1]));
-              if (status >= 300) failures.push(`${status} ${body.slice(0, 160)}`);
+              if (timing) load.backend.push(backendMs(timing[1]));
+              if (status >= 300) load.failures.push(`${status} ${body.slice(0, 160)}`);
               onAnswer?.(status, body);
             },
           },
         ],
       },
-      (error, result) => (error ? reject(error) : resolve({ latencies, backend, failures, result })),
+      (error, result) => (error ? reject(error) : resolve({ ...load, result })),
     );
-    tracker.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+    tracker.on('response', (_client, _status, _bytes, ms) => load.latencies.push(ms));
   });
 }
 /** @typedef {Awaited<ReturnType<typeof cannon>>} Load */
 
 /**
  * `map` over `items`, one at a time.
- * @template T, R
- * @param {T[]} items
- * @param {(item: T, i: number) => Promise<R>} map
+ * @type {<T, R>(items: T[], map: (item: T, i: number) => Promise<R>) => Promise<R[]>}
  */
-export async function inSequence(items, map) {
-  /** @type {R[]} */
+export const inSequence = async (items, map) => {
   const results = [];
   for (const item of items) results.push(await map(item, results.length));
   return results;
-}
+};
 
 /**
  * `rounds` rounds of `measure(item, i, round)` over `items`, each round starting one further on, so that other load
  * on the machine hits every item alike.
- * @template T
- * @param {number} rounds
- * @param {T[]} items
- * @param {(item: T, i: number, round: number) => Promise<void>} measure
+ * @type {<T>(rounds: number, items: T[], measure: (item: T, i: number, round: number) => Promise<void>) => Promise<void>}
  */
-export async function inRotation(rounds, items, measure) {
+export const inRotation = async (rounds, items, measure) => {
   for (let round = 0; round < rounds; round++)
-    for (let k = 0; k < items.length; k++)
-      await measure(items[(k + round) % items.length], (k + round) % items.length, round);
-}
+    for (let k = round; k < round + items.length; k++) await measure(items[k % items.length], k % items.length, round);
+};
 
 /**
  * `rounds` of `amount` requests (c=1) per target, in rotation after a warm-up of `warmUp` each; latencies and

@@ -24,43 +24,38 @@ const worstOf = (/** @type {Results['warm']} */ rows) => rows.reduce((a, b) => (
 /**
  * A field as a table cell: a ratio as ×, a count with thousands separators, any other number as a time or
  * a size (ms, MiB: the field's name says which), a list of times, a flag as yes or no.
- * @param {string} field
- * @param {unknown} value
+ * @type {(field: string, value: unknown) => string}
  */
-function cell(field, value) {
+const cell = (field, value) => {
   if (field === 'ratio') return x(Number(value));
   if (typeof value === 'number') return Number.isInteger(value) ? n(value) : ms(value);
   if (Array.isArray(value)) return value.map(ms).join(', ');
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return String(value).replaceAll('|', '\\|');
-}
+};
 
 /**
  * One section of BENCHMARKS.md: a heading, a table of `rows` with a column per field (its name in words:
  * `answerMs` is "answer ms"), and a note when the table needs one.
- * @param {string} heading
- * @param {object[]} rows
- * @param {string} [note]
+ * @type {(heading: string, rows: object[], note?: string) => string}
  */
-function section(heading, rows, note) {
+const section = (heading, rows, note) => {
   const fields = Object.keys(rows[0] ?? {});
   const header = fields.map((field) => field.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`));
   const lines = [header, fields.map(() => '---')];
   for (const row of rows) lines.push(fields.map((field) => cell(field, /** @type {any} */ (row)[field])));
   const table = lines.map((line) => `| ${line.join(' | ')} |`).join('\n');
   return [`## ${heading}`, table, ...(note ? [note] : [])].join('\n\n');
-}
+};
 
+/** @typedef {{ name: string, measured: string, met: boolean }} Target */
 /** The targets as the rows of a table, each with its verdict. */
-const targetRows = (/** @type {{ name: string, measured: string, met: boolean }[]} */ targets) =>
+const targetRows = (/** @type {Target[]} */ targets) =>
   targets.map(({ name, measured, met }) => ({ target: name, measured, verdict: met ? 'met' : '**MISSED**' }));
 
 /**
  * A target that `value` is at most `limit` × `base`: the ratio, then both values.
- * @param {string} name
- * @param {number} limit
- * @param {number} value
- * @param {number} base
+ * @type {(name: string, limit: number, value: number, base: number, unit?: string, more?: string) => Target}
  */
 const atMost = (name, limit, value, base, unit = 'ms', more = '') => ({
   name,
@@ -87,6 +82,10 @@ export function judge(r) {
   const vouchers = judged.filter((row) => /^(GET|POST) \/partner\//.test(row.endpoint));
   const worstVoucher = worstOf(vouchers);
   const [base, larger] = [r.expiry[0], r.expiry[r.expiry.length - 1]];
+  const nearby = `Kiosks near a point flat as the fleet grows elsewhere (${n(fewest.kiosksElsewhere)} → ${n(most.kiosksElsewhere)}): p50 ≤ 1.2×`;
+  const history =
+    "A history page flat as the history grows (the long history's slowest page against the short one's): p50 ≤ 1.2×";
+  const expiry = `The expiry run with 10× the users who have nothing to expire (${n(base.idleUsers)} → ${n(larger.idleUsers)}): time ≤ 1.2×`;
   return [
     atMost('A warm `npm start` ≤ 1.2× a bare `firebase emulators:start`', 1.2, r.start.startS, r.start.bareS, 's'),
     ...r.cold.map((row) => atMost(`Cold start ≤ 1.15× the floor, ${row.endpoint}`, 1.15, row.apiMs, row.floorMs)),
@@ -111,31 +110,14 @@ export function judge(r) {
       measured: `${batch.retried} transactions retried, ${batch.notOk} answers not 200, ${batch.failedEffects} failed effects`,
       met: batch.retried + batch.notOk + batch.failedEffects === 0,
     },
-    atMost(
-      `Kiosks near a point flat as the fleet grows elsewhere (${n(fewest.kiosksElsewhere)} → ${n(most.kiosksElsewhere)}): p50 ≤ 1.2×`,
-      1.2,
-      most.p50,
-      fewest.p50,
-    ),
-    atMost(
-      "A history page flat as the history grows (the long history's slowest page against the short one's): p50 ≤ 1.2×",
-      1.2,
-      slowestPage,
-      r.history[0].p50,
-    ),
+    atMost(nearby, 1.2, most.p50, fewest.p50),
+    atMost(history, 1.2, slowestPage, r.history[0].p50),
     {
       name: 'Voucher check and use ≤ 1.2× their floor, c=1 and c=16',
       measured: `worst ${x(worstVoucher.ratio)} (${worstVoucher.endpoint} @ c=${worstVoucher.c}); ${vouchers.length} rows judged`,
       met: vouchers.length === 4 && worstVoucher.ratio <= 1.2,
     },
-    atMost(
-      `The expiry run with 10× the users who have nothing to expire (${n(base.idleUsers)} → ${n(larger.idleUsers)}): time ≤ 1.2×`,
-      1.2,
-      larger.timeMs,
-      base.timeMs,
-      'ms',
-      `; ${larger.usersRead} vs ${base.usersRead} users read`,
-    ),
+    atMost(expiry, 1.2, larger.timeMs, base.timeMs, 'ms', `; ${larger.usersRead} vs ${base.usersRead} users read`),
   ];
 }
 

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { setBackgroundTriggers } from '../../functions/test/harness/emulators.ts';
 import { MailCatcher } from '../../functions/test/harness/mail-catcher.ts';
-import { endpointNamed, endpoints, seed } from './data.mjs';
+import { endpoints, seed } from './data.mjs';
 import { firstAnswer, floorFunction, functionEnv, logDir, withInstances } from './host.mjs';
 import { measureBatch } from './sections/batch.mjs';
 import { measureExpiry } from './sections/expiry.mjs';
@@ -71,7 +71,7 @@ const data = { ...(await seed(runId, voucherUses)), runId };
 const list = endpoints(data);
 
 step(`Cold start: api and the empty function alternating, ${plan.coldRuns} runs`);
-const coldRequests = ['GET /kiosk/{id}', 'GET /user/{id}'].map((name) => endpointNamed(list, name));
+const coldRequests = list.filter(({ name }) => ['GET /kiosk/{id}', 'GET /user/{id}'].includes(name));
 const cold = await measureColdStart({ env, runs: plan.coldRuns, requests: coldRequests });
 
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
@@ -101,9 +101,9 @@ step(
 const expiry = await measureExpiry(plan.expiry);
 await mail.stop();
 
-const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, loadBefore };
-const measured = { cold, warm, batch, webhooks, throughput, nearby, history, exports, expiry };
-const results = { quick, plan, machine: { ...machine, loadAfter: loadavg()[0] }, ...measured };
+const [cpu, cores, node, loadAfter] = [cpus()[0]?.model ?? 'unknown', cpus().length, process.version, loadavg()[0]];
+const machine = { cpu, cores, node, loadBefore, loadAfter };
+const results = { quick, plan, machine, cold, warm, batch, webhooks, throughput, nearby, history, exports, expiry };
 /** @typedef {typeof results} RunResults */
 writeFileSync(positionals[0], JSON.stringify(results, null, 2));
 rmSync(logDir, { recursive: true, force: true });

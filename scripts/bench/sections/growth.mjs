@@ -8,7 +8,7 @@ import { idTokenFor } from '../../../functions/test/harness/auth.ts';
 import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
 import { median, summarize } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
-import { db, endpointNamed, endpoints, projectFirestore, seedFleet } from '../data.mjs';
+import { db, endpoints, projectFirestore, seedFleet } from '../data.mjs';
 import { cannon, functionEnv, inRotation, inSequence, inTurn, withInstances } from '../host.mjs';
 
 /** A project of its own in the emulator per size, and the start options of an api instance on it. */
@@ -26,7 +26,7 @@ export async function measureThroughput({ env, data, users, connections, seconds
   const sizes = await inSequence(users, async (count) => {
     const { projectId, instance } = sizeProject(`u${count}`, env);
     const fleet = await seedFleet(projectFirestore(projectId), count, `${data.runId}-${projectId}`);
-    const { request } = endpointNamed(endpoints({ ...data, ...fleet }), 'POST /kiosk/transaction');
+    const [{ request }] = endpoints({ ...data, ...fleet }).filter(({ name }) => name === 'POST /kiosk/transaction');
     return { users: count, request, instance };
   });
   return withInstances(

@@ -3,7 +3,7 @@
 // on the same host, plus, for the api, the time its own backend calls took in that
 // very request (Server-Timing, src/adapters/callTiming.ts).
 import { median, summarize } from '../../lib/stats.mjs';
-import { cannon, firstAnswer, floorFunction, functionEnv, startFunction, stopFunction } from '../host.mjs';
+import { cannon, firstAnswer, floorFunction, functionEnv, startFunction } from '../host.mjs';
 
 /**
  * `runs` cold starts of the api per request and of the floor, alternating: spawn -> first 200.
@@ -16,7 +16,7 @@ export async function measureColdStart({ env, runs, requests }) {
     try {
       return await firstAnswer(instance, path, headers);
     } finally {
-      await stopFunction(instance);
+      await instance.stop();
     }
   };
   /** @type {number[]} */
