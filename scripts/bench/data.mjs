@@ -27,13 +27,7 @@ const REWARDS = [
   { id: 'bench-retired', name: 'Bench retired', cost: 100, kind: 'voucher', stock: 0, active: false },
 ];
 const PARTNER = { id: 'bench-cafe', name: 'Bench café' };
-const PARTNER_REWARD = {
-  id: 'bench-cafe-coffee',
-  name: 'Bench café coffee',
-  cost: 150,
-  kind: 'voucher',
-  validDays: 90,
-};
+const CAFE_COFFEE = { id: 'bench-cafe-coffee', name: 'Bench café coffee', cost: 150, kind: 'voucher', validDays: 90 };
 const REDEEM = { rewardId: REWARDS[0].id };
 /** What POST /admin/kiosks creates, besides its id. */
 const ADMIN_KIOSK = {
@@ -69,19 +63,15 @@ export async function seedFleet(firestore, userCount, keyPrefix) {
   const users = Array.from({ length: userCount }, (_, i) => `bench-user-${i}`);
   const kioskDoc = (/** @type {number} */ i) =>
     fleetKioskDoc(i, { name: `Bench kiosk ${i}`, address: `Bench street ${i}`, openingHours: SCHEDULES[i % 3] });
-  await writeAll(
-    [
-      ...kiosks.flatMap(({ id, apiKey }, i) => [
-        [firestore.collection('kiosks').doc(id), kioskDoc(i)],
-        [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), newKioskKey(id, 'bench')],
-      ]),
-      ...users.map((id, i) => [
-        firestore.collection('users').doc(id),
-        fleetUserDoc(id, i % 2 ? undefined : `device-${i}`),
-      ]),
-    ],
-    firestore,
-  );
+  const userDoc = (/** @type {number} */ i) => fleetUserDoc(users[i], i % 2 ? undefined : `device-${i}`);
+  const docs = [
+    ...kiosks.flatMap(({ id, apiKey }, i) => [
+      [firestore.collection('kiosks').doc(id), kioskDoc(i)],
+      [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), newKioskKey(id, 'bench')],
+    ]),
+    ...users.map((id, i) => [firestore.collection('users').doc(id), userDoc(i)]),
+  ];
+  await writeAll(docs, firestore);
   return { kiosks, users };
 }
 
@@ -94,13 +84,13 @@ export async function seedFleet(firestore, userCount, keyPrefix) {
  */
 async function seedVouchers(runId, userIds, count) {
   await upsertPartner(PARTNER.id, PARTNER.name);
-  await upsertReward({ ...PARTNER_REWARD, partnerId: PARTNER.id });
+  await upsertReward({ ...CAFE_COFFEE, partnerId: PARTNER.id });
   // The bench's output is its progress, not a log line per voucher.
   requireFunctions('./lib/log.js').sendLogsTo(() => {});
   const byUser = userIds.map(async (userId, first) => {
     const codes = [];
     for (let i = first; i < count; i += userIds.length)
-      codes.push((await redeemReward(userId, PARTNER_REWARD.id, `${runId}-voucher-${i}`)).redemption.code);
+      codes.push((await redeemReward(userId, CAFE_COFFEE.id, `${runId}-voucher-${i}`)).redemption.code);
     return codes;
   });
   const { apiKey } = await partnerKeys.issueKey(PARTNER.id, 'bench till');

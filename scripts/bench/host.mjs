@@ -97,11 +97,9 @@ export async function startFunction({ source = functionsDir, env }) {
 
 /**
  * Starts an instance per entry of `options`, runs `measure` with them once each has answered, stops them.
- * @template R
- * @param {Parameters<typeof startFunction>[0][]} options
- * @param {(instances: Instance[]) => Promise<R>} measure
+ * @type {<R>(options: Parameters<typeof startFunction>[0][], measure: (instances: Instance[]) => Promise<R>) => Promise<R>}
  */
-export async function withInstances(options, measure) {
+export const withInstances = async (options, measure) => {
   /** @type {Instance[]} */
   const started = [];
   try {
@@ -111,24 +109,20 @@ export async function withInstances(options, measure) {
   } finally {
     for (const instance of started) await instance.stop();
   }
-}
+};
 
 /** The union of the request's backend calls' intervals, from its Server-Timing header (ms). */
 const backendMs = (/** @type {unknown} */ header) => Number(/backend;dur=([\d.]+)/.exec(String(header))?.[1]);
 
 /** Polls `path` every few ms until it answers 200: the time from spawn to that answer, and its backend time. */
 export async function firstAnswer(/** @type {Instance} */ instance, /** @type {string} */ path, headers = {}) {
-  const response = await waitFor(
-    `${instance.url}${path} to answer 200 (see ${instance.logFile})`,
-    async () => {
-      if (instance.child.exitCode !== null) throw new Error(`functions-framework exited; see ${instance.logFile}`);
-      const answer = await fetch(`${instance.url}${path}`, { headers }).catch(() => undefined);
-      return answer?.status === 200 ? answer : undefined;
-    },
-    60_000,
-    undefined,
-    3,
-  );
+  const { url, logFile } = instance;
+  const answered = async () => {
+    if (instance.child.exitCode !== null) throw new Error(`functions-framework exited; see ${logFile}`);
+    const answer = await fetch(`${url}${path}`, { headers }).catch(() => undefined);
+    return answer?.status === 200 ? answer : undefined;
+  };
+  const response = await waitFor(`${url}${path} to answer 200 (see ${logFile})`, answered, 60_000, undefined, 3);
   const firstResponseMs = performance.now() - instance.spawnedAt;
   return { firstResponseMs, backendMs: backendMs(response.headers.get('server-timing')), body: await response.json() };
 }
@@ -218,12 +212,8 @@ export async function inTurn(targets, { rounds, amount, warmUp = 5 }) {
   return loads.map((runs) => {
     const latency = summarize(runs.flatMap((run) => run.latencies));
     const backendP50 = summarize(runs.flatMap((run) => run.backend)).p50;
+    const failed = runs.flatMap((run) => run.failures).length;
     // The service's own part: the emulator's time grows with its data in ways deployed Firestore's does not.
-    return {
-      ...latency,
-      backendP50,
-      p50AboveBackend: latency.p50 - backendP50,
-      failed: runs.flatMap((run) => run.failures).length,
-    };
+    return { ...latency, backendP50, p50AboveBackend: latency.p50 - backendP50, failed };
   });
 }
