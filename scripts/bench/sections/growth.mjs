@@ -29,40 +29,42 @@ export async function measureThroughput({ env, data, users, connections, seconds
     const [{ request }] = endpoints({ ...data, ...fleet }).filter(({ name }) => name === 'POST /kiosk/transaction');
     return { users: count, request, instance };
   });
-  return withInstances(
-    sizes.map((size) => size.instance),
-    async (instances) => {
-      const award = (/** @type {number} */ i, /** @type {number} */ c, /** @type {number} */ duration) =>
-        cannon(instances[i].url, { connections: c, duration, build: sizes[i].request });
-      for (let i = 0; i < sizes.length; i++) await award(i, Math.max(...connections), Math.max(2, seconds));
-      /** @type {import('../host.mjs').Load[][][]} per size, per connections */
-      const loads = sizes.map(() => connections.map(() => []));
-      await inRotation(rounds, sizes, async (size, i, round) => {
-        for (const c of round % 2 ? [...connections].reverse() : connections) {
-          const load = await award(i, c, seconds);
-          loads[i][connections.indexOf(c)].push(load);
-          console.log(`  ${size.users} users, c=${c}: ${(load.result['2xx'] / seconds).toFixed(0)} req/s`);
-        }
-      });
-      return sizes.flatMap((size, i) =>
-        connections.map((c, j) => {
-          const runs = loads[i][j];
-          const total = (/** @type {'non2xx' | 'errors' | 'timeouts'} */ key) =>
-            runs.reduce((sum, load) => sum + load.result[key], 0);
-          return {
-            users: size.users,
-            c,
-            requestsPerSecond: median(runs.map((load) => load.result['2xx'] / seconds)),
-            ...summarize(runs.flatMap((load) => load.latencies)),
-            non2xx: total('non2xx'),
-            errors: total('errors'),
-            timeouts: total('timeouts'),
-          };
-        }),
-      );
-    },
-  );
+  const options = sizes.map((size) => size.instance);
+  return withInstances(options, async (instances) => {
+    const award = (/** @type {number} */ i, /** @type {number} */ c, /** @type {number} */ duration) =>
+      cannon(instances[i].url, { connections: c, duration, build: sizes[i].request });
+    for (let i = 0; i < sizes.length; i++) await award(i, Math.max(...connections), Math.max(2, seconds));
+    /** @type {import('../host.mjs').Load[][][]} per size, per connections */
+    const loads = sizes.map(() => connections.map(() => []));
+    await inRotation(rounds, sizes, async (size, i, round) => {
+      for (const c of round % 2 ? [...connections].reverse() : connections) {
+        const load = await award(i, c, seconds);
+        loads[i][connections.indexOf(c)].push(load);
+        console.log(`  ${size.users} users, c=${c}: ${(load.result['2xx'] / seconds).toFixed(0)} req/s`);
+      }
+    });
+    return sizes.flatMap((size, i) =>
+      connections.map((c, j) => {
+        const runs = loads[i][j];
+        const total = (/** @type {'non2xx' | 'errors' | 'timeouts'} */ key) =>
+          runs.reduce((sum, load) => sum + load.result[key], 0);
+        return {
+          users: size.users,
+          c,
+          requestsPerSecond: median(runs.map((load) => load.result['2xx'] / seconds)),
+          ...summarize(runs.flatMap((load) => load.latencies)),
+          non2xx: total('non2xx'),
+          errors: total('errors'),
+          timeouts: total('timeouts'),
+        };
+      }),
+    );
+  });
 }
+
+/** The JSON answer of GET `url`. */
+const getJson = async (/** @type {string} */ url, /** @type {Record<string, string>} */ headers = {}) =>
+  (await fetch(url, { headers })).json();
 
 const NEIGHBOURHOOD = { latitude: 52.521918, longitude: 13.413215 };
 const RADIUS_KM = 5;
@@ -106,20 +108,13 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
     const documentsRead = reads.reduce((sum, read) => sum + read.data().count, 0);
     return { kiosksElsewhere: fleet, near, instance, documentsRead };
   });
-  return withInstances(
-    sizes.map((size) => size.instance),
-    async (instances) => {
-      const found = await inSequence(
-        instances,
-        async ({ url }) => (await (await fetch(`${url}${path}`)).json()).kiosks.length,
-      );
-      const measured = await inTurn(
-        instances.map(({ url }) => ({ url, request: { method: 'GET', path } })),
-        { rounds, amount },
-      );
-      return sizes.map(({ instance: _, ...size }, i) => ({ ...size, found: found[i], ...measured[i] }));
-    },
-  );
+  const options = sizes.map((size) => size.instance);
+  return withInstances(options, async (instances) => {
+    const found = await inSequence(instances, async ({ url }) => (await getJson(`${url}${path}`)).kiosks.length);
+    const targets = instances.map(({ url }) => ({ url, request: { method: 'GET', path } }));
+    const measured = await inTurn(targets, { rounds, amount });
+    return sizes.map(({ instance: _, ...size }, i) => ({ ...size, found: found[i], ...measured[i] }));
+  });
 }
 
 /**
@@ -138,22 +133,18 @@ export async function measureHistory({ env, runId, kioskId, entries, rounds, amo
   // The last page: after the entry that comes `limit` before the oldest, at the position the service's cursor encodes.
   const { encodeCursor } = requireFunctions('./lib/domain/cursor.js');
   const longest = pages[pages.length - 1];
-  const after = await db()
-    .collection('ledger')
-    .doc(`bench-history-${runId}-${longest.entries}-${String(limit).padStart(6, '0')}`)
-    .get();
+  const afterId = `bench-history-${runId}-${longest.entries}-${String(limit).padStart(6, '0')}`;
+  const after = await db().collection('ledger').doc(afterId).get();
   const { seconds, nanoseconds } = after.get('createdAt');
   const cursor = encodeCursor({ seconds, nanoseconds, id: after.id });
   pages.push({ ...longest, page: 'last', path: `${longest.path}&cursor=${cursor}` });
   return withInstances([{ env: functionEnv(env) }], async ([{ url }]) => {
     const shown = await inSequence(
       pages,
-      async ({ path, headers }) => (await (await fetch(`${url}${path}`, { headers })).json()).entries.length,
+      async ({ path, headers }) => (await getJson(url + path, headers)).entries.length,
     );
-    const measured = await inTurn(
-      pages.map(({ path, headers }) => ({ url, request: { method: 'GET', path, headers } })),
-      { rounds, amount },
-    );
+    const targets = pages.map(({ path, headers }) => ({ url, request: { method: 'GET', path, headers } }));
+    const measured = await inTurn(targets, { rounds, amount });
     return pages.map(({ entries: count, page }, i) => ({ entries: count, page, shown: shown[i], ...measured[i] }));
   });
 }
