@@ -32,31 +32,29 @@ export async function measureExport({ env, runId, kioskId, entries, rounds }) {
     const headers = { authorization: `Bearer ${await idTokenFor(userId)}` };
     return { entries: count, request: { method: 'GET', path: `/user/${userId}/export`, headers } };
   });
-  return withInstances(
-    users.map(() => ({ env: functionEnv(env) })),
-    async (instances) => {
-      const { path, headers } = users[0].request;
-      for (const instance of instances) await firstAnswer(instance, path, headers);
-      const warm = instances.map(memoryOf);
-      // One export of each size checked whole before the timing: as many entries and transactions as seeded.
-      const bytes = await inSequence(users, async ({ entries: count, request }, i) => {
-        const response = await fetch(`${instances[i].url}${request.path}`, { headers: request.headers });
-        const body = await response.text();
-        const { ledger, transactions } = JSON.parse(body);
-        if (response.status !== 200 || ledger.length !== count || transactions.length !== count)
-          throw new Error(`the export of ${count} entries answered ${response.status}`);
-        return Buffer.byteLength(body);
-      });
-      const targets = users.map(({ request }, i) => ({ url: instances[i].url, request }));
-      const measured = await inTurn(targets, { rounds, amount: 1, warmUp: 0 });
-      return users.map((user, i) => ({
-        entries: user.entries,
-        bytes: bytes[i],
-        lastByteMs: measured[i].p50,
-        failed: measured[i].failed,
-        warmRssMib: warm[i].rssMiB,
-        peakRssMib: memoryOf(instances[i]).peakMiB,
-      }));
-    },
-  );
+  const options = users.map(() => ({ env: functionEnv(env) }));
+  return withInstances(options, async (instances) => {
+    const { path, headers } = users[0].request;
+    for (const instance of instances) await firstAnswer(instance, path, headers);
+    const warm = instances.map(memoryOf);
+    // One export of each size checked whole before the timing: as many entries and transactions as seeded.
+    const bytes = await inSequence(users, async ({ entries: count, request }, i) => {
+      const response = await fetch(`${instances[i].url}${request.path}`, { headers: request.headers });
+      const body = await response.text();
+      const { ledger, transactions } = JSON.parse(body);
+      if (response.status !== 200 || ledger.length !== count || transactions.length !== count)
+        throw new Error(`the export of ${count} entries answered ${response.status}`);
+      return Buffer.byteLength(body);
+    });
+    const targets = users.map(({ request }, i) => ({ url: instances[i].url, request }));
+    const measured = await inTurn(targets, { rounds, amount: 1, warmUp: 0 });
+    return users.map((user, i) => ({
+      entries: user.entries,
+      bytes: bytes[i],
+      lastByteMs: measured[i].p50,
+      failed: measured[i].failed,
+      warmRssMib: warm[i].rssMiB,
+      peakRssMib: memoryOf(instances[i]).peakMiB,
+    }));
+  });
 }

@@ -32,9 +32,8 @@ export async function measureColdStart({ env, runs, requests }) {
   }
   return requests.map(({ name }, i) => {
     const apiMs = median(api[i].map((run) => run.firstResponseMs));
-    const backendMs = median(api[i].map((run) => run.backendMs));
-    const floorMs = median(floor) + backendMs;
-    const [emptyFunctionMs, firstRequestBackendMs] = [median(floor), backendMs];
+    const [emptyFunctionMs, firstRequestBackendMs] = [median(floor), median(api[i].map((run) => run.backendMs))];
+    const floorMs = emptyFunctionMs + firstRequestBackendMs;
     return { endpoint: name, apiMs, emptyFunctionMs, firstRequestBackendMs, floorMs, ratio: apiMs / floorMs };
   });
 }

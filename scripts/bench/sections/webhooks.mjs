@@ -34,23 +34,12 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
     const { adjustment } = await answer.json();
     return { eventId: webhookEventId('points.adjusted', adjustment.id), answeredAt: Date.now() };
   };
-  /** @param {string[]} eventIds */
-  const delivered = (eventIds) =>
-    waitFor(
-      `${eventIds.length} deliveries to the receiver`,
-      async () => (eventIds.every(deliveredTo) ? true : undefined),
-      120_000,
-      async () => `${eventIds.filter(deliveredTo).length} delivered`,
-      20,
-    );
   await setBackgroundTriggers(true);
   try {
     // The service's registration, told it is on the emulators: the API's instance here is functions-framework,
     // which would refuse http to loopback as deployed.
-    const webhook = await registerWebhook(
-      { url: receiver.url, events: ['points.adjusted'], description: 'bench receiver' },
-      true,
-    );
+    const registration = { url: receiver.url, events: ['points.adjusted'], description: 'bench receiver' };
+    const webhook = await registerWebhook(registration, true);
     /** `count` adjustments from the `first`-th on, one every `intervalMs`, once every one's event is delivered. */
     const paced = async (/** @type {number} */ first, /** @type {number} */ count) => {
       const sent = [];
@@ -59,7 +48,10 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
         await sleep(intervalMs);
       }
       const adjusted = await Promise.all(sent);
-      await delivered(adjusted.map(({ eventId }) => eventId));
+      const eventIds = adjusted.map(({ eventId }) => eventId);
+      const all = async () => (eventIds.every(deliveredTo) ? true : undefined);
+      const seen = async () => `${eventIds.filter(deliveredTo).length} delivered`;
+      await waitFor(`${eventIds.length} deliveries to the receiver`, all, 120_000, seen, 20);
       return adjusted;
     };
     // Not measured: the emulator starts workers for the trigger and the task function as the pace asks for them,
