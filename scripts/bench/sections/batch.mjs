@@ -24,9 +24,7 @@ const MODES = [
   { mode: 'singles, 16 at a time', connections: 16 },
 ];
 
-/**
- * @param {{ url: string, runId: string, items: number, rounds: number }} plan
- */
+/** @param {{ url: string, runId: string, items: number, rounds: number }} plan */
 export async function measureBatch({ url, runId, items, rounds }) {
   const { diagnosticsCollection } = requireFunctions('./lib/adapters/firestore.js');
   const { issueKey } = requireFunctions('./lib/data/kioskKeys.js');

@@ -32,9 +32,7 @@ parentPort.on('message', async (asOf) => {
   parentPort.postMessage({ ms: performance.now() - started, outcome });
 });`;
 
-/**
- * @param {{ due: number, idle: number, rounds: number }} plan
- */
+/** @param {{ due: number, idle: number, rounds: number }} plan */
 export async function measureExpiry({ due, idle, rounds }) {
   const { newProfile, pointsModel } = requireFunctions('./lib/data/users.js');
   const { DEFAULT_REWARDS } = requireFunctions('./lib/domain/rewards.js');
@@ -62,7 +60,7 @@ export async function measureExpiry({ due, idle, rounds }) {
     delete env.FIREBASE_CONFIG;
     delete env.GOOGLE_CLOUD_PROJECT;
     const worker = new Worker(WORKER, { eval: true, env });
-    return { idle: idleUsers, firestore, dueDocs, worker, days: 0, runs: /** @type {number[]} */ ([]), read: 0 };
+    return { idleUsers, firestore, dueDocs, worker, days: 0, runs: /** @type {number[]} */ ([]), usersRead: 0 };
   });
   /** One run of `size` for a day of its own, its due users' points put back first: its time (ms). */
   const run = async (/** @type {(typeof sizes)[number]} */ size) => {
@@ -75,7 +73,7 @@ export async function measureExpiry({ due, idle, rounds }) {
     const answer = (await answered)[0];
     const { usersRead, expired, failed } = answer.outcome;
     if (expired.users !== due || failed) throw new Error(`the run of ${asOf} expired ${expired.users} users of ${due}`);
-    size.read = usersRead;
+    size.usersRead = usersRead;
     return answer.ms;
   };
   try {
@@ -86,10 +84,10 @@ export async function measureExpiry({ due, idle, rounds }) {
   } finally {
     await Promise.all(sizes.map((size) => size.worker.terminate()));
   }
-  return sizes.map(({ idle: idleUsers, read, runs }) => ({
+  return sizes.map(({ idleUsers, usersRead, runs }) => ({
     usersDue: due,
     idleUsers,
-    usersRead: read,
+    usersRead,
     timeMs: median(runs),
     runs,
   }));

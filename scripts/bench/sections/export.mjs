@@ -21,9 +21,7 @@ function memoryOf(instance) {
   return { rssMiB: mib('VmRSS'), peakMiB: mib('VmHWM') };
 }
 
-/**
- * @param {{ env: Record<string, string>, runId: string, kioskId: string, entries: number[], rounds: number }} plan
- */
+/** @param {{ env: Record<string, string>, runId: string, kioskId: string, entries: number[], rounds: number }} plan */
 export async function measureExport({ env, runId, kioskId, entries, rounds }) {
   const users = await inSequence(entries, async (count) => {
     const userId = `bench-export-${runId}-${count}`;
