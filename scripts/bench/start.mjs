@@ -27,14 +27,9 @@ const isOpen = (/** @type {number} */ port) =>
     socket.once('error', () => resolve(false));
   });
 const openPorts = async () => (await Promise.all(PORTS.map(isOpen))).flatMap((open, i) => (open ? [PORTS[i]] : []));
-const portsClosed = () =>
-  waitFor(
-    'every port closed',
-    async () => ((await openPorts()).length ? undefined : true),
-    30_000,
-    async () => `ports ${(await openPorts()).join(', ')} still open`,
-    250,
-  );
+const noneOpen = async () => ((await openPorts()).length ? undefined : true);
+const stillOpen = async () => `ports ${(await openPorts()).join(', ')} still open`;
+const portsClosed = () => waitFor('every port closed', noneOpen, 30_000, stillOpen, 250);
 
 /**
  * One launch: seconds to the first 200 of GET {API}/, then Ctrl-C and wait until it is gone.

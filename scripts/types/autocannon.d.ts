@@ -10,12 +10,9 @@ declare module 'autocannon' {
     setupRequest?: (request: Record<string, unknown>, context: any) => Request;
     onResponse?: (status: number, body: string, context: any, headers: Record<string, string>) => void;
   }
+  // The other options (connections, amount, duration, timeout...) are numbers passed through as given.
   interface Options {
     url: string;
-    connections?: number;
-    duration?: number;
-    amount?: number;
-    timeout?: number;
     requests?: Request[];
     [option: string]: unknown;
   }

@@ -90,18 +90,14 @@ export async function measureBatch({ url, runId, items, rounds }) {
       });
       const answerMs = lastAnswerAt - started;
       const refs = answers.flatMap(({ id }) => (id ? [db().collection('transactions').doc(id)] : []));
-      const done = await waitFor(
-        `the effects of ${refs.length} transactions and the kiosk's counters at ${expected}`,
-        async () => {
-          const [snaps, now] = await Promise.all([db().getAll(...refs), counters()]);
-          return snaps.every((snap) => snap.get('effects.completedAt')) && now.join('/') === expected
-            ? snaps
-            : undefined;
-        },
-        300_000,
-        async () => `kiosk counters ${(await counters()).join('/')}`,
-        50,
-      );
+      const settled = async () => {
+        const [snaps, now] = await Promise.all([db().getAll(...refs), counters()]);
+        const complete = snaps.every((snap) => snap.get('effects.completedAt')) && now.join('/') === expected;
+        return complete ? snaps : undefined;
+      };
+      const seen = async () => `kiosk counters ${(await counters()).join('/')}`;
+      const what = `the effects of ${refs.length} transactions and the kiosk's counters at ${expected}`;
+      const done = await waitFor(what, settled, 300_000, seen, 50);
       const run = {
         answerMs,
         everyEffectMs: performance.now() - started,
