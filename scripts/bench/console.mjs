@@ -29,27 +29,21 @@ await first.page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
 const session = await first.context.storageState({ indexedDB: true });
 await first.context.close();
 
+const VIEW = { viewport: { width: 1280, height: 800 }, locale: 'en-US' };
 /** @type {{ url: string, bytes: number, gzip: number }[]} */
 let scripts = [];
 /** @type {number[]} */
 const renderedMs = [];
 for (let run = 0; run < runs; run++) {
-  const context = await browser.newContext({
-    storageState: session,
-    viewport: { width: 1280, height: 800 },
-    locale: 'en-US',
-  });
+  const context = await browser.newContext({ storageState: session, ...VIEW });
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
   const page = await context.newPage();
   /** @type {Promise<{ url: string, bytes: number, gzip: number }>[]} */
   const loaded = [];
   page.on('response', (response) => {
     if (response.request().resourceType() !== 'script') return;
-    loaded.push(
-      response
-        .body()
-        .then((body) => ({ url: new URL(response.url()).pathname, bytes: body.length, gzip: gzipSync(body).length })),
-    );
+    const url = new URL(response.url()).pathname;
+    loaded.push(response.body().then((body) => ({ url, bytes: body.length, gzip: gzipSync(body).length })));
   });
   await page.goto(consoleUrl('/fleet'));
   await page.getByRole('table', { name: 'Kiosks' }).getByRole('row').nth(1).waitFor();
