@@ -1,9 +1,8 @@
 // @ts-check
 // `npm run bench [-- --quick] [-- --console] [-- --report-only]`: builds the functions, times a warm `npm start`
-// against a bare `firebase emulators:start`, then runs scripts/bench/run.mjs inside the
-// emulator suite (project demo-kiosk-rewards-bench), then scripts/bench/console.mjs in the
-// whole stack (Hosting too), keeps what they measured in .cache/bench.json, writes
-// BENCHMARKS.md from it and prints the targets.
+// against a bare `firebase emulators:start`, then runs scripts/bench/run.mjs inside the emulator suite (project
+// demo-kiosk-rewards-bench), then scripts/bench/console.mjs in the whole stack (Hosting too), keeps what they measured
+// in .cache/bench.json, writes BENCHMARKS.md from it and prints the targets.
 // --quick: every section shrunk (a few minutes), for trying the bench, not for figures.
 // --console: the console's section alone, put in place of the one BENCHMARKS.md has.
 // --report-only: BENCHMARKS.md again from .cache/bench.json, measuring nothing.

@@ -1,8 +1,7 @@
 // @ts-check
-// Hosting a function as Cloud Functions does: @google-cloud/functions-framework serving
-// target `api` of the built code (or of the floor function, floor.js), one process per
-// instance, against the emulators; sending load to it, all through autocannon; and the
-// rotation the sections measure their sizes in.
+// Hosting a function as Cloud Functions does: @google-cloud/functions-framework serving target `api` of the built code
+// (or of the floor function, floor.js), one process per instance, against the emulators; sending load to it, all
+// through autocannon; and the rotation the sections measure their sizes in.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -131,10 +130,9 @@ export async function firstAnswer(/** @type {Instance} */ instance, /** @type {s
 
 let sent = 0;
 /**
- * Load through autocannon: `amount` requests (or `duration` seconds) over `connections`
- * keep-alive connections, the n-th built by `build(n)` (n counts across every call, so
- * ids built from it never repeat). Returns every latency and backend time (ms), the
- * answers that were not 2xx, and autocannon's own result.
+ * Load through autocannon: `amount` requests (or `duration` seconds) over `connections` keep-alive connections, the
+ * n-th built by `build(n)` (n counts across every call, so ids built from it never repeat). Returns every latency and
+ * backend time (ms), the answers that were not 2xx, and autocannon's own result.
  * @param {string} url
  * @param {{ connections: number, amount?: number, duration?: number, build: (n: number) => BenchRequest, onAnswer?: (status: number, body: string) => void }} options
  */

@@ -1,7 +1,7 @@
 // @ts-check
-// BENCHMARKS.md from what the bench measured: the targets judged, then one table per
-// section, each drawn by one renderer from the rows a section measured (a column per
-// field, named by it). How each figure is measured is told once, in docs/performance.md.
+// BENCHMARKS.md from what the bench measured: the targets judged, then one table per section, each drawn by one
+// renderer from the rows a section measured (a column per field, named by it). How each figure is measured is told
+// once, in docs/performance.md.
 
 /**
  * What run.mjs measured, with the start row, the console's figures and how the run went (bench.mjs keeps it all in

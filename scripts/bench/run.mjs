@@ -1,10 +1,9 @@
 // @ts-check
 // The bench proper, run by scripts/bench.mjs inside `firebase emulators:exec`:
 //   node scripts/bench/run.mjs <results.json> [--quick]
-// Every instance is functions-framework on the built code (host.mjs) against the
-// Firestore and Auth emulators, with call timing on; the functions emulator only runs
-// the Firestore triggers (the batch section) and the webhook fan-out and deliveries, with
-// the tasks emulator (the webhook section). Writes what it measured to <results.json>.
+// Every instance is functions-framework on the built code (host.mjs) against the Firestore and Auth emulators, with
+// call timing on; the functions emulator only runs the Firestore triggers (the batch section) and the webhook fan-out
+// and deliveries, with the tasks emulator (the webhook section). Writes what it measured to <results.json>.
 import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';

@@ -1,8 +1,7 @@
 // @ts-check
-// What must stay flat as the data grows: awards per second as users grow, a search
-// near a point as the fleet grows elsewhere, a page of history as the history grows.
-// Each size is served by a warm instance of its own; the sizes are measured in
-// rotation, so other load on the machine hits every size alike.
+// What must stay flat as the data grows: awards per second as users grow, a search near a point as the fleet grows
+// elsewhere, a page of history as the history grows. Each size is served by a warm instance of its own; the sizes are
+// measured in rotation, so other load on the machine hits every size alike.
 import { pointAt } from '../../../functions/test/harness/geo.ts';
 import { idTokenFor } from '../../../functions/test/harness/auth.ts';
 import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
@@ -70,8 +69,8 @@ const NEIGHBOURHOOD = { latitude: 52.521918, longitude: 13.413215 };
 const RADIUS_KM = 5;
 
 /**
- * GET /kiosks?near= at one neighbourhood of `near` kiosks, with each of `fleets` kiosks
- * elsewhere in Europe (100+ km away), each fleet a project of its own.
+ * GET /kiosks?near= at one neighbourhood of `near` kiosks, with each of `fleets` kiosks elsewhere in Europe (100+ km
+ * away), each fleet a project of its own.
  * @param {{ env: Record<string, string>, fleets: number[], near: number, rounds: number, amount: number }} plan
  */
 export async function measureNearby({ env, fleets, near, rounds, amount }) {
@@ -118,8 +117,8 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
 }
 
 /**
- * GET /user/{id}/history?limit=10: the first page of a user with each of `entries`
- * entries, and the last page of the longest history.
+ * GET /user/{id}/history?limit=10: the first page of a user with each of `entries` entries, and the last page of the
+ * longest history.
  * @param {{ env: Record<string, string>, runId: string, kioskId: string, entries: number[], rounds: number, amount: number }} plan
  */
 export async function measureHistory({ env, runId, kioskId, entries, rounds, amount }) {
