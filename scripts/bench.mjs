@@ -39,10 +39,8 @@ const RESULTS = join(cacheDir, 'bench.json');
 /**
  * Runs scripts/bench/<name>.mjs inside `firebase emulators:exec` with the emulators `only` names (or exits):
  * what it measured, from the file it writes.
- * @param {string} only
- * @param {string} name
  */
-async function measureInEmulators(only, name) {
+async function measureInEmulators(/** @type {string} */ only, /** @type {string} */ name) {
   if (name === 'console') buildConsole();
   const file = join(cacheDir, `bench-${name}.json`);
   rmSync(file, { force: true });

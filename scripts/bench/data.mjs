@@ -77,11 +77,8 @@ export async function seedFleet(firestore, userCount, keyPrefix) {
 /**
  * The partner, its key and `count` vouchers of its reward redeemed by the signed-in users through the service's
  * own redeemReward: each user's in turn (a redemption guards its user's balance), the users side by side.
- * @param {string} runId
- * @param {string[]} userIds
- * @param {number} count
  */
-async function seedVouchers(runId, userIds, count) {
+async function seedVouchers(/** @type {string} */ runId, /** @type {string[]} */ userIds, /** @type {number} */ count) {
   await upsertPartner(PARTNER.id, PARTNER.name);
   await upsertReward({ ...CAFE_COFFEE, partnerId: PARTNER.id });
   // The bench's output is its progress, not a log line per voucher.
@@ -99,10 +96,8 @@ async function seedVouchers(runId, userIds, count) {
 /**
  * The bench project's data: the fleet, signed-in users with a history, an admin, the catalog, revoked keys,
  * and `vouchers` vouchers of a partner's reward.
- * @param {string} runId
- * @param {number} vouchers
  */
-export async function seed(runId, vouchers) {
+export async function seed(/** @type {string} */ runId, /** @type {number} */ vouchers) {
   const { kiosks, users } = await seedFleet(db(), USERS, runId);
   const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
   const kioskId = kiosks[0].id;
@@ -193,7 +188,6 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
   ];
   return list.map(([name, build]) => ({
     name,
-    /** @returns {import('./host.mjs').BenchRequest} */
     request: (/** @type {number} */ n) => {
       const [path, headers = {}, body] = build(n);
       return { method: name.split(' ')[0], path, headers, body };

@@ -63,11 +63,8 @@ const atMost = (name, limit, value, base, unit = 'ms', more = '') => ({
   met: value / base <= limit,
 });
 
-/**
- * Every target of BENCHMARKS.md: what it asks, what was measured, met or not.
- * @param {Results} r
- */
-export function judge(r) {
+/** Every target of BENCHMARKS.md: what it asks, what was measured, met or not. */
+export function judge(/** @type {Results} */ r) {
   const judged = r.warm.filter((row) => row.judged);
   const worst = worstOf(judged);
   const faults = r.throughput.reduce((sum, row) => sum + row.non2xx + row.errors + row.timeouts, 0);
@@ -121,8 +118,7 @@ export function judge(r) {
   ];
 }
 
-/** @param {Results} r */
-export function report(r) {
+export function report(/** @type {Results} */ r) {
   const { machine: m, plan } = r;
   // Why the two targets on a range query cannot be met here: what the tables show is the emulator's.
   const scans = 'On the emulator a range query scans the whole collection; deployed Firestore reads the range alone.';
@@ -191,12 +187,8 @@ export function consoleSection(c) {
   ].join('\n\n');
 }
 
-/**
- * BENCHMARKS.md with its console sections (the last ones, as report() writes them) replaced by `consoleMarkdown`.
- * @param {string} markdown
- * @param {string} consoleMarkdown
- */
-export function spliceConsoleSection(markdown, consoleMarkdown) {
+/** BENCHMARKS.md with its console sections (the last ones, as report() writes them) replaced by `consoleMarkdown`. */
+export function spliceConsoleSection(/** @type {string} */ markdown, /** @type {string} */ consoleMarkdown) {
   const start = markdown.indexOf(`## ${CONSOLE_HEADING}`);
   return `${(start === -1 ? markdown : markdown.slice(0, start)).trimEnd()}\n\n${consoleMarkdown}\n`;
 }

@@ -9,11 +9,8 @@ import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
 import { db } from '../data.mjs';
 import { firstAnswer, functionEnv, inSequence, inTurn, withInstances } from '../host.mjs';
 
-/**
- * The instance's resident memory now and its peak so far (MiB), from /proc/<pid>/status.
- * @param {import('../host.mjs').Instance} instance
- */
-function memoryOf(instance) {
+/** The instance's resident memory now and its peak so far (MiB), from /proc/<pid>/status. */
+function memoryOf(/** @type {import('../host.mjs').Instance} */ instance) {
   const status = readFileSync(`/proc/${instance.child.pid}/status`, 'utf8');
   const mib = (/** @type {string} */ field) =>
     Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) / 1024;
