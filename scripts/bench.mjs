@@ -27,9 +27,7 @@ const { values } = parseArgs({
 const { quick, console: consoleOnly } = values;
 if (values.help) {
   console.log(
-    'Usage: npm run bench -- [--quick] [--console] [--report-only]   (--quick: fewer repetitions; its BENCHMARKS.md\n' +
-      'is not for comparison. --console: only the console section of BENCHMARKS.md. --report-only: BENCHMARKS.md\n' +
-      'again from the last run, .cache/bench.json)',
+    'Usage: npm run bench -- [--quick] [--console] [--report-only]   (each told at the top of scripts/bench.mjs)',
   );
   process.exit(0);
 }

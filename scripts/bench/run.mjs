@@ -94,9 +94,8 @@ step('GET /user/{id}/history as the history grows');
 const history = await measureHistory({ env, runId, kioskId: data.kiosks[0].id, ...plan.history });
 step('GET /user/{id}/export as the history grows');
 const exports = await measureExport({ env, runId, kioskId: data.kiosks[0].id, ...plan.export });
-step(
-  `The expiry run: ${plan.expiry.due} users due beside ${plan.expiry.idle} and ${10 * plan.expiry.idle} with nothing to expire`,
-);
+const { due, idle } = plan.expiry;
+step(`The expiry run: ${due} users due beside ${idle} and ${10 * idle} with nothing to expire`);
 const expiry = await measureExpiry(plan.expiry);
 await mail.stop();
 

@@ -11,6 +11,7 @@ import { startWebhookReceiver } from '../../../functions/test/harness/webhook-re
 import { waitFor } from '../../../functions/test/harness/wait.ts';
 import { summarize } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
+/** @typedef {import('../../../functions/test/harness/webhook-receiver.ts').ReceivedCall} ReceivedCall */
 
 /**
  * @param {{ url: string, adminToken: string, userIds: string[], warmUp: number, events: number, intervalMs: number }} plan
@@ -62,9 +63,7 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
     const fromAnswer = [];
     let unverified = 0;
     for (const { eventId, answeredAt } of adjusted) {
-      const call = /** @type {import('../../../functions/test/harness/webhook-receiver.ts').ReceivedCall} */ (
-        deliveredTo(eventId)
-      );
+      const call = /** @type {ReceivedCall} */ (deliveredTo(eventId));
       try {
         verifier.verify(call.body, call.headers);
       } catch {
