@@ -6,10 +6,8 @@
 /**
  * What run.mjs measured, with the start row, the console's figures and how the run went (bench.mjs keeps it all in
  * .cache/bench.json).
- * @typedef {import('./run.mjs').RunResults & {
- *   start: Awaited<ReturnType<typeof import('./start.mjs').measureStart>>,
- *   console: import('./console.mjs').ConsoleResults,
- *   command: string, durationMin: number, writtenAt: string }} Results
+ * @typedef {import('./run.mjs').RunResults & { start: Awaited<ReturnType<typeof import('./start.mjs').measureStart>>,
+ *   console: import('./console.mjs').ConsoleResults, command: string, durationMin: number, writtenAt: string }} Results
  */
 
 /** The contract's budget for the console's first page: compressed JavaScript. */
