@@ -27,10 +27,8 @@ export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
  * @returns {Record<string, string>}
  */
 export function functionEnv(extra = {}) {
-  const params = ['.env', '.env.local']
-    .map((name) => join(functionsDir, name))
-    .filter(existsSync)
-    .map((file) => parseEnv(readFileSync(file, 'utf8')));
+  const files = ['.env', '.env.local'].map((name) => join(functionsDir, name)).filter(existsSync);
+  const params = files.map((file) => parseEnv(readFileSync(file, 'utf8')));
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
