@@ -1,13 +1,9 @@
 // The part of autocannon's API the bench and the load test use (the package ships no
 // types, and @types/autocannon would be one more install for two call sites).
 declare module 'autocannon' {
-  // `context` is whatever the caller keeps per connection, hence any.
+  // `context` is whatever the caller keeps per connection, hence any; a request is method, path, headers and body.
   interface Request {
-    method?: string;
-    path?: string;
-    headers?: Record<string, string>;
-    body?: string;
-    setupRequest?: (request: Record<string, unknown>, context: any) => Request;
+    setupRequest?: (request: Record<string, unknown>, context: any) => Record<string, unknown>;
     onResponse?: (status: number, body: string, context: any, headers: Record<string, string>) => void;
   }
   // The other options (connections, amount, duration, timeout...) are numbers passed through as given.
@@ -22,7 +18,6 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
     '2xx': number;
-    [field: string]: unknown;
   }
   /** With a callback: the running instance, which emits 'response' (client, status, bytes, milliseconds). */
   interface Instance {
