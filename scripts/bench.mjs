@@ -26,9 +26,7 @@ const { values } = parseArgs({
 });
 const { quick, console: consoleOnly } = values;
 if (values.help) {
-  console.log(
-    'Usage: npm run bench -- [--quick] [--console] [--report-only]   (each told at the top of scripts/bench.mjs)',
-  );
+  console.log('Usage: npm run bench -- [--quick] [--console] [--report-only]   (see the top of scripts/bench.mjs)');
   process.exit(0);
 }
 const BENCHMARKS = join(repoRoot, 'BENCHMARKS.md');
@@ -66,9 +64,9 @@ else {
   buildFunctions();
   console.log('Start: warm npm start against bare firebase emulators:start');
   const start = await measureStart(quick ? 1 : 3);
-  const measured = { ...(await measureInEmulators(SERVICE_EMULATORS, 'run')), start };
   results = {
-    ...measured,
+    ...(await measureInEmulators(SERVICE_EMULATORS, 'run')),
+    start,
     console: await measureInEmulators(EMULATORS, 'console'),
     command: `npm run bench${quick ? ' -- --quick' : ''}`,
     durationMin: (performance.now() - startedAt) / 60_000,
