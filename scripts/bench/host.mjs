@@ -137,36 +137,28 @@ let sent = 0;
 export function cannon(url, { connections, amount, duration, build, onAnswer }) {
   /** @type {{ latencies: number[], backend: number[], failures: string[] }} */
   const load = { latencies: [], backend: [], failures: [] };
+  /** @type {import('autocannon').Request} */
+  const request = {
+    setupRequest: (base) => {
+      const { method, path, headers = {}, body } = build(sent++);
+      if (body === undefined) return { ...base, method, path, headers };
+      const json = { 'content-type': 'application/json', ...headers };
+      return { ...base, method, path, headers: json, body: JSON.stringify(body) };
+    },
+    onResponse: (status, body, _context, headers) => {
+      const timing = Object.entries(headers).find(([name]) => name.toLowerCase() === 'server-timing');
+      if (timing) load.backend.push(backendMs(timing[1]));
+      if (status >= 300) load.failures.push(`${status} ${body.slice(0, 160)}`);
+      onAnswer?.(status, body);
+    },
+  };
+  // Unset options must be absent: autocannon takes an undefined duration for a bad one.
+  const size = amount ? { amount } : { duration };
+  // A run ends on autocannon's next sampling tick: 100 ms rather than a second of idling.
+  const options = { url, connections, ...size, sampleInt: 100, timeout: 60, requests: [request] };
   /** @type {Promise<typeof load & { result: import('autocannon').Result }>} */
   return new Promise((resolve, reject) => {
-    const tracker = autocannon(
-      {
-        url,
-        connections,
-        // Unset options must be absent: autocannon takes an undefined duration for a bad one.
-        ...(amount ? { amount } : { duration }),
-        // A run ends on autocannon's next sampling tick: 100 ms rather than a second of idling.
-        sampleInt: 100,
-        timeout: 60,
-        requests: [
-          {
-            setupRequest: (base) => {
-              const { method, path, headers = {}, body } = build(sent++);
-              if (body === undefined) return { ...base, method, path, headers };
-              const json = { 'content-type': 'application/json', ...headers };
-              return { ...base, method, path, headers: json, body: JSON.stringify(body) };
-            },
-            onResponse: (status, body, _context, headers) => {
-              const timing = Object.entries(headers).find(([name]) => name.toLowerCase() === 'server-timing');
-              if (timing) load.backend.push(backendMs(timing[1]));
-              if (status >= 300) load.failures.push(`${status} ${body.slice(0, 160)}`);
-              onAnswer?.(status, body);
-            },
-          },
-        ],
-      },
-      (error, result) => (error ? reject(error) : resolve({ ...load, result })),
-    );
+    const tracker = autocannon(options, (error, result) => (error ? reject(error) : resolve({ ...load, result })));
     tracker.on('response', (_client, _status, _bytes, ms) => load.latencies.push(ms));
   });
 }

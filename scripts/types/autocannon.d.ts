@@ -2,7 +2,7 @@
 // types, and @types/autocannon would be one more install for two call sites).
 declare module 'autocannon' {
   // `context` is whatever the caller keeps per connection, hence any; a request is method, path, headers and body.
-  interface Request {
+  export interface Request {
     setupRequest?: (request: Record<string, unknown>, context: any) => Record<string, unknown>;
     onResponse?: (status: number, body: string, context: any, headers: Record<string, string>) => void;
   }
