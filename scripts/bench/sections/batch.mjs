@@ -75,17 +75,13 @@ export async function measureBatch({ url, runId, items, rounds }) {
             const headers = { ...key, 'idempotency-key': idempotencyKey };
             return { method: 'POST', path: '/kiosk/transaction', headers, body };
           });
+      const onAnswer = (/** @type {number} */ status, /** @type {string} */ body) => {
+        lastAnswerAt = performance.now();
+        const results = !batch ? [{ ...JSON.parse(body), status }] : status === 200 ? JSON.parse(body).results : [];
+        for (const result of results) answers.push({ status: result.status, id: result.transaction?.id });
+      };
       let next = 0;
-      await cannon(url, {
-        connections,
-        amount: requests.length,
-        build: () => requests[next++],
-        onAnswer: (status, body) => {
-          lastAnswerAt = performance.now();
-          const results = !batch ? [{ ...JSON.parse(body), status }] : status === 200 ? JSON.parse(body).results : [];
-          for (const result of results) answers.push({ status: result.status, id: result.transaction?.id });
-        },
-      });
+      await cannon(url, { connections, amount: requests.length, build: () => requests[next++], onAnswer });
       const answerMs = lastAnswerAt - started;
       const refs = answers.flatMap(({ id }) => (id ? [db().collection('transactions').doc(id)] : []));
       const settled = async () => {

@@ -9,8 +9,8 @@ import { cannon, firstAnswer, floorFunction, functionEnv, startFunction } from '
  * @param {{ env: Record<string, string>, runs: number, requests: import('../data.mjs').Endpoint[] }} options
  */
 export async function measureColdStart({ env, runs, requests }) {
-  /** @type {(options: Parameters<typeof startFunction>[0], path: string, headers?: Record<string, string>) => ReturnType<typeof firstAnswer>} */
-  const once = async (options, path, headers) => {
+  /** @type {(options: Parameters<typeof startFunction>[0], request: import('../host.mjs').BenchRequest) => ReturnType<typeof firstAnswer>} */
+  const once = async (options, { path, headers }) => {
     const instance = await startFunction(options);
     try {
       return await firstAnswer(instance, path, headers);
@@ -22,11 +22,8 @@ export async function measureColdStart({ env, runs, requests }) {
   const floor = [];
   const api = requests.map(() => /** @type {{ firstResponseMs: number, backendMs: number }[]} */ ([]));
   for (let run = 0; run < runs; run++) {
-    floor.push((await once(floorFunction(), '/')).firstResponseMs);
-    for (const [i, { request }] of requests.entries()) {
-      const { path, headers } = request(0);
-      api[i].push(await once({ env: functionEnv(env) }, path, headers));
-    }
+    floor.push((await once(floorFunction(), { method: 'GET', path: '/' })).firstResponseMs);
+    for (const [i, { request }] of requests.entries()) api[i].push(await once({ env: functionEnv(env) }, request(0)));
     console.log(`  cold start ${run + 1}/${runs}: floor ${floor.at(-1)?.toFixed(0)} ms`);
   }
   return requests.map(({ name }, i) => {
