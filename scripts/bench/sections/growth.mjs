@@ -61,9 +61,11 @@ export async function measureThroughput({ env, data, users, connections, seconds
   });
 }
 
-/** The JSON answer of GET `url`. */
-const getJson = async (/** @type {string} */ url, /** @type {Record<string, string>} */ headers = {}) =>
-  (await fetch(url, { headers })).json();
+/**
+ * The JSON answer of GET `path` (with `headers`) from `url`.
+ * @type {(url: string, get: { path: string, headers?: Record<string, string> }) => Promise<any>}
+ */
+const getJson = async (url, { path, headers }) => (await fetch(url + path, { headers })).json();
 
 const NEIGHBOURHOOD = { latitude: 52.521918, longitude: 13.413215 };
 const RADIUS_KM = 5;
@@ -109,7 +111,7 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
   });
   const options = sizes.map((size) => size.instance);
   return withInstances(options, async (instances) => {
-    const found = await inSequence(instances, async ({ url }) => (await getJson(`${url}${path}`)).kiosks.length);
+    const found = await inSequence(instances, async ({ url }) => (await getJson(url, { path })).kiosks.length);
     const targets = instances.map(({ url }) => ({ url, request: { method: 'GET', path } }));
     const measured = await inTurn(targets, { rounds, amount });
     return sizes.map(({ instance: _, ...size }, i) => ({ ...size, found: found[i], ...measured[i] }));
@@ -138,10 +140,7 @@ export async function measureHistory({ env, runId, kioskId, entries, rounds, amo
   const cursor = encodeCursor({ seconds, nanoseconds, id: after.id });
   pages.push({ ...longest, page: 'last', path: `${longest.path}&cursor=${cursor}` });
   return withInstances([{ env: functionEnv(env) }], async ([{ url }]) => {
-    const shown = await inSequence(
-      pages,
-      async ({ path, headers }) => (await getJson(url + path, headers)).entries.length,
-    );
+    const shown = await inSequence(pages, async (page) => (await getJson(url, page)).entries.length);
     const targets = pages.map(({ path, headers }) => ({ url, request: { method: 'GET', path, headers } }));
     const measured = await inTurn(targets, { rounds, amount });
     return pages.map(({ entries: count, page }, i) => ({ entries: count, page, shown: shown[i], ...measured[i] }));
