@@ -4,17 +4,14 @@
 // Chromium, the JavaScript the first page (Fleet) loads, compressed as Hosting serves it, and the time from navigation
 // to the Fleet table rendered, signed in, with an empty HTTP cache each run.
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { api, consoleUrl, launchBrowser, newAccount, newPage, seedKiosk, signIn } from '../../console/test/browser.ts';
 import { median } from '../lib/stats.mjs';
 
-const { values, positionals } = parseArgs({
-  options: { quick: { type: 'boolean', default: false } },
-  allowPositionals: true,
-});
-const runs = values.quick ? 2 : 5;
-const kiosks = values.quick ? 10 : 100;
+const [resultsFile, flag] = process.argv.slice(2);
+const quick = flag === '--quick';
+const runs = quick ? 2 : 5;
+const kiosks = quick ? 10 : 100;
 
 for (let i = 0; i < kiosks; i++)
   await seedKiosk({ latitude: 52 + (i % 10) / 10, longitude: 4 + Math.floor(i / 10) / 10 });
@@ -63,4 +60,4 @@ const results = {
   gzipTotal: scripts.reduce((sum, script) => sum + script.gzip, 0),
 };
 /** @typedef {typeof results} ConsoleResults */
-writeFileSync(positionals[0], JSON.stringify(results));
+writeFileSync(resultsFile, JSON.stringify(results));

@@ -7,7 +7,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { setBackgroundTriggers } from '../../functions/test/harness/emulators.ts';
 import { MailCatcher } from '../../functions/test/harness/mail-catcher.ts';
 import { endpoints, seed } from './data.mjs';
@@ -19,11 +18,8 @@ import { measureHistory, measureNearby, measureThroughput } from './sections/gro
 import { measureColdStart, measureWarm } from './sections/latency.mjs';
 import { measureWebhookLag } from './sections/webhooks.mjs';
 
-const { values, positionals } = parseArgs({
-  options: { quick: { type: 'boolean', default: false } },
-  allowPositionals: true,
-});
-const quick = values.quick;
+const [resultsFile, flag] = process.argv.slice(2);
+const quick = flag === '--quick';
 /** @type {<T>(full: T, small: T) => T} */
 const scale = (full, small) => (quick ? small : full);
 /** How often each section repeats what it times; --quick shrinks it to minutes, for trying the bench itself. */
@@ -103,6 +99,6 @@ const [cpu, cores, node, loadAfter] = [cpus()[0]?.model ?? 'unknown', cpus().len
 const machine = { cpu, cores, node, loadBefore, loadAfter };
 const results = { quick, plan, machine, cold, warm, batch, webhooks, throughput, nearby, history, exports, expiry };
 /** @typedef {typeof results} RunResults */
-writeFileSync(positionals[0], JSON.stringify(results, null, 2));
+writeFileSync(resultsFile, JSON.stringify(results, null, 2));
 rmSync(logDir, { recursive: true, force: true });
 process.exit(0);
