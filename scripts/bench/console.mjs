@@ -26,16 +26,13 @@ const session = await first.context.storageState({ indexedDB: true });
 await first.context.close();
 
 const VIEW = { viewport: { width: 1280, height: 800 }, locale: 'en-US' };
-/** @type {{ url: string, bytes: number, gzip: number }[]} */
-let scripts = [];
-/** @type {number[]} */
-const renderedMs = [];
+let scripts = /** @type {{ url: string, bytes: number, gzip: number }[]} */ ([]);
+const renderedMs = /** @type {number[]} */ ([]);
 for (let run = 0; run < runs; run++) {
   const context = await browser.newContext({ storageState: session, ...VIEW });
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
   const page = await context.newPage();
-  /** @type {Promise<{ url: string, bytes: number, gzip: number }>[]} */
-  const loaded = [];
+  const loaded = /** @type {Promise<{ url: string, bytes: number, gzip: number }>[]} */ ([]);
   page.on('response', (response) => {
     if (response.request().resourceType() !== 'script') return;
     const url = new URL(response.url()).pathname;

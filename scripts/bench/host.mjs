@@ -97,8 +97,7 @@ export async function startFunction({ source = functionsDir, env }) {
  * @type {<R>(options: Parameters<typeof startFunction>[0][], measure: (instances: Instance[]) => Promise<R>) => Promise<R>}
  */
 export const withInstances = async (options, measure) => {
-  /** @type {Instance[]} */
-  const started = [];
+  const started = /** @type {Instance[]} */ ([]);
   try {
     for (const option of options) started.push(await startFunction(option));
     for (const instance of started) await firstAnswer(instance, '/');

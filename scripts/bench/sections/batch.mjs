@@ -64,8 +64,7 @@ export async function measureBatch({ url, runId, items, rounds }) {
       ].join('/');
       const since = Date.now();
       const started = performance.now();
-      /** @type {{ status: number, id?: string }[]} */
-      const answers = [];
+      const answers = /** @type {{ status: number, id?: string }[]} */ ([]);
       // autocannon ends a run on its next sampling tick, so the last answer is timed here.
       let lastAnswerAt = started;
       const batch = mode === 'batch';

@@ -18,8 +18,7 @@ export async function measureColdStart({ env, runs, requests }) {
       await instance.stop();
     }
   };
-  /** @type {number[]} */
-  const floor = [];
+  const floor = /** @type {number[]} */ ([]);
   const api = requests.map(() => /** @type {{ firstResponseMs: number, backendMs: number }[]} */ ([]));
   for (let run = 0; run < runs; run++) {
     floor.push((await once(floorFunction(), { method: 'GET', path: '/' })).firstResponseMs);
