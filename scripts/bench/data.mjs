@@ -75,25 +75,6 @@ export async function seedFleet(firestore, userCount, keyPrefix) {
 }
 
 /**
- * The partner, its key and `count` vouchers of its reward redeemed by the signed-in users through the service's
- * own redeemReward: each user's in turn (a redemption guards its user's balance), the users side by side.
- */
-async function seedVouchers(/** @type {string} */ runId, /** @type {string[]} */ userIds, /** @type {number} */ count) {
-  await upsertPartner(PARTNER.id, PARTNER.name);
-  await upsertReward({ ...CAFE_COFFEE, partnerId: PARTNER.id });
-  // The bench's output is its progress, not a log line per voucher.
-  requireFunctions('./lib/log.js').sendLogsTo(() => {});
-  const byUser = userIds.map(async (userId, first) => {
-    const codes = [];
-    for (let i = first; i < count; i += userIds.length)
-      codes.push((await redeemReward(userId, CAFE_COFFEE.id, `${runId}-voucher-${i}`)).redemption.code);
-    return codes;
-  });
-  const { apiKey } = await partnerKeys.issueKey(PARTNER.id, 'bench till');
-  return { partnerKey: apiKey, codes: /** @type {string[]} */ ((await Promise.all(byUser)).flat()) };
-}
-
-/**
  * The bench project's data: the fleet, signed-in users with a history, an admin, the catalog, revoked keys,
  * and `vouchers` vouchers of a partner's reward.
  */
@@ -101,9 +82,8 @@ export async function seed(/** @type {string} */ runId, /** @type {number} */ vo
   const { kiosks, users } = await seedFleet(db(), USERS, runId);
   const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
   const kioskId = kiosks[0].id;
-  await writeAll(
-    authUsers.flatMap((userId) => fleetUserWithHistory(db(), { userId, name: userId, kioskId, ...HISTORY })),
-  );
+  const docs = authUsers.flatMap((userId) => fleetUserWithHistory(db(), { userId, name: userId, kioskId, ...HISTORY }));
+  await writeAll(docs);
   for (const reward of REWARDS) await upsertReward(reward);
   // DELETE of an already revoked key answers 200 and writes nothing.
   const revoked = [];
@@ -115,7 +95,21 @@ export async function seed(/** @type {string} */ runId, /** @type {number} */ vo
   const tokens = [];
   for (const uid of authUsers) tokens.push(await idTokenFor(uid));
   const adminToken = await idTokenFor('bench-admin', { admin: true });
-  return { kiosks, users, authUsers, tokens, revoked, adminToken, ...(await seedVouchers(runId, authUsers, vouchers)) };
+  // The partner, its key and the vouchers of its reward, redeemed by the signed-in users through the service's own
+  // redeemReward: each user's in turn (a redemption guards its user's balance), the users side by side.
+  await upsertPartner(PARTNER.id, PARTNER.name);
+  await upsertReward({ ...CAFE_COFFEE, partnerId: PARTNER.id });
+  // The bench's output is its progress, not a log line per voucher.
+  requireFunctions('./lib/log.js').sendLogsTo(() => {});
+  const byUser = authUsers.map(async (userId, first) => {
+    const codes = [];
+    for (let i = first; i < vouchers; i += authUsers.length)
+      codes.push((await redeemReward(userId, CAFE_COFFEE.id, `${runId}-voucher-${i}`)).redemption.code);
+    return codes;
+  });
+  const { apiKey: partnerKey } = await partnerKeys.issueKey(PARTNER.id, 'bench till');
+  const codes = /** @type {string[]} */ ((await Promise.all(byUser)).flat());
+  return { kiosks, users, authUsers, tokens, revoked, adminToken, partnerKey, codes };
 }
 
 /** @typedef {Awaited<ReturnType<typeof seed>> & { runId: string }} Data */
