@@ -32,11 +32,9 @@ const portsClosed = () => waitFor('every port closed', noneOpen, 30_000, stillOp
 
 /**
  * One launch: seconds to the first 200 of GET {API}/, then Ctrl-C and wait until it is gone.
- * @param {string} command
- * @param {string[]} args
- * @param {NodeJS.ProcessEnv} env
+ * @type {(command: string, args: string[], env: NodeJS.ProcessEnv) => Promise<number>}
  */
-async function launch(command, args, env) {
+const launch = async (command, args, env) => {
   await portsClosed();
   const launched = performance.now();
   const child = spawn(command, args, { cwd: repoRoot, env, detached: true, stdio: 'ignore' });
@@ -56,7 +54,7 @@ async function launch(command, args, env) {
     if (!(await Promise.race([exited.then(() => true), sleep(60_000).then(() => false)]))) signal('SIGKILL');
     await portsClosed();
   }
-}
+};
 
 /** @param {number} runs launches of each */
 export async function measureStart(runs) {
