@@ -23,10 +23,9 @@ export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
  * What Cloud Run functions sets for a 2nd gen HTTP function named `api`, the params (functions/.env with the
  * emulators' .env.local over it: functions-framework reads no .env), the emulator hosts, call timing on
  * (src/adapters/callTiming.ts), and `extra`.
- * @param {Record<string, string>} [extra]
- * @returns {Record<string, string>}
+ * @type {(extra?: Record<string, string>) => Record<string, string>}
  */
-export function functionEnv(extra = {}) {
+export const functionEnv = (extra = {}) => {
   const files = ['.env', '.env.local'].map((name) => join(functionsDir, name)).filter(existsSync);
   const params = files.map((file) => parseEnv(readFileSync(file, 'utf8')));
   const env = {
@@ -47,7 +46,7 @@ export function functionEnv(extra = {}) {
     ...extra,
   };
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v));
-}
+};
 
 /** The floor function's start options: floor.js, its packages resolved from functions/node_modules as the api's are. */
 export const floorFunction = () => ({

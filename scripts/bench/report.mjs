@@ -157,9 +157,8 @@ ${sections.join('\n\n')}
 /**
  * The console's sections: in the full report, and alone from `npm run bench -- --console`,
  * which puts them in place of those BENCHMARKS.md has (see spliceConsoleSection).
- * @param {Results['console']} c
  */
-export function consoleSection(c) {
+export function consoleSection(/** @type {Results['console']} */ c) {
   const gzipKb = c.gzipTotal / 1024;
   const budget = `First page's compressed JavaScript ≤ ${CONSOLE_JS_BUDGET_KB} KB`;
   const figures = [
