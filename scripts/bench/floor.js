@@ -3,8 +3,7 @@
 // plus the time the endpoint's own Firestore, Auth and SMTP calls took (their Server-Timing), so no endpoint's work is
 // copied here.
 //   GET /               an empty answer (cold start and every endpoint's HTTP floor)
-//   GET /body?bytes=<n> a JSON body of n bytes, built once and then only sent (the HTTP floor of an endpoint whose
-//                       answer is large)
+//   GET /body?bytes=<n> a JSON body of n bytes, built once and then only sent (the HTTP floor of a large answer)
 const { onRequest } = require('firebase-functions/v2/https');
 
 const bodies = new Map();
