@@ -46,10 +46,9 @@ for (let run = 0; run < runs; run++) {
   console.log(`  console run ${run + 1}/${runs}: Fleet table rendered after ${renderedMs[run].toFixed(0)} ms`);
 }
 await browser.close();
-const fleet = await api('/admin/kiosks');
 const results = {
   measuredAt: new Date().toISOString(),
-  kiosks: fleet.body.kiosks.length,
+  kiosks: (await api('/admin/kiosks')).body.kiosks.length,
   runs,
   renderedMs,
   medianMs: median(renderedMs),

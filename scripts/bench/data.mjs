@@ -28,7 +28,6 @@ const REWARDS = [
 const PARTNER = { id: 'bench-cafe', name: 'Bench café' };
 const CAFE_COFFEE = { id: 'bench-cafe-coffee', name: 'Bench café coffee', cost: 150, kind: 'voucher', validDays: 90 };
 const REDEEM = { rewardId: REWARDS[0].id };
-/** What POST /admin/kiosks creates, besides its id. */
 const ADMIN_KIOSK = {
   name: 'Admin kiosk',
   address: 'Hachmannplatz 16, Hamburg',

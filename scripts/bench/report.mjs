@@ -4,8 +4,7 @@
 // once, in docs/performance.md.
 
 /**
- * What run.mjs measured, with the start row, the console's figures and how the run went (bench.mjs keeps it all in
- * .cache/bench.json).
+ * What run.mjs measured, with the start row, the console's figures and how the run went (kept in .cache/bench.json).
  * @typedef {import('./run.mjs').RunResults & { start: Awaited<ReturnType<typeof import('./start.mjs').measureStart>>,
  *   console: import('./console.mjs').ConsoleResults, command: string, durationMin: number, writtenAt: string }} Results
  */

@@ -6,7 +6,6 @@ declare module 'autocannon' {
     setupRequest?: (request: Record<string, unknown>, context: any) => Record<string, unknown>;
     onResponse?: (status: number, body: string, context: any, headers: Record<string, string>) => void;
   }
-  // The other options (connections, amount, duration, timeout...) are numbers passed through as given.
   interface Options {
     url: string;
     requests?: Request[];

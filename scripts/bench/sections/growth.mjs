@@ -33,8 +33,7 @@ export async function measureThroughput({ env, data, users, connections, seconds
     const award = (/** @type {number} */ i, /** @type {number} */ c, /** @type {number} */ duration) =>
       cannon(instances[i].url, { connections: c, duration, build: sizes[i].request });
     for (let i = 0; i < sizes.length; i++) await award(i, Math.max(...connections), Math.max(2, seconds));
-    /** @type {import('../host.mjs').Load[][][]} per size, per connections */
-    const loads = sizes.map(() => connections.map(() => []));
+    const loads = sizes.map(() => connections.map(() => /** @type {import('../host.mjs').Load[]} */ ([])));
     await inRotation(rounds, sizes, async (size, i, round) => {
       for (const c of round % 2 ? [...connections].reverse() : connections) {
         const load = await award(i, c, seconds);
