@@ -1,10 +1,11 @@
 // @ts-check
-// `npm run bench [-- --quick] [-- --console]`: builds the functions, times a warm `npm start`
-// against a bare `firebase emulators:start`, then runs scripts/bench/run.mjs inside the
-// emulator suite (project demo-kiosk-rewards-bench), then scripts/bench/console.mjs in the
-// whole stack (Hosting too), writes BENCHMARKS.md and prints the targets.
+// `npm run bench [-- --quick] [-- --console] [-- --report-only]`: builds the functions, times a warm `npm start`
+// against a bare `firebase emulators:start`, then runs scripts/bench/run.mjs inside the emulator suite (project
+// demo-kiosk-rewards-bench), then scripts/bench/console.mjs in the whole stack (Hosting too), keeps what they measured
+// in .cache/bench.json, writes BENCHMARKS.md from it and prints the targets.
 // --quick: every section shrunk (a few minutes), for trying the bench, not for figures.
 // --console: the console's section alone, put in place of the one BENCHMARKS.md has.
+// --report-only: BENCHMARKS.md again from .cache/bench.json, measuring nothing.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,31 +20,28 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     console: { type: 'boolean', default: false },
+    'report-only': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 const { quick, console: consoleOnly } = values;
 if (values.help) {
-  console.log(
-    'Usage: npm run bench -- [--quick] [--console]   (--quick: fewer repetitions; its BENCHMARKS.md is not for\n' +
-      'comparison. --console: only the console section of BENCHMARKS.md)',
-  );
+  console.log('Usage: npm run bench -- [--quick] [--console] [--report-only]   (see the top of scripts/bench.mjs)');
   process.exit(0);
 }
 const BENCHMARKS = join(repoRoot, 'BENCHMARKS.md');
-const PROJECT_ID = 'demo-kiosk-rewards-bench';
+const RESULTS = join(cacheDir, 'bench.json');
 
 /**
  * Runs scripts/bench/<name>.mjs inside `firebase emulators:exec` with the emulators `only` names (or exits):
  * what it measured, from the file it writes.
- * @param {string} only
- * @param {string} name
  */
-async function measureInEmulators(only, name) {
+async function measureInEmulators(/** @type {string} */ only, /** @type {string} */ name) {
+  if (name === 'console') buildConsole();
   const file = join(cacheDir, `bench-${name}.json`);
   rmSync(file, { force: true });
   const command = ['node', join(repoRoot, 'scripts', 'bench', `${name}.mjs`), file, ...(quick ? ['--quick'] : [])];
-  const status = await runInEmulators({ projectId: PROJECT_ID, only, command });
+  const status = await runInEmulators({ projectId: 'demo-kiosk-rewards-bench', only, command });
   if (status !== 0) {
     console.error(`scripts/bench/${name}.mjs did not complete; see the output above.`);
     process.exit(status || 1);
@@ -51,25 +49,32 @@ async function measureInEmulators(only, name) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-/** The console's figures from the whole stack, Hosting included. */
-async function measureConsole() {
-  buildConsole();
-  return measureInEmulators(EMULATORS, 'console');
-}
-
-const startedAt = performance.now();
-buildFunctions();
 if (consoleOnly) {
-  const section = consoleSection(await measureConsole());
+  buildFunctions();
+  const section = consoleSection(await measureInEmulators(EMULATORS, 'console'));
   writeFileSync(BENCHMARKS, spliceConsoleSection(readFileSync(BENCHMARKS, 'utf8'), section));
   console.log(`\n${section}\nSee ${BENCHMARKS}.`);
   process.exit(0);
 }
-console.log('Start: warm npm start against bare firebase emulators:start');
-const start = await measureStart(quick ? 1 : 3);
-const results = { ...(await measureInEmulators(SERVICE_EMULATORS, 'run')), start, console: await measureConsole() };
-const command = `npm run bench${quick ? ' -- --quick' : ''}`;
-writeFileSync(BENCHMARKS, report(results, { command, durationMin: (performance.now() - startedAt) / 60_000 }));
+/** @type {import('./bench/report.mjs').Results} */
+let results;
+if (values['report-only']) results = JSON.parse(readFileSync(RESULTS, 'utf8'));
+else {
+  const startedAt = performance.now();
+  buildFunctions();
+  console.log('Start: warm npm start against bare firebase emulators:start');
+  const start = await measureStart(quick ? 1 : 3);
+  results = {
+    ...(await measureInEmulators(SERVICE_EMULATORS, 'run')),
+    start,
+    console: await measureInEmulators(EMULATORS, 'console'),
+    command: `npm run bench${quick ? ' -- --quick' : ''}`,
+    durationMin: (performance.now() - startedAt) / 60_000,
+    writtenAt: new Date().toISOString().slice(0, 16).replace('T', ' '),
+  };
+  writeFileSync(RESULTS, JSON.stringify(results, null, 2));
+}
+writeFileSync(BENCHMARKS, report(results));
 console.log('');
 for (const target of judge(results))
   console.log(`${target.met ? 'met   ' : 'MISSED'}  ${target.name}: ${target.measured}`);

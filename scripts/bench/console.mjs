@@ -1,21 +1,17 @@
 // @ts-check
-// The console's figures, run by scripts/bench.mjs inside `firebase emulators:exec` with
-// the Hosting emulator: `node scripts/bench/console.mjs <results.json> [--quick]`.
-// A fleet of kiosks through the API, one operator; then, in Chromium, the JavaScript the
-// first page (Fleet) loads, compressed as Hosting serves it, and the time from navigation
+// The console's figures, run by scripts/bench.mjs inside `firebase emulators:exec` with the Hosting emulator:
+// `node scripts/bench/console.mjs <results.json> [--quick]`. A fleet of kiosks through the API, one operator; then, in
+// Chromium, the JavaScript the first page (Fleet) loads, compressed as Hosting serves it, and the time from navigation
 // to the Fleet table rendered, signed in, with an empty HTTP cache each run.
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { api, consoleUrl, launchBrowser, newAccount, newPage, seedKiosk, signIn } from '../../console/test/browser.ts';
 import { median } from '../lib/stats.mjs';
 
-const { values, positionals } = parseArgs({
-  options: { quick: { type: 'boolean', default: false } },
-  allowPositionals: true,
-});
-const runs = values.quick ? 2 : 5;
-const kiosks = values.quick ? 10 : 100;
+const [resultsFile, flag] = process.argv.slice(2);
+const quick = flag === '--quick';
+const runs = quick ? 2 : 5;
+const kiosks = quick ? 10 : 100;
 
 for (let i = 0; i < kiosks; i++)
   await seedKiosk({ latitude: 52 + (i % 10) / 10, longitude: 4 + Math.floor(i / 10) / 10 });
@@ -29,27 +25,18 @@ await first.page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
 const session = await first.context.storageState({ indexedDB: true });
 await first.context.close();
 
-/** @type {{ url: string, bytes: number, gzip: number }[]} */
-let scripts = [];
-/** @type {number[]} */
-const renderedMs = [];
+const VIEW = { viewport: { width: 1280, height: 800 }, locale: 'en-US' };
+let scripts = /** @type {{ url: string, bytes: number, gzip: number }[]} */ ([]);
+const renderedMs = /** @type {number[]} */ ([]);
 for (let run = 0; run < runs; run++) {
-  const context = await browser.newContext({
-    storageState: session,
-    viewport: { width: 1280, height: 800 },
-    locale: 'en-US',
-  });
+  const context = await browser.newContext({ storageState: session, ...VIEW });
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
   const page = await context.newPage();
-  /** @type {Promise<{ url: string, bytes: number, gzip: number }>[]} */
-  const loaded = [];
+  const loaded = /** @type {Promise<{ url: string, bytes: number, gzip: number }>[]} */ ([]);
   page.on('response', (response) => {
     if (response.request().resourceType() !== 'script') return;
-    loaded.push(
-      response
-        .body()
-        .then((body) => ({ url: new URL(response.url()).pathname, bytes: body.length, gzip: gzipSync(body).length })),
-    );
+    const url = new URL(response.url()).pathname;
+    loaded.push(response.body().then((body) => ({ url, bytes: body.length, gzip: gzipSync(body).length })));
   });
   await page.goto(consoleUrl('/fleet'));
   await page.getByRole('table', { name: 'Kiosks' }).getByRole('row').nth(1).waitFor();
@@ -59,10 +46,9 @@ for (let run = 0; run < runs; run++) {
   console.log(`  console run ${run + 1}/${runs}: Fleet table rendered after ${renderedMs[run].toFixed(0)} ms`);
 }
 await browser.close();
-const fleet = await api('/admin/kiosks');
 const results = {
   measuredAt: new Date().toISOString(),
-  kiosks: fleet.body.kiosks.length,
+  kiosks: (await api('/admin/kiosks')).body.kiosks.length,
   runs,
   renderedMs,
   medianMs: median(renderedMs),
@@ -70,4 +56,4 @@ const results = {
   gzipTotal: scripts.reduce((sum, script) => sum + script.gzip, 0),
 };
 /** @typedef {typeof results} ConsoleResults */
-writeFileSync(positionals[0], JSON.stringify(results));
+writeFileSync(resultsFile, JSON.stringify(results));

@@ -1,9 +1,8 @@
 // @ts-check
-// The bench's data and requests: kiosks with keys (and a revoked key each), users
-// (every other one with a push token), users signed in to the Auth emulator with a
-// history, an admin, a rewards catalog, and a partner with a key and issued vouchers of
-// its reward (one for each use the bench sends); per endpoint, the n-th request the bench
-// sends it. Ids are spread over n so that concurrent requests touch different documents.
+// The bench's data and requests: kiosks with keys (and a revoked key each), users (every other one with a push token),
+// users signed in to the Auth emulator with a history, an admin, a rewards catalog, and a partner with a key and issued
+// vouchers of its reward (one for each use the bench sends); per endpoint, the n-th request the bench sends it. Ids are
+// spread over n so that concurrent requests touch different documents.
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
@@ -27,12 +26,14 @@ const REWARDS = [
   { id: 'bench-retired', name: 'Bench retired', cost: 100, kind: 'voucher', stock: 0, active: false },
 ];
 const PARTNER = { id: 'bench-cafe', name: 'Bench café' };
-const PARTNER_REWARD = {
-  id: 'bench-cafe-coffee',
-  name: 'Bench café coffee',
-  cost: 150,
-  kind: 'voucher',
-  validDays: 90,
+const CAFE_COFFEE = { id: 'bench-cafe-coffee', name: 'Bench café coffee', cost: 150, kind: 'voucher', validDays: 90 };
+const REDEEM = { rewardId: REWARDS[0].id };
+const ADMIN_KIOSK = {
+  name: 'Admin kiosk',
+  address: 'Hachmannplatz 16, Hamburg',
+  location: { latitude: 53.553, longitude: 10.0067 },
+  openingHours: 'Mo-Su 06:00-23:00',
+  timezone: 'Europe/Berlin',
 };
 
 /**
@@ -60,57 +61,28 @@ export async function seedFleet(firestore, userCount, keyPrefix) {
   const users = Array.from({ length: userCount }, (_, i) => `bench-user-${i}`);
   const kioskDoc = (/** @type {number} */ i) =>
     fleetKioskDoc(i, { name: `Bench kiosk ${i}`, address: `Bench street ${i}`, openingHours: SCHEDULES[i % 3] });
-  await writeAll(
-    [
-      ...kiosks.flatMap(({ id, apiKey }, i) => [
-        [firestore.collection('kiosks').doc(id), kioskDoc(i)],
-        [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), newKioskKey(id, 'bench')],
-      ]),
-      ...users.map((id, i) => [
-        firestore.collection('users').doc(id),
-        fleetUserDoc(id, i % 2 ? undefined : `device-${i}`),
-      ]),
-    ],
-    firestore,
-  );
+  const userDoc = (/** @type {number} */ i) => fleetUserDoc(users[i], i % 2 ? undefined : `device-${i}`);
+  const docs = [
+    ...kiosks.flatMap(({ id, apiKey }, i) => [
+      [firestore.collection('kiosks').doc(id), kioskDoc(i)],
+      [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), newKioskKey(id, 'bench')],
+    ]),
+    ...users.map((id, i) => [firestore.collection('users').doc(id), userDoc(i)]),
+  ];
+  await writeAll(docs, firestore);
   return { kiosks, users };
-}
-
-/**
- * The partner, its key and `count` vouchers of its reward redeemed by the signed-in users through the service's
- * own redeemReward: each user's in turn (a redemption guards its user's balance), the users side by side.
- * @param {string} runId
- * @param {string[]} userIds
- * @param {number} count
- */
-async function seedVouchers(runId, userIds, count) {
-  await upsertPartner(PARTNER.id, PARTNER.name);
-  await upsertReward({ ...PARTNER_REWARD, partnerId: PARTNER.id });
-  // The bench's output is its progress, not a log line per voucher.
-  requireFunctions('./lib/log.js').sendLogsTo(() => {});
-  const byUser = userIds.map(async (userId, first) => {
-    const codes = [];
-    for (let i = first; i < count; i += userIds.length)
-      codes.push((await redeemReward(userId, PARTNER_REWARD.id, `${runId}-voucher-${i}`)).redemption.code);
-    return codes;
-  });
-  const { apiKey } = await partnerKeys.issueKey(PARTNER.id, 'bench till');
-  return { partnerKey: apiKey, codes: /** @type {string[]} */ ((await Promise.all(byUser)).flat()) };
 }
 
 /**
  * The bench project's data: the fleet, signed-in users with a history, an admin, the catalog, revoked keys,
  * and `vouchers` vouchers of a partner's reward.
- * @param {string} runId
- * @param {number} vouchers
  */
-export async function seed(runId, vouchers) {
+export async function seed(/** @type {string} */ runId, /** @type {number} */ vouchers) {
   const { kiosks, users } = await seedFleet(db(), USERS, runId);
   const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
   const kioskId = kiosks[0].id;
-  await writeAll(
-    authUsers.flatMap((userId) => fleetUserWithHistory(db(), { userId, name: userId, kioskId, ...HISTORY })),
-  );
+  const docs = authUsers.flatMap((userId) => fleetUserWithHistory(db(), { userId, name: userId, kioskId, ...HISTORY }));
+  await writeAll(docs);
   for (const reward of REWARDS) await upsertReward(reward);
   // DELETE of an already revoked key answers 200 and writes nothing.
   const revoked = [];
@@ -122,7 +94,21 @@ export async function seed(runId, vouchers) {
   const tokens = [];
   for (const uid of authUsers) tokens.push(await idTokenFor(uid));
   const adminToken = await idTokenFor('bench-admin', { admin: true });
-  return { kiosks, users, authUsers, tokens, revoked, adminToken, ...(await seedVouchers(runId, authUsers, vouchers)) };
+  // The partner, its key and the vouchers of its reward, redeemed by the signed-in users through the service's own
+  // redeemReward: each user's in turn (a redemption guards its user's balance), the users side by side.
+  await upsertPartner(PARTNER.id, PARTNER.name);
+  await upsertReward({ ...CAFE_COFFEE, partnerId: PARTNER.id });
+  // The bench's output is its progress, not a log line per voucher.
+  requireFunctions('./lib/log.js').sendLogsTo(() => {});
+  const byUser = authUsers.map(async (userId, first) => {
+    const codes = [];
+    for (let i = first; i < vouchers; i += authUsers.length)
+      codes.push((await redeemReward(userId, CAFE_COFFEE.id, `${runId}-voucher-${i}`)).redemption.code);
+    return codes;
+  });
+  const { apiKey: partnerKey } = await partnerKeys.issueKey(PARTNER.id, 'bench till');
+  const codes = /** @type {string[]} */ ((await Promise.all(byUser)).flat());
+  return { kiosks, users, authUsers, tokens, revoked, adminToken, partnerKey, codes };
 }
 
 /** @typedef {Awaited<ReturnType<typeof seed>> & { runId: string }} Data */
@@ -142,21 +128,18 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
   const once = (/** @type {number} */ n, /** @type {string} */ what) => ({
     'idempotency-key': `${runId}-${what}-${n}`,
   });
-  const deposit = (/** @type {number} */ n) => ({
-    kioskId: kiosk(n).id,
-    userId: users[n % users.length],
-    plasticCount: 1 + (n % 5),
-    metalCount: n % 3,
+  const deposit = (/** @type {number} */ n) => {
+    const counts = { plasticCount: 1 + (n % 5), metalCount: n % 3 };
+    return { kioskId: kiosk(n).id, userId: users[n % users.length], ...counts };
+  };
+  const batch = (/** @type {number} */ n) => ({
+    transactions: [{ ...deposit(n), idempotencyKey: `${runId}-batch-${n}` }],
   });
-  const newKiosk = (/** @type {number} */ n) => ({
-    id: `bench-admin-kiosk-${n % AUTH_USERS}`,
-    name: 'Admin kiosk',
-    address: 'Hachmannplatz 16, Hamburg',
-    location: { latitude: 53.553, longitude: 10.0067 },
-    openingHours: 'Mo-Su 06:00-23:00',
-    timezone: 'Europe/Berlin',
-  });
+  const newKiosk = (/** @type {number} */ n) => ({ id: `bench-admin-kiosk-${n % AUTH_USERS}`, ...ADMIN_KIOSK });
   const notice = { topic: 'offers_updates', title: 'Double points', body: 'All weekend', data: { type: 'offer' } };
+  const adjustment = (/** @type {number} */ n) => ({ points: n % 2 ? -1 : 1, reason: 'Bench' });
+  const message = (/** @type {number} */ n) => ({ userId: users[(2 * n) % users.length], title: 'Hi', body: 'Thanks' });
+  const otp = (/** @type {number} */ n) => ({ email: `bench-${runId}-${n}@example.com`, otp: '482913' });
   // A distinct client per request: many users, not one hot limiter document.
   const client = (/** @type {number} */ n) => ({
     'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
@@ -173,31 +156,15 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
     ['GET /user/{id}', (n) => [user(n), auth(n)]],
     ['GET /user/{id}/history', (n) => [`${user(n)}/history`, auth(n)]],
     ['GET /rewards', () => ['/rewards']],
-    [
-      'POST /admin/users/{id}/adjustments',
-      (n) => [`/admin/users/${uid(n)}/adjustments`, admin, { points: n % 2 ? -1 : 1, reason: 'Bench' }],
-    ],
-    [
-      'POST /user/{id}/redemptions',
-      (n) => [`${user(n)}/redemptions`, { ...auth(n), ...once(n, 'red') }, { rewardId: REWARDS[0].id }],
-    ],
+    ['POST /admin/users/{id}/adjustments', (n) => [`/admin/users/${uid(n)}/adjustments`, admin, adjustment(n)]],
+    ['POST /user/{id}/redemptions', (n) => [`${user(n)}/redemptions`, { ...auth(n), ...once(n, 'red') }, REDEEM]],
     ['POST /kiosk/{id}/status', (n) => [`/kiosk/${kiosk(n).id}/status`, key(n), { status: 'available' }]],
     ['POST /kiosk/transaction', (n) => ['/kiosk/transaction', { ...key(n), ...once(n, 'tx') }, deposit(n)]],
-    [
-      'POST /kiosk/transactions/batch',
-      (n) => [
-        '/kiosk/transactions/batch',
-        key(n),
-        { transactions: [{ ...deposit(n), idempotencyKey: `${runId}-batch-${n}` }] },
-      ],
-    ],
+    ['POST /kiosk/transactions/batch', (n) => ['/kiosk/transactions/batch', key(n), batch(n)]],
     ['PUT /user/{id}/push-token', (n) => [`${user(n)}/push-token`, auth(n), { token: `bench-token-${runId}-${n}` }]],
     ['DELETE /user/{id}/push-token', (n) => [`${user(n)}/push-token`, auth(n)]],
     ['POST /notify/topic', () => ['/notify/topic', admin, notice]],
-    [
-      'POST /notify/user',
-      (n) => ['/notify/user', admin, { userId: users[(2 * n) % users.length], title: 'Hi', body: 'Thanks' }],
-    ],
+    ['POST /notify/user', (n) => ['/notify/user', admin, message(n)]],
     ['POST /admin/kiosks', (n) => ['/admin/kiosks', admin, newKiosk(n)]],
     ['POST /admin/kiosks/{id}/keys', (n) => [`/admin/kiosks/${kiosk(n).id}/keys`, admin, { label: 'bench' }]],
     [
@@ -210,14 +177,10 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
       'POST /partner/vouchers/{code}/use',
       () => [`/partner/vouchers/${codes[uses % codes.length]}/use`, { ...partner, ...once(uses++, 'use') }],
     ],
-    [
-      'POST /send-otp-email',
-      (n) => ['/send-otp-email', client(n), { email: `bench-${runId}-${n}@example.com`, otp: '482913' }],
-    ],
+    ['POST /send-otp-email', (n) => ['/send-otp-email', client(n), otp(n)]],
   ];
   return list.map(([name, build]) => ({
     name,
-    /** @returns {import('./host.mjs').BenchRequest} */
     request: (/** @type {number} */ n) => {
       const [path, headers = {}, body] = build(n);
       return { method: name.split(' ')[0], path, headers, body };
@@ -227,14 +190,3 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
   }));
 }
 /** @typedef {ReturnType<typeof endpoints>[number]} Endpoint */
-
-/**
- * The endpoint called `name` of `list`.
- * @param {Endpoint[]} list
- * @param {string} name
- */
-export function endpointNamed(list, name) {
-  const endpoint = list.find((candidate) => candidate.name === name);
-  if (!endpoint) throw new Error(`the bench has no endpoint ${name}`);
-  return endpoint;
-}

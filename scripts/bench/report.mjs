@@ -1,13 +1,12 @@
 // @ts-check
-// BENCHMARKS.md from what the bench measured: the targets judged, then one table per
-// section, each drawn by one renderer from the rows a section measured (a column per
-// field, named by it). How each figure is measured is told once, in docs/performance.md.
+// BENCHMARKS.md from what the bench measured: the targets judged, then one table per section, each drawn by one
+// renderer from the rows a section measured (a column per field, named by it). How each figure is measured is told
+// once, in docs/performance.md.
 
 /**
- * What run.mjs measured, with the start row and the console's figures.
- * @typedef {import('./run.mjs').RunResults & { start: StartResults, console: ConsoleResults }} Results
- * @typedef {Awaited<ReturnType<typeof import('./start.mjs').measureStart>>} StartResults
- * @typedef {import('./console.mjs').ConsoleResults} ConsoleResults
+ * What run.mjs measured, with the start row, the console's figures and how the run went (kept in .cache/bench.json).
+ * @typedef {import('./run.mjs').RunResults & { start: Awaited<ReturnType<typeof import('./start.mjs').measureStart>>,
+ *   console: import('./console.mjs').ConsoleResults, command: string, durationMin: number, writtenAt: string }} Results
  */
 
 /** The contract's budget for the console's first page: compressed JavaScript. */
@@ -17,52 +16,43 @@ const CONSOLE_HEADING = 'Operator console: first page';
 const ms = (/** @type {number} */ v) => (!Number.isFinite(v) ? 'n/a' : v >= 100 ? v.toFixed(0) : v.toFixed(1));
 const x = (/** @type {number} */ v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a');
 const n = (/** @type {number} */ v) => v.toLocaleString('en-US');
-/**
- * @template {{ ratio: number }} T
- * @param {T[]} rows
- */
-const worstOf = (rows) => rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+const worstOf = (/** @type {Results['warm']} */ rows) => rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
 
 /**
  * A field as a table cell: a ratio as ×, a count with thousands separators, any other number as a time or
  * a size (ms, MiB: the field's name says which), a list of times, a flag as yes or no.
- * @param {string} field
- * @param {unknown} value
+ * @type {(field: string, value: unknown) => string}
  */
-function cell(field, value) {
+const cell = (field, value) => {
   if (field === 'ratio') return x(Number(value));
   if (typeof value === 'number') return Number.isInteger(value) ? n(value) : ms(value);
   if (Array.isArray(value)) return value.map(ms).join(', ');
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return String(value).replaceAll('|', '\\|');
-}
+};
 
 /**
  * One section of BENCHMARKS.md: a heading, a table of `rows` with a column per field (its name in words:
  * `answerMs` is "answer ms"), and a note when the table needs one.
- * @param {string} heading
- * @param {object[]} rows
- * @param {string} [note]
+ * @type {(heading: string, rows: object[], note?: string) => string}
  */
-function section(heading, rows, note) {
+const section = (heading, rows, note) => {
   const fields = Object.keys(rows[0] ?? {});
   const header = fields.map((field) => field.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`));
   const lines = [header, fields.map(() => '---')];
   for (const row of rows) lines.push(fields.map((field) => cell(field, /** @type {any} */ (row)[field])));
   const table = lines.map((line) => `| ${line.join(' | ')} |`).join('\n');
   return [`## ${heading}`, table, ...(note ? [note] : [])].join('\n\n');
-}
+};
 
+/** @typedef {{ name: string, measured: string, met: boolean }} Target */
 /** The targets as the rows of a table, each with its verdict. */
-const targetRows = (/** @type {{ name: string, measured: string, met: boolean }[]} */ targets) =>
+const targetRows = (/** @type {Target[]} */ targets) =>
   targets.map(({ name, measured, met }) => ({ target: name, measured, verdict: met ? 'met' : '**MISSED**' }));
 
 /**
  * A target that `value` is at most `limit` × `base`: the ratio, then both values.
- * @param {string} name
- * @param {number} limit
- * @param {number} value
- * @param {number} base
+ * @type {(name: string, limit: number, value: number, base: number, unit?: string, more?: string) => Target}
  */
 const atMost = (name, limit, value, base, unit = 'ms', more = '') => ({
   name,
@@ -70,11 +60,8 @@ const atMost = (name, limit, value, base, unit = 'ms', more = '') => ({
   met: value / base <= limit,
 });
 
-/**
- * Every target of BENCHMARKS.md: what it asks, what was measured, met or not.
- * @param {Results} r
- */
-export function judge(r) {
+/** Every target of BENCHMARKS.md: what it asks, what was measured, met or not. */
+export function judge(/** @type {Results} */ r) {
   const judged = r.warm.filter((row) => row.judged);
   const worst = worstOf(judged);
   const faults = r.throughput.reduce((sum, row) => sum + row.non2xx + row.errors + row.timeouts, 0);
@@ -89,6 +76,10 @@ export function judge(r) {
   const vouchers = judged.filter((row) => /^(GET|POST) \/partner\//.test(row.endpoint));
   const worstVoucher = worstOf(vouchers);
   const [base, larger] = [r.expiry[0], r.expiry[r.expiry.length - 1]];
+  const nearby = `Kiosks near a point flat as the fleet grows elsewhere (${n(fewest.kiosksElsewhere)} → ${n(most.kiosksElsewhere)}): p50 ≤ 1.2×`;
+  const history =
+    "A history page flat as the history grows (the long history's slowest page against the short one's): p50 ≤ 1.2×";
+  const expiry = `The expiry run with 10× the users who have nothing to expire (${n(base.idleUsers)} → ${n(larger.idleUsers)}): time ≤ 1.2×`;
   return [
     atMost('A warm `npm start` ≤ 1.2× a bare `firebase emulators:start`', 1.2, r.start.startS, r.start.bareS, 's'),
     ...r.cold.map((row) => atMost(`Cold start ≤ 1.15× the floor, ${row.endpoint}`, 1.15, row.apiMs, row.floorMs)),
@@ -113,75 +104,50 @@ export function judge(r) {
       measured: `${batch.retried} transactions retried, ${batch.notOk} answers not 200, ${batch.failedEffects} failed effects`,
       met: batch.retried + batch.notOk + batch.failedEffects === 0,
     },
-    atMost(
-      `Kiosks near a point flat as the fleet grows elsewhere (${n(fewest.kiosksElsewhere)} → ${n(most.kiosksElsewhere)}): p50 ≤ 1.2×`,
-      1.2,
-      most.p50,
-      fewest.p50,
-    ),
-    atMost(
-      "A history page flat as the history grows (the long history's slowest page against the short one's): p50 ≤ 1.2×",
-      1.2,
-      slowestPage,
-      r.history[0].p50,
-    ),
+    atMost(nearby, 1.2, most.p50, fewest.p50),
+    atMost(history, 1.2, slowestPage, r.history[0].p50),
     {
       name: 'Voucher check and use ≤ 1.2× their floor, c=1 and c=16',
       measured: `worst ${x(worstVoucher.ratio)} (${worstVoucher.endpoint} @ c=${worstVoucher.c}); ${vouchers.length} rows judged`,
       met: vouchers.length === 4 && worstVoucher.ratio <= 1.2,
     },
-    atMost(
-      `The expiry run with 10× the users who have nothing to expire (${n(base.idleUsers)} → ${n(larger.idleUsers)}): time ≤ 1.2×`,
-      1.2,
-      larger.timeMs,
-      base.timeMs,
-      'ms',
-      `; ${larger.usersRead} vs ${base.usersRead} users read`,
-    ),
+    atMost(expiry, 1.2, larger.timeMs, base.timeMs, 'ms', `; ${larger.usersRead} vs ${base.usersRead} users read`),
   ];
 }
 
-/**
- * @param {Results} r
- * @param {{ command: string, durationMin: number }} run
- */
-export function report(r, run) {
+export function report(/** @type {Results} */ r) {
   const { machine: m, plan } = r;
-  const written = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const { batch, throughput, webhooks } = plan;
+  /** Each section's heading, by the field of the results that holds its rows, in the order of BENCHMARKS.md. */
+  const headings = {
+    cold: `Cold start: spawn → first 200, medians of ${plan.coldRuns}`,
+    warm: 'Warm latency: the endpoint against the HTTP floor p50 + its backend p50',
+    batch: `A backlog of ${batch.items}: one batch against single submissions, medians of ${batch.rounds} (counts summed)`,
+    throughput: `Throughput of POST /kiosk/transaction as the users grow, medians of ${throughput.rounds} runs of ${throughput.seconds} s`,
+    nearby: 'Kiosks near a point as the fleet grows elsewhere, c=1',
+    history: 'A page of history as the history grows, c=1, pages of 10',
+    webhooks: `Webhook delivery lag on the emulators: ${webhooks.events} events, one every ${webhooks.intervalMs} ms, after ${webhooks.warmUp} not measured`,
+    exports: `A person's data exported as the history grows (as many transactions as entries), c=1, medians of ${plan.export.rounds}`,
+    expiry: `The expiry run as users with nothing to expire grow, medians of ${plan.expiry.rounds}`,
+  };
   // Why the two targets on a range query cannot be met here: what the tables show is the emulator's.
   const scans = 'On the emulator a range query scans the whole collection; deployed Firestore reads the range alone.';
+  /** @type {Record<string, string>} */
+  const notes = {
+    warm: 'Not judged: over 10% failed, or `PUT /user/{id}/push-token` at c=16 (the emulator serialises its transactional query; one short round).',
+    nearby: scans,
+    expiry: scans,
+  };
   const sections = [
     section('Targets', targetRows(judge(r))),
-    section(`Cold start: spawn → first 200, medians of ${plan.coldRuns}`, r.cold),
-    section(
-      'Warm latency: the endpoint against the HTTP floor p50 + its backend p50',
-      r.warm,
-      'Not judged: over 10% failed, or `PUT /user/{id}/push-token` at c=16 (the emulator serialises its transactional query; one short round).',
+    ...Object.entries(headings).map(([field, heading]) =>
+      section(heading, r[/** @type {keyof typeof headings} */ (field)], notes[field]),
     ),
-    section(
-      `A backlog of ${plan.batch.items}: one batch against single submissions, medians of ${plan.batch.rounds} (counts summed)`,
-      r.batch,
-    ),
-    section(
-      `Throughput of POST /kiosk/transaction as the users grow, medians of ${plan.throughput.rounds} runs of ${plan.throughput.seconds} s`,
-      r.throughput,
-    ),
-    section('Kiosks near a point as the fleet grows elsewhere, c=1', r.nearby, scans),
-    section('A page of history as the history grows, c=1, pages of 10', r.history),
-    section(
-      `Webhook delivery lag on the emulators: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms, after ${plan.webhooks.warmUp} not measured`,
-      r.webhooks,
-    ),
-    section(
-      `A person's data exported as the history grows (as many transactions as entries), c=1, medians of ${plan.export.rounds}`,
-      r.exports,
-    ),
-    section(`The expiry run as users with nothing to expire grow, medians of ${plan.expiry.rounds}`, r.expiry, scans),
     consoleSection(r.console),
   ];
   return `# Benchmarks
 
-Written by \`${run.command}\` on ${written} UTC in ${run.durationMin.toFixed(0)} min; do not edit by hand. ${m.cpu}, ${m.cores} cores, Node ${m.node}; 1-minute load average ${m.loadBefore.toFixed(2)} before, ${m.loadAfter.toFixed(2)} after. How each figure is measured, and what a floor is: [docs/performance.md](docs/performance.md). Times in ms.
+Written by \`${r.command}\` on ${r.writtenAt} UTC in ${r.durationMin.toFixed(0)} min; do not edit by hand. ${m.cpu}, ${m.cores} cores, Node ${m.node}; 1-minute load average ${m.loadBefore.toFixed(2)} before, ${m.loadAfter.toFixed(2)} after. How each figure is measured, and what a floor is: [docs/performance.md](docs/performance.md). Times in ms.
 
 ${sections.join('\n\n')}
 `;
@@ -190,23 +156,18 @@ ${sections.join('\n\n')}
 /**
  * The console's sections: in the full report, and alone from `npm run bench -- --console`,
  * which puts them in place of those BENCHMARKS.md has (see spliceConsoleSection).
- * @param {ConsoleResults} c
  */
-export function consoleSection(c) {
+export function consoleSection(/** @type {Results['console']} */ c) {
   const gzipKb = c.gzipTotal / 1024;
-  const figures = targetRows([
+  const budget = `First page's compressed JavaScript ≤ ${CONSOLE_JS_BUDGET_KB} KB`;
+  const figures = [
+    ...targetRows([{ name: budget, measured: `${gzipKb.toFixed(1)} KB`, met: gzipKb <= CONSOLE_JS_BUDGET_KB }]),
     {
-      name: `First page's compressed JavaScript ≤ ${CONSOLE_JS_BUDGET_KB} KB`,
-      measured: `${gzipKb.toFixed(1)} KB`,
-      met: gzipKb <= CONSOLE_JS_BUDGET_KB,
+      target: `Navigation → Fleet table rendered, ${n(c.kiosks)} kiosks, median of ${c.runs}`,
+      measured: `${ms(c.medianMs)} ms (runs: ${c.renderedMs.map(ms).join(', ')})`,
+      verdict: 'no target',
     },
-  ]);
-  const rendered = `Navigation → Fleet table rendered, ${n(c.kiosks)} kiosks, median of ${c.runs}`;
-  figures.push({
-    target: rendered,
-    measured: `${ms(c.medianMs)} ms (runs: ${c.renderedMs.map(ms).join(', ')})`,
-    verdict: 'no target',
-  });
+  ];
   const scripts = c.scripts.map(({ url, bytes, gzip }) => ({ script: `\`${url}\``, bytes, gzipBytes: gzip }));
   return [
     section(`${CONSOLE_HEADING}, measured ${c.measuredAt.slice(0, 16).replace('T', ' ')} UTC`, figures),
@@ -214,12 +175,8 @@ export function consoleSection(c) {
   ].join('\n\n');
 }
 
-/**
- * BENCHMARKS.md with its console sections (the last ones, as report() writes them) replaced by `consoleMarkdown`.
- * @param {string} markdown
- * @param {string} consoleMarkdown
- */
-export function spliceConsoleSection(markdown, consoleMarkdown) {
+/** BENCHMARKS.md with its console sections (the last ones, as report() writes them) replaced by `consoleMarkdown`. */
+export function spliceConsoleSection(/** @type {string} */ markdown, /** @type {string} */ consoleMarkdown) {
   const start = markdown.indexOf(`## ${CONSOLE_HEADING}`);
   return `${(start === -1 ? markdown : markdown.slice(0, start)).trimEnd()}\n\n${consoleMarkdown}\n`;
 }

@@ -1,9 +1,8 @@
 // @ts-check
-// The start row: launch -> first 200 from the API of a warm `npm start` (the stack
-// script, after npm start's dependency check; the functions already built) against a
-// bare `firebase emulators:start` of the same emulators, alternating. Each launch runs
-// in a process group of its own, ended as Ctrl-C ends it, and the next waits until
-// every port is closed. Runs before the bench's own emulators start (the ports are fixed).
+// The start row: launch -> first 200 from the API of a warm `npm start` (the stack script, after npm start's dependency
+// check; the functions already built) against a bare `firebase emulators:start` of the same emulators, alternating.
+// Each launch runs in a process group of its own, ended as Ctrl-C ends it, and the next waits until every port is
+// closed. Runs before the bench's own emulators start (the ports are fixed).
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -27,22 +26,15 @@ const isOpen = (/** @type {number} */ port) =>
     socket.once('error', () => resolve(false));
   });
 const openPorts = async () => (await Promise.all(PORTS.map(isOpen))).flatMap((open, i) => (open ? [PORTS[i]] : []));
-const portsClosed = () =>
-  waitFor(
-    'every port closed',
-    async () => ((await openPorts()).length ? undefined : true),
-    30_000,
-    async () => `ports ${(await openPorts()).join(', ')} still open`,
-    250,
-  );
+const noneOpen = async () => ((await openPorts()).length ? undefined : true);
+const stillOpen = async () => `ports ${(await openPorts()).join(', ')} still open`;
+const portsClosed = () => waitFor('every port closed', noneOpen, 30_000, stillOpen, 250);
 
 /**
  * One launch: seconds to the first 200 of GET {API}/, then Ctrl-C and wait until it is gone.
- * @param {string} command
- * @param {string[]} args
- * @param {NodeJS.ProcessEnv} env
+ * @type {(command: string, args: string[], env: NodeJS.ProcessEnv) => Promise<number>}
  */
-async function launch(command, args, env) {
+const launch = async (command, args, env) => {
   await portsClosed();
   const launched = performance.now();
   const child = spawn(command, args, { cwd: repoRoot, env, detached: true, stdio: 'ignore' });
@@ -62,7 +54,7 @@ async function launch(command, args, env) {
     if (!(await Promise.race([exited.then(() => true), sleep(60_000).then(() => false)]))) signal('SIGKILL');
     await portsClosed();
   }
-}
+};
 
 /** @param {number} runs launches of each */
 export async function measureStart(runs) {

@@ -1,11 +1,9 @@
 // @ts-check
-// A kiosk's backlog: `items` deposits of the last four days (20 users, every other one
-// with a push token) in one POST /kiosk/transactions/batch, against the same deposits
-// (other keys) as single POST /kiosk/transaction requests one at a time and 16 at a
-// time; the modes rotate round by round. The trigger runs in the functions emulator.
-// Per upload: time to the last answer, time until every effect is complete, and what
-// the functions recorded of contention (`diagnostics`: transactions retried, folds
-// writing the kiosk's hot documents).
+// A kiosk's backlog: `items` deposits of the last four days (20 users, every other one with a push token) in one
+// POST /kiosk/transactions/batch, against the same deposits (other keys) as single POST /kiosk/transaction requests
+// one at a time and 16 at a time; the modes rotate round by round. The trigger runs in the functions emulator. Per
+// upload: time to the last answer, time until every effect is complete, and what the functions recorded of contention
+// (`diagnostics`: transactions retried, folds writing the kiosk's hot documents).
 import { performance } from 'node:perf_hooks';
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
 import { waitFor } from '../../../functions/test/harness/wait.ts';
@@ -24,9 +22,7 @@ const MODES = [
   { mode: 'singles, 16 at a time', connections: 16 },
 ];
 
-/**
- * @param {{ url: string, runId: string, items: number, rounds: number }} plan
- */
+/** @param {{ url: string, runId: string, items: number, rounds: number }} plan */
 export async function measureBatch({ url, runId, items, rounds }) {
   const { diagnosticsCollection } = requireFunctions('./lib/adapters/firestore.js');
   const { issueKey } = requireFunctions('./lib/data/kioskKeys.js');
@@ -68,8 +64,7 @@ export async function measureBatch({ url, runId, items, rounds }) {
       ].join('/');
       const since = Date.now();
       const started = performance.now();
-      /** @type {{ status: number, id?: string }[]} */
-      const answers = [];
+      const answers = /** @type {{ status: number, id?: string }[]} */ ([]);
       // autocannon ends a run on its next sampling tick, so the last answer is timed here.
       let lastAnswerAt = started;
       const batch = mode === 'batch';
@@ -79,31 +74,23 @@ export async function measureBatch({ url, runId, items, rounds }) {
             const headers = { ...key, 'idempotency-key': idempotencyKey };
             return { method: 'POST', path: '/kiosk/transaction', headers, body };
           });
+      const onAnswer = (/** @type {number} */ status, /** @type {string} */ body) => {
+        lastAnswerAt = performance.now();
+        const results = !batch ? [{ ...JSON.parse(body), status }] : status === 200 ? JSON.parse(body).results : [];
+        for (const result of results) answers.push({ status: result.status, id: result.transaction?.id });
+      };
       let next = 0;
-      await cannon(url, {
-        connections,
-        amount: requests.length,
-        build: () => requests[next++],
-        onAnswer: (status, body) => {
-          lastAnswerAt = performance.now();
-          const results = !batch ? [{ ...JSON.parse(body), status }] : status === 200 ? JSON.parse(body).results : [];
-          for (const result of results) answers.push({ status: result.status, id: result.transaction?.id });
-        },
-      });
+      await cannon(url, { connections, amount: requests.length, build: () => requests[next++], onAnswer });
       const answerMs = lastAnswerAt - started;
       const refs = answers.flatMap(({ id }) => (id ? [db().collection('transactions').doc(id)] : []));
-      const done = await waitFor(
-        `the effects of ${refs.length} transactions and the kiosk's counters at ${expected}`,
-        async () => {
-          const [snaps, now] = await Promise.all([db().getAll(...refs), counters()]);
-          return snaps.every((snap) => snap.get('effects.completedAt')) && now.join('/') === expected
-            ? snaps
-            : undefined;
-        },
-        300_000,
-        async () => `kiosk counters ${(await counters()).join('/')}`,
-        50,
-      );
+      const settled = async () => {
+        const [snaps, now] = await Promise.all([db().getAll(...refs), counters()]);
+        const complete = snaps.every((snap) => snap.get('effects.completedAt')) && now.join('/') === expected;
+        return complete ? snaps : undefined;
+      };
+      const seen = async () => `kiosk counters ${(await counters()).join('/')}`;
+      const what = `the effects of ${refs.length} transactions and the kiosk's counters at ${expected}`;
+      const done = await waitFor(what, settled, 300_000, seen, 50);
       const run = {
         answerMs,
         everyEffectMs: performance.now() - started,

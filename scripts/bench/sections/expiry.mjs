@@ -1,12 +1,10 @@
 // @ts-check
-// The expiry run (contract §14): runExpiry (services/pointsExpiry.ts, the code of the
-// daily function and of `expiry:run`) on `due` users whose points expire on the run's
-// day beside `idle` users with nothing to expire (points of the current month only),
-// and beside 10× as many idle users; each size a project of its own. The run uses the
-// service's Firestore, so each size runs in a worker thread of its own that loads the
-// built functions with that project. Sizes rotate round by round; before each run
-// the due users' points are put back, and each run is for a day of its own (the run
-// writes one `expire` entry per user and day).
+// The expiry run (contract §14): runExpiry (services/pointsExpiry.ts, the code of the daily function and of
+// `expiry:run`) on `due` users whose points expire on the run's day beside `idle` users with nothing to expire (points
+// of the current month only), and beside 10× as many idle users; each size a project of its own. The run uses the
+// service's Firestore, so each size runs in a worker thread of its own that loads the built functions with that
+// project. Sizes rotate round by round; before each run the due users' points are put back, and each run is for a day
+// of its own (the run writes one `expire` entry per user and day).
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
@@ -32,9 +30,7 @@ parentPort.on('message', async (asOf) => {
   parentPort.postMessage({ ms: performance.now() - started, outcome });
 });`;
 
-/**
- * @param {{ due: number, idle: number, rounds: number }} plan
- */
+/** @param {{ due: number, idle: number, rounds: number }} plan */
 export async function measureExpiry({ due, idle, rounds }) {
   const { newProfile, pointsModel } = requireFunctions('./lib/data/users.js');
   const { DEFAULT_REWARDS } = requireFunctions('./lib/domain/rewards.js');
@@ -62,7 +58,7 @@ export async function measureExpiry({ due, idle, rounds }) {
     delete env.FIREBASE_CONFIG;
     delete env.GOOGLE_CLOUD_PROJECT;
     const worker = new Worker(WORKER, { eval: true, env });
-    return { idle: idleUsers, firestore, dueDocs, worker, days: 0, runs: /** @type {number[]} */ ([]), read: 0 };
+    return { idleUsers, firestore, dueDocs, worker, days: 0, runs: /** @type {number[]} */ ([]), usersRead: 0 };
   });
   /** One run of `size` for a day of its own, its due users' points put back first: its time (ms). */
   const run = async (/** @type {(typeof sizes)[number]} */ size) => {
@@ -75,7 +71,7 @@ export async function measureExpiry({ due, idle, rounds }) {
     const answer = (await answered)[0];
     const { usersRead, expired, failed } = answer.outcome;
     if (expired.users !== due || failed) throw new Error(`the run of ${asOf} expired ${expired.users} users of ${due}`);
-    size.read = usersRead;
+    size.usersRead = usersRead;
     return answer.ms;
   };
   try {
@@ -86,10 +82,10 @@ export async function measureExpiry({ due, idle, rounds }) {
   } finally {
     await Promise.all(sizes.map((size) => size.worker.terminate()));
   }
-  return sizes.map(({ idle: idleUsers, read, runs }) => ({
+  return sizes.map(({ idleUsers, usersRead, runs }) => ({
     usersDue: due,
     idleUsers,
-    usersRead: read,
+    usersRead,
     timeMs: median(runs),
     runs,
   }));

@@ -1,14 +1,13 @@
 // @ts-check
-// What must stay flat as the data grows: awards per second as users grow, a search
-// near a point as the fleet grows elsewhere, a page of history as the history grows.
-// Each size is served by a warm instance of its own; the sizes are measured in
-// rotation, so other load on the machine hits every size alike.
+// What must stay flat as the data grows: awards per second as users grow, a search near a point as the fleet grows
+// elsewhere, a page of history as the history grows. Each size is served by a warm instance of its own; the sizes are
+// measured in rotation, so other load on the machine hits every size alike.
 import { pointAt } from '../../../functions/test/harness/geo.ts';
 import { idTokenFor } from '../../../functions/test/harness/auth.ts';
 import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
 import { median, summarize } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
-import { db, endpointNamed, endpoints, projectFirestore, seedFleet } from '../data.mjs';
+import { db, endpoints, projectFirestore, seedFleet } from '../data.mjs';
 import { cannon, functionEnv, inRotation, inSequence, inTurn, withInstances } from '../host.mjs';
 
 /** A project of its own in the emulator per size, and the start options of an api instance on it. */
@@ -26,50 +25,53 @@ export async function measureThroughput({ env, data, users, connections, seconds
   const sizes = await inSequence(users, async (count) => {
     const { projectId, instance } = sizeProject(`u${count}`, env);
     const fleet = await seedFleet(projectFirestore(projectId), count, `${data.runId}-${projectId}`);
-    const { request } = endpointNamed(endpoints({ ...data, ...fleet }), 'POST /kiosk/transaction');
+    const [{ request }] = endpoints({ ...data, ...fleet }).filter(({ name }) => name === 'POST /kiosk/transaction');
     return { users: count, request, instance };
   });
-  return withInstances(
-    sizes.map((size) => size.instance),
-    async (instances) => {
-      const award = (/** @type {number} */ i, /** @type {number} */ c, /** @type {number} */ duration) =>
-        cannon(instances[i].url, { connections: c, duration, build: sizes[i].request });
-      for (let i = 0; i < sizes.length; i++) await award(i, Math.max(...connections), Math.max(2, seconds));
-      /** @type {import('../host.mjs').Load[][][]} per size, per connections */
-      const loads = sizes.map(() => connections.map(() => []));
-      await inRotation(rounds, sizes, async (size, i, round) => {
-        for (const c of round % 2 ? [...connections].reverse() : connections) {
-          const load = await award(i, c, seconds);
-          loads[i][connections.indexOf(c)].push(load);
-          console.log(`  ${size.users} users, c=${c}: ${(load.result['2xx'] / seconds).toFixed(0)} req/s`);
-        }
-      });
-      return sizes.flatMap((size, i) =>
-        connections.map((c, j) => {
-          const runs = loads[i][j];
-          const total = (/** @type {'non2xx' | 'errors' | 'timeouts'} */ key) =>
-            runs.reduce((sum, load) => sum + load.result[key], 0);
-          return {
-            users: size.users,
-            c,
-            requestsPerSecond: median(runs.map((load) => load.result['2xx'] / seconds)),
-            ...summarize(runs.flatMap((load) => load.latencies)),
-            non2xx: total('non2xx'),
-            errors: total('errors'),
-            timeouts: total('timeouts'),
-          };
-        }),
-      );
-    },
-  );
+  const options = sizes.map((size) => size.instance);
+  return withInstances(options, async (instances) => {
+    const award = (/** @type {number} */ i, /** @type {number} */ c, /** @type {number} */ duration) =>
+      cannon(instances[i].url, { connections: c, duration, build: sizes[i].request });
+    for (let i = 0; i < sizes.length; i++) await award(i, Math.max(...connections), Math.max(2, seconds));
+    const loads = sizes.map(() => connections.map(() => /** @type {import('../host.mjs').Load[]} */ ([])));
+    await inRotation(rounds, sizes, async (size, i, round) => {
+      for (const c of round % 2 ? [...connections].reverse() : connections) {
+        const load = await award(i, c, seconds);
+        loads[i][connections.indexOf(c)].push(load);
+        console.log(`  ${size.users} users, c=${c}: ${(load.result['2xx'] / seconds).toFixed(0)} req/s`);
+      }
+    });
+    return sizes.flatMap((size, i) =>
+      connections.map((c, j) => {
+        const runs = loads[i][j];
+        const total = (/** @type {'non2xx' | 'errors' | 'timeouts'} */ key) =>
+          runs.reduce((sum, load) => sum + load.result[key], 0);
+        return {
+          users: size.users,
+          c,
+          requestsPerSecond: median(runs.map((load) => load.result['2xx'] / seconds)),
+          ...summarize(runs.flatMap((load) => load.latencies)),
+          non2xx: total('non2xx'),
+          errors: total('errors'),
+          timeouts: total('timeouts'),
+        };
+      }),
+    );
+  });
 }
+
+/**
+ * The JSON answer of GET `path` (with `headers`) from `url`.
+ * @type {(url: string, get: { path: string, headers?: Record<string, string> }) => Promise<any>}
+ */
+const getJson = async (url, { path, headers }) => (await fetch(url + path, { headers })).json();
 
 const NEIGHBOURHOOD = { latitude: 52.521918, longitude: 13.413215 };
 const RADIUS_KM = 5;
 
 /**
- * GET /kiosks?near= at one neighbourhood of `near` kiosks, with each of `fleets` kiosks
- * elsewhere in Europe (100+ km away), each fleet a project of its own.
+ * GET /kiosks?near= at one neighbourhood of `near` kiosks, with each of `fleets` kiosks elsewhere in Europe (100+ km
+ * away), each fleet a project of its own.
  * @param {{ env: Record<string, string>, fleets: number[], near: number, rounds: number, amount: number }} plan
  */
 export async function measureNearby({ env, fleets, near, rounds, amount }) {
@@ -106,25 +108,18 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
     const documentsRead = reads.reduce((sum, read) => sum + read.data().count, 0);
     return { kiosksElsewhere: fleet, near, instance, documentsRead };
   });
-  return withInstances(
-    sizes.map((size) => size.instance),
-    async (instances) => {
-      const found = await inSequence(
-        instances,
-        async ({ url }) => (await (await fetch(`${url}${path}`)).json()).kiosks.length,
-      );
-      const measured = await inTurn(
-        instances.map(({ url }) => ({ url, request: { method: 'GET', path } })),
-        { rounds, amount },
-      );
-      return sizes.map(({ instance: _, ...size }, i) => ({ ...size, found: found[i], ...measured[i] }));
-    },
-  );
+  const options = sizes.map((size) => size.instance);
+  return withInstances(options, async (instances) => {
+    const found = await inSequence(instances, async ({ url }) => (await getJson(url, { path })).kiosks.length);
+    const targets = instances.map(({ url }) => ({ url, request: { method: 'GET', path } }));
+    const measured = await inTurn(targets, { rounds, amount });
+    return sizes.map(({ instance: _, ...size }, i) => ({ ...size, found: found[i], ...measured[i] }));
+  });
 }
 
 /**
- * GET /user/{id}/history?limit=10: the first page of a user with each of `entries`
- * entries, and the last page of the longest history.
+ * GET /user/{id}/history?limit=10: the first page of a user with each of `entries` entries, and the last page of the
+ * longest history.
  * @param {{ env: Record<string, string>, runId: string, kioskId: string, entries: number[], rounds: number, amount: number }} plan
  */
 export async function measureHistory({ env, runId, kioskId, entries, rounds, amount }) {
@@ -138,22 +133,15 @@ export async function measureHistory({ env, runId, kioskId, entries, rounds, amo
   // The last page: after the entry that comes `limit` before the oldest, at the position the service's cursor encodes.
   const { encodeCursor } = requireFunctions('./lib/domain/cursor.js');
   const longest = pages[pages.length - 1];
-  const after = await db()
-    .collection('ledger')
-    .doc(`bench-history-${runId}-${longest.entries}-${String(limit).padStart(6, '0')}`)
-    .get();
+  const afterId = `bench-history-${runId}-${longest.entries}-${String(limit).padStart(6, '0')}`;
+  const after = await db().collection('ledger').doc(afterId).get();
   const { seconds, nanoseconds } = after.get('createdAt');
   const cursor = encodeCursor({ seconds, nanoseconds, id: after.id });
   pages.push({ ...longest, page: 'last', path: `${longest.path}&cursor=${cursor}` });
   return withInstances([{ env: functionEnv(env) }], async ([{ url }]) => {
-    const shown = await inSequence(
-      pages,
-      async ({ path, headers }) => (await (await fetch(`${url}${path}`, { headers })).json()).entries.length,
-    );
-    const measured = await inTurn(
-      pages.map(({ path, headers }) => ({ url, request: { method: 'GET', path, headers } })),
-      { rounds, amount },
-    );
+    const shown = await inSequence(pages, async (page) => (await getJson(url, page)).entries.length);
+    const targets = pages.map(({ path, headers }) => ({ url, request: { method: 'GET', path, headers } }));
+    const measured = await inTurn(targets, { rounds, amount });
     return pages.map(({ entries: count, page }, i) => ({ entries: count, page, shown: shown[i], ...measured[i] }));
   });
 }

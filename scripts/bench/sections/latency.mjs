@@ -1,48 +1,41 @@
 // @ts-check
-// Cold start and warm latency, each against its floor: the empty function (floor.js)
-// on the same host, plus, for the api, the time its own backend calls took in that
-// very request (Server-Timing, src/adapters/callTiming.ts).
+// Cold start and warm latency, each against its floor: the empty function (floor.js) on the same host, plus, for the
+// api, the time its own backend calls took in that very request (Server-Timing, src/adapters/callTiming.ts).
 import { median, summarize } from '../../lib/stats.mjs';
-import { cannon, firstAnswer, floorFunction, functionEnv, startFunction, stopFunction } from '../host.mjs';
+import { cannon, firstAnswer, floorFunction, functionEnv, startFunction } from '../host.mjs';
 
 /**
  * `runs` cold starts of the api per request and of the floor, alternating: spawn -> first 200.
  * @param {{ env: Record<string, string>, runs: number, requests: import('../data.mjs').Endpoint[] }} options
  */
 export async function measureColdStart({ env, runs, requests }) {
-  /** @type {(options: Parameters<typeof startFunction>[0], path: string, headers?: Record<string, string>) => ReturnType<typeof firstAnswer>} */
-  const once = async (options, path, headers) => {
+  /** @type {(options: Parameters<typeof startFunction>[0], request: import('../host.mjs').BenchRequest) => ReturnType<typeof firstAnswer>} */
+  const once = async (options, { path, headers }) => {
     const instance = await startFunction(options);
     try {
       return await firstAnswer(instance, path, headers);
     } finally {
-      await stopFunction(instance);
+      await instance.stop();
     }
   };
-  /** @type {number[]} */
-  const floor = [];
+  const floor = /** @type {number[]} */ ([]);
   const api = requests.map(() => /** @type {{ firstResponseMs: number, backendMs: number }[]} */ ([]));
   for (let run = 0; run < runs; run++) {
-    floor.push((await once(floorFunction(), '/')).firstResponseMs);
-    for (const [i, { request }] of requests.entries()) {
-      const { path, headers } = request(0);
-      api[i].push(await once({ env: functionEnv(env) }, path, headers));
-    }
+    floor.push((await once(floorFunction(), { method: 'GET', path: '/' })).firstResponseMs);
+    for (const [i, { request }] of requests.entries()) api[i].push(await once({ env: functionEnv(env) }, request(0)));
     console.log(`  cold start ${run + 1}/${runs}: floor ${floor.at(-1)?.toFixed(0)} ms`);
   }
   return requests.map(({ name }, i) => {
     const apiMs = median(api[i].map((run) => run.firstResponseMs));
-    const backendMs = median(api[i].map((run) => run.backendMs));
-    const floorMs = median(floor) + backendMs;
-    const [emptyFunctionMs, firstRequestBackendMs] = [median(floor), backendMs];
+    const [emptyFunctionMs, firstRequestBackendMs] = [median(floor), median(api[i].map((run) => run.backendMs))];
+    const floorMs = emptyFunctionMs + firstRequestBackendMs;
     return { endpoint: name, apiMs, emptyFunctionMs, firstRequestBackendMs, floorMs, ratio: apiMs / floorMs };
   });
 }
 
 /**
- * Per endpoint and concurrency: rounds of `amount` requests to the empty function's
- * HTTP floor, then to the endpoint, on warm instances. Ratio = endpoint p50 ÷ (HTTP
- * floor p50 + the p50 of the endpoint's own backend time).
+ * Per endpoint and concurrency: rounds of `amount` requests to the empty function's HTTP floor, then to the endpoint,
+ * on warm instances. Ratio = endpoint p50 ÷ (HTTP floor p50 + the p50 of the endpoint's own backend time).
  * @param {{ api: string, floor: string, endpoints: import('../data.mjs').Endpoint[], concurrencies: number[], rounds: number, amount: (c: number) => number, bodyBytes: number }} options
  */
 export async function measureWarm({ api, floor, endpoints, concurrencies, rounds, amount, bodyBytes }) {
