@@ -10,8 +10,8 @@ import { summarize } from '../lib/stats.mjs';
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 
 /**
- * A phase's checks, by what must hold: it holds when found === expected, unless `ok` says otherwise.
- * @typedef {Record<string, [found: unknown, expected: unknown, ok?: boolean]>} Checks
+ * A phase's checks, by what must hold: [found, expected, ok?]; it holds when found === expected, unless `ok` says otherwise.
+ * @typedef {Record<string, unknown[]>} Checks
  * @typedef {{ id: string } & Record<string, any>} Row a document's id and fields
  * @typedef {{ id: string, kioskId: string, userId: string, pointsEarned: number, plasticCount: number, metalCount: number, occurredAt: string }} Transaction
  */
@@ -128,9 +128,7 @@ export class Ledger {
 /**
  * The check that each row holds what `expectedOf` says (by field): found, how many do
  * (and the first one that does not, named); expected, all of them.
- * @param {Row[]} rows
- * @param {(row: Row) => Record<string, unknown>} expectedOf
- * @returns {Checks[string]}
+ * @param {Row[]} rows @param {(row: Row) => Record<string, unknown>} expectedOf
  */
 export function each(rows, expectedOf) {
   const differing = rows.filter((row) => Object.entries(expectedOf(row)).some(([field, v]) => row[field] !== v));
@@ -153,7 +151,6 @@ export const booksTable = (/** @type {Checks[]} */ checks) =>
  * @param {{ get(field: string): any }[]} transactions every transaction document, effects done
  * @param {Awaited<ReturnType<typeof import('./bursts.mjs').retriesPhase>>} retries
  * @param {Awaited<ReturnType<typeof import('./offline.mjs').offlinePhase>>} offline
- * @returns {Promise<Checks>}
  */
 export async function auditBooks(run, transactions, retries, offline) {
   const { ledger } = run;
@@ -198,17 +195,17 @@ export async function auditBooks(run, transactions, retries, offline) {
 
 /**
  * The operator CLI (as built) against `projectId` on the emulators, with `args`.
- * @param {string} projectId
- * @param {string[]} args
- * @returns {Promise<{ status: number, stdout: string, stderr: string }>}
+ * @param {string} projectId @param {string[]} args
  */
 export const runAdmin = (projectId, args) =>
-  new Promise((resolve) => {
-    const command = [adminCli, '--project', projectId, '--emulator', ...args];
-    execFile(process.execPath, command, (error, stdout, stderr) => {
-      resolve({ status: error ? Number(error.code) || 1 : 0, stdout, stderr });
-    });
-  });
+  /** @type {Promise<{ status: number, stdout: string, stderr: string }>} */ (
+    new Promise((resolve) => {
+      const command = [adminCli, '--project', projectId, '--emulator', ...args];
+      execFile(process.execPath, command, (error, stdout, stderr) => {
+        resolve({ status: error ? Number(error.code) || 1 : 0, stdout, stderr });
+      });
+    })
+  );
 
 /**
  * The operator CLI's `audit` on the whole database (every balance from the ledger,
@@ -221,7 +218,5 @@ export async function pointsAudit(projectId) {
   const verdict = `${run.stdout}${run.stderr}`.match(/audit: (OK|DRIFT) \([^)]*\)/)?.[0];
   const line = verdict ?? `audit did not run (exit ${run.status})`;
   const found = run.status === 0 ? line : `${line}: ${run.stdout.trim().split('\n').slice(0, 3).join('; ')}`;
-  /** @type {Checks} */
-  const checks = { '`npm run admin -- audit`': [found, 'audit: OK', run.status === 0] };
-  return { line, checks };
+  return { line, checks: { '`npm run admin -- audit`': [found, 'audit: OK', run.status === 0] } };
 }

@@ -33,19 +33,17 @@ export const post = ({ api, ledger }, path, headers, body) =>
   postWithRetries(api, path, { headers, body }, KIOSK_RETRIES, { onResponse: ledger.response });
 
 /** The headers each user of `ids` signs in with, by id. */
-export async function headersOf(/** @type {string[]} */ ids) {
-  /** @type {Map<string, Record<string, string>>} */
-  const headers = new Map();
-  for (const id of ids) headers.set(id, { authorization: `Bearer ${await idTokenFor(id)}` });
-  return headers;
-}
+export const headersOf = async (/** @type {string[]} */ ids) =>
+  new Map(
+    await Promise.all(
+      ids.map(async (id) => /** @type {const} */ ([id, { authorization: `Bearer ${await idTokenFor(id)}` }])),
+    ),
+  );
 
 /**
  * The same request `times` times, `atOnce` of them at once and the rest one after
  * another: a client whose answers were lost. Resolves with every answer.
- * @template T
- * @param {() => Promise<T>} send
- * @param {number} times
+ * @template T @param {() => Promise<T>} send @param {number} times
  */
 export async function sendBlindly(send, times, atOnce = Math.min(times, 2)) {
   const answers = await Promise.all(Array.from({ length: atOnce }, send));

@@ -24,8 +24,7 @@ const OLD_POINTS = 500;
 /**
  * The dormant users' and leavers' documents: a dormant user's balance added in the
  * month whose points expire on the 1st of this one.
- * @param {string[]} dormant
- * @param {string[]} leavers
+ * @param {string[]} dormant @param {string[]} leavers
  */
 export async function seedLifecycle(dormant, leavers) {
   const oldMonth = addMonths(monthOf(new Date()), -(EXPIRE_AFTER_MONTHS + 1));
@@ -100,8 +99,7 @@ export async function lifecyclePhase(run) {
 /**
  * The users/{id} documents of `ids`, each also with `entries` (the points of its `kind`
  * entries in the ledger) and `erased` (whether `erasedAt` is set).
- * @param {string[]} ids
- * @param {string} kind
+ * @param {string[]} ids @param {string} kind
  */
 const usersWithEntries = async (ids, kind) =>
   Promise.all(
@@ -114,9 +112,7 @@ const usersWithEntries = async (ids, kind) =>
 
 /**
  * The lifecycle's books.
- * @param {import('./run.mjs').Run} run
- * @param {Awaited<ReturnType<typeof lifecyclePhase>>} phase
- * @returns {Promise<import('./books.mjs').Checks>}
+ * @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof lifecyclePhase>>} phase
  */
 export async function lifecycleBooks({ ledger, dormant, leavers }, { runs }) {
   const earned = (/** @type {string} */ id) => ledger.byUser.get(id) ?? 0;

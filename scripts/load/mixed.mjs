@@ -142,9 +142,7 @@ export async function mixedPhase(run) {
 
 /**
  * The mixed phase's books.
- * @param {import('./run.mjs').Run} run
- * @param {Awaited<ReturnType<typeof mixedPhase>>['tally']} tally
- * @returns {Promise<import('./books.mjs').Checks>}
+ * @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof mixedPhase>>['tally']} tally
  */
 export async function mixedBooks({ ledger, spenders, options }, { redemptions, adjustments, cancelled, rushIssued }) {
   const { scarce } = MIXED_REWARDS;
@@ -161,10 +159,8 @@ export async function mixedBooks({ ledger, spenders, options }, { redemptions, a
   });
 
   const stored = db().collection('redemptions');
-  const [storedCount, cancelledCount] = [
-    await countOf(stored),
-    await countOf(stored.where('status', '==', 'cancelled')),
-  ];
+  const storedCount = await countOf(stored);
+  const cancelledCount = await countOf(stored.where('status', '==', 'cancelled'));
   // A redemption cancelled before its trigger ran is never announced (its effects say so).
   const toTell = storedCount - (await countOf(stored.where('effects.untold', '==', 'cancelled')));
   await waitFor(

@@ -200,7 +200,6 @@ const phaseChecks = [
   await lifecycleBooks(run, lifecycle),
 ];
 const webhooks = await webhookBooks(receiver, retried);
-/** @type {import('./books.mjs').Checks} */
 const pending = { 'effects still pending after the sweep': [sum(Object.values(await pendingEffects())), 0] };
 const audit = await pointsAudit(run.projectId);
 const checks = booksTable([...phaseChecks, webhooks.checks, pending, audit.checks]);

@@ -93,7 +93,6 @@ export async function voucherPhase(run, { tills, otherPartner }, rewardIds, canc
 /**
  * The vouchers' books (every voucher raced ends used or cancelled as answered: none left issued).
  * @param {Awaited<ReturnType<typeof voucherPhase>>} phase
- * @returns {Promise<import('./books.mjs').Checks>}
  */
 export async function voucherBooks({ races }) {
   const both = races.filter((r) => r.usedBy.length > 0 && r.cancel?.status === 200).length;

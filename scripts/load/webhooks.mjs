@@ -75,8 +75,7 @@ const deliveriesOf = (/** @type {string} */ webhookId) =>
 /**
  * Waits until no delivery to `webhookId` is pending, then retries (through the API)
  * each that ended `failed`, up to `rounds` times. Returns how many were retried.
- * @param {import('./run.mjs').Run} run
- * @param {string} webhookId
+ * @param {import('./run.mjs').Run} run @param {string} webhookId
  */
 export async function settleDeliveries({ api, admin }, webhookId, rounds = 3) {
   const pending = () => countOf(deliveriesOf(webhookId).where('status', '==', 'pending'));
@@ -103,8 +102,7 @@ export async function settleDeliveries({ api, admin }, webhookId, rounds = 3) {
 /**
  * The webhooks' books, and the figures of what the receiver saw: lag is from the
  * event's commit (its document's create time) to the receiver's first 2xx.
- * @param {Awaited<ReturnType<typeof startReceiver>>} receiver
- * @param {number} retried
+ * @param {Awaited<ReturnType<typeof startReceiver>>} receiver @param {number} retried
  */
 export async function webhookBooks({ webhookId, seen }, retried) {
   const registeredAt = (await db().collection('webhooks').doc(webhookId).get()).createTime.toMillis();
@@ -119,7 +117,6 @@ export async function webhookBooks({ webhookId, seen }, retried) {
   const undelivered = since.filter((doc) => !deliveredEvents.has(doc.id)).length;
   const unanswered = since.filter((doc) => !seen.delivered.has(doc.id)).length;
   const unrecorded = [...seen.delivered.keys()].filter((id) => !recorded.has(id)).length;
-  /** @type {import('./books.mjs').Checks} */
   const checks = {
     'events since the registration with no delivery to the receiver': [undelivered, 0],
     'events since the registration the receiver never answered 2xx': [unanswered, 0],
