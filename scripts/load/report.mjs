@@ -10,18 +10,13 @@ import { cacheDir, functionsDir, repoRoot } from '../lib/paths.mjs';
 
 const FIGURES_FILE = join(cacheDir, 'loadtest-figures.json');
 
+const integration = (/** @type {string} */ names) => names.split(' ').map((name) => `integration/${name}.test.ts`);
 /** The suites of `npm test` (functions/test/) that inject faults or hostile input. */
 const SUITES = {
-  Faults: [
-    ...['transactions', 'kiosk-simulator', 'triggers', 'otp', 'redemptions', 'adjustments', 'notify'],
-    ...['vouchers', 'webhooks', 'expiry', 'erasure'],
-  ].map((name) => `integration/${name}.test.ts`),
-  'Hostile input': [
-    ...['fuzz', 'security', 'protocol', 'kiosks', 'users', 'admin', 'firestore-rules'].map(
-      (name) => `integration/${name}.test.ts`,
-    ),
-    'unit/log.test.ts',
-  ],
+  Faults: integration(
+    'transactions kiosk-simulator triggers otp redemptions adjustments notify vouchers webhooks expiry erasure',
+  ),
+  'Hostile input': [...integration('fuzz security protocol kiosks users admin firestore-rules'), 'unit/log.test.ts'],
 };
 
 /**
@@ -70,10 +65,7 @@ function show(value) {
   return value === undefined || value === null || Number.isNaN(value) ? 'n/a' : String(value);
 }
 
-/**
- * @param {string[]} header
- * @param {unknown[][]} rows
- */
+/** @param {string[]} header @param {unknown[][]} rows */
 const table = (header, rows) =>
   [header, header.map(() => '---'), ...rows.map((row) => row.map(show))]
     .map((row) => `| ${row.join(' | ')} |`)
@@ -87,16 +79,11 @@ export function loadTables(figures) {
   const phases = Object.entries(figures.phases).flatMap(([phase, values]) =>
     Object.entries(/** @type {object} */ (values)).map(([key, value], i) => [i === 0 ? phase : '', words(key), value]),
   );
-  const checks = figures.checks.map((/** @type {any} */ row) => [
-    row.check,
-    row.expected,
-    row.found,
-    row.ok ? 'yes' : '**no**',
-  ]);
+  const checkRow = (/** @type {any} */ row) => [row.check, row.expected, row.found, row.ok ? 'yes' : '**no**'];
   return [
     table(['Phase', 'Figure', 'Value'], phases),
     table(['Figure', 'Value'], Object.entries(figures.totals)),
-    table(['Books: check', 'Expected', 'Found', 'Holds'], checks),
+    table(['Books: check', 'Expected', 'Found', 'Holds'], figures.checks.map(checkRow)),
   ].join('\n\n');
 }
 

@@ -25,15 +25,14 @@ const RACES_AT_ONCE = 8;
  * @param {import('./run.mjs').Run} run
  */
 export async function setUpPartners(run) {
-  const key = async (/** @type {string} */ partnerId) => {
-    const answer = await post(run, `/admin/partners/${partnerId}/keys`, run.admin, { label: 'load test' });
-    if (answer.status !== 201) throw new Error(`partner key for ${partnerId}: ${answer.status}`);
-    return /** @type {string} */ (answer.body.key);
+  const created = async (/** @type {string} */ path, /** @type {unknown} */ body) => {
+    const answer = await post(run, path, run.admin, body);
+    if (answer.status >= 300) throw new Error(`POST ${path}: ${answer.status}`);
+    return answer.body;
   };
-  for (const partner of [CAFE, OTHER_PARTNER]) {
-    const answer = await post(run, '/admin/partners', run.admin, partner);
-    if (answer.status >= 300) throw new Error(`partner ${partner.id}: ${answer.status}`);
-  }
+  for (const partner of [CAFE, OTHER_PARTNER]) await created('/admin/partners', partner);
+  const key = async (/** @type {string} */ partnerId) =>
+    /** @type {string} */ ((await created(`/admin/partners/${partnerId}/keys`, { label: 'load test' })).key);
   const tills = [];
   for (let i = 0; i < TILLS; i++) tills.push(await key(CAFE.id));
   return { tills, otherPartner: await key(OTHER_PARTNER.id) };
