@@ -3,6 +3,7 @@
 // phases run), and the checks of what Firestore holds against it at the end, each a
 // row of RELIABILITY.md's books table (expected, found).
 import { execFile } from 'node:child_process';
+import { parseJson } from '../../kiosk-simulator/client.ts';
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';
 import { adminCli, requireFunctions } from '../lib/paths.mjs';
 import { summarize } from '../lib/stats.mjs';
@@ -85,12 +86,7 @@ export class Ledger {
     if (ms !== undefined) this.latencies.push(ms);
     this.statuses.set(code, (this.statuses.get(code) ?? 0) + 1);
     if (code < 500) return;
-    let body;
-    try {
-      body = JSON.parse(bodyText);
-    } catch {
-      body = undefined;
-    }
+    const body = /** @type {any} */ (parseJson(bodyText));
     if (isOverloaded({ status: code, code: body?.code })) this.overloaded += 1;
     else if (typeof body?.error === 'string') this.serviceErrors += 1;
     else this.emulatorErrors += 1;
