@@ -14,8 +14,7 @@ const { DEFAULT_REWARDS } = requireFunctions('./lib/domain/rewards.js');
 /**
  * The kiosks/{id} document of kiosk number `i` of a seeded fleet, built by the
  * service's own builder from `definition` (name, address, openingHours, status).
- * @param {number} i
- * @param {{ name: string, address: string, openingHours?: string, status?: string }} definition
+ * @param {number} i @param {{ name: string, address: string, openingHours?: string, status?: string }} definition
  */
 export function fleetKioskDoc(i, definition) {
   const location = { latitude: 48 + (i % 10) * 0.5, longitude: 8 + Math.floor(i / 10) * 0.5 };
@@ -24,8 +23,7 @@ export function fleetKioskDoc(i, definition) {
 
 /**
  * The users/{id} document of a new user called `name`, with `pushToken` if given.
- * @param {string} name
- * @param {string} [pushToken]
+ * @param {string} name @param {string} [pushToken]
  */
 export const fleetUserDoc = (name, pushToken) => newProfile({ name, pushToken }, DEFAULT_REWARDS);
 

@@ -53,8 +53,7 @@ export async function sendBlindly(send, times, atOnce = Math.min(times, 2)) {
 
 /**
  * The answers of `answers` that refused, counted by `<status> <code>` (into `refused`, when given).
- * @param {({ status: number, body: any } | undefined)[]} answers
- * @param {Record<string, number>} [refused]
+ * @param {({ status: number, body: any } | undefined)[]} answers @param {Record<string, number>} [refused]
  */
 export function countRefusals(answers, refused = {}) {
   for (const answer of answers) {

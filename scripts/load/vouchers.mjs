@@ -45,8 +45,7 @@ function asTyped(/** @type {string} */ code, /** @type {number} */ i) {
 }
 
 /**
- * @param {import('./run.mjs').Run} run
- * @param {Awaited<ReturnType<typeof setUpPartners>>} partners
+ * @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof setUpPartners>>} partners
  * @param {string[]} rewardIds the rewards whose issued vouchers are raced
  * @param {Map<string, number>} cancelled the mixed phase's tally (redemption id → cancels answered 200), which
  *   a cancel answered 200 here joins: the mixed phase's books refund it
