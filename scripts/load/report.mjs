@@ -24,7 +24,6 @@ const SUITES = {
  * blocks) and how many of its tests passed and failed; and when that run started.
  */
 function lastTestRun() {
-  /** @type {Map<string, { what: string, result: string }>} */
   const suites = new Map();
   let started;
   for (const tier of ['unit', 'integration']) {

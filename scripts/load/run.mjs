@@ -189,9 +189,7 @@ const transactions = await waitForEffects(transactionsCollection(), 'all', { tim
 console.log('Waiting for the webhook deliveries to end; retrying those that failed...');
 const retried = await settleDeliveries(run, receiver.webhookId);
 await receiver.close();
-const lag = transactions.map(
-  (/** @type {any} */ doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis(),
-);
+const lag = transactions.map((doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis());
 
 const phaseChecks = [
   await auditBooks(run, transactions, retries, offline),
