@@ -1,7 +1,6 @@
 // @ts-check
-// What the load test and the bench seed: kiosks on a grid of sites half a degree
-// apart in south-west Germany, in Europe/Berlin, new users, users with a history;
-// and the batched writes that store them.
+// What the load test and the bench seed: kiosks on a grid of sites half a degree apart in south-west Germany, in
+// Europe/Berlin, new users, users with a history; and the batched writes that store them.
 import { requireFunctions } from './paths.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
@@ -28,10 +27,9 @@ export function fleetKioskDoc(i, definition) {
 export const fleetUserDoc = (name, pushToken) => newProfile({ name, pushToken }, DEFAULT_REWARDS);
 
 /**
- * User `userId` called `name` with a history of `entries` deposits of one bottle a minute
- * apart at kiosk `kioskId`, each earning `points` (10 unless told), as [ref, data] pairs
- * built by the service's own builders: the users/{id} document holding their sum, then
- * their ledger/{id} entries, oldest first, and with `transactions` each deposit's
+ * User `userId` called `name` with a history of `entries` deposits of one bottle a minute apart at kiosk `kioskId`,
+ * each earning `points` (10 unless told), as [ref, data] pairs built by the service's own builders: the users/{id}
+ * document holding their sum, then their ledger/{id} entries, oldest first, and with `transactions` each deposit's
  * transactions/{id} document (same id) beside its entry.
  * @param {import('firebase-admin/firestore').Firestore} firestore
  * @param {{ userId: string, name: string, entries: number, kioskId: string, points?: number, transactions?: boolean }} history

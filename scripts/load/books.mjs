@@ -1,7 +1,6 @@
 // @ts-check
-// The load test's books: what the service's answers said (the Ledger, filled as the
-// phases run), and the checks of what Firestore holds against it at the end, each a
-// row of RELIABILITY.md's books table (expected, found).
+// The load test's books: what the service's answers said (the Ledger, filled as the phases run), and the checks of what
+// Firestore holds against it at the end, each a row of RELIABILITY.md's books table (expected, found).
 import { execFile } from 'node:child_process';
 import { parseJson } from '../../kiosk-simulator/client.ts';
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';
@@ -204,9 +203,8 @@ export const runAdmin = (projectId, args) =>
   );
 
 /**
- * The operator CLI's `audit` on the whole database (every balance from the ledger,
- * every kiosk counter from the transactions): its verdict line, and the books' last
- * check (the verdict, or the first differences it printed).
+ * The operator CLI's `audit` on the whole database (every balance from the ledger, every kiosk counter from the
+ * transactions): its verdict line, and the books' last check (the verdict, or the first differences it printed).
  * @param {string} projectId
  */
 export async function pointsAudit(projectId) {

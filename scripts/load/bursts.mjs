@@ -15,8 +15,7 @@ import { AnswersByKey, randomInt, sum } from './books.mjs';
 export const transactionBody = (kioskId, userId) => ({ kioskId, userId, ...randomItems() });
 
 /**
- * One transaction as a kiosk sends it (kiosk-simulator/client.ts), an award counted;
- * the final answer is returned.
+ * One transaction as a kiosk sends it (kiosk-simulator/client.ts), an award counted; the final answer is returned.
  * @param {Run} run @param {string} apiKey @param {ReturnType<typeof transactionBody>} body @param {string} idempotencyKey
  */
 export async function submitRecorded({ api, ledger }, apiKey, body, idempotencyKey) {

@@ -1,11 +1,10 @@
 // @ts-check
-// The load test's mixed phase: points earned and spent at once. Users of their own
-// (spenders) get an opening adjustment, then, all concurrently: kiosks keep depositing
-// for them; a rush of concurrent redemptions of a reward with a small stock; random
-// redemptions of unlimited rewards; adjustments up and down; and operators cancelling
-// some redemptions. Every request is sent blindly 1-3 times with one Idempotency-Key
-// (a cancel twice), partly concurrently, as a client that lost its answers would.
-// What the answers said is tallied here; mixedBooks() then holds Firestore to it.
+// The load test's mixed phase: points earned and spent at once. Users of their own (spenders) get an opening
+// adjustment, then, all concurrently: kiosks keep depositing for them; a rush of concurrent redemptions of a reward
+// with a small stock; random redemptions of unlimited rewards; adjustments up and down; and operators cancelling some
+// redemptions. Every request is sent blindly 1-3 times with one Idempotency-Key (a cancel twice), partly concurrently,
+// as a client that lost its answers would. What the answers said is tallied here; mixedBooks() then holds Firestore to
+// it.
 import { performance } from 'node:perf_hooks';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { requireFunctions } from '../lib/paths.mjs';

@@ -1,8 +1,7 @@
 // @ts-check
-// RELIABILITY.md, as tables generated from the figures of a load run and the per-file
-// results of the last `npm test` (.cache/test-results): no figure in it is typed by
-// hand. Run on its own (`node scripts/load/report.mjs`) it rewrites the report from the
-// figures the last load run saved, with the results of a newer `npm test`.
+// RELIABILITY.md, as tables generated from the figures of a load run and the per-file results of the last `npm test`
+// (.cache/test-results): no figure in it is typed by hand. Run on its own (`node scripts/load/report.mjs`) it rewrites
+// the report from the figures the last load run saved, with the results of a newer `npm test`.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

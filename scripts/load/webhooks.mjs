@@ -1,10 +1,9 @@
 // @ts-check
-// The load test's webhook receiver (contract §13): an HTTP server of this process,
-// registered for every event type before the first phase, that answers 500 to 10 %
-// of attempts at random and verifies every signature with `standardwebhooks`, an
-// independent Standard Webhooks implementation. After the run, deliveries that ended
-// `failed` (every attempt of the schedule refused) are retried through the API as an
-// operator would. webhookBooks() then holds the receiver to Firestore.
+// The load test's webhook receiver (contract §13): an HTTP server of this process, registered for every event type
+// before the first phase, that answers 500 to 10 % of attempts at random and verifies every signature with
+// `standardwebhooks`, an independent Standard Webhooks implementation. After the run, deliveries that ended `failed`
+// (every attempt of the schedule refused) are retried through the API as an operator would. webhookBooks() then holds
+// the receiver to Firestore.
 import { createServer } from 'node:http';
 import { requireFunctions } from '../lib/paths.mjs';
 import { waitFor } from '../../functions/test/harness/wait.ts';
@@ -18,9 +17,8 @@ const { WEBHOOK_EVENT_TYPES } = requireFunctions('./lib/domain/webhookEventTypes
 const FAILING_SHARE = 0.1;
 
 /**
- * A receiver on 127.0.0.1 (http to loopback is allowed on the emulators only),
- * listening, and registered for every event type through the API. It answers 503
- * until it has the secret the registration answers with.
+ * A receiver on 127.0.0.1 (http to loopback is allowed on the emulators only), listening, and registered for every
+ * event type through the API. It answers 503 until it has the secret the registration answers with.
  * @param {import('./run.mjs').Run} run
  */
 export async function startReceiver({ api, admin }) {
