@@ -27,15 +27,11 @@ const OLD_POINTS = 500;
  */
 export async function seedLifecycle(dormant, leavers) {
   const oldMonth = addMonths(monthOf(new Date()), -(EXPIRE_AFTER_MONTHS + 1));
+  const oldPoints = { currentPoints: OLD_POINTS, totalPoints: OLD_POINTS, ...pointsModel({ [oldMonth]: OLD_POINTS }) };
   await writeAll([
     ...dormant.map((id, i) => [
       db().collection('users').doc(id),
-      {
-        ...fleetUserDoc(`Dormant user ${i}`),
-        currentPoints: OLD_POINTS,
-        totalPoints: OLD_POINTS,
-        ...pointsModel({ [oldMonth]: OLD_POINTS }),
-      },
+      { ...fleetUserDoc(`Dormant user ${i}`), ...oldPoints },
     ]),
     ...leavers.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Leaver ${i}`, `leaver-device-${i}`)]),
   ]);

@@ -69,7 +69,6 @@ export async function voucherPhase(run, { tills, otherPartner }, rewardIds, canc
     const usedBy = keys.filter((_, till) => uses.some((answer, n) => n % TILLS === till && answer.status === 200));
     return { id: voucher.id, uses, usedBy, foreign, cancel };
   };
-  /** @type {Awaited<ReturnType<typeof race>>[]} */
   const races = [];
   for (let i = 0; i < vouchers.length; i += RACES_AT_ONCE) {
     races.push(...(await Promise.all(vouchers.slice(i, i + RACES_AT_ONCE).map((v, n) => race(v, i + n)))));
@@ -94,8 +93,10 @@ export async function voucherBooks({ races }) {
   const both = races.filter((r) => r.usedBy.length > 0 && r.cancel?.status === 200).length;
   const tried = races.filter((r) => r.foreign);
   const found = tried.filter((r) => r.foreign?.status !== 404 || r.foreign.body?.code !== 'voucher-not-found');
-  const raced = races.map((r) => r.id);
-  const docs = await docsOf('redemptions', raced);
+  const docs = await docsOf(
+    'redemptions',
+    races.map((r) => r.id),
+  );
   const expected = new Map(races.map((r) => [r.id, r.usedBy.length > 0 ? 'used' : 'cancelled']));
   const usedAtAsStatus = docs.filter((doc) => (doc.usedAt != null) !== (doc.status === 'used'));
   const used = [...expected.values()].filter((status) => status === 'used').length;
