@@ -91,10 +91,7 @@ export class Ledger {
     else this.emulatorErrors += 1;
   };
 
-  /**
-   * Counts each transaction once, however often its answer was received.
-   * @param {Transaction} transaction
-   */
+  /** Counts each transaction once, however often its answer was received. @param {Transaction} transaction */
   award({ id, kioskId, userId, pointsEarned, plasticCount, metalCount, occurredAt }) {
     if (this.counted.has(id)) return;
     this.counted.add(id);
