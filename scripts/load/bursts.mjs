@@ -32,12 +32,12 @@ export const post = ({ api, ledger }, path, headers, body) =>
   postWithRetries(api, path, { headers, body }, KIOSK_RETRIES, { onResponse: ledger.response });
 
 /** The headers each user of `ids` signs in with, by id. */
-export const headersOf = async (/** @type {string[]} */ ids) =>
-  new Map(
-    await Promise.all(
-      ids.map(async (id) => /** @type {const} */ ([id, { authorization: `Bearer ${await idTokenFor(id)}` }])),
-    ),
-  );
+export async function headersOf(/** @type {string[]} */ ids) {
+  /** @type {Map<string, Record<string, string>>} */
+  const headers = new Map();
+  for (const id of ids) headers.set(id, { authorization: `Bearer ${await idTokenFor(id)}` });
+  return headers;
+}
 
 /**
  * The same request `times` times, `atOnce` of them at once and the rest one after
