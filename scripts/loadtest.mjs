@@ -16,7 +16,7 @@ if (args.includes('--help') || args.includes('-h')) {
 try {
   loadOptions(args);
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
   process.exit(2);
 }
 

@@ -1,7 +1,6 @@
 // @ts-check
-// What the load test and the bench seed: kiosks on a grid of sites half a degree
-// apart in south-west Germany, in Europe/Berlin, new users, users with a history;
-// and the batched writes that store them.
+// What the load test and the bench seed: kiosks on a grid of sites half a degree apart in south-west Germany, in
+// Europe/Berlin, new users, users with a history; and the batched writes that store them.
 import { requireFunctions } from './paths.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
@@ -14,8 +13,7 @@ const { DEFAULT_REWARDS } = requireFunctions('./lib/domain/rewards.js');
 /**
  * The kiosks/{id} document of kiosk number `i` of a seeded fleet, built by the
  * service's own builder from `definition` (name, address, openingHours, status).
- * @param {number} i
- * @param {{ name: string, address: string, openingHours?: string, status?: string }} definition
+ * @param {number} i @param {{ name: string, address: string, openingHours?: string, status?: string }} definition
  */
 export function fleetKioskDoc(i, definition) {
   const location = { latitude: 48 + (i % 10) * 0.5, longitude: 8 + Math.floor(i / 10) * 0.5 };
@@ -24,16 +22,14 @@ export function fleetKioskDoc(i, definition) {
 
 /**
  * The users/{id} document of a new user called `name`, with `pushToken` if given.
- * @param {string} name
- * @param {string} [pushToken]
+ * @param {string} name @param {string} [pushToken]
  */
 export const fleetUserDoc = (name, pushToken) => newProfile({ name, pushToken }, DEFAULT_REWARDS);
 
 /**
- * User `userId` called `name` with a history of `entries` deposits of one bottle a minute
- * apart at kiosk `kioskId`, each earning `points` (10 unless told), as [ref, data] pairs
- * built by the service's own builders: the users/{id} document holding their sum, then
- * their ledger/{id} entries, oldest first, and with `transactions` each deposit's
+ * User `userId` called `name` with a history of `entries` deposits of one bottle a minute apart at kiosk `kioskId`,
+ * each earning `points` (10 unless told), as [ref, data] pairs built by the service's own builders: the users/{id}
+ * document holding their sum, then their ledger/{id} entries, oldest first, and with `transactions` each deposit's
  * transactions/{id} document (same id) beside its entry.
  * @param {import('firebase-admin/firestore').Firestore} firestore
  * @param {{ userId: string, name: string, entries: number, kioskId: string, points?: number, transactions?: boolean }} history

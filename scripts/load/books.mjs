@@ -1,8 +1,8 @@
 // @ts-check
-// The load test's books: what the service's answers said (the Ledger, filled as the
-// phases run), and the checks of what Firestore holds against it at the end, each a
-// row of RELIABILITY.md's books table (expected, found).
+// The load test's books: what the service's answers said (the Ledger, filled as the phases run), and the checks of what
+// Firestore holds against it at the end, each a row of RELIABILITY.md's books table (expected, found).
 import { execFile } from 'node:child_process';
+import { parseJson } from '../../kiosk-simulator/client.ts';
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';
 import { adminCli, requireFunctions } from '../lib/paths.mjs';
 import { summarize } from '../lib/stats.mjs';
@@ -10,8 +10,8 @@ import { summarize } from '../lib/stats.mjs';
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 
 /**
- * A phase's checks, by what must hold: it holds when found === expected, unless `ok` says otherwise.
- * @typedef {Record<string, [found: unknown, expected: unknown, ok?: boolean]>} Checks
+ * A phase's checks, by what must hold: [found, expected, ok?]; it holds when found === expected, unless `ok` says otherwise.
+ * @typedef {Record<string, unknown[]>} Checks
  * @typedef {{ id: string } & Record<string, any>} Row a document's id and fields
  * @typedef {{ id: string, kioskId: string, userId: string, pointsEarned: number, plasticCount: number, metalCount: number, occurredAt: string }} Transaction
  */
@@ -85,21 +85,13 @@ export class Ledger {
     if (ms !== undefined) this.latencies.push(ms);
     this.statuses.set(code, (this.statuses.get(code) ?? 0) + 1);
     if (code < 500) return;
-    let body;
-    try {
-      body = JSON.parse(bodyText);
-    } catch {
-      body = undefined;
-    }
+    const body = /** @type {any} */ (parseJson(bodyText));
     if (isOverloaded({ status: code, code: body?.code })) this.overloaded += 1;
     else if (typeof body?.error === 'string') this.serviceErrors += 1;
     else this.emulatorErrors += 1;
   };
 
-  /**
-   * Counts each transaction once, however often its answer was received.
-   * @param {Transaction} transaction
-   */
+  /** Counts each transaction once, however often its answer was received. @param {Transaction} transaction */
   award({ id, kioskId, userId, pointsEarned, plasticCount, metalCount, occurredAt }) {
     if (this.counted.has(id)) return;
     this.counted.add(id);
@@ -128,9 +120,7 @@ export class Ledger {
 /**
  * The check that each row holds what `expectedOf` says (by field): found, how many do
  * (and the first one that does not, named); expected, all of them.
- * @param {Row[]} rows
- * @param {(row: Row) => Record<string, unknown>} expectedOf
- * @returns {Checks[string]}
+ * @param {Row[]} rows @param {(row: Row) => Record<string, unknown>} expectedOf
  */
 export function each(rows, expectedOf) {
   const differing = rows.filter((row) => Object.entries(expectedOf(row)).some(([field, v]) => row[field] !== v));
@@ -153,7 +143,6 @@ export const booksTable = (/** @type {Checks[]} */ checks) =>
  * @param {{ get(field: string): any }[]} transactions every transaction document, effects done
  * @param {Awaited<ReturnType<typeof import('./bursts.mjs').retriesPhase>>} retries
  * @param {Awaited<ReturnType<typeof import('./offline.mjs').offlinePhase>>} offline
- * @returns {Promise<Checks>}
  */
 export async function auditBooks(run, transactions, retries, offline) {
   const { ledger } = run;
@@ -198,22 +187,21 @@ export async function auditBooks(run, transactions, retries, offline) {
 
 /**
  * The operator CLI (as built) against `projectId` on the emulators, with `args`.
- * @param {string} projectId
- * @param {string[]} args
- * @returns {Promise<{ status: number, stdout: string, stderr: string }>}
+ * @param {string} projectId @param {string[]} args
  */
 export const runAdmin = (projectId, args) =>
-  new Promise((resolve) => {
-    const command = [adminCli, '--project', projectId, '--emulator', ...args];
-    execFile(process.execPath, command, (error, stdout, stderr) => {
-      resolve({ status: error ? Number(error.code) || 1 : 0, stdout, stderr });
-    });
-  });
+  /** @type {Promise<{ status: number, stdout: string, stderr: string }>} */ (
+    new Promise((resolve) => {
+      const command = [adminCli, '--project', projectId, '--emulator', ...args];
+      execFile(process.execPath, command, (error, stdout, stderr) => {
+        resolve({ status: error ? Number(error.code) || 1 : 0, stdout, stderr });
+      });
+    })
+  );
 
 /**
- * The operator CLI's `audit` on the whole database (every balance from the ledger,
- * every kiosk counter from the transactions): its verdict line, and the books' last
- * check (the verdict, or the first differences it printed).
+ * The operator CLI's `audit` on the whole database (every balance from the ledger, every kiosk counter from the
+ * transactions): its verdict line, and the books' last check (the verdict, or the first differences it printed).
  * @param {string} projectId
  */
 export async function pointsAudit(projectId) {
@@ -221,7 +209,5 @@ export async function pointsAudit(projectId) {
   const verdict = `${run.stdout}${run.stderr}`.match(/audit: (OK|DRIFT) \([^)]*\)/)?.[0];
   const line = verdict ?? `audit did not run (exit ${run.status})`;
   const found = run.status === 0 ? line : `${line}: ${run.stdout.trim().split('\n').slice(0, 3).join('; ')}`;
-  /** @type {Checks} */
-  const checks = { '`npm run admin -- audit`': [found, 'audit: OK', run.status === 0] };
-  return { line, checks };
+  return { line, checks: { '`npm run admin -- audit`': [found, 'audit: OK', run.status === 0] } };
 }

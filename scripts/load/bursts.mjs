@@ -15,8 +15,7 @@ import { AnswersByKey, randomInt, sum } from './books.mjs';
 export const transactionBody = (kioskId, userId) => ({ kioskId, userId, ...randomItems() });
 
 /**
- * One transaction as a kiosk sends it (kiosk-simulator/client.ts), an award counted;
- * the final answer is returned.
+ * One transaction as a kiosk sends it (kiosk-simulator/client.ts), an award counted; the final answer is returned.
  * @param {Run} run @param {string} apiKey @param {ReturnType<typeof transactionBody>} body @param {string} idempotencyKey
  */
 export async function submitRecorded({ api, ledger }, apiKey, body, idempotencyKey) {
@@ -43,9 +42,7 @@ export async function headersOf(/** @type {string[]} */ ids) {
 /**
  * The same request `times` times, `atOnce` of them at once and the rest one after
  * another: a client whose answers were lost. Resolves with every answer.
- * @template T
- * @param {() => Promise<T>} send
- * @param {number} times
+ * @template T @param {() => Promise<T>} send @param {number} times
  */
 export async function sendBlindly(send, times, atOnce = Math.min(times, 2)) {
   const answers = await Promise.all(Array.from({ length: atOnce }, send));
@@ -55,8 +52,7 @@ export async function sendBlindly(send, times, atOnce = Math.min(times, 2)) {
 
 /**
  * The answers of `answers` that refused, counted by `<status> <code>` (into `refused`, when given).
- * @param {({ status: number, body: any } | undefined)[]} answers
- * @param {Record<string, number>} [refused]
+ * @param {({ status: number, body: any } | undefined)[]} answers @param {Record<string, number>} [refused]
  */
 export function countRefusals(answers, refused = {}) {
   for (const answer of answers) {

@@ -1,10 +1,9 @@
 // @ts-check
-// The load test's expiry and erasures (contract §14, §15), run during the mixed phase.
-// Dormant users hold points added in a month now past their validity (users from
-// before the ledger, so their opening balance is an adjustment) and keep depositing;
-// leavers deposit too. Halfway through, the expiry run runs twice at once (the CLI, the
-// code the daily function runs) and every leaver is erased through the API (half by
-// themselves, half by an operator), while both keep depositing.
+// The load test's expiry and erasures (contract §14, §15), run during the mixed phase. Dormant users hold points added
+// in a month now past their validity (users from before the ledger, so their opening balance is an adjustment) and keep
+// depositing; leavers deposit too. Halfway through, the expiry run runs twice at once (the CLI, the code the daily
+// function runs) and every leaver is erased through the API (half by themselves, half by an operator), while both keep
+// depositing.
 import { performance } from 'node:perf_hooks';
 import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
@@ -24,20 +23,15 @@ const OLD_POINTS = 500;
 /**
  * The dormant users' and leavers' documents: a dormant user's balance added in the
  * month whose points expire on the 1st of this one.
- * @param {string[]} dormant
- * @param {string[]} leavers
+ * @param {string[]} dormant @param {string[]} leavers
  */
 export async function seedLifecycle(dormant, leavers) {
   const oldMonth = addMonths(monthOf(new Date()), -(EXPIRE_AFTER_MONTHS + 1));
+  const oldPoints = { currentPoints: OLD_POINTS, totalPoints: OLD_POINTS, ...pointsModel({ [oldMonth]: OLD_POINTS }) };
   await writeAll([
     ...dormant.map((id, i) => [
       db().collection('users').doc(id),
-      {
-        ...fleetUserDoc(`Dormant user ${i}`),
-        currentPoints: OLD_POINTS,
-        totalPoints: OLD_POINTS,
-        ...pointsModel({ [oldMonth]: OLD_POINTS }),
-      },
+      { ...fleetUserDoc(`Dormant user ${i}`), ...oldPoints },
     ]),
     ...leavers.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Leaver ${i}`, `leaver-device-${i}`)]),
   ]);
@@ -100,8 +94,7 @@ export async function lifecyclePhase(run) {
 /**
  * The users/{id} documents of `ids`, each also with `entries` (the points of its `kind`
  * entries in the ledger) and `erased` (whether `erasedAt` is set).
- * @param {string[]} ids
- * @param {string} kind
+ * @param {string[]} ids @param {string} kind
  */
 const usersWithEntries = async (ids, kind) =>
   Promise.all(
@@ -114,9 +107,7 @@ const usersWithEntries = async (ids, kind) =>
 
 /**
  * The lifecycle's books.
- * @param {import('./run.mjs').Run} run
- * @param {Awaited<ReturnType<typeof lifecyclePhase>>} phase
- * @returns {Promise<import('./books.mjs').Checks>}
+ * @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof lifecyclePhase>>} phase
  */
 export async function lifecycleBooks({ ledger, dormant, leavers }, { runs }) {
   const earned = (/** @type {string} */ id) => ledger.byUser.get(id) ?? 0;

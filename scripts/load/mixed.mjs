@@ -1,11 +1,10 @@
 // @ts-check
-// The load test's mixed phase: points earned and spent at once. Users of their own
-// (spenders) get an opening adjustment, then, all concurrently: kiosks keep depositing
-// for them; a rush of concurrent redemptions of a reward with a small stock; random
-// redemptions of unlimited rewards; adjustments up and down; and operators cancelling
-// some redemptions. Every request is sent blindly 1-3 times with one Idempotency-Key
-// (a cancel twice), partly concurrently, as a client that lost its answers would.
-// What the answers said is tallied here; mixedBooks() then holds Firestore to it.
+// The load test's mixed phase: points earned and spent at once. Users of their own (spenders) get an opening
+// adjustment, then, all concurrently: kiosks keep depositing for them; a rush of concurrent redemptions of a reward
+// with a small stock; random redemptions of unlimited rewards; adjustments up and down; and operators cancelling some
+// redemptions. Every request is sent blindly 1-3 times with one Idempotency-Key (a cancel twice), partly concurrently,
+// as a client that lost its answers would. What the answers said is tallied here; mixedBooks() then holds Firestore to
+// it.
 import { performance } from 'node:perf_hooks';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { requireFunctions } from '../lib/paths.mjs';
@@ -67,11 +66,8 @@ export async function mixedPhase(run) {
   };
   /** @param {string} userId @param {number} points @param {string} key */
   const adjust = (userId, points, key) => {
-    const request = {
-      path: `/admin/users/${userId}/adjustments`,
-      headers: admin,
-      body: { points, reason: 'load test' },
-    };
+    const body = { points, reason: 'load test' };
+    const request = { path: `/admin/users/${userId}/adjustments`, headers: admin, body };
     return create(tally.adjustments, 'adjustment', key, { userId, points }, request);
   };
   /** @param {string} userId @param {{ id: string, cost: number }} reward @param {string} key */
@@ -142,12 +138,11 @@ export async function mixedPhase(run) {
 
 /**
  * The mixed phase's books.
- * @param {import('./run.mjs').Run} run
- * @param {Awaited<ReturnType<typeof mixedPhase>>['tally']} tally
- * @returns {Promise<import('./books.mjs').Checks>}
+ * @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof mixedPhase>>['tally']} tally
  */
 export async function mixedBooks({ ledger, spenders, options }, { redemptions, adjustments, cancelled, rushIssued }) {
   const { scarce } = MIXED_REWARDS;
+  const { rush } = options;
   const stock = (await db().collection('rewards').doc(scarce.id).get()).get('stock');
   const cancelledOnce = [...cancelled].filter(([, successes]) => successes === 1).map(([id]) => id);
   // A cancel gives back the unit its redemption took (the vouchers phase cancels some of the rush's).
@@ -161,10 +156,8 @@ export async function mixedBooks({ ledger, spenders, options }, { redemptions, a
   });
 
   const stored = db().collection('redemptions');
-  const [storedCount, cancelledCount] = [
-    await countOf(stored),
-    await countOf(stored.where('status', '==', 'cancelled')),
-  ];
+  const storedCount = await countOf(stored);
+  const cancelledCount = await countOf(stored.where('status', '==', 'cancelled'));
   // A redemption cancelled before its trigger ran is never announced (its effects say so).
   const toTell = storedCount - (await countOf(stored.where('effects.untold', '==', 'cancelled')));
   await waitFor(
@@ -174,21 +167,16 @@ export async function mixedBooks({ ledger, spenders, options }, { redemptions, a
     async () => `${await notificationsOf('redemption')} notifications so far`,
     1_000,
   ).catch(() => undefined);
+  const told = await notificationsOf('redemption');
   return {
     'redemption keys answered with two redemptions': [redemptions.doubled, 0],
     'adjustment keys answered with two adjustments': [adjustments.doubled, 0],
-    [`issued by a rush of ${options.rush} on a stock of ${scarce.stock}`]: [
-      rushIssued,
-      Math.min(scarce.stock, options.rush),
-    ],
+    [`issued by a rush of ${rush} on a stock of ${scarce.stock}`]: [rushIssued, Math.min(scarce.stock, rush)],
     [`stock left of ${scarce.id}`]: [stock, scarce.stock - rushIssued + givenBack],
     'redemptions cancelled by exactly one of their two cancels': [cancelledOnce.length, cancelled.size],
     'spenders holding what they earned, were adjusted, spent and got back': balances,
     'redemption documents = redemptions answered': [storedCount, redemptions.byId.size],
     'cancelled redemption documents = redemptions cancelled': [cancelledCount, cancelled.size],
-    'redemption notifications = redemptions not cancelled before announced': [
-      await notificationsOf('redemption'),
-      toTell,
-    ],
+    'redemption notifications = redemptions not cancelled before announced': [told, toTell],
   };
 }

@@ -1,11 +1,9 @@
 // @ts-check
-// The load test's offline phase: kiosks that lost their connection for days. Each is
-// the kiosk simulator (kiosk-simulator/simulator.ts, the code behind
-// `npm run kiosk`) with a journal file of its own: offline it journals its deposits,
-// their occurredAt spread over the last days, oldest first; back online it reports its
-// status and uploads the backlog in batches of 100 through a network that drops some
-// requests and loses some answers after the service acted on them (so whole batches
-// are sent again blindly), while an overlapping batch of the same journal goes up
+// The load test's offline phase: kiosks that lost their connection for days. Each is the kiosk simulator
+// (kiosk-simulator/simulator.ts, the code behind `npm run kiosk`) with a journal file of its own: offline it journals
+// its deposits, their occurredAt spread over the last days, oldest first; back online it reports its status and uploads
+// the backlog in batches of 100 through a network that drops some requests and loses some answers after the service
+// acted on them (so whole batches are sent again blindly), while an overlapping batch of the same journal goes up
 // beside it; afterwards some of its deposits are sent again alone.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,8 +41,7 @@ export async function offlinePhase(run) {
   };
 
   /**
-   * One kiosk's offline days and return; resolves with the seconds from reconnecting to
-   * an empty journal.
+   * One kiosk's offline days and return; resolves with the seconds from reconnecting to an empty journal.
    * @param {{ id: string, apiKey: string }} kiosk
    */
   const offlineKiosk = async ({ id, apiKey }) => {

@@ -36,24 +36,19 @@ export const USAGE = [
 ].join('\n');
 
 /**
- * The sizes given in `args`, defaults for the rest. Throws, with the usage, on an
- * unknown flag, a missing value, or a value that is not a whole number in range.
+ * The sizes given in `args`, defaults for the rest. Throws on an unknown flag, a missing value, or a value that is
+ * not a whole number in range.
  * @param {string[]} args
  */
 export function loadOptions(args) {
-  let values;
-  try {
-    const options = Object.fromEntries(Object.keys(SIZES).map((name) => [flag(name), { type: 'string' }]));
-    ({ values } = parseArgs({ args, options: /** @type {Record<string, { type: 'string' }>} */ (options) }));
-  } catch (error) {
-    throw new Error(`${error instanceof Error ? error.message : error}\n${USAGE}`, { cause: error });
-  }
+  const options = Object.fromEntries(Object.keys(SIZES).map((name) => [flag(name), { type: 'string' }]));
+  const { values } = parseArgs({ args, options: /** @type {Record<string, { type: 'string' }>} */ (options) });
   const sizes = Object.entries(SIZES).map(([name, [fallback, min, , , max = Infinity]]) => {
     const given = values[flag(name)];
     const value = Number(given ?? fallback);
     if (given?.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
       const range = max === Infinity ? `of at least ${min}` : `from ${min} to ${max}`;
-      throw new Error(`--${flag(name)} must be a whole number ${range}, not '${given}'\n${USAGE}`);
+      throw new Error(`--${flag(name)} must be a whole number ${range}, not '${given}'`);
     }
     return [name, value];
   });

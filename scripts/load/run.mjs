@@ -8,11 +8,10 @@
 //   mixed:   40 spenders earn, redeem (100 rush a stock of 10), are adjusted and refunded (mixed.mjs);
 //            meanwhile 20 dormant users' old points expire and 20 leavers are erased (lifecycle.mjs)
 //   vouchers: every voucher of the mixed phase used from three tills at once (vouchers.mjs)
-// A webhook receiver that fails 10 % of attempts hears every event of the run
-// (webhooks.mjs). Then the triggers drain, the effects sweep completes what none of
-// them finished (effects.mjs), and deliveries that failed are retried. Sizes from the
-// flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)` (exit 1; the
-// audit is books.mjs) and writes RELIABILITY.md.
+// A webhook receiver that fails 10 % of attempts hears every event of the run (webhooks.mjs). Then the triggers drain,
+// the effects sweep completes what none of them finished (effects.mjs), and deliveries that failed are retried. Sizes
+// from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)` (exit 1; the audit is books.mjs) and
+// writes RELIABILITY.md.
 import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
@@ -143,11 +142,10 @@ async function fleetPhase() {
 }
 
 /**
- * The functions emulator starts one worker process per concurrent request; a cold
- * burst of 50 spends its first minute starting processes. Warm them first so the
- * fleet phase measures the service, not the emulator's process start-up. A request
- * that fails is asked again a second later, so the waiting callers do not keep the
- * emulator's 2 cores busy while its workers start.
+ * The functions emulator starts one worker process per concurrent request; a cold burst of 50 spends its first minute
+ * starting processes. Warm them first so the fleet phase measures the service, not the emulator's process start-up. A
+ * request that fails is asked again a second later, so the waiting callers do not keep the emulator's 2 cores busy
+ * while its workers start.
  */
 async function warmUp(timeoutMs = 120_000) {
   const answered = async () => (await fetch(`${run.api}/`).catch(() => undefined))?.ok || undefined;
@@ -189,9 +187,7 @@ const transactions = await waitForEffects(transactionsCollection(), 'all', { tim
 console.log('Waiting for the webhook deliveries to end; retrying those that failed...');
 const retried = await settleDeliveries(run, receiver.webhookId);
 await receiver.close();
-const lag = transactions.map(
-  (/** @type {any} */ doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis(),
-);
+const lag = transactions.map((doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis());
 
 const phaseChecks = [
   await auditBooks(run, transactions, retries, offline),
@@ -200,7 +196,6 @@ const phaseChecks = [
   await lifecycleBooks(run, lifecycle),
 ];
 const webhooks = await webhookBooks(receiver, retried);
-/** @type {import('./books.mjs').Checks} */
 const pending = { 'effects still pending after the sweep': [sum(Object.values(await pendingEffects())), 0] };
 const audit = await pointsAudit(run.projectId);
 const checks = booksTable([...phaseChecks, webhooks.checks, pending, audit.checks]);

@@ -1,11 +1,9 @@
 // @ts-check
-// The load test's partners (contract §12): a café with three tills (a key each) and
-// another partner. The vouchers of the mixed phase name the café. After the mixed
-// phase every voucher is shown at the café's three tills at once, written as people
-// read codes out (lower case, hyphens, spaces): each till sends its use with a key of
-// its own, one till twice with the same key; the other partner tries the code too (the
-// first GUESS_LIMIT codes: beyond them its key is a guesser's, answered 429); and an
-// operator cancels every fourth voucher still issued at the same moment.
+// The load test's partners (contract §12): a café with three tills (a key each) and another partner. The vouchers of
+// the mixed phase name the café. After the mixed phase every voucher is shown at the café's three tills at once,
+// written as people read codes out (lower case, hyphens, spaces): each till sends its use with a key of its own, one
+// till twice with the same key; the other partner tries the code too (the first GUESS_LIMIT codes: beyond them its key
+// is a guesser's, answered 429); and an operator cancels every fourth voucher still issued at the same moment.
 import { performance } from 'node:perf_hooks';
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf, docsOf, each, notificationsOf } from './books.mjs';
@@ -25,15 +23,14 @@ const RACES_AT_ONCE = 8;
  * @param {import('./run.mjs').Run} run
  */
 export async function setUpPartners(run) {
-  const key = async (/** @type {string} */ partnerId) => {
-    const answer = await post(run, `/admin/partners/${partnerId}/keys`, run.admin, { label: 'load test' });
-    if (answer.status !== 201) throw new Error(`partner key for ${partnerId}: ${answer.status}`);
-    return /** @type {string} */ (answer.body.key);
+  const created = async (/** @type {string} */ path, /** @type {unknown} */ body) => {
+    const answer = await post(run, path, run.admin, body);
+    if (answer.status >= 300) throw new Error(`POST ${path}: ${answer.status}`);
+    return answer.body;
   };
-  for (const partner of [CAFE, OTHER_PARTNER]) {
-    const answer = await post(run, '/admin/partners', run.admin, partner);
-    if (answer.status >= 300) throw new Error(`partner ${partner.id}: ${answer.status}`);
-  }
+  for (const partner of [CAFE, OTHER_PARTNER]) await created('/admin/partners', partner);
+  const key = async (/** @type {string} */ partnerId) =>
+    /** @type {string} */ ((await created(`/admin/partners/${partnerId}/keys`, { label: 'load test' })).key);
   const tills = [];
   for (let i = 0; i < TILLS; i++) tills.push(await key(CAFE.id));
   return { tills, otherPartner: await key(OTHER_PARTNER.id) };
@@ -46,8 +43,7 @@ function asTyped(/** @type {string} */ code, /** @type {number} */ i) {
 }
 
 /**
- * @param {import('./run.mjs').Run} run
- * @param {Awaited<ReturnType<typeof setUpPartners>>} partners
+ * @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof setUpPartners>>} partners
  * @param {string[]} rewardIds the rewards whose issued vouchers are raced
  * @param {Map<string, number>} cancelled the mixed phase's tally (redemption id → cancels answered 200), which
  *   a cancel answered 200 here joins: the mixed phase's books refund it
@@ -73,7 +69,6 @@ export async function voucherPhase(run, { tills, otherPartner }, rewardIds, canc
     const usedBy = keys.filter((_, till) => uses.some((answer, n) => n % TILLS === till && answer.status === 200));
     return { id: voucher.id, uses, usedBy, foreign, cancel };
   };
-  /** @type {Awaited<ReturnType<typeof race>>[]} */
   const races = [];
   for (let i = 0; i < vouchers.length; i += RACES_AT_ONCE) {
     races.push(...(await Promise.all(vouchers.slice(i, i + RACES_AT_ONCE).map((v, n) => race(v, i + n)))));
@@ -93,14 +88,15 @@ export async function voucherPhase(run, { tills, otherPartner }, rewardIds, canc
 /**
  * The vouchers' books (every voucher raced ends used or cancelled as answered: none left issued).
  * @param {Awaited<ReturnType<typeof voucherPhase>>} phase
- * @returns {Promise<import('./books.mjs').Checks>}
  */
 export async function voucherBooks({ races }) {
   const both = races.filter((r) => r.usedBy.length > 0 && r.cancel?.status === 200).length;
   const tried = races.filter((r) => r.foreign);
   const found = tried.filter((r) => r.foreign?.status !== 404 || r.foreign.body?.code !== 'voucher-not-found');
-  const raced = races.map((r) => r.id);
-  const docs = await docsOf('redemptions', raced);
+  const docs = await docsOf(
+    'redemptions',
+    races.map((r) => r.id),
+  );
   const expected = new Map(races.map((r) => [r.id, r.usedBy.length > 0 ? 'used' : 'cancelled']));
   const usedAtAsStatus = docs.filter((doc) => (doc.usedAt != null) !== (doc.status === 'used'));
   const used = [...expected.values()].filter((status) => status === 'used').length;

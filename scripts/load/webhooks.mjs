@@ -1,10 +1,9 @@
 // @ts-check
-// The load test's webhook receiver (contract §13): an HTTP server of this process,
-// registered for every event type before the first phase, that answers 500 to 10 %
-// of attempts at random and verifies every signature with `standardwebhooks`, an
-// independent Standard Webhooks implementation. After the run, deliveries that ended
-// `failed` (every attempt of the schedule refused) are retried through the API as an
-// operator would. webhookBooks() then holds the receiver to Firestore.
+// The load test's webhook receiver (contract §13): an HTTP server of this process, registered for every event type
+// before the first phase, that answers 500 to 10 % of attempts at random and verifies every signature with
+// `standardwebhooks`, an independent Standard Webhooks implementation. After the run, deliveries that ended `failed`
+// (every attempt of the schedule refused) are retried through the API as an operator would. webhookBooks() then holds
+// the receiver to Firestore.
 import { createServer } from 'node:http';
 import { requireFunctions } from '../lib/paths.mjs';
 import { waitFor } from '../../functions/test/harness/wait.ts';
@@ -18,9 +17,8 @@ const { WEBHOOK_EVENT_TYPES } = requireFunctions('./lib/domain/webhookEventTypes
 const FAILING_SHARE = 0.1;
 
 /**
- * A receiver on 127.0.0.1 (http to loopback is allowed on the emulators only),
- * listening, and registered for every event type through the API. It answers 503
- * until it has the secret the registration answers with.
+ * A receiver on 127.0.0.1 (http to loopback is allowed on the emulators only), listening, and registered for every
+ * event type through the API. It answers 503 until it has the secret the registration answers with.
  * @param {import('./run.mjs').Run} run
  */
 export async function startReceiver({ api, admin }) {
@@ -75,8 +73,7 @@ const deliveriesOf = (/** @type {string} */ webhookId) =>
 /**
  * Waits until no delivery to `webhookId` is pending, then retries (through the API)
  * each that ended `failed`, up to `rounds` times. Returns how many were retried.
- * @param {import('./run.mjs').Run} run
- * @param {string} webhookId
+ * @param {import('./run.mjs').Run} run @param {string} webhookId
  */
 export async function settleDeliveries({ api, admin }, webhookId, rounds = 3) {
   const pending = () => countOf(deliveriesOf(webhookId).where('status', '==', 'pending'));
@@ -103,8 +100,7 @@ export async function settleDeliveries({ api, admin }, webhookId, rounds = 3) {
 /**
  * The webhooks' books, and the figures of what the receiver saw: lag is from the
  * event's commit (its document's create time) to the receiver's first 2xx.
- * @param {Awaited<ReturnType<typeof startReceiver>>} receiver
- * @param {number} retried
+ * @param {Awaited<ReturnType<typeof startReceiver>>} receiver @param {number} retried
  */
 export async function webhookBooks({ webhookId, seen }, retried) {
   const registeredAt = (await db().collection('webhooks').doc(webhookId).get()).createTime.toMillis();
@@ -119,7 +115,6 @@ export async function webhookBooks({ webhookId, seen }, retried) {
   const undelivered = since.filter((doc) => !deliveredEvents.has(doc.id)).length;
   const unanswered = since.filter((doc) => !seen.delivered.has(doc.id)).length;
   const unrecorded = [...seen.delivered.keys()].filter((id) => !recorded.has(id)).length;
-  /** @type {import('./books.mjs').Checks} */
   const checks = {
     'events since the registration with no delivery to the receiver': [undelivered, 0],
     'events since the registration the receiver never answered 2xx': [unanswered, 0],
