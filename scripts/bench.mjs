@@ -33,8 +33,8 @@ const BENCHMARKS = join(repoRoot, 'BENCHMARKS.md');
 const RESULTS = join(cacheDir, 'bench.json');
 
 /**
- * Runs scripts/bench/<name>.mjs inside `firebase emulators:exec` with the emulators `only` names (or exits):
- * what it measured, from the file it writes.
+ * Runs scripts/bench/<name>.mjs inside `firebase emulators:exec` with the emulators `only` names (or exits): what it
+ * measured, from the file it writes.
  */
 async function measureInEmulators(/** @type {string} */ only, /** @type {string} */ name) {
   if (name === 'console') buildConsole();

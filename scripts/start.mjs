@@ -1,12 +1,10 @@
 // @ts-check
-// `npm start`: the local stack. Starts the emulator suite (functions, firestore, auth, and
-// hosting serving the operator console, built first when console/ changed);
-// once the API answers, starts the rest side by side: the mail catcher (maildev), the
-// demo data seed, the API reference page and the TypeScript compiler in watch mode (an
-// edit in functions/src reloads the functions); then prints how to use the stack and how
-// long the API took to answer. Compiles before anything starts only when functions/lib
-// is not up to date (a second start skips it). Runs until Ctrl-C or SIGTERM, then stops
-// everything; if any part stops on its own, everything stops, exit 1.
+// `npm start`: the local stack. Starts the emulator suite (functions, firestore, auth, and hosting serving the operator
+// console, built first when console/ changed); once the API answers, starts the rest side by side: the mail catcher
+// (maildev), the demo data seed, the API reference page and the TypeScript compiler in watch mode (an edit in
+// functions/src reloads the functions); then prints how to use the stack and how long the API took to answer. Compiles
+// before anything starts only when functions/lib is not up to date (a second start skips it). Runs until Ctrl-C or
+// SIGTERM, then stops everything; if any part stops on its own, everything stops, exit 1.
 import { execFile, spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
@@ -39,9 +37,9 @@ const MAIL_PAGE = `http://127.0.0.1:${MAIL.webPort}`;
 const STARTUP_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 20_000;
 /**
- * The parts started after the first answer (maildev, the seed, the watcher) run at this
- * lower CPU priority (nice 10), so that on two cores they leave the emulators what they
- * need to answer the first requests; they still get every cycle the emulators leave.
+ * The parts started after the first answer (maildev, the seed, the watcher) run at this lower CPU priority (nice 10),
+ * so that on two cores they leave the emulators what they need to answer the first requests; they still get every cycle
+ * the emulators leave.
  */
 const BACKGROUND_PRIORITY = 10;
 
@@ -56,10 +54,9 @@ const children = [];
 let stopping = false;
 
 /**
- * Starts a long-running part of the stack in its own process group, so that Ctrl-C
- * reaches only this script, which then stops each part once, the way it expects
- * (the emulator suite shuts down cleanly on its first SIGINT). Output lines are
- * prefixed with the part's name. `background`: at BACKGROUND_PRIORITY.
+ * Starts a long-running part of the stack in its own process group, so that Ctrl-C reaches only this script, which then
+ * stops each part once, the way it expects (the emulator suite shuts down cleanly on its first SIGINT). Output lines
+ * are prefixed with the part's name. `background`: at BACKGROUND_PRIORITY.
  * @param {string} name
  * @param {string} command
  * @param {string[]} args
@@ -231,10 +228,9 @@ try {
 const answeredMs = performance.now();
 await unlessStopping();
 
-// The first answer needs none of what follows, and on two cores its start-up (CPU
-// seconds: maildev 1.5, the seed 0.5 plus the emulator work it causes, the watcher's
-// first pass 3.5) would hold the emulators' own start-up back by seconds. The reference
-// page costs nothing until it is first opened (it is built then).
+// The first answer needs none of what follows, and on two cores its start-up (CPU seconds: maildev 1.5, the seed 0.5
+// plus the emulator work it causes, the watcher's first pass 3.5) would hold the emulators' own start-up back by
+// seconds. The reference page costs nothing until it is first opened (it is built then).
 serveApiReference(API);
 startChild(
   'maildev',
@@ -246,9 +242,8 @@ startChild(
 const seeded = seed().catch((error) =>
   fail(`Could not seed the demo data: ${error instanceof Error ? error.message : error}.`),
 );
-// Incremental (COMPILE_ARGS): on the code built above the watcher's first pass writes
-// nothing, so the emulators do not reload; from then on an edit in functions/src is
-// compiled (its errors shown with [tsc]) and reloads the functions.
+// Incremental (COMPILE_ARGS): on the code built above the watcher's first pass writes nothing, so the emulators do not
+// reload; from then on an edit in functions/src is compiled (its errors shown with [tsc]) and reloads the functions.
 startChild(
   'tsc',
   TSC,

@@ -48,8 +48,8 @@ export function projectFirestore(projectId) {
 }
 
 /**
- * The settings, the bench's kiosks each with a key (`${keyPrefix}-${i}`) and `userCount` users (every other one
- * with a push token) in `firestore`, written with the service's own builders.
+ * The settings, the bench's kiosks each with a key (`${keyPrefix}-${i}`) and `userCount` users (every other one with a
+ * push token) in `firestore`, written with the service's own builders.
  * @param {import('firebase-admin/firestore').Firestore} firestore
  * @param {number} userCount
  * @param {string} keyPrefix
@@ -74,8 +74,8 @@ export async function seedFleet(firestore, userCount, keyPrefix) {
 }
 
 /**
- * The bench project's data: the fleet, signed-in users with a history, an admin, the catalog, revoked keys,
- * and `vouchers` vouchers of a partner's reward.
+ * The bench project's data: the fleet, signed-in users with a history, an admin, the catalog, revoked keys, and
+ * `vouchers` vouchers of a partner's reward.
  */
 export async function seed(/** @type {string} */ runId, /** @type {number} */ vouchers) {
   const { kiosks, users } = await seedFleet(db(), USERS, runId);

@@ -20,8 +20,8 @@ const FRAMEWORK_MAIN = join(functionsDir, 'node_modules/@google-cloud/functions-
 export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
 
 /**
- * What Cloud Run functions sets for a 2nd gen HTTP function named `api`, the params (functions/.env with the
- * emulators' .env.local over it: functions-framework reads no .env), the emulator hosts, call timing on
+ * What Cloud Run functions sets for a 2nd gen HTTP function named `api`, the params (functions/.env with the emulators'
+ * .env.local over it: functions-framework reads no .env), the emulator hosts, call timing on
  * (src/adapters/callTiming.ts), and `extra`.
  * @type {(extra?: Record<string, string>) => Record<string, string>}
  */
@@ -173,8 +173,8 @@ export const inSequence = async (items, map) => {
 };
 
 /**
- * `rounds` rounds of `measure(item, i, round)` over `items`, each round starting one further on, so that other load
- * on the machine hits every item alike.
+ * `rounds` rounds of `measure(item, i, round)` over `items`, each round starting one further on, so that other load on
+ * the machine hits every item alike.
  * @type {<T>(rounds: number, items: T[], measure: (item: T, i: number, round: number) => Promise<void>) => Promise<void>}
  */
 export const inRotation = async (rounds, items, measure) => {
@@ -183,8 +183,8 @@ export const inRotation = async (rounds, items, measure) => {
 };
 
 /**
- * `rounds` of `amount` requests (c=1) per target, in rotation after a warm-up of `warmUp` each; latencies and
- * backend times pooled per target (each row's columns in the report).
+ * `rounds` of `amount` requests (c=1) per target, in rotation after a warm-up of `warmUp` each; latencies and backend
+ * times pooled per target (each row's columns in the report).
  * @param {{ url: string, request: BenchRequest }[]} targets
  * @param {{ rounds: number, amount: number, warmUp?: number }} plan
  */

@@ -19,8 +19,8 @@ const n = (/** @type {number} */ v) => v.toLocaleString('en-US');
 const worstOf = (/** @type {Results['warm']} */ rows) => rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
 
 /**
- * A field as a table cell: a ratio as ×, a count with thousands separators, any other number as a time or
- * a size (ms, MiB: the field's name says which), a list of times, a flag as yes or no.
+ * A field as a table cell: a ratio as ×, a count with thousands separators, any other number as a time or a size (ms,
+ * MiB: the field's name says which), a list of times, a flag as yes or no.
  * @type {(field: string, value: unknown) => string}
  */
 const cell = (field, value) => {
@@ -32,8 +32,8 @@ const cell = (field, value) => {
 };
 
 /**
- * One section of BENCHMARKS.md: a heading, a table of `rows` with a column per field (its name in words:
- * `answerMs` is "answer ms"), and a note when the table needs one.
+ * One section of BENCHMARKS.md: a heading, a table of `rows` with a column per field (its name in words: `answerMs` is
+ * "answer ms"), and a note when the table needs one.
  * @type {(heading: string, rows: object[], note?: string) => string}
  */
 const section = (heading, rows, note) => {
@@ -154,8 +154,8 @@ ${sections.join('\n\n')}
 }
 
 /**
- * The console's sections: in the full report, and alone from `npm run bench -- --console`,
- * which puts them in place of those BENCHMARKS.md has (see spliceConsoleSection).
+ * The console's sections: in the full report, and alone from `npm run bench -- --console`, which puts them in place of
+ * those BENCHMARKS.md has (see spliceConsoleSection).
  */
 export function consoleSection(/** @type {Results['console']} */ c) {
   const gzipKb = c.gzipTotal / 1024;

@@ -11,8 +11,8 @@ const { newProfile } = requireFunctions('./lib/data/users.js');
 const { DEFAULT_REWARDS } = requireFunctions('./lib/domain/rewards.js');
 
 /**
- * The kiosks/{id} document of kiosk number `i` of a seeded fleet, built by the
- * service's own builder from `definition` (name, address, openingHours, status).
+ * The kiosks/{id} document of kiosk number `i` of a seeded fleet, built by the service's own builder from `definition`
+ * (name, address, openingHours, status).
  * @param {number} i @param {{ name: string, address: string, openingHours?: string, status?: string }} definition
  */
 export function fleetKioskDoc(i, definition) {

@@ -1,7 +1,6 @@
 // @redocly/cli (root devDependency), shared by the tests (lint, reference page) and
-// `npm start` (the reference page). It needs Node >= 22.12, so it runs on the
-// project's own Node 22 whatever Node started the caller, without telemetry or
-// update checks. CommonJS, so that the TypeScript tests can require it too.
+// `npm start` (the reference page). It needs Node >= 22.12, so it runs on the project's own Node 22 whatever Node
+// started the caller, without telemetry or update checks. CommonJS, so that the TypeScript tests can require it too.
 const { execFile } = require('node:child_process');
 const { join } = require('node:path');
 

@@ -15,15 +15,15 @@ const SWEEP_INTERVAL_MS = 5 * 60_000;
 export const SCHEDULED_SWEEPS = [
   { name: 'silent sweep', command: 'alerts:sweep' },
   { name: 'effects sweep', command: 'effects:sweep' },
-  // Daily when deployed (pointsExpiry); here every 5 minutes too, so a session sees it: a run for a day
-  // changes nothing the first run of that day did not, and reads only users with points expiring soon.
+  // Daily when deployed (pointsExpiry); here every 5 minutes too, so a session sees it: a run for a day changes nothing
+  // the first run of that day did not, and reads only users with points expiring soon.
   { name: 'expiry run', command: 'expiry:run' },
   { name: 'users sweep', command: 'users:sweep' },
 ];
 
 /**
- * Runs the CLI `command` every 5 minutes until the process ends, one run at a time;
- * each run's outcome (or failure) is one line through `log`, led by `name`.
+ * Runs the CLI `command` every 5 minutes until the process ends, one run at a time; each run's outcome (or failure) is
+ * one line through `log`, led by `name`.
  * @param {{ name: string, command: string }} sweep @param {(line: string) => void} log
  */
 export function startSweep({ name, command }, log) {

@@ -10,7 +10,8 @@ import { summarize } from '../lib/stats.mjs';
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 
 /**
- * A phase's checks, by what must hold: [found, expected, ok?]; it holds when found === expected, unless `ok` says otherwise.
+ * A phase's checks, by what must hold: [found, expected, ok?]; it holds when found === expected, unless `ok` says
+ * otherwise.
  * @typedef {Record<string, unknown[]>} Checks
  * @typedef {{ id: string } & Record<string, any>} Row a document's id and fields
  * @typedef {{ id: string, kioskId: string, userId: string, pointsEarned: number, plasticCount: number, metalCount: number, occurredAt: string }} Transaction
@@ -31,8 +32,8 @@ export const docsOf = async (/** @type {string} */ collection, /** @type {string
   rowsOf(await db().getAll(...ids.map((id) => db().collection(collection).doc(id))));
 
 /**
- * The ids answered for each Idempotency-Key (a key answered with two ids did the work
- * twice), and what each id stands for.
+ * The ids answered for each Idempotency-Key (a key answered with two ids did the work twice), and what each id stands
+ * for.
  * @template [T=undefined]
  */
 export class AnswersByKey {
@@ -118,8 +119,8 @@ export class Ledger {
 }
 
 /**
- * The check that each row holds what `expectedOf` says (by field): found, how many do
- * (and the first one that does not, named); expected, all of them.
+ * The check that each row holds what `expectedOf` says (by field): found, how many do (and the first one that does not,
+ * named); expected, all of them.
  * @param {Row[]} rows @param {(row: Row) => Record<string, unknown>} expectedOf
  */
 export function each(rows, expectedOf) {

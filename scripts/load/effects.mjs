@@ -1,7 +1,7 @@
 // @ts-check
 // The end of a load run, before its books: the triggers drain, and the effects sweep (the scheduled `effectsSweep`, run
-// through `admin effects:sweep`) completes what no trigger finished: a delivery the emulator lost (`Request to function
-// failed: Error: write EPIPE`) or a run whose retries ran out. The books then hold either way, and the report says how
+// through `admin effects:sweep`) completes what no trigger finished: a delivery the emulator lost ( Request to function
+// failed: Error: write EPIPE ) or a run whose retries ran out. The books then hold either way, and the report says how
 // many effects the sweep had to complete.
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { requireFunctions } from '../lib/paths.mjs';
@@ -11,8 +11,8 @@ const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
 
 /**
- * What the sweep looks through: every document whose trigger tells, counts or delivers
- * something, and the profiles of erased users (their erasure is finished by the sweep).
+ * What the sweep looks through: every document whose trigger tells, counts or delivers something, and the profiles of
+ * erased users (their erasure is finished by the sweep).
  */
 const SWEPT = ['transactions', 'redemptions', 'alerts', 'expiryReminders', 'webhookEvents', 'voucherUses', 'users'];
 
@@ -23,8 +23,8 @@ export async function pendingEffects() {
 }
 
 /**
- * Waits until no effect is pending, or until the number pending has not fallen for
- * `stallMs` (what is left then is what no trigger will finish), at most `timeoutMs`.
+ * Waits until no effect is pending, or until the number pending has not fallen for `stallMs` (what is left then is what
+ * no trigger will finish), at most `timeoutMs`.
  */
 export async function waitForTriggersToSettle(stallMs = 60_000, timeoutMs = 600_000) {
   let fewest = Infinity;

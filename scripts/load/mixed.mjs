@@ -50,8 +50,8 @@ export async function mixedPhase(run) {
     return post(run, path, headers, body);
   };
   /**
-   * Sends `request` under Idempotency-Key `key`, blindly 1-3 times; records in `byKey` the
-   * id of the `what` each answer created, with `detail`. Resolves with those ids.
+   * Sends `request` under Idempotency-Key `key`, blindly 1-3 times; records in `byKey` the id of the `what` each answer
+   * created, with `detail`. Resolves with those ids.
    * @template T
    * @param {AnswersByKey<T>} byKey @param {'adjustment' | 'redemption'} what @param {string} key @param {T} detail
    * @param {{ path: string, headers: Record<string, string>, body: unknown }} request

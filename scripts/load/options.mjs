@@ -1,6 +1,6 @@
 // @ts-check
-// The load test's size flags, read by scripts/loadtest.mjs (before it starts the
-// emulators) and by scripts/load/run.mjs. Each is `--name value` or `--name=value`.
+// The load test's size flags, read by scripts/loadtest.mjs (before it starts the emulators) and by
+// scripts/load/run.mjs. Each is `--name value` or `--name=value`.
 import { parseArgs } from 'node:util';
 
 /** Per size: its default, the smallest allowed, its value in a quick run, what it sizes, the largest allowed. */
@@ -36,8 +36,8 @@ export const USAGE = [
 ].join('\n');
 
 /**
- * The sizes given in `args`, defaults for the rest. Throws on an unknown flag, a missing value, or a value that is
- * not a whole number in range.
+ * The sizes given in `args`, defaults for the rest. Throws on an unknown flag, a missing value, or a value that is not
+ * a whole number in range.
  * @param {string[]} args
  */
 export function loadOptions(args) {

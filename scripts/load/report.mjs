@@ -19,8 +19,8 @@ const SUITES = {
 };
 
 /**
- * Per test file (its path in functions/test/) in the last `npm test`: what it covers (its outermost describe
- * blocks) and how many of its tests passed and failed; and when that run started.
+ * Per test file (its path in functions/test/) in the last `npm test`: what it covers (its outermost describe blocks)
+ * and how many of its tests passed and failed; and when that run started.
  */
 function lastTestRun() {
   const suites = new Map();

@@ -1,6 +1,6 @@
 // @ts-check
-// The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs.
-// Six phases against the real functions on the emulator suite, then the books:
+// The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs. Six phases against the real
+// functions on the emulator suite, then the books:
 //   fleet:  50 kiosks, 200 users, 60 s of autocannon (transactions + status heartbeats)
 //   hot:    100 concurrent awards to one user (bursts.mjs)
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently (bursts.mjs)
@@ -97,15 +97,15 @@ async function fleetPhase() {
         setupRequest(/** @type {Record<string, unknown>} */ request, /** @type {any} */ context) {
           if (!context.kiosk) {
             context.kiosk = kiosks[nextKiosk++ % kiosks.length];
-            // autocannon may prepare a connection's next request before it reports the
-            // previous response, so what was sent is queued and matched in order.
+            // autocannon may prepare a connection's next request before it reports the previous response, so what was
+            // sent is queued and matched in order.
             context.inFlight = [];
           }
           const { id, apiKey } = context.kiosk;
           /** @type {Record<string, string>} */
           const headers = { 'content-type': 'application/json', 'x-api-key': apiKey };
-          // A tenth are status heartbeats. Like a real kiosk, every transaction carries an Idempotency-Key,
-          // so one whose answer was lost (still in flight when the run stopped) can be asked again.
+          // A tenth are status heartbeats. Like a real kiosk, every transaction carries an Idempotency-Key, so one
+          // whose answer was lost (still in flight when the run stopped) can be asked again.
           const key = Math.random() < 0.1 ? undefined : `fleet-${process.pid}-${sequence++}`;
           const body = key ? transactionBody(id, users[randomInt(users.length)]) : { status: 'available' };
           context.inFlight.push({ startedAt: performance.now(), key });
@@ -126,8 +126,8 @@ async function fleetPhase() {
       },
     ],
   });
-  // Still unanswered: in flight when the run stopped, timed out, or answered 5xx. A kiosk
-  // asks again with the same key, and gets the stored answer if the first one landed.
+  // Still unanswered: in flight when the run stopped, timed out, or answered 5xx. A kiosk asks again with the same key,
+  // and gets the stored answer if the first one landed.
   for (const [key, { apiKey, body }] of unanswered) await submitRecorded(run, apiKey, body, key);
   return {
     kiosks: options.kiosks,

@@ -71,8 +71,8 @@ const deliveriesOf = (/** @type {string} */ webhookId) =>
   db().collection('webhookDeliveries').where('webhookId', '==', webhookId);
 
 /**
- * Waits until no delivery to `webhookId` is pending, then retries (through the API)
- * each that ended `failed`, up to `rounds` times. Returns how many were retried.
+ * Waits until no delivery to `webhookId` is pending, then retries (through the API) each that ended `failed`, up to
+ * `rounds` times. Returns how many were retried.
  * @param {import('./run.mjs').Run} run @param {string} webhookId
  */
 export async function settleDeliveries({ api, admin }, webhookId, rounds = 3) {
@@ -98,8 +98,8 @@ export async function settleDeliveries({ api, admin }, webhookId, rounds = 3) {
 }
 
 /**
- * The webhooks' books, and the figures of what the receiver saw: lag is from the
- * event's commit (its document's create time) to the receiver's first 2xx.
+ * The webhooks' books, and the figures of what the receiver saw: lag is from the event's commit (its document's create
+ * time) to the receiver's first 2xx.
  * @param {Awaited<ReturnType<typeof startReceiver>>} receiver @param {number} retried
  */
 export async function webhookBooks({ webhookId, seen }, retried) {

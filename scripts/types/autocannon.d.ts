@@ -1,5 +1,5 @@
-// The part of autocannon's API the bench and the load test use (the package ships no
-// types, and @types/autocannon would be one more install for two call sites).
+// The part of autocannon's API the bench and the load test use (the package ships no types, and @types/autocannon would
+// be one more install for two call sites).
 declare module 'autocannon' {
   // `context` is whatever the caller keeps per connection, hence any; a request is method, path, headers and body.
   export interface Request {

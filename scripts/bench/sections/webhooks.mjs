@@ -36,8 +36,8 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
   };
   await setBackgroundTriggers(true);
   try {
-    // The service's registration, told it is on the emulators: the API's instance here is functions-framework,
-    // which would refuse http to loopback as deployed.
+    // The service's registration, told it is on the emulators: the API's instance here is functions-framework, which
+    // would refuse http to loopback as deployed.
     const registration = { url: receiver.url, events: ['points.adjusted'], description: 'bench receiver' };
     const webhook = await registerWebhook(registration, true);
     /** `count` adjustments from the `first`-th on, one every `intervalMs`, once every one's event is delivered. */
@@ -54,8 +54,8 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
       await waitFor(`${eventIds.length} deliveries to the receiver`, all, 120_000, seen, 20);
       return adjusted;
     };
-    // Not measured: the emulator starts workers for the trigger and the task function as the pace asks for them,
-    // and each one's first enqueue waits on the metadata server (docs/webhooks.md, "Seen locally").
+    // Not measured: the emulator starts workers for the trigger and the task function as the pace asks for them, and
+    // each one's first enqueue waits on the metadata server (docs/webhooks.md, "Seen locally").
     await paced(0, warmUp);
     const adjusted = await paced(warmUp, events);
     const verifier = new Webhook(webhook.secret);
