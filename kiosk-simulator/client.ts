@@ -96,7 +96,7 @@ export interface SendHooks {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const parseJson = (text: string): unknown => {
+export const parseJson = (text: string): unknown => {
   try {
     return text ? JSON.parse(text) : undefined;
   } catch {

@@ -1,10 +1,11 @@
 // @ts-check
-// `npm run bench [-- --quick] [-- --console]`: builds the functions, times a warm `npm start`
-// against a bare `firebase emulators:start`, then runs scripts/bench/run.mjs inside the
-// emulator suite (project demo-kiosk-rewards-bench), then scripts/bench/console.mjs in the
-// whole stack (Hosting too), writes BENCHMARKS.md and prints the targets.
+// `npm run bench [-- --quick] [-- --console] [-- --report-only]`: builds the functions, times a warm `npm start`
+// against a bare `firebase emulators:start`, then runs scripts/bench/run.mjs inside the emulator suite (project
+// demo-kiosk-rewards-bench), then scripts/bench/console.mjs in the whole stack (Hosting too), keeps what they measured
+// in .cache/bench.json, writes BENCHMARKS.md from it and prints the targets.
 // --quick: every section shrunk (a few minutes), for trying the bench, not for figures.
 // --console: the console's section alone, put in place of the one BENCHMARKS.md has.
+// --report-only: BENCHMARKS.md again from .cache/bench.json, measuring nothing.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,71 +13,68 @@ import { parseArgs } from 'node:util';
 import { measureStart } from './bench/start.mjs';
 import { consoleSection, judge, report, spliceConsoleSection } from './bench/report.mjs';
 import { buildConsole } from './lib/console.mjs';
-import { EMULATORS, buildFunctions, runInEmulators } from './lib/emulators.mjs';
+import { EMULATORS, SERVICE_EMULATORS, buildFunctions, runInEmulators } from './lib/emulators.mjs';
 import { cacheDir, repoRoot } from './lib/paths.mjs';
 
-const {
-  quick,
-  console: consoleOnly,
-  help,
-} = parseArgs({
+const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     console: { type: 'boolean', default: false },
+    'report-only': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
-}).values;
-if (help) {
-  console.log(
-    'Usage: npm run bench -- [--quick] [--console]   (--quick: fewer repetitions; its BENCHMARKS.md is not for\n' +
-      'comparison. --console: only the console section of BENCHMARKS.md)',
-  );
+});
+const { quick, console: consoleOnly } = values;
+if (values.help) {
+  console.log('Usage: npm run bench -- [--quick] [--console] [--report-only]   (see the top of scripts/bench.mjs)');
   process.exit(0);
 }
 const BENCHMARKS = join(repoRoot, 'BENCHMARKS.md');
-const PROJECT_ID = 'demo-kiosk-rewards-bench';
+const RESULTS = join(cacheDir, 'bench.json');
 
-/** The console's figures (scripts/bench/console.mjs) from the whole stack, Hosting included. */
-async function measureConsole() {
-  buildConsole();
-  const file = join(cacheDir, 'bench-console.json');
+/**
+ * Runs scripts/bench/<name>.mjs inside `firebase emulators:exec` with the emulators `only` names (or exits): what it
+ * measured, from the file it writes.
+ */
+async function measureInEmulators(/** @type {string} */ only, /** @type {string} */ name) {
+  if (name === 'console') buildConsole();
+  const file = join(cacheDir, `bench-${name}.json`);
   rmSync(file, { force: true });
-  const script = join(repoRoot, 'scripts', 'bench', 'console.mjs');
-  const status = await runInEmulators({
-    projectId: PROJECT_ID,
-    only: EMULATORS,
-    command: ['node', script, file, ...(quick ? ['--quick'] : [])],
-  });
+  const command = ['node', join(repoRoot, 'scripts', 'bench', `${name}.mjs`), file, ...(quick ? ['--quick'] : [])];
+  const status = await runInEmulators({ projectId: 'demo-kiosk-rewards-bench', only, command });
   if (status !== 0) {
-    console.error('The console benchmark did not complete; see the output above.');
+    console.error(`scripts/bench/${name}.mjs did not complete; see the output above.`);
     process.exit(status || 1);
   }
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-const startedAt = performance.now();
-buildFunctions();
 if (consoleOnly) {
-  const section = consoleSection(await measureConsole());
+  buildFunctions();
+  const section = consoleSection(await measureInEmulators(EMULATORS, 'console'));
   writeFileSync(BENCHMARKS, spliceConsoleSection(readFileSync(BENCHMARKS, 'utf8'), section));
   console.log(`\n${section}\nSee ${BENCHMARKS}.`);
   process.exit(0);
 }
-console.log('Start: warm npm start against bare firebase emulators:start');
-const start = await measureStart(quick ? 1 : 3);
-const resultsFile = join(cacheDir, 'bench-results.json');
-rmSync(resultsFile, { force: true });
-const status = await runInEmulators({
-  projectId: PROJECT_ID,
-  command: ['node', join(repoRoot, 'scripts', 'bench', 'run.mjs'), resultsFile, ...(quick ? ['--quick'] : [])],
-});
-if (status !== 0) {
-  console.error('The benchmark did not complete; see the output above.');
-  process.exit(status || 1);
+/** @type {import('./bench/report.mjs').Results} */
+let results;
+if (values['report-only']) results = JSON.parse(readFileSync(RESULTS, 'utf8'));
+else {
+  const startedAt = performance.now();
+  buildFunctions();
+  console.log('Start: warm npm start against bare firebase emulators:start');
+  const start = await measureStart(quick ? 1 : 3);
+  results = {
+    ...(await measureInEmulators(SERVICE_EMULATORS, 'run')),
+    start,
+    console: await measureInEmulators(EMULATORS, 'console'),
+    command: `npm run bench${quick ? ' -- --quick' : ''}`,
+    durationMin: (performance.now() - startedAt) / 60_000,
+    writtenAt: new Date().toISOString().slice(0, 16).replace('T', ' '),
+  };
+  writeFileSync(RESULTS, JSON.stringify(results, null, 2));
 }
-const results = { ...JSON.parse(readFileSync(resultsFile, 'utf8')), start, console: await measureConsole() };
-const command = `npm run bench${quick ? ' -- --quick' : ''}`;
-writeFileSync(BENCHMARKS, report(results, { command, durationMin: (performance.now() - startedAt) / 60_000 }));
+writeFileSync(BENCHMARKS, report(results));
 console.log('');
 for (const target of judge(results))
   console.log(`${target.met ? 'met   ' : 'MISSED'}  ${target.name}: ${target.measured}`);

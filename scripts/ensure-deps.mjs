@@ -1,8 +1,7 @@
-// Installs what the project needs on a fresh clone, and nothing when it is already
-// installed: `npm ci` in the root (firebase-tools, Node 22, maildev), in functions/ and
-// in console/ (the operator console, with the Chromium its browser tests drive), each
-// only when its lockfile changed since the last install.
-// Runs on the machine's own Node, before the project's Node 22 exists.
+// Installs what the project needs on a fresh clone, and nothing when it is already installed: `npm ci` in the root
+// (firebase-tools, Node 22, maildev), in functions/ and in console/ (the operator console, with the Chromium its
+// browser tests drive), each only when its lockfile changed since the last install. Runs on the machine's own Node,
+// before the project's Node 22 exists.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,8 +11,8 @@ import { repoRoot } from './lib/paths.mjs';
 for (const dir of [repoRoot, join(repoRoot, 'functions'), join(repoRoot, 'console')]) {
   const lockfile = join(dir, 'package-lock.json');
   const stamp = join(dir, 'node_modules', '.kiosk-rewards-install');
-  // What decides the install: the lockfile and the package.json fields npm ci reads
-  // (a changed script is no reason to reinstall).
+  // What decides the install: the lockfile and the package.json fields npm ci reads (a changed script is no reason to
+  // reinstall).
   const { dependencies, devDependencies, optionalDependencies, overrides } = JSON.parse(
     readFileSync(join(dir, 'package.json'), 'utf8'),
   );

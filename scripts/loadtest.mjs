@@ -1,7 +1,7 @@
 // @ts-check
-// `npm run loadtest`: builds the functions, starts the emulator suite for a project
-// of its own (demo-kiosk-rewards-load) and runs scripts/load/run.mjs inside it.
-// Flags (sizes of the phases) are those of scripts/load/options.mjs; `--help` lists them.
+// `npm run loadtest`: builds the functions, starts the emulator suite for a project of its own
+// (demo-kiosk-rewards-load) and runs scripts/load/run.mjs inside it. Flags (sizes of the phases) are those of
+// scripts/load/options.mjs; `--help` lists them.
 import { join } from 'node:path';
 import { buildFunctions, runInEmulators } from './lib/emulators.mjs';
 import { repoRoot } from './lib/paths.mjs';
@@ -16,7 +16,7 @@ if (args.includes('--help') || args.includes('-h')) {
 try {
   loadOptions(args);
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
   process.exit(2);
 }
 

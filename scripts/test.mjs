@@ -1,9 +1,7 @@
 // @ts-check
-// `npm test`: lints, checks the formatting, type-checks (scripts, functions and the
-// console), builds, runs the unit tests, then the integration tests inside
-// `firebase emulators:exec` (which fails the run if the emulators do not start), then
-// the console's browser tests against the whole stack (Hosting included), and ends
-// with one summary line.
+// `npm test`: lints, checks the formatting, type-checks (scripts, functions and the console), builds, runs the unit
+// tests, then the integration tests inside `firebase emulators:exec` (which fails the run if the emulators do not
+// start), then the console's browser tests against the whole stack (Hosting included), and ends with one summary line.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -13,10 +11,9 @@ import { EMULATORS, TEST_PROJECT_ID, buildFunctions, runInEmulators } from './li
 import { cacheDir, functionsDir, repoRoot } from './lib/paths.mjs';
 
 /**
- * Lines of the emulators' output that explain a failed test run: a function that
- * threw, was killed or timed out, a worker that did not start, and the service's own
- * WARNING/ERROR log events. The output scrolls past by the thousands of lines; these
- * are repeated at the end so that a CI failure shows its cause next to the summary.
+ * Lines of the emulators' output that explain a failed test run: a function that threw, was killed or timed out, a
+ * worker that did not start, and the service's own WARNING/ERROR log events. The output scrolls past by the thousands
+ * of lines; these are repeated at the end so that a CI failure shows its cause next to the summary.
  */
 const PROBLEM =
   /Your function (was killed|timed out)|Failed to (start|handle|load)|Request to function failed|^⚠ {2}functions:|"severity":"(ERROR|WARNING)"/;
@@ -59,9 +56,8 @@ execFileSync('npm', ['run', '--silent', 'typecheck'], { cwd: consoleDir, stdio: 
 buildFunctions();
 buildConsole();
 
-// `npm test -- <pattern...>` runs only the test files matching the patterns (every tier), matched
-// against the path inside the tier's folder: a checkout in a folder named like a test
-// (`/work/wt-webhooks`) must not match every file.
+// `npm test -- <pattern...>` runs only the test files matching the patterns (every tier), matched against the path
+// inside the tier's folder: a checkout in a folder named like a test (`/work/wt-webhooks`) must not match every file.
 const patterns = process.argv.slice(2);
 const jestPatterns = patterns.map((pattern) => `/test/(unit|integration)/.*(${pattern})`);
 const jestArgs = (/** @type {'unit' | 'integration'} */ tier) => [

@@ -1,22 +1,18 @@
 // @ts-check
-// The console's figures, run by scripts/bench.mjs inside `firebase emulators:exec` with
-// the Hosting emulator: `node scripts/bench/console.mjs <results.json> [--quick]`.
-// A fleet of kiosks through the API, one operator; then, in Chromium, the JavaScript the
-// first page (Fleet) loads, compressed as Hosting serves it, and the time from navigation
+// The console's figures, run by scripts/bench.mjs inside `firebase emulators:exec` with the Hosting emulator:
+// `node scripts/bench/console.mjs <results.json> [--quick]`. A fleet of kiosks through the API, one operator; then, in
+// Chromium, the JavaScript the first page (Fleet) loads, compressed as Hosting serves it, and the time from navigation
 // to the Fleet table rendered, signed in, with an empty HTTP cache each run.
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { consoleUrl, launchBrowser, newPage, signIn } from '../../console/test/browser.ts';
 import { api, newAccount, seedKiosk } from '../../console/test/data.ts';
 import { median } from '../lib/stats.mjs';
 
-const { values, positionals } = parseArgs({
-  options: { quick: { type: 'boolean', default: false } },
-  allowPositionals: true,
-});
-const runs = values.quick ? 2 : 5;
-const kiosks = values.quick ? 10 : 100;
+const [resultsFile, flag] = process.argv.slice(2);
+const quick = flag === '--quick';
+const runs = quick ? 2 : 5;
+const kiosks = quick ? 10 : 100;
 
 for (let i = 0; i < kiosks; i++)
   await seedKiosk({ latitude: 52 + (i % 10) / 10, longitude: 4 + Math.floor(i / 10) / 10 });
@@ -30,42 +26,32 @@ await first.page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
 const session = await first.context.storageState({ indexedDB: true });
 await first.context.close();
 
-/** @type {{ url: string, bytes: number, gzip: number }[]} */
-let scripts = [];
-/** @type {number[]} */
-const renderedMs = [];
+let scripts = /** @type {{ url: string, bytes: number, gzip: number }[]} */ ([]);
+const renderedMs = /** @type {number[]} */ ([]);
 for (let run = 0; run < runs; run++) {
   const { context, page } = await newPage(browser, { storageState: session });
-  /** @type {Promise<{ url: string, bytes: number, gzip: number }>[]} */
-  const loaded = [];
+  const loaded = /** @type {Promise<{ url: string, bytes: number, gzip: number }>[]} */ ([]);
   page.on('response', (response) => {
     if (response.request().resourceType() !== 'script') return;
-    loaded.push(
-      response
-        .body()
-        .then((body) => ({ url: new URL(response.url()).pathname, bytes: body.length, gzip: gzipSync(body).length })),
-    );
+    const url = new URL(response.url()).pathname;
+    loaded.push(response.body().then((body) => ({ url, bytes: body.length, gzip: gzipSync(body).length })));
   });
   await page.goto(consoleUrl('/fleet'));
   await page.getByRole('table', { name: 'Kiosks' }).getByRole('row').nth(1).waitFor();
   renderedMs.push(await page.evaluate(() => performance.now()));
   scripts = await Promise.all(loaded);
   await context.close();
-  console.log(
-    `  console run ${run + 1}/${runs}: Fleet table rendered ${renderedMs.at(-1)?.toFixed(0)} ms after navigation`,
-  );
+  console.log(`  console run ${run + 1}/${runs}: Fleet table rendered after ${renderedMs[run].toFixed(0)} ms`);
 }
 await browser.close();
-const fleet = await api('/admin/kiosks');
-writeFileSync(
-  positionals[0],
-  JSON.stringify({
-    measuredAt: new Date().toISOString(),
-    kiosks: fleet.body.kiosks.length,
-    runs,
-    renderedMs,
-    medianMs: median(renderedMs),
-    scripts,
-    gzipTotal: scripts.reduce((sum, script) => sum + script.gzip, 0),
-  }),
-);
+const results = {
+  measuredAt: new Date().toISOString(),
+  kiosks: (await api('/admin/kiosks')).body.kiosks.length,
+  runs,
+  renderedMs,
+  medianMs: median(renderedMs),
+  scripts,
+  gzipTotal: scripts.reduce((sum, script) => sum + script.gzip, 0),
+};
+/** @typedef {typeof results} ConsoleResults */
+writeFileSync(resultsFile, JSON.stringify(results));

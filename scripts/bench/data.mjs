@@ -1,26 +1,18 @@
 // @ts-check
-// The bench's data and requests: kiosks with keys (and a revoked key each), users
-// (every other one with a push token), users signed in to the Auth emulator with a
-// history, an admin, a rewards catalog, and a partner with a key and issued vouchers of
-// its reward (one for each use the bench sends); per endpoint, the n-th request the bench
-// sends it. Ids are spread over n so that concurrent requests touch different documents.
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+// The bench's data and requests: kiosks with keys (and a revoked key each), users (every other one with a push token),
+// users signed in to the Auth emulator with a history, an admin, a rewards catalog, and a partner with a key and issued
+// vouchers of its reward (one for each use the bench sends); per endpoint, the n-th request the bench sends it. Ids are
+// spread over n so that concurrent requests touch different documents.
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
-import { functionsDir } from '../lib/paths.mjs';
+import { requireFunctions } from '../lib/paths.mjs';
 
-export const requireFn = createRequire(join(functionsDir, 'package.json'));
 /** @type {() => import('firebase-admin/firestore').Firestore} */
-export const db = requireFn('./lib/adapters/firestore.js').db;
-const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFn('./lib/data/kioskKeys.js');
-const { upsertReward } = requireFn('./lib/data/rewards.js');
-const { partnerKeys, upsertPartner } = requireFn('./lib/data/partners.js');
-const { keyedRedemptionId, newRedemption, newVoucherCodeEntry, redemptionsCollection, voucherCodesCollection } =
-  requireFn('./lib/data/redemptions.js');
-const { requestFingerprint } = requireFn('./lib/domain/idempotency.js');
-const { newVoucherCode } = requireFn('./lib/domain/voucherCode.js');
-const { Timestamp } = requireFn('firebase-admin/firestore');
+export const db = requireFunctions('./lib/adapters/firestore.js').db;
+const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFunctions('./lib/data/kioskKeys.js');
+const { upsertReward } = requireFunctions('./lib/data/rewards.js');
+const { partnerKeys, upsertPartner } = requireFunctions('./lib/data/partners.js');
+const { redeemReward } = requireFunctions('./lib/services/redemptions.js');
 
 const KIOSKS = 50;
 const USERS = 1000;
@@ -33,9 +25,16 @@ const REWARDS = [
   { id: 'bench-coffee', name: 'Bench coffee', cost: 150, kind: 'voucher', stock: 500 },
   { id: 'bench-retired', name: 'Bench retired', cost: 100, kind: 'voucher', stock: 0, active: false },
 ];
-
-const kioskDoc = (/** @type {number} */ i) =>
-  fleetKioskDoc(i, { name: `Bench kiosk ${i}`, address: `Bench street ${i}`, openingHours: SCHEDULES[i % 3] });
+const PARTNER = { id: 'bench-cafe', name: 'Bench café' };
+const CAFE_COFFEE = { id: 'bench-cafe-coffee', name: 'Bench café coffee', cost: 150, kind: 'voucher', validDays: 90 };
+const REDEEM = { rewardId: REWARDS[0].id };
+const ADMIN_KIOSK = {
+  name: 'Admin kiosk',
+  address: 'Hachmannplatz 16, Hamburg',
+  location: { latitude: 53.553, longitude: 10.0067 },
+  openingHours: 'Mo-Su 06:00-23:00',
+  timezone: 'Europe/Berlin',
+};
 
 /**
  * firebase-admin's Firestore for another project in the same emulator (an app of its own).
@@ -43,110 +42,47 @@ const kioskDoc = (/** @type {number} */ i) =>
  * @returns {import('firebase-admin/firestore').Firestore}
  */
 export function projectFirestore(projectId) {
-  const { getApps, initializeApp } = requireFn('firebase-admin/app');
-  const { getFirestore } = requireFn('firebase-admin/firestore');
+  const { getApps, initializeApp } = requireFunctions('firebase-admin/app');
   const app = getApps().find((/** @type {{ name: string }} */ existing) => existing.name === projectId);
-  return getFirestore(app ?? initializeApp({ projectId }, projectId));
+  return requireFunctions('firebase-admin/firestore').getFirestore(app ?? initializeApp({ projectId }, projectId));
 }
 
 /**
- * The settings, the bench's kiosks each with a key (`${keyPrefix}-${i}`) and `userCount` users (every other one
- * with a push token) in `firestore`, written with the service's own builders.
+ * The settings, the bench's kiosks each with a key (`${keyPrefix}-${i}`) and `userCount` users (every other one with a
+ * push token) in `firestore`, written with the service's own builders.
  * @param {import('firebase-admin/firestore').Firestore} firestore
  * @param {number} userCount
  * @param {string} keyPrefix
  */
-async function seedFleet(firestore, userCount, keyPrefix) {
+export async function seedFleet(firestore, userCount, keyPrefix) {
   // The daily cap would refuse a busy user's awards; the bench measures speed, not the cap.
   await firestore.doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
   const kiosks = Array.from({ length: KIOSKS }, (_, i) => ({ id: `bench-kiosk-${i}`, apiKey: `${keyPrefix}-${i}` }));
   const users = Array.from({ length: userCount }, (_, i) => `bench-user-${i}`);
-  await writeAll(
-    [
-      ...kiosks.flatMap(({ id, apiKey }, i) => [
-        [firestore.collection('kiosks').doc(id), kioskDoc(i)],
-        [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), newKioskKey(id, 'bench')],
-      ]),
-      ...users.map((id, i) => [
-        firestore.collection('users').doc(id),
-        fleetUserDoc(id, i % 2 ? undefined : `device-${i}`),
-      ]),
-    ],
-    firestore,
-  );
+  const kioskDoc = (/** @type {number} */ i) =>
+    fleetKioskDoc(i, { name: `Bench kiosk ${i}`, address: `Bench street ${i}`, openingHours: SCHEDULES[i % 3] });
+  const userDoc = (/** @type {number} */ i) => fleetUserDoc(users[i], i % 2 ? undefined : `device-${i}`);
+  const docs = [
+    ...kiosks.flatMap(({ id, apiKey }, i) => [
+      [firestore.collection('kiosks').doc(id), kioskDoc(i)],
+      [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), newKioskKey(id, 'bench')],
+    ]),
+    ...users.map((id, i) => [firestore.collection('users').doc(id), userDoc(i)]),
+  ];
+  await writeAll(docs, firestore);
   return { kiosks, users };
 }
 
 /**
- * A project of its own holding `users` users and the bench's kiosks (one data size of the throughput).
- * @param {string} projectId
- * @param {number} users
- * @param {string} runId
+ * The bench project's data: the fleet, signed-in users with a history, an admin, the catalog, revoked keys, and
+ * `vouchers` vouchers of a partner's reward.
  */
-export async function seedDataSize(projectId, users, runId) {
-  const { kiosks } = await seedFleet(projectFirestore(projectId), users, `${runId}-${projectId}`);
-  return { projectId, users, kiosks };
-}
-
-const PARTNER = { id: 'bench-cafe', name: 'Bench café' };
-const PARTNER_REWARD = {
-  id: 'bench-cafe-coffee',
-  name: 'Bench café coffee',
-  cost: 150,
-  kind: 'voucher',
-  validDays: 90,
-};
-
-/**
- * The partner, its key and `count` vouchers of its reward issued to the signed-in users,
- * each a redemption and its code's lookup document as a redemption writes them.
- * @param {string} runId
- * @param {string[]} userIds
- * @param {number} count
- */
-async function seedVouchers(runId, userIds, count) {
-  await upsertPartner(PARTNER.id, PARTNER.name);
-  const { reward } = await upsertReward({ ...PARTNER_REWARD, partnerId: PARTNER.id });
-  const codes = Array.from({ length: count }, () => newVoucherCode());
-  const createdAt = Timestamp.now();
-  await writeAll(
-    codes.flatMap((code, i) => {
-      const userId = userIds[i % userIds.length];
-      const idempotencyKey = `${runId}-voucher-${i}`;
-      const id = keyedRedemptionId(userId, idempotencyKey);
-      const redemption = newRedemption({
-        userId,
-        reward,
-        code,
-        balanceAfter: 0,
-        idempotencyKey,
-        requestFingerprint: requestFingerprint({ rewardId: reward.id }),
-        submissionId: idempotencyKey,
-        createdAt,
-      });
-      return [
-        [redemptionsCollection().doc(id), redemption],
-        [voucherCodesCollection().doc(code), newVoucherCodeEntry(id)],
-      ];
-    }),
-  );
-  const { apiKey } = await partnerKeys.issueKey(PARTNER.id, 'bench till');
-  return { partnerKey: apiKey, codes };
-}
-
-/**
- * The bench project's data: the fleet, signed-in users with a history, an admin, the catalog, revoked keys,
- * and `vouchers` vouchers of a partner's reward.
- * @param {string} runId
- * @param {number} vouchers
- */
-export async function seed(runId, vouchers) {
+export async function seed(/** @type {string} */ runId, /** @type {number} */ vouchers) {
   const { kiosks, users } = await seedFleet(db(), USERS, runId);
   const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);
   const kioskId = kiosks[0].id;
-  await writeAll(
-    authUsers.flatMap((userId) => fleetUserWithHistory(db(), { userId, name: userId, kioskId, ...HISTORY })),
-  );
+  const docs = authUsers.flatMap((userId) => fleetUserWithHistory(db(), { userId, name: userId, kioskId, ...HISTORY }));
+  await writeAll(docs);
   for (const reward of REWARDS) await upsertReward(reward);
   // DELETE of an already revoked key answers 200 and writes nothing.
   const revoked = [];
@@ -157,54 +93,59 @@ export async function seed(runId, vouchers) {
   }
   const tokens = [];
   for (const uid of authUsers) tokens.push(await idTokenFor(uid));
-  return {
-    kiosks,
-    users,
-    authUsers,
-    tokens,
-    revoked,
-    ...(await seedVouchers(runId, authUsers, vouchers)),
-    adminToken: await idTokenFor('bench-admin', { admin: true }),
-  };
+  const adminToken = await idTokenFor('bench-admin', { admin: true });
+  // The partner, its key and the vouchers of its reward, redeemed by the signed-in users through the service's own
+  // redeemReward: each user's in turn (a redemption guards its user's balance), the users side by side.
+  await upsertPartner(PARTNER.id, PARTNER.name);
+  await upsertReward({ ...CAFE_COFFEE, partnerId: PARTNER.id });
+  // The bench's output is its progress, not a log line per voucher.
+  requireFunctions('./lib/log.js').sendLogsTo(() => {});
+  const byUser = authUsers.map(async (userId, first) => {
+    const codes = [];
+    for (let i = first; i < vouchers; i += authUsers.length)
+      codes.push((await redeemReward(userId, CAFE_COFFEE.id, `${runId}-voucher-${i}`)).redemption.code);
+    return codes;
+  });
+  const { apiKey: partnerKey } = await partnerKeys.issueKey(PARTNER.id, 'bench till');
+  const codes = /** @type {string[]} */ ((await Promise.all(byUser)).flat());
+  return { kiosks, users, authUsers, tokens, revoked, adminToken, partnerKey, codes };
 }
 
-/**
- * @typedef {import('./host.mjs').BenchRequest} BenchRequest
- * @typedef {{ name: string, request: (n: number) => BenchRequest, emulatorLocks?: boolean }} Endpoint
- */
+/** @typedef {Awaited<ReturnType<typeof seed>> & { runId: string }} Data */
 
 /**
  * Every endpoint the bench times, with its n-th request (the method is the name's).
- * @param {Awaited<ReturnType<typeof seed>> & { runId: string }} data
- * @returns {Endpoint[]}
+ * @param {Data} data
  */
 export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKey, codes, adminToken, runId }) {
-  const kiosk = (/** @type {number} */ n) => kiosks[n % KIOSKS];
+  const kiosk = (/** @type {number} */ n) => kiosks[n % kiosks.length];
   const key = (/** @type {number} */ n) => ({ 'x-api-key': kiosk(n).apiKey });
   const uid = (/** @type {number} */ n) => authUsers[n % AUTH_USERS];
+  const user = (/** @type {number} */ n) => `/user/${uid(n)}`;
   const auth = (/** @type {number} */ n) => ({ authorization: `Bearer ${tokens[n % AUTH_USERS]}` });
   const admin = { authorization: `Bearer ${adminToken}` };
-  const deposit = (/** @type {number} */ n) => ({
-    kioskId: kiosk(n).id,
-    userId: users[n % USERS],
-    plasticCount: 1 + (n % 5),
-    metalCount: n % 3,
+  const partner = { 'x-api-key': partnerKey };
+  const once = (/** @type {number} */ n, /** @type {string} */ what) => ({
+    'idempotency-key': `${runId}-${what}-${n}`,
   });
-  const newKiosk = (/** @type {number} */ n) => ({
-    id: `bench-admin-kiosk-${n % AUTH_USERS}`,
-    name: 'Admin kiosk',
-    address: 'Hachmannplatz 16, Hamburg',
-    location: { latitude: 53.553, longitude: 10.0067 },
-    openingHours: 'Mo-Su 06:00-23:00',
-    timezone: 'Europe/Berlin',
+  const deposit = (/** @type {number} */ n) => {
+    const counts = { plasticCount: 1 + (n % 5), metalCount: n % 3 };
+    return { kioskId: kiosk(n).id, userId: users[n % users.length], ...counts };
+  };
+  const batch = (/** @type {number} */ n) => ({
+    transactions: [{ ...deposit(n), idempotencyKey: `${runId}-batch-${n}` }],
   });
+  const newKiosk = (/** @type {number} */ n) => ({ id: `bench-admin-kiosk-${n % AUTH_USERS}`, ...ADMIN_KIOSK });
   const notice = { topic: 'offers_updates', title: 'Double points', body: 'All weekend', data: { type: 'offer' } };
-  // A distinct client and address per request: many users, not one hot limiter document.
+  const adjustment = (/** @type {number} */ n) => ({ points: n % 2 ? -1 : 1, reason: 'Bench' });
+  const message = (/** @type {number} */ n) => ({ userId: users[(2 * n) % users.length], title: 'Hi', body: 'Thanks' });
+  const otp = (/** @type {number} */ n) => ({ email: `bench-${runId}-${n}@example.com`, otp: '482913' });
+  // A distinct client per request: many users, not one hot limiter document.
   const client = (/** @type {number} */ n) => ({
     'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
   });
-  const partner = { 'x-api-key': partnerKey };
-  // A use consumes its voucher: each use request takes the next unused one (n counts every endpoint's requests).
+  const revokedKey = (/** @type {number} */ n) => revoked[n % AUTH_USERS];
+  // A use consumes its voucher: each use takes the next unused one (n counts every endpoint's requests).
   let uses = 0;
   /** @type {[string, (n: number) => [string, Record<string, string>?, unknown?]][]} */
   const list = [
@@ -212,70 +153,35 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
     ['GET /kiosk/{id}', (n) => [`/kiosk/${kiosk(n).id}`]],
     ['GET /kiosks', () => ['/kiosks']],
     ['GET /kiosks?near=', () => ['/kiosks?near=50,9&radiusKm=40']],
-    ['GET /user/{id}', (n) => [`/user/${uid(n)}`, auth(n)]],
-    ['GET /user/{id}/history', (n) => [`/user/${uid(n)}/history`, auth(n)]],
+    ['GET /user/{id}', (n) => [user(n), auth(n)]],
+    ['GET /user/{id}/history', (n) => [`${user(n)}/history`, auth(n)]],
     ['GET /rewards', () => ['/rewards']],
-    [
-      'POST /admin/users/{id}/adjustments',
-      (n) => [`/admin/users/${uid(n)}/adjustments`, admin, { points: n % 2 ? -1 : 1, reason: 'Bench' }],
-    ],
-    [
-      'POST /user/{id}/redemptions',
-      (n) => [
-        `/user/${uid(n)}/redemptions`,
-        { ...auth(n), 'idempotency-key': `${runId}-red-${n}` },
-        { rewardId: REWARDS[0].id },
-      ],
-    ],
+    ['POST /admin/users/{id}/adjustments', (n) => [`/admin/users/${uid(n)}/adjustments`, admin, adjustment(n)]],
+    ['POST /user/{id}/redemptions', (n) => [`${user(n)}/redemptions`, { ...auth(n), ...once(n, 'red') }, REDEEM]],
     ['POST /kiosk/{id}/status', (n) => [`/kiosk/${kiosk(n).id}/status`, key(n), { status: 'available' }]],
-    [
-      'POST /kiosk/transaction',
-      (n) => ['/kiosk/transaction', { ...key(n), 'idempotency-key': `${runId}-tx-${n}` }, deposit(n)],
-    ],
-    [
-      'POST /kiosk/transactions/batch',
-      (n) => [
-        '/kiosk/transactions/batch',
-        key(n),
-        { transactions: [{ ...deposit(n), idempotencyKey: `${runId}-batch-${n}` }] },
-      ],
-    ],
-    [
-      'PUT /user/{id}/push-token',
-      (n) => [`/user/${uid(n)}/push-token`, auth(n), { token: `bench-token-${runId}-${n}` }],
-    ],
-    ['DELETE /user/{id}/push-token', (n) => [`/user/${uid(n)}/push-token`, auth(n)]],
+    ['POST /kiosk/transaction', (n) => ['/kiosk/transaction', { ...key(n), ...once(n, 'tx') }, deposit(n)]],
+    ['POST /kiosk/transactions/batch', (n) => ['/kiosk/transactions/batch', key(n), batch(n)]],
+    ['PUT /user/{id}/push-token', (n) => [`${user(n)}/push-token`, auth(n), { token: `bench-token-${runId}-${n}` }]],
+    ['DELETE /user/{id}/push-token', (n) => [`${user(n)}/push-token`, auth(n)]],
     ['POST /notify/topic', () => ['/notify/topic', admin, notice]],
-    [
-      'POST /notify/user',
-      (n) => ['/notify/user', admin, { userId: users[(2 * n) % USERS], title: 'Hi', body: 'Thanks' }],
-    ],
+    ['POST /notify/user', (n) => ['/notify/user', admin, message(n)]],
     ['POST /admin/kiosks', (n) => ['/admin/kiosks', admin, newKiosk(n)]],
     ['POST /admin/kiosks/{id}/keys', (n) => [`/admin/kiosks/${kiosk(n).id}/keys`, admin, { label: 'bench' }]],
     [
       'DELETE /admin/kiosks/{id}/keys/{keyId}',
-      (n) => [`/admin/kiosks/${revoked[n % AUTH_USERS].kioskId}/keys/${revoked[n % AUTH_USERS].keyId}`, admin],
+      (n) => [`/admin/kiosks/${revokedKey(n).kioskId}/keys/${revokedKey(n).keyId}`, admin],
     ],
     ['GET /partner/vouchers/{code}', (n) => [`/partner/vouchers/${codes[n % codes.length]}`, partner]],
+    // One seeded voucher per use the bench sends; a use past them would be 409 and counted as failed.
     [
       'POST /partner/vouchers/{code}/use',
-      // One seeded voucher per use the bench sends; a use past them would be 409 and counted as failed.
-      () => {
-        const i = uses++;
-        return [
-          `/partner/vouchers/${codes[i % codes.length]}/use`,
-          { ...partner, 'idempotency-key': `${runId}-use-${i}` },
-        ];
-      },
+      () => [`/partner/vouchers/${codes[uses % codes.length]}/use`, { ...partner, ...once(uses++, 'use') }],
     ],
-    [
-      'POST /send-otp-email',
-      (n) => ['/send-otp-email', client(n), { email: `bench-${runId}-${n}@example.com`, otp: '482913' }],
-    ],
+    ['POST /send-otp-email', (n) => ['/send-otp-email', client(n), otp(n)]],
   ];
   return list.map(([name, build]) => ({
     name,
-    request: (n) => {
+    request: (/** @type {number} */ n) => {
       const [path, headers = {}, body] = build(n);
       return { method: name.split(' ')[0], path, headers, body };
     },
@@ -283,3 +189,4 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
     emulatorLocks: name === 'PUT /user/{id}/push-token',
   }));
 }
+/** @typedef {ReturnType<typeof endpoints>[number]} Endpoint */

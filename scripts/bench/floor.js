@@ -1,11 +1,9 @@
-// The HTTP floor of `npm run bench`: an empty HTTPS function on the same framework
-// and libraries as the service (firebase-functions v2, served by functions-framework
-// like the api). The floor of a request is this function's time plus the time the
-// endpoint's own Firestore, Auth and SMTP calls took (their Server-Timing), so no
-// endpoint's work is copied here.
+// The HTTP floor of `npm run bench`: an empty HTTPS function on the same framework and libraries as the service
+// (firebase-functions v2, served by functions-framework like the api). The floor of a request is this function's time
+// plus the time the endpoint's own Firestore, Auth and SMTP calls took (their Server-Timing), so no endpoint's work is
+// copied here.
 //   GET /               an empty answer (cold start and every endpoint's HTTP floor)
-//   GET /body?bytes=<n> a JSON body of n bytes, built once and then only sent (the
-//                       HTTP floor of an endpoint whose answer is large)
+//   GET /body?bytes=<n> a JSON body of n bytes, built once and then only sent (the HTTP floor of a large answer)
 const { onRequest } = require('firebase-functions/v2/https');
 
 const bodies = new Map();

@@ -1,46 +1,33 @@
 // @ts-check
-// Hosting a function as Cloud Functions does: @google-cloud/functions-framework serving
-// target `api` of the built code (or of the floor function, floor.js), one process per
-// instance, against the emulators; and sending load to it, all through autocannon.
+// Hosting a function as Cloud Functions does: @google-cloud/functions-framework serving target `api` of the built code
+// (or of the floor function, floor.js), one process per instance, against the emulators; sending load to it, all
+// through autocannon; and the rotation the sections measure their sizes in.
 import { spawn } from 'node:child_process';
-import {
-  closeSync,
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import autocannon from 'autocannon';
+import { waitFor } from '../../functions/test/harness/wait.ts';
+import { summarize } from '../lib/stats.mjs';
 import { functionsDir } from '../lib/paths.mjs';
 
 const FRAMEWORK_MAIN = join(functionsDir, 'node_modules/@google-cloud/functions-framework/build/src/main.js');
-export const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Where the instances' output goes (removed when a run completes). */
 export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
 
-/** functions/.env with the emulators' .env.local over it, as the emulator sets them (functions-framework reads no .env). */
-const dotenvParams = () =>
-  ['.env', '.env.local']
-    .map((name) => join(functionsDir, name))
-    .filter(existsSync)
-    .reduce((params, file) => ({ ...params, ...parseEnv(readFileSync(file, 'utf8')) }), {});
-
 /**
- * What Cloud Run functions sets for a 2nd gen HTTP function named `api`, the params,
- * the emulator hosts, call timing on (src/adapters/callTiming.ts), and `extra`.
- * @param {Record<string, string>} [extra]
- * @returns {Record<string, string>}
+ * What Cloud Run functions sets for a 2nd gen HTTP function named `api`, the params (functions/.env with the emulators'
+ * .env.local over it: functions-framework reads no .env), the emulator hosts, call timing on
+ * (src/adapters/callTiming.ts), and `extra`.
+ * @type {(extra?: Record<string, string>) => Record<string, string>}
  */
-export function functionEnv(extra = {}) {
+export const functionEnv = (extra = {}) => {
+  const files = ['.env', '.env.local'].map((name) => join(functionsDir, name)).filter(existsSync);
+  const params = files.map((file) => parseEnv(readFileSync(file, 'utf8')));
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -50,7 +37,7 @@ export function functionEnv(extra = {}) {
     K_SERVICE: 'api',
     K_REVISION: 'api-00001-bench',
     LOG_EXECUTION_ID: 'true',
-    ...dotenvParams(),
+    ...Object.assign({}, ...params),
     SMTP_PASSWORD: 'not-used-by-the-bench-mail-server',
     GCLOUD_PROJECT: process.env.GCLOUD_PROJECT,
     FIRESTORE_EMULATOR_HOST: process.env.FIRESTORE_EMULATOR_HOST,
@@ -58,17 +45,14 @@ export function functionEnv(extra = {}) {
     BENCH_CALL_TIMING: 'on',
     ...extra,
   };
-  return /** @type {Record<string, string>} */ (Object.fromEntries(Object.entries(env).filter(([, v]) => v)));
-}
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v));
+};
 
-/** The floor function's source: floor.js in a temp directory resolving its packages from functions/node_modules. */
-export function floorSource() {
-  const dir = mkdtempSync(join(tmpdir(), 'kiosk-bench-floor-'));
-  copyFileSync(join(dirname(fileURLToPath(import.meta.url)), 'floor.js'), join(dir, 'index.js'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-floor', private: true, main: 'index.js' }));
-  symlinkSync(join(functionsDir, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  return dir;
-}
+/** The floor function's start options: floor.js, its packages resolved from functions/node_modules as the api's are. */
+export const floorFunction = () => ({
+  source: fileURLToPath(new URL('floor.js', import.meta.url)),
+  env: functionEnv({ NODE_PATH: join(functionsDir, 'node_modules') }),
+});
 
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -81,7 +65,7 @@ const freePort = () =>
 
 let instances = 0;
 /**
- * Spawns functions-framework for target `api` of `source` (default: the built functions).
+ * Spawns functions-framework for target `api` of `source` (default: the built functions) in functions/.
  * @param {{ source?: string, env: Record<string, string> }} options
  */
 export async function startFunction({ source = functionsDir, env }) {
@@ -90,106 +74,132 @@ export async function startFunction({ source = functionsDir, env }) {
   const fd = openSync(logFile, 'w');
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, [FRAMEWORK_MAIN, '--target=api', `--source=${source}`, `--port=${port}`], {
-    cwd: source,
+    cwd: functionsDir,
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  return { child, url: `http://127.0.0.1:${port}`, spawnedAt, logFile, exited };
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { child, url: `http://127.0.0.1:${port}`, spawnedAt, logFile, stop };
 }
 /** @typedef {Awaited<ReturnType<typeof startFunction>>} Instance */
 
-/** @param {Instance} instance */
-export async function stopFunction(instance) {
-  if (instance.child.exitCode !== null || instance.child.signalCode !== null) return;
-  instance.child.kill('SIGTERM');
-  const timer = setTimeout(() => instance.child.kill('SIGKILL'), 5000);
-  await instance.exited;
-  clearTimeout(timer);
-}
+/**
+ * Starts an instance per entry of `options`, runs `measure` with them once each has answered, stops them.
+ * @type {<R>(options: Parameters<typeof startFunction>[0][], measure: (instances: Instance[]) => Promise<R>) => Promise<R>}
+ */
+export const withInstances = async (options, measure) => {
+  const started = /** @type {Instance[]} */ ([]);
+  try {
+    for (const option of options) started.push(await startFunction(option));
+    for (const instance of started) await firstAnswer(instance, '/');
+    return await measure(started);
+  } finally {
+    for (const instance of started) await instance.stop();
+  }
+};
 
 /** The union of the request's backend calls' intervals, from its Server-Timing header (ms). */
-const backendMs = (/** @type {unknown} */ header) => Number(/backend;dur=([\d.]+)/.exec(String(header ?? ''))?.[1]);
+const backendMs = (/** @type {unknown} */ header) => Number(/backend;dur=([\d.]+)/.exec(String(header))?.[1]);
 
-/**
- * Polls `path` every few ms until it answers 200: the time from spawn to that answer,
- * and its backend time.
- * @param {Instance} instance
- * @param {string} path
- * @param {Record<string, string>} [headers]
- */
-export async function firstAnswer(instance, path, headers = {}) {
-  const deadline = performance.now() + 60_000;
-  for (;;) {
-    if (instance.child.exitCode !== null) throw new Error(`functions-framework exited; see ${instance.logFile}`);
-    const response = await fetch(`${instance.url}${path}`, { headers }).catch(() => undefined);
-    if (response?.status === 200) {
-      const firstResponseMs = performance.now() - instance.spawnedAt;
-      return {
-        firstResponseMs,
-        backendMs: backendMs(response.headers.get('server-timing')),
-        body: await response.json(),
-      };
-    }
-    if (performance.now() > deadline)
-      throw new Error(`${instance.url}${path} never answered 200; see ${instance.logFile}`);
-    await sleep(3);
-  }
+/** Polls `path` every few ms until it answers 200: the time from spawn to that answer, and its backend time. */
+export async function firstAnswer(/** @type {Instance} */ instance, /** @type {string} */ path, headers = {}) {
+  const { url, logFile } = instance;
+  const answered = async () => {
+    if (instance.child.exitCode !== null) throw new Error(`functions-framework exited; see ${logFile}`);
+    const answer = await fetch(`${url}${path}`, { headers }).catch(() => undefined);
+    return answer?.status === 200 ? answer : undefined;
+  };
+  const response = await waitFor(`${url}${path} to answer 200 (see ${logFile})`, answered, 60_000, undefined, 3);
+  const firstResponseMs = performance.now() - instance.spawnedAt;
+  return { firstResponseMs, backendMs: backendMs(response.headers.get('server-timing')), body: await response.json() };
 }
 
 /** @typedef {{ method: string, path: string, headers?: Record<string, string>, body?: unknown }} BenchRequest */
 
 let sent = 0;
 /**
- * Load through autocannon: `amount` requests (or `duration` seconds) over `connections`
- * keep-alive connections, the n-th built by `build(n)` (n counts across every call, so
- * ids built from it never repeat). Returns every latency and backend time (ms), the
- * answers that were not 2xx, and autocannon's own result.
+ * Load through autocannon: `amount` requests (or `duration` seconds) over `connections` keep-alive connections, the
+ * n-th built by `build(n)` (n counts across every call, so ids built from it never repeat). Returns every latency and
+ * backend time (ms), the answers that were not 2xx, and autocannon's own result.
  * @param {string} url
  * @param {{ connections: number, amount?: number, duration?: number, build: (n: number) => BenchRequest, onAnswer?: (status: number, body: string) => void }} options
- * @returns {Promise<Load>}
  */
 export function cannon(url, { connections, amount, duration, build, onAnswer }) {
-  /** @type {number[]} */ const latencies = [];
-  /** @type {number[]} */ const backend = [];
-  /** @type {string[]} */ const failures = [];
+  /** @type {{ latencies: number[], backend: number[], failures: string[] }} */
+  const load = { latencies: [], backend: [], failures: [] };
+  /** @type {import('autocannon').Request} */
+  const request = {
+    setupRequest: (base) => {
+      const { method, path, headers = {}, body } = build(sent++);
+      if (body === undefined) return { ...base, method, path, headers };
+      const json = { 'content-type': 'application/json', ...headers };
+      return { ...base, method, path, headers: json, body: JSON.stringify(body) };
+    },
+    onResponse: (status, body, _context, headers) => {
+      const timing = Object.entries(headers).find(([name]) => name.toLowerCase() === 'server-timing');
+      if (timing) load.backend.push(backendMs(timing[1]));
+      if (status >= 300) load.failures.push(`${status} ${body.slice(0, 160)}`);
+      onAnswer?.(status, body);
+    },
+  };
+  // Unset options must be absent: autocannon takes an undefined duration for a bad one.
+  const size = amount ? { amount } : { duration };
+  // A run ends on autocannon's next sampling tick: 100 ms rather than a second of idling.
+  const options = { url, connections, ...size, sampleInt: 100, timeout: 60, requests: [request] };
+  /** @type {Promise<typeof load & { result: import('autocannon').Result }>} */
   return new Promise((resolve, reject) => {
-    const tracker = autocannon(
-      {
-        url,
-        connections,
-        // Unset options must be absent: autocannon takes an undefined duration for a bad one.
-        ...(amount ? { amount } : { duration }),
-        // A run ends on autocannon's next sampling tick: 100 ms rather than a second of idling.
-        sampleInt: 100,
-        timeout: 60,
-        requests: [
-          {
-            setupRequest: (/** @type {Record<string, unknown>} */ base) => {
-              const { method, path, headers = {}, body } = build(sent++);
-              /** @type {Record<string, string>} */
-              const json = body === undefined ? {} : { 'content-type': 'application/json' };
-              return {
-                ...base,
-                method,
-                path,
-                headers: { ...json, ...headers },
-                body: body === undefined ? undefined : JSON.stringify(body),
-              };
-            },
-            onResponse: (status, body, _context, headers) => {
-              const timing = Object.entries(headers).find(([name]) => name.toLowerCase() === 'server-timing');
-              if (timing) backend.push(backendMs(timing[1]));
-              if (status >= 300) failures.push(`${status} ${body.slice(0, 160)}`);
-              onAnswer?.(status, body);
-            },
-          },
-        ],
-      },
-      (error, result) => (error ? reject(error) : resolve({ latencies, backend, failures, result })),
-    );
-    tracker.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+    const tracker = autocannon(options, (error, result) => (error ? reject(error) : resolve({ ...load, result })));
+    tracker.on('response', (_client, _status, _bytes, ms) => load.latencies.push(ms));
   });
 }
-/** @typedef {{ latencies: number[], backend: number[], failures: string[], result: import('autocannon').Result }} Load */
+/** @typedef {Awaited<ReturnType<typeof cannon>>} Load */
+
+/**
+ * `map` over `items`, one at a time.
+ * @type {<T, R>(items: T[], map: (item: T, i: number) => Promise<R>) => Promise<R[]>}
+ */
+export const inSequence = async (items, map) => {
+  const results = [];
+  for (const item of items) results.push(await map(item, results.length));
+  return results;
+};
+
+/**
+ * `rounds` rounds of `measure(item, i, round)` over `items`, each round starting one further on, so that other load on
+ * the machine hits every item alike.
+ * @type {<T>(rounds: number, items: T[], measure: (item: T, i: number, round: number) => Promise<void>) => Promise<void>}
+ */
+export const inRotation = async (rounds, items, measure) => {
+  for (let round = 0; round < rounds; round++)
+    for (let k = round; k < round + items.length; k++) await measure(items[k % items.length], k % items.length, round);
+};
+
+/**
+ * `rounds` of `amount` requests (c=1) per target, in rotation after a warm-up of `warmUp` each; latencies and backend
+ * times pooled per target (each row's columns in the report).
+ * @param {{ url: string, request: BenchRequest }[]} targets
+ * @param {{ rounds: number, amount: number, warmUp?: number }} plan
+ */
+export async function inTurn(targets, { rounds, amount, warmUp = 5 }) {
+  for (const { url, request } of warmUp ? targets : [])
+    await cannon(url, { connections: 1, amount: warmUp, build: () => request });
+  const loads = targets.map(() => /** @type {Load[]} */ ([]));
+  await inRotation(rounds, targets, async ({ url, request }, i) => {
+    loads[i].push(await cannon(url, { connections: 1, amount, build: () => request }));
+  });
+  return loads.map((runs) => {
+    const latency = summarize(runs.flatMap((run) => run.latencies));
+    const backendP50 = summarize(runs.flatMap((run) => run.backend)).p50;
+    const failed = runs.flatMap((run) => run.failures).length;
+    // The service's own part: the emulator's time grows with its data in ways deployed Firestore's does not.
+    return { ...latency, backendP50, p50AboveBackend: latency.p50 - backendP50, failed };
+  });
+}

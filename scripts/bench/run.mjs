@@ -1,18 +1,16 @@
 // @ts-check
 // The bench proper, run by scripts/bench.mjs inside `firebase emulators:exec`:
 //   node scripts/bench/run.mjs <results.json> [--quick]
-// Every instance is functions-framework on the built code (host.mjs) against the
-// Firestore and Auth emulators, with call timing on; the functions emulator only runs
-// the Firestore triggers (the batch section) and the webhook fan-out and deliveries, with
-// the tasks emulator (the webhook section). Writes what it measured to <results.json>.
+// Every instance is functions-framework on the built code (host.mjs) against the Firestore and Auth emulators, with
+// call timing on; the functions emulator only runs the Firestore triggers (the batch section) and the webhook fan-out
+// and deliveries, with the tasks emulator (the webhook section). Writes what it measured to <results.json>.
 import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { setBackgroundTriggers } from '../../functions/test/harness/emulators.ts';
 import { MailCatcher } from '../../functions/test/harness/mail-catcher.ts';
 import { endpoints, seed } from './data.mjs';
-import { firstAnswer, floorSource, functionEnv, logDir, startFunction, stopFunction } from './host.mjs';
+import { firstAnswer, floorFunction, functionEnv, logDir, withInstances } from './host.mjs';
 import { measureBatch } from './sections/batch.mjs';
 import { measureExpiry } from './sections/expiry.mjs';
 import { measureExport } from './sections/export.mjs';
@@ -20,11 +18,8 @@ import { measureHistory, measureNearby, measureThroughput } from './sections/gro
 import { measureColdStart, measureWarm } from './sections/latency.mjs';
 import { measureWebhookLag } from './sections/webhooks.mjs';
 
-const { values, positionals } = parseArgs({
-  options: { quick: { type: 'boolean', default: false } },
-  allowPositionals: true,
-});
-const quick = values.quick;
+const [resultsFile, flag] = process.argv.slice(2);
+const quick = flag === '--quick';
 /** @type {<T>(full: T, small: T) => T} */
 const scale = (full, small) => (quick ? small : full);
 /** How often each section repeats what it times; --quick shrinks it to minutes, for trying the bench itself. */
@@ -69,78 +64,41 @@ const loadBefore = loadavg()[0];
 step('Seeding');
 const data = { ...(await seed(runId, voucherUses)), runId };
 const list = endpoints(data);
-const floorDir = floorSource();
 
 step(`Cold start: api and the empty function alternating, ${plan.coldRuns} runs`);
-const byName = (/** @type {string} */ name) => ({
-  name,
-  request: list.find((endpoint) => endpoint.name === name)?.request(0) ?? { method: 'GET', path: '/' },
-});
-const cold = await measureColdStart({
-  floorDir,
-  env,
-  runs: plan.coldRuns,
-  paths: [byName('GET /kiosk/{id}'), byName('GET /user/{id}')],
-});
+const coldRequests = list.filter(({ name }) => ['GET /kiosk/{id}', 'GET /user/{id}'].includes(name));
+const cold = await measureColdStart({ env, runs: plan.coldRuns, requests: coldRequests });
 
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
-const api = await startFunction({ env: functionEnv(env) });
-const floor = await startFunction({ source: floorDir, env: functionEnv() });
-const [warm, batch, webhooks] = await (async () => {
-  try {
-    await firstAnswer(floor, '/');
-    const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, '/openapi.json')).body));
-    const rows = await measureWarm({
-      api: api.url,
-      floor: floor.url,
-      endpoints: list,
-      ...plan.warm,
-      bodyBytes,
-    });
-    step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
-    const backlog = await measureBatch({ url: api.url, runId, ...plan.batch });
-    step(`Webhook delivery lag: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms`);
-    const lag = await measureWebhookLag({
-      url: api.url,
-      adminToken: data.adminToken,
-      userIds: data.authUsers,
-      ...plan.webhooks,
-    });
-    return [rows, backlog, lag];
-  } finally {
-    await Promise.all([stopFunction(api), stopFunction(floor)]);
-  }
-})();
+const instances = [{ env: functionEnv(env) }, floorFunction()];
+const [warm, batch, webhooks] = await withInstances(instances, async ([api, floor]) => {
+  const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, '/openapi.json')).body));
+  const rows = await measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
+  step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
+  const backlog = await measureBatch({ url: api.url, runId, ...plan.batch });
+  step(`Webhook delivery lag: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms`);
+  const { adminToken, authUsers: userIds } = data;
+  const lag = await measureWebhookLag({ url: api.url, adminToken, userIds, ...plan.webhooks });
+  return /** @type {const} */ ([rows, backlog, lag]);
+});
 
 step('Throughput of POST /kiosk/transaction as the users grow');
-const throughput = await measureThroughput({ env, runId, ...plan.throughput });
+const throughput = await measureThroughput({ env, data, ...plan.throughput });
 step('GET /kiosks?near= as the fleet grows elsewhere');
 const nearby = await measureNearby({ env, ...plan.nearby });
 step('GET /user/{id}/history as the history grows');
 const history = await measureHistory({ env, runId, kioskId: data.kiosks[0].id, ...plan.history });
 step('GET /user/{id}/export as the history grows');
 const exports = await measureExport({ env, runId, kioskId: data.kiosks[0].id, ...plan.export });
-step(
-  `The expiry run: ${plan.expiry.due} users due beside ${plan.expiry.idle} and ${10 * plan.expiry.idle} with nothing to expire`,
-);
+const { due, idle } = plan.expiry;
+step(`The expiry run: ${due} users due beside ${idle} and ${10 * idle} with nothing to expire`);
 const expiry = await measureExpiry(plan.expiry);
 await mail.stop();
 
-const machine = {
-  cpu: cpus()[0]?.model ?? 'unknown',
-  cores: cpus().length,
-  node: process.version,
-  loadBefore,
-  loadAfter: loadavg()[0],
-};
-writeFileSync(
-  positionals[0],
-  JSON.stringify(
-    { quick, plan, machine, cold, warm, batch, webhooks, throughput, nearby, history, exports, expiry },
-    null,
-    2,
-  ),
-);
+const [cpu, cores, node, loadAfter] = [cpus()[0]?.model ?? 'unknown', cpus().length, process.version, loadavg()[0]];
+const machine = { cpu, cores, node, loadBefore, loadAfter };
+const results = { quick, plan, machine, cold, warm, batch, webhooks, throughput, nearby, history, exports, expiry };
+/** @typedef {typeof results} RunResults */
+writeFileSync(resultsFile, JSON.stringify(results, null, 2));
 rmSync(logDir, { recursive: true, force: true });
-rmSync(floorDir, { recursive: true, force: true });
 process.exit(0);

@@ -1,6 +1,5 @@
-// What the Firebase emulator suite needs on these machines, shared by `npm start`,
-// `npm test`, `npm run bench`, `npm run loadtest` and the operator CLI; and the one
-// launcher of a command inside `firebase emulators:exec`.
+// What the Firebase emulator suite needs on these machines, shared by `npm start`, `npm test`, `npm run bench`,
+// `npm run loadtest` and the operator CLI; and the one launcher of a command inside `firebase emulators:exec`.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -50,14 +49,13 @@ function manifestLine(name, value) {
 }
 
 /**
- * firebase-tools downloads its Firestore emulator jar at first start, which fails
- * without internet. The Cloud SDK's emulator is installed on these machines but its
- * jar has no Main-Class, so a launcher jar (a manifest only) points java at it.
- * Where no SDK jar exists, firebase-tools downloads its own as usual.
+ * firebase-tools downloads its Firestore emulator jar at first start, which fails without internet. The Cloud SDK's
+ * emulator is installed on these machines but its jar has no Main-Class, so a launcher jar (a manifest only) points
+ * java at it. Where no SDK jar exists, firebase-tools downloads its own as usual.
  */
 export function emulatorEnv() {
-  // A burst of requests makes the functions emulator start one worker per request;
-  // on 2 cores dozens of them need longer than the default 30 s to load.
+  // A burst of requests makes the functions emulator start one worker per request; on 2 cores dozens of them need
+  // longer than the default 30 s to load.
   const env = { FUNCTIONS_DISCOVERY_TIMEOUT: '180' };
   const sdkJar = findSdkFirestoreJar();
   if (!sdkJar) return env;
@@ -81,9 +79,8 @@ export function emulatorEnv() {
 }
 
 /**
- * The emulator reads secrets from functions/.secret.local and otherwise asks Cloud
- * Secret Manager, which a demo project cannot reach. Locally no SMTP password is
- * used (SMTP_USER is empty), so a placeholder keeps the emulator offline.
+ * The emulator reads secrets from functions/.secret.local and otherwise asks Cloud Secret Manager, which a demo project
+ * cannot reach. Locally no SMTP password is used (SMTP_USER is empty), so a placeholder keeps the emulator offline.
  */
 export function ensureLocalSecrets() {
   const file = join(functionsDir, '.secret.local');
@@ -97,9 +94,9 @@ const buildInfo = join(cacheDir, 'tsc', 'functions.tsbuildinfo');
 /** The TypeScript compiler of functions/, run in functions/ with COMPILE_ARGS (and --watch for a watcher). */
 export const TSC = join(functionsDir, 'node_modules', '.bin', 'tsc');
 /**
- * How functions/src compiles into functions/lib (tsconfig.build.json, as `npm run build`), incrementally: the
- * build info in .cache (outside functions/, where a write would make the functions emulator reload) lets tsc
- * re-emit only the sources whose content changed, and a watcher started on built code writes nothing.
+ * How functions/src compiles into functions/lib (tsconfig.build.json, as `npm run build`), incrementally: the build
+ * info in .cache (outside functions/, where a write would make the functions emulator reload) lets tsc re-emit only the
+ * sources whose content changed, and a watcher started on built code writes nothing.
  */
 export const COMPILE_ARGS = ['-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', buildInfo];
 
@@ -118,8 +115,8 @@ function* typeScriptSources(dir) {
 const modified = (/** @type {string} */ path) => (existsSync(path) ? statSync(path).mtimeMs : 0);
 
 /**
- * Each source with its output in lib, and how new that output must be: as new as the source and as the
- * compiler settings. Times are modification times in ms, 0 for a missing file.
+ * Each source with its output in lib, and how new that output must be: as new as the source and as the compiler
+ * settings. Times are modification times in ms, 0 for a missing file.
  */
 function sourcesAndOutputs() {
   const settings = Math.max(
@@ -132,21 +129,21 @@ function sourcesAndOutputs() {
 }
 
 /**
- * Whether functions/lib is up to date, in a few milliseconds: every output is as new as it needs to be, and
- * the build info of the last successful compile is there (a failed compile removes it, so the next one runs
- * again and shows the errors).
+ * Whether functions/lib is up to date, in a few milliseconds: every output is as new as it needs to be, and the build
+ * info of the last successful compile is there (a failed compile removes it, so the next one runs again and shows the
+ * errors).
  */
 export function functionsBuilt() {
   return existsSync(buildInfo) && sourcesAndOutputs().every(({ outputTime, needed }) => outputTime >= needed);
 }
 
 /**
- * Compiles functions/src into functions/lib, incrementally; afterwards functionsBuilt() holds. `quiet` keeps
- * stdout for the caller's own output (the operator CLI's): compiler messages go to stderr instead.
+ * Compiles functions/src into functions/lib, incrementally; afterwards functionsBuilt() holds. `quiet` keeps stdout for
+ * the caller's own output (the operator CLI's): compiler messages go to stderr instead.
  */
 export function buildFunctions({ quiet = false } = {}) {
-  // tsc trusts its build info: it never restores a deleted output, and it would leave in place an output that
-  // another compile wrote later (`npm run build`, a deploy's predeploy). Then it starts from scratch.
+  // tsc trusts its build info: it never restores a deleted output, and it would leave in place an output that another
+  // compile wrote later (`npm run build`, a deploy's predeploy). Then it starts from scratch.
   const infoTime = modified(buildInfo);
   if (sourcesAndOutputs().some(({ outputTime }) => outputTime === 0 || outputTime > infoTime)) {
     rmSync(buildInfo, { force: true });
@@ -158,8 +155,8 @@ export function buildFunctions({ quiet = false } = {}) {
     rmSync(buildInfo, { force: true });
     throw error;
   }
-  // tsc leaves an output alone when its source was touched but not changed (a branch switched away and back):
-  // mark it current, or every later start would compile again. One edited during this compile stays older.
+  // tsc leaves an output alone when its source was touched but not changed (a branch switched away and back): mark it
+  // current, or every later start would compile again. One edited during this compile stays older.
   for (const { output, outputTime, needed } of sourcesAndOutputs()) {
     if (outputTime < needed) utimesSync(output, started, started);
   }
@@ -191,12 +188,11 @@ const shellQuote = (/** @type {string} */ arg) =>
   /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 
 /**
- * Runs `command` (its words; run by a shell from `cwd`, default the repository root)
- * inside `firebase emulators:exec` with the emulators `only` names (default: the functions,
- * Firestore and Auth emulators) for `projectId`. emulators:exec fails the run if they do not start, and gives the command
- * their hosts in its environment (what test/harness/emulators.ts reads). `config` is
- * another firebase.json (other ports). The output passes through; `onLine` also sees
- * each of its lines. Resolves to the exit status.
+ * Runs `command` (its words; run by a shell from `cwd`, default the repository root) inside `firebase emulators:exec`
+ * with the emulators `only` names (default: the functions, Firestore and Auth emulators) for `projectId`.
+ * emulators:exec fails the run if they do not start, and gives the command their hosts in its environment (what
+ * test/harness/emulators.ts reads). `config` is another firebase.json (other ports). The output passes through;
+ * `onLine` also sees each of its lines. Resolves to the exit status.
  * @param {{ projectId: string, command: string[], only?: string, cwd?: string, config?: string,
  *   onLine?: (line: string) => void }} options
  * @returns {Promise<number>}

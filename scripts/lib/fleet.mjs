@@ -1,7 +1,6 @@
 // @ts-check
-// What the load test and the bench seed: kiosks on a grid of sites half a degree
-// apart in south-west Germany, in Europe/Berlin, new users, users with a history;
-// and the batched writes that store them.
+// What the load test and the bench seed: kiosks on a grid of sites half a degree apart in south-west Germany, in
+// Europe/Berlin, new users, users with a history; and the batched writes that store them.
 import { requireFunctions } from './paths.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
@@ -12,10 +11,9 @@ const { newProfile } = requireFunctions('./lib/data/users.js');
 const { DEFAULT_REWARDS } = requireFunctions('./lib/domain/rewards.js');
 
 /**
- * The kiosks/{id} document of kiosk number `i` of a seeded fleet, built by the
- * service's own builder from `definition` (name, address, openingHours, status).
- * @param {number} i
- * @param {{ name: string, address: string, openingHours?: string, status?: string }} definition
+ * The kiosks/{id} document of kiosk number `i` of a seeded fleet, built by the service's own builder from `definition`
+ * (name, address, openingHours, status).
+ * @param {number} i @param {{ name: string, address: string, openingHours?: string, status?: string }} definition
  */
 export function fleetKioskDoc(i, definition) {
   const location = { latitude: 48 + (i % 10) * 0.5, longitude: 8 + Math.floor(i / 10) * 0.5 };
@@ -24,28 +22,22 @@ export function fleetKioskDoc(i, definition) {
 
 /**
  * The users/{id} document of a new user called `name`, with `pushToken` if given.
- * @param {string} name
- * @param {string} [pushToken]
+ * @param {string} name @param {string} [pushToken]
  */
 export const fleetUserDoc = (name, pushToken) => newProfile({ name, pushToken }, DEFAULT_REWARDS);
 
-/** Each entry of a seeded history: a deposit of one bottle, a minute after the one before. */
-const HISTORY_STEP = { points: 10, plasticCount: 1, ms: 60_000 };
-
 /**
- * User `userId` called `name` with a history of `entries` earn entries (of `points`
- * each, 10 unless told), as [ref, data]
- * pairs built by the service's own builders (newProfile, newLedgerEntry, newTransaction): the users/{id}
- * document holding the balance the entries add up to, then the ledger/{id} documents,
- * oldest first, each from a deposit at kiosk `kioskId`, and with `transactions` each
- * deposit's transactions/{id} document (same id) beside its entry.
+ * User `userId` called `name` with a history of `entries` deposits of one bottle a minute apart at kiosk `kioskId`,
+ * each earning `points` (10 unless told), as [ref, data] pairs built by the service's own builders: the users/{id}
+ * document holding their sum, then their ledger/{id} entries, oldest first, and with `transactions` each deposit's
+ * transactions/{id} document (same id) beside its entry.
  * @param {import('firebase-admin/firestore').Firestore} firestore
  * @param {{ userId: string, name: string, entries: number, kioskId: string, points?: number, transactions?: boolean }} history
  * @returns {[import('firebase-admin/firestore').DocumentReference, Record<string, unknown>][]}
  */
 export function fleetUserWithHistory(
   firestore,
-  { userId, name, entries, kioskId, points: each = HISTORY_STEP.points, transactions = false },
+  { userId, name, entries, kioskId, points: each = 10, transactions = false },
 ) {
   const firstAt = Date.UTC(2026, 0, 1);
   const points = each * entries;
@@ -54,36 +46,33 @@ export function fleetUserWithHistory(
     [firestore.collection('users').doc(userId), newProfile(profile, DEFAULT_REWARDS)],
     ...Array.from({ length: entries }, (_, i) => {
       const id = `${userId}-${String(i).padStart(6, '0')}`;
-      const { plasticCount } = HISTORY_STEP;
-      const occurredAt = new Date(firstAt + i * HISTORY_STEP.ms);
+      const deposit = { kioskId, plasticCount: 1, metalCount: 0, occurredAt: new Date(firstAt + i * 60_000) };
+      const balanceAfter = each * (i + 1);
       const entry = newLedgerEntry({
         userId,
         kind: 'earn',
         points: each,
-        balanceAfter: each * (i + 1),
-        transaction: { id, kioskId, plasticCount, metalCount: 0, occurredAt },
+        balanceAfter,
+        transaction: { id, ...deposit },
       });
       /** @type {[any, Record<string, unknown>][]} */
       const docs = [[firestore.collection('ledger').doc(id), entry]];
       if (transactions) {
-        const deposit = newTransaction({
+        const transaction = newTransaction({
+          ...deposit,
           userId,
-          kioskId,
-          plasticCount,
-          metalCount: 0,
-          totalItems: plasticCount,
+          totalItems: 1,
           pointsEarned: each,
           capped: false,
-          balanceBefore: each * i,
-          newBalance: each * (i + 1),
-          occurredAt,
+          balanceBefore: balanceAfter - each,
+          newBalance: balanceAfter,
           idempotencyKey: null,
           requestFingerprint: null,
           submissionId: id,
           apiKeyId: 'seeded',
           pushQueued: false,
         });
-        docs.push([firestore.collection('transactions').doc(id), deposit]);
+        docs.push([firestore.collection('transactions').doc(id), transaction]);
       }
       return docs;
     }).flat(),

@@ -1,8 +1,7 @@
 // @redocly/cli (root devDependency), shared by the tests (lint, reference page) and
-// `npm start` (the reference page). It needs Node >= 22.12, so it runs on the
-// project's own Node 22 whatever Node started the caller, without telemetry or
-// update checks. CommonJS, so that the TypeScript tests can require it too.
-const { spawn } = require('node:child_process');
+// `npm start` (the reference page). It needs Node >= 22.12, so it runs on the project's own Node 22 whatever Node
+// started the caller, without telemetry or update checks. CommonJS, so that the TypeScript tests can require it too.
+const { execFile } = require('node:child_process');
 const { join } = require('node:path');
 
 const repoRoot = join(__dirname, '..', '..');
@@ -15,17 +14,13 @@ const cli = join(repoRoot, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
  * @returns {Promise<{ status: number | null, stdout: string, stderr: string }>}
  */
 function redocly(args) {
+  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
   return new Promise((resolve, reject) => {
-    const child = spawn(projectNode, [cli, ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    execFile(projectNode, [cli, ...args], { cwd: repoRoot, env, maxBuffer: 2 ** 28 }, (error, stdout, stderr) => {
+      // A non-zero exit is an answer (lint findings); not starting at all is a failure.
+      if (error && typeof error.code !== 'number') reject(error);
+      else resolve({ status: error ? Number(error.code) : 0, stdout, stderr });
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
 

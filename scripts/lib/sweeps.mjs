@@ -1,11 +1,10 @@
 // @ts-check
-// The local stack's stand-in for Cloud Scheduler. The functions emulator does not run
-// scheduled functions (firebase-tools issue 2034), so `npm start` runs each scheduled
-// function's own handler every 5 minutes: through the operator CLI (`admin alerts:sweep`,
-// `admin effects:sweep`, `admin expiry:run`, `admin users:sweep`), against the local
-// emulators. The users sweep is daily when deployed; every 5 minutes here, so that an
-// account deleted in the Auth emulator is seen erased while the demo runs.
-import { spawn } from 'node:child_process';
+// The local stack's stand-in for Cloud Scheduler. The functions emulator does not run scheduled functions
+// (firebase-tools issue 2034), so `npm start` runs each scheduled function's own handler every 5 minutes: through the
+// operator CLI (`admin alerts:sweep`, `admin effects:sweep`, `admin expiry:run`, `admin users:sweep`), against the
+// local emulators. The users sweep is daily when deployed; every 5 minutes here, so that an account deleted in the Auth
+// emulator is seen erased while the demo runs.
+import { execFile } from 'node:child_process';
 import { HOSTS, LOCAL_PROJECT_ID } from './emulators.mjs';
 import { adminCli, repoRoot } from './paths.mjs';
 
@@ -16,41 +15,32 @@ const SWEEP_INTERVAL_MS = 5 * 60_000;
 export const SCHEDULED_SWEEPS = [
   { name: 'silent sweep', command: 'alerts:sweep' },
   { name: 'effects sweep', command: 'effects:sweep' },
-  // Daily when deployed (pointsExpiry); here every 5 minutes too, so a session sees it: a run for a day
-  // changes nothing the first run of that day did not, and reads only users with points expiring soon.
+  // Daily when deployed (pointsExpiry); here every 5 minutes too, so a session sees it: a run for a day changes nothing
+  // the first run of that day did not, and reads only users with points expiring soon.
   { name: 'expiry run', command: 'expiry:run' },
   { name: 'users sweep', command: 'users:sweep' },
 ];
 
 /**
- * Runs the CLI `command` every 5 minutes until the process ends, one run at a time;
- * each run's outcome (or failure) is one line through `log`, led by `name`.
- * @param {{ name: string, command: string }} sweep
- * @param {(line: string) => void} log
+ * Runs the CLI `command` every 5 minutes until the process ends, one run at a time; each run's outcome (or failure) is
+ * one line through `log`, led by `name`.
+ * @param {{ name: string, command: string }} sweep @param {(line: string) => void} log
  */
 export function startSweep({ name, command }, log) {
   let running = false;
+  const env = {
+    ...process.env,
+    FIRESTORE_EMULATOR_HOST: HOSTS.firestore,
+    FIREBASE_AUTH_EMULATOR_HOST: HOSTS.auth,
+    GCLOUD_PROJECT: LOCAL_PROJECT_ID,
+  };
+  const oneLine = (/** @type {string} */ text) => text.trim().replace(/\s+/g, ' ');
   const sweep = () => {
     if (running) return;
     running = true;
-    const proc = spawn(process.execPath, [adminCli, command], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        FIRESTORE_EMULATOR_HOST: HOSTS.firestore,
-        FIREBASE_AUTH_EMULATOR_HOST: HOSTS.auth,
-        GCLOUD_PROJECT: LOCAL_PROJECT_ID,
-      },
-    });
-    let result = '';
-    let notes = '';
-    proc.stdout.on('data', (chunk) => (result += chunk));
-    proc.stderr.on('data', (chunk) => (notes += chunk));
-    proc.on('close', (code) => {
+    execFile(process.execPath, [adminCli, command], { cwd: repoRoot, env }, (error, result, notes) => {
       running = false;
-      const oneLine = (/** @type {string} */ text) => text.trim().replace(/\s+/g, ' ');
-      log(code === 0 ? `${name}: ${oneLine(result)}` : `${name} failed (exit code ${code}): ${oneLine(notes)}`);
+      log(error ? `${name} failed (exit code ${error.code}): ${oneLine(notes)}` : `${name}: ${oneLine(result)}`);
     });
   };
   setInterval(sweep, SWEEP_INTERVAL_MS).unref();

@@ -1,87 +1,105 @@
 // @ts-check
-// The load test's kiosk requests outside autocannon, and the two phases made of them:
+// The load test's requests outside autocannon, each answer recorded in the run's ledger, and the two phases made of
+// kiosk transactions:
 //   hot:     many concurrent awards to one user
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently
 import { performance } from 'node:perf_hooks';
-import { submitAsKiosk } from '../../kiosk-simulator/client.ts';
+import { idTokenFor } from '../../functions/test/harness/auth.ts';
+import { KIOSK_RETRIES, postWithRetries, submitAsKiosk } from '../../kiosk-simulator/client.ts';
 import { randomItems } from '../../kiosk-simulator/simulator.ts';
-import { AnswersByKey, randomInt } from './books.mjs';
+import { AnswersByKey, randomInt, sum } from './books.mjs';
 
-/**
- * @typedef {import('./books.mjs').Ledger} Ledger
- * @typedef {{ id: string, apiKey: string }} Kiosk
- * @typedef {ReturnType<typeof transactionBody>} TransactionBody
- */
+/** @typedef {import('./run.mjs').Run} Run */
 
-/**
- * @param {string} kioskId
- * @param {string} userId
- */
+/** @param {string} kioskId @param {string} userId */
 export const transactionBody = (kioskId, userId) => ({ kioskId, userId, ...randomItems() });
 
 /**
- * One transaction as a kiosk sends it (kiosk-simulator/client.ts), every response
- * recorded in `ledger`, an award counted; the final answer is returned.
- * @param {string} api
- * @param {Ledger} ledger
- * @param {string} apiKey
- * @param {TransactionBody} body
- * @param {string} idempotencyKey
+ * One transaction as a kiosk sends it (kiosk-simulator/client.ts), an award counted; the final answer is returned.
+ * @param {Run} run @param {string} apiKey @param {ReturnType<typeof transactionBody>} body @param {string} idempotencyKey
  */
-export async function submitRecorded(api, ledger, apiKey, body, idempotencyKey) {
+export async function submitRecorded({ api, ledger }, apiKey, body, idempotencyKey) {
   const answer = await submitAsKiosk(api, { apiKey, body, idempotencyKey }, undefined, ledger.response);
   if (answer.status === 200) ledger.award(answer.body.transaction);
   return answer;
 }
 
 /**
- * @param {{ api: string, kiosks: Kiosk[], hotUser: string, requests: number }} plan
- * @param {Ledger} ledger
+ * A POST of an operator, a user or a partner, retried as a kiosk's would be.
+ * @param {Run} run @param {string} path @param {Record<string, string>} headers @param {unknown} body
  */
-export async function hotPhase({ api, kiosks, hotUser, requests }, ledger) {
+export const post = ({ api, ledger }, path, headers, body) =>
+  postWithRetries(api, path, { headers, body }, KIOSK_RETRIES, { onResponse: ledger.response });
+
+/** The headers each user of `ids` signs in with, by id. */
+export async function headersOf(/** @type {string[]} */ ids) {
+  /** @type {Map<string, Record<string, string>>} */
+  const headers = new Map();
+  for (const id of ids) headers.set(id, { authorization: `Bearer ${await idTokenFor(id)}` });
+  return headers;
+}
+
+/**
+ * The same request `times` times, `atOnce` of them at once and the rest one after another: a client whose answers were
+ * lost. Resolves with every answer.
+ * @template T @param {() => Promise<T>} send @param {number} times
+ */
+export async function sendBlindly(send, times, atOnce = Math.min(times, 2)) {
+  const answers = await Promise.all(Array.from({ length: atOnce }, send));
+  for (let i = atOnce; i < times; i++) answers.push(await send());
+  return answers;
+}
+
+/**
+ * The answers of `answers` that refused, counted by `<status> <code>` (into `refused`, when given).
+ * @param {({ status: number, body: any } | undefined)[]} answers @param {Record<string, number>} [refused]
+ */
+export function countRefusals(answers, refused = {}) {
+  for (const answer of answers) {
+    if (!answer || answer.status < 400) continue;
+    const name = `${answer.status} ${answer.body?.code ?? 'no code'}`;
+    refused[name] = (refused[name] ?? 0) + 1;
+  }
+  return refused;
+}
+
+/** @param {Run} run */
+export async function hotPhase(run) {
+  const { kiosks, hotUser, options } = run;
   const started = performance.now();
   const answers = await Promise.all(
-    Array.from({ length: requests }, (_, i) => {
+    Array.from({ length: options.hot }, (_, i) => {
       const kiosk = kiosks[i % kiosks.length];
-      return submitRecorded(api, ledger, kiosk.apiKey, transactionBody(kiosk.id, hotUser), `hot-${process.pid}-${i}`);
+      return submitRecorded(run, kiosk.apiKey, transactionBody(kiosk.id, hotUser), `hot-${process.pid}-${i}`);
     }),
   );
   const awarded = answers.filter((answer) => answer.status === 200);
   return {
-    requests,
-    notAwarded: requests - awarded.length,
-    points: awarded.reduce((sum, answer) => sum + answer.body.transaction.pointsEarned, 0),
+    requests: options.hot,
+    notAwarded: options.hot - awarded.length,
+    points: sum(awarded.map((answer) => answer.body.transaction.pointsEarned)),
     seconds: (performance.now() - started) / 1000,
   };
 }
 
-/**
- * @param {{ api: string, kiosks: Kiosk[], users: string[], requests: number }} plan
- * @param {Ledger} ledger
- */
-export async function retriesPhase({ api, kiosks, users, requests }, ledger) {
+/** @param {Run} run */
+export async function retriesPhase(run) {
+  const { kiosks, users, options } = run;
   const byKey = new AnswersByKey();
   let sent = 0;
-  /**
-   * @param {Kiosk} kiosk
-   * @param {TransactionBody} body
-   * @param {string} key
-   */
-  const send = async (kiosk, body, key) => {
-    sent += 1;
-    const answer = await submitRecorded(api, ledger, kiosk.apiKey, body, key);
-    if (answer.status === 200) byKey.add(key, answer.body.transaction.id);
-  };
   await Promise.all(
-    Array.from({ length: requests }, async (_, i) => {
+    Array.from({ length: options.retries }, async (_, i) => {
       const kiosk = kiosks[i % kiosks.length];
       const key = `retry-${Date.now()}-${i}`;
       const body = transactionBody(kiosk.id, users[randomInt(users.length)]);
+      const send = async () => {
+        sent += 1;
+        const answer = await submitRecorded(run, kiosk.apiKey, body, key);
+        if (answer.status === 200) byKey.add(key, answer.body.transaction.id);
+      };
       const copies = 2 + randomInt(4);
-      const concurrent = 1 + randomInt(copies);
-      await Promise.all(Array.from({ length: concurrent }, () => send(kiosk, body, key)));
-      for (let copy = concurrent; copy < copies; copy++) await send(kiosk, body, key);
+      await sendBlindly(send, copies, 1 + randomInt(copies));
     }),
   );
-  return { requests, sent, awarded: byKey.answered, doubled: byKey.doubled };
+  return { requests: options.retries, sent, awarded: byKey.answered, doubled: byKey.doubled };
 }

@@ -1,53 +1,40 @@
 // @ts-check
-// The end of a load run, before its books: the triggers drain, and the effects sweep
-// (the scheduled `effectsSweep`, run through `admin effects:sweep`) completes what no
-// trigger finished: a delivery the emulator lost (`Request to function failed: Error:
-// write EPIPE`) or a run whose retries ran out. The books then hold either way, and
-// the report says how many effects the sweep had to complete.
+// The end of a load run, before its books: the triggers drain, and the effects sweep (the scheduled `effectsSweep`, run
+// through `admin effects:sweep`) completes what no trigger finished: a delivery the emulator lost ( Request to function
+// failed: Error: write EPIPE ) or a run whose retries ran out. The books then hold either way, and the report says how
+// many effects the sweep had to complete.
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { requireFunctions } from '../lib/paths.mjs';
-import { countOf, runAdmin } from './books.mjs';
+import { countOf, runAdmin, sum } from './books.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
 
 /**
- * What the sweep looks through: every document whose trigger tells, counts or delivers
- * something, and the profiles of erased users (their erasure is finished by the sweep).
+ * What the sweep looks through: every document whose trigger tells, counts or delivers something, and the profiles of
+ * erased users (their erasure is finished by the sweep).
  */
-const WITH_EFFECTS = [
-  'transactions',
-  'redemptions',
-  'alerts',
-  'expiryReminders',
-  'webhookEvents',
-  'voucherUses',
-  'users',
-];
+const SWEPT = ['transactions', 'redemptions', 'alerts', 'expiryReminders', 'webhookEvents', 'voucherUses', 'users'];
 
 /** How many documents of each kind still wait for their effects. */
 export async function pendingEffects() {
-  const counts = await Promise.all(
-    WITH_EFFECTS.map((name) => countOf(db().collection(name).where(EFFECTS_PENDING, '==', true))),
-  );
-  return Object.fromEntries(WITH_EFFECTS.map((name, i) => [name, counts[i]]));
+  const count = (/** @type {string} */ name) => countOf(db().collection(name).where(EFFECTS_PENDING, '==', true));
+  return Object.fromEntries(await Promise.all(SWEPT.map(async (name) => [name, await count(name)])));
 }
 
 /**
- * Waits until no effect is pending, or until the number pending has not fallen for
- * `stallMs` (what is left then is what no trigger will finish), at most `timeoutMs`.
- * @param {{ stallMs?: number, timeoutMs?: number }} [options]
+ * Waits until no effect is pending, or until the number pending has not fallen for `stallMs` (what is left then is what
+ * no trigger will finish), at most `timeoutMs`.
  */
-export async function waitForTriggersToSettle({ stallMs = 60_000, timeoutMs = 600_000 } = {}) {
+export async function waitForTriggersToSettle(stallMs = 60_000, timeoutMs = 600_000) {
   let fewest = Infinity;
   let fellAt = Date.now();
-  /** @type {Record<string, number>} */
   let last = {};
   return waitFor(
     `the triggers to finish or stall for ${stallMs / 1000} s`,
     async () => {
       last = await pendingEffects();
-      const total = Object.values(last).reduce((sum, n) => sum + n, 0);
+      const total = sum(Object.values(last));
       if (total < fewest) [fewest, fellAt] = [total, Date.now()];
       return total === 0 || Date.now() - fellAt > stallMs ? last : undefined;
     },
@@ -58,13 +45,12 @@ export async function waitForTriggersToSettle({ stallMs = 60_000, timeoutMs = 60
 }
 
 /**
- * `admin effects:sweep --min-age 0`: every pending effect completed now, racing any
- * trigger still at work (exactly once either way). Its outcome per kind: found
- * pending, completed by the sweep, failed.
+ * `admin effects:sweep --min-age 0`: every pending effect completed now, racing any trigger still at work (exactly once
+ * either way). Its outcome per kind: found pending, completed by the sweep, failed.
  * @param {string} projectId
  */
-export function sweepEffects(projectId) {
-  const run = runAdmin(projectId, ['effects:sweep', '--min-age', '0']);
+export async function sweepEffects(projectId) {
+  const run = await runAdmin(projectId, ['effects:sweep', '--min-age', '0']);
   if (run.status !== 0) throw new Error(`effects:sweep failed (exit ${run.status}): ${run.stderr.trim()}`);
   return /** @type {Record<string, { pending: number, completed: number, failed: number }>} */ (JSON.parse(run.stdout));
 }

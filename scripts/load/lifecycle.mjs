@@ -1,21 +1,14 @@
 // @ts-check
-// The load test's expiry and erasures (contract §14, §15), run during the mixed phase.
-// Dormant users hold points added in a month now past their validity (users from
-// before the ledger, so their opening balance is an adjustment) and keep depositing;
-// leavers deposit too. Halfway through, the expiry run runs twice at once (the CLI, the
-// code the daily function runs) and every leaver is erased through the API (half by
-// themselves, half by an operator), while both keep depositing. lifecycleBooks() then
-// holds Firestore to the answers: each dormant user lost exactly their old points,
-// once; each leaver's forfeit wrote off exactly what they were awarded, and nothing
-// that names them is left.
-import { execFile } from 'node:child_process';
+// The load test's expiry and erasures (contract §14, §15), run during the mixed phase. Dormant users hold points added
+// in a month now past their validity (users from before the ledger, so their opening balance is an adjustment) and keep
+// depositing; leavers deposit too. Halfway through, the expiry run runs twice at once (the CLI, the code the daily
+// function runs) and every leaver is erased through the API (half by themselves, half by an operator), while both keep
+// depositing.
 import { performance } from 'node:perf_hooks';
-import { promisify } from 'node:util';
-import { idTokenFor } from '../../functions/test/harness/auth.ts';
-import { adminCli, requireFunctions } from '../lib/paths.mjs';
 import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
-import { countOf } from './books.mjs';
-import { submitRecorded, transactionBody } from './bursts.mjs';
+import { requireFunctions } from '../lib/paths.mjs';
+import { countOf, docsOf, each, runAdmin, sum } from './books.mjs';
+import { headersOf, submitRecorded, transactionBody } from './bursts.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { pointsModel } = requireFunctions('./lib/data/users.js');
@@ -28,50 +21,37 @@ export const EXPIRE_AFTER_MONTHS = 6;
 const OLD_POINTS = 500;
 
 /**
- * The dormant users' and leavers' documents: a dormant user's balance added in the
- * month whose points expire on the 1st of this one.
- * @param {string[]} dormant
- * @param {string[]} leavers
+ * The dormant users' and leavers' documents: a dormant user's balance added in the month whose points expire on the 1st
+ * of this one.
+ * @param {string[]} dormant @param {string[]} leavers
  */
 export async function seedLifecycle(dormant, leavers) {
   const oldMonth = addMonths(monthOf(new Date()), -(EXPIRE_AFTER_MONTHS + 1));
+  const oldPoints = { currentPoints: OLD_POINTS, totalPoints: OLD_POINTS, ...pointsModel({ [oldMonth]: OLD_POINTS }) };
   await writeAll([
     ...dormant.map((id, i) => [
       db().collection('users').doc(id),
-      {
-        ...fleetUserDoc(`Dormant user ${i}`),
-        currentPoints: OLD_POINTS,
-        totalPoints: OLD_POINTS,
-        ...pointsModel({ [oldMonth]: OLD_POINTS }),
-      },
+      { ...fleetUserDoc(`Dormant user ${i}`), ...oldPoints },
     ]),
     ...leavers.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Leaver ${i}`, `leaver-device-${i}`)]),
   ]);
   for (const id of dormant) await openBalance(id, 'load test');
 }
 
-/**
- * @param {{ api: string, admin: Record<string, string>, projectId: string, kiosks: { id: string, apiKey: string }[], dormant: string[], leavers: string[], rounds: number }} plan
- * @param {import('./books.mjs').Ledger} ledger
- */
-export async function lifecyclePhase({ api, admin, projectId, kiosks, dormant, leavers, rounds }, ledger) {
+/** @param {import('./run.mjs').Run} run */
+export async function lifecyclePhase(run) {
+  const { api, admin, kiosks, dormant, leavers, ledger } = run;
+  const rounds = run.options.mixedRounds;
   const started = performance.now();
-  const asSelf = new Map();
-  for (const id of leavers) asSelf.set(id, { authorization: `Bearer ${await idTokenFor(id)}` });
-  const people = [...dormant, ...leavers];
-  const refusedAfterErasure = { count: 0 };
-  const deposit = async (/** @type {number} */ round) =>
+  const asSelf = await headersOf(leavers);
+  let refusedAsErased = 0;
+  const deposit = (/** @type {number} */ round) =>
     Promise.all(
-      people.map(async (userId, i) => {
+      [...dormant, ...leavers].map(async (userId, i) => {
         const kiosk = kiosks[(round + i) % kiosks.length];
-        const answer = await submitRecorded(
-          api,
-          ledger,
-          kiosk.apiKey,
-          transactionBody(kiosk.id, userId),
-          `lifecycle-${process.pid}-${round}-${i}`,
-        );
-        if (answer.status === 404) refusedAfterErasure.count += 1;
+        const key = `lifecycle-${process.pid}-${round}-${i}`;
+        const answer = await submitRecorded(run, kiosk.apiKey, transactionBody(kiosk.id, userId), key);
+        if (answer.status === 404) refusedAsErased += 1;
       }),
     );
   /** @param {string} userId @param {number} i */
@@ -85,11 +65,7 @@ export async function lifecyclePhase({ api, admin, projectId, kiosks, dormant, l
       await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
     }
   };
-  const expiryRun = async () => {
-    const run = promisify(execFile);
-    const { stdout } = await run(process.execPath, [adminCli, '--project', projectId, '--emulator', 'expiry:run']);
-    return JSON.parse(stdout);
-  };
+  const expiryRun = async () => JSON.parse((await runAdmin(run.projectId, ['expiry:run'])).stdout);
 
   const half = Math.ceil(rounds / 2);
   for (let round = 0; round < half; round++) await deposit(round);
@@ -102,7 +78,6 @@ export async function lifecyclePhase({ api, admin, projectId, kiosks, dormant, l
   ]);
   return {
     runs,
-    erasures,
     figures: {
       dormant: dormant.length,
       leavers: leavers.length,
@@ -110,71 +85,51 @@ export async function lifecyclePhase({ api, admin, projectId, kiosks, dormant, l
       expiryRunsAtOnce: runs.length,
       usersExpiredByEachRun: runs.map((run) => run.expired.users).join(' + '),
       erased: erasures.filter((answer) => answer.success).length,
-      depositsRefusedAsErased: refusedAfterErasure.count,
+      depositsRefusedAsErased: refusedAsErased,
       seconds: (performance.now() - started) / 1000,
     },
   };
 }
 
 /**
- * The lifecycle's books: one `expire` entry per dormant user, of exactly their old
- * points, and a balance of what they were awarded since; each leaver erased, with a
- * `forfeit` of exactly what they were awarded (none when nothing), no name, no
- * notification; the two runs together expired each dormant user once.
- * @param {import('./books.mjs').Books} books
- * @param {Awaited<ReturnType<typeof lifecyclePhase>>} phase
- * @param {{ dormant: string[], leavers: string[] }} plan
- * @param {import('./books.mjs').Ledger} ledger
+ * The users/{id} documents of `ids`, each also with `entries` (the points of its `kind` entries in the ledger) and
+ * `erased` (whether `erasedAt` is set).
+ * @param {string[]} ids @param {string} kind
  */
-export async function lifecycleBooks(books, { runs }, { dormant, leavers }, ledger) {
-  const expired = runs.reduce((sum, run) => sum + run.expired.users, 0);
-  books.expect('dormant users expired by two expiry runs at once', expired, dormant.length);
-  const ledgerOf = async (/** @type {string} */ userId, /** @type {string} */ kind) =>
-    (await db().collection('ledger').where('userId', '==', userId).where('kind', '==', kind).get()).docs.map(
-      (/** @type {any} */ doc) => doc.get('points'),
-    );
-  /**
-   * The users/{id} documents of `ids`, each also answering `entries` (the points of its `kind`
-   * entries) and `erased` (whether `erasedAt` is set).
-   * @param {string[]} ids
-   * @param {string} kind
-   */
-  const usersWithEntries = async (ids, kind) => {
-    const docs = await db().getAll(...ids.map((id) => db().collection('users').doc(id)));
-    return Promise.all(
-      docs.map(async (/** @type {any} */ doc) => {
-        const entries = JSON.stringify(await ledgerOf(doc.id, kind));
-        /** @type {Record<string, unknown>} */
-        const figures = { entries, erased: doc.get('erasedAt') !== undefined };
-        return {
-          id: doc.id,
-          get: (/** @type {string} */ field) => (field in figures ? figures[field] : doc.get(field)),
-        };
-      }),
-    );
+const usersWithEntries = async (ids, kind) =>
+  Promise.all(
+    (await docsOf('users', ids)).map(async (user) => {
+      const ledger = db().collection('ledger').where('userId', '==', user.id).where('kind', '==', kind);
+      const entries = (await ledger.get()).docs.map((/** @type {any} */ entry) => entry.get('points'));
+      return { ...user, entries: JSON.stringify(entries), erased: user.erasedAt !== undefined };
+    }),
+  );
+
+/**
+ * The lifecycle's books.
+ * @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof lifecyclePhase>>} phase
+ */
+export async function lifecycleBooks({ ledger, dormant, leavers }, { runs }) {
+  const earned = (/** @type {string} */ id) => ledger.byUser.get(id) ?? 0;
+  const expired = sum(runs.map((run) => run.expired.users));
+  const dormantUsers = each(await usersWithEntries(dormant, 'expire'), ({ id }) => ({
+    erased: false,
+    currentPoints: earned(id),
+    totalPoints: OLD_POINTS + earned(id),
+    entries: JSON.stringify([-OLD_POINTS]),
+  }));
+  const leaverUsers = each(await usersWithEntries(leavers, 'forfeit'), ({ id }) => ({
+    erased: true,
+    currentPoints: 0,
+    totalPoints: earned(id),
+    entries: JSON.stringify(earned(id) ? [-earned(id)] : []),
+    name: undefined,
+  }));
+  const inboxes = leavers.map((id) => countOf(db().collection('users').doc(id).collection('notifications')));
+  return {
+    'dormant users expired by two expiry runs at once': [expired, dormant.length],
+    'dormant users with one expire entry of their old points': dormantUsers,
+    'leavers erased, with a forfeit of exactly their awards': leaverUsers,
+    'notifications kept for erased leavers': [sum(await Promise.all(inboxes)), 0],
   };
-  const dormantUsers = await usersWithEntries(dormant, 'expire');
-  books.expectEach('dormant users with one expire entry of their old points', dormantUsers, ({ id }) => {
-    const earned = ledger.byUser.get(id) ?? 0;
-    return {
-      erased: false,
-      currentPoints: earned,
-      totalPoints: OLD_POINTS + earned,
-      entries: JSON.stringify([-OLD_POINTS]),
-    };
-  });
-  const leaverUsers = await usersWithEntries(leavers, 'forfeit');
-  books.expectEach('leavers erased, with a forfeit of exactly their awards', leaverUsers, ({ id }) => {
-    const earned = ledger.byUser.get(id) ?? 0;
-    const forfeit = JSON.stringify(earned ? [-earned] : []);
-    return { erased: true, currentPoints: 0, totalPoints: earned, entries: forfeit, name: undefined };
-  });
-  const inboxes = await Promise.all(
-    leavers.map((id) => countOf(db().collection('users').doc(id).collection('notifications'))),
-  );
-  books.expect(
-    'notifications kept for erased leavers',
-    inboxes.reduce((sum, n) => sum + n, 0),
-    0,
-  );
 }

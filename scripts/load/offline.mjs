@@ -1,13 +1,10 @@
 // @ts-check
-// The load test's offline phase: kiosks that lost their connection for days. Each is
-// the kiosk simulator (kiosk-simulator/simulator.ts, the code behind
-// `npm run kiosk`) with a journal file of its own: offline it journals its deposits,
-// their occurredAt spread over the last days, oldest first; back online it reports its
-// status and uploads the backlog in batches of 100 through a network that drops some
-// requests and loses some answers after the service acted on them (so whole batches
-// are sent again blindly), while an overlapping batch of the same journal goes up
-// beside it; afterwards some of its deposits are sent again alone. Every answer goes
-// into the ledger; the books then require each deposit to be one transaction.
+// The load test's offline phase: kiosks that lost their connection for days. Each is the kiosk simulator
+// (kiosk-simulator/simulator.ts, the code behind `npm run kiosk`) with a journal file of its own: offline it journals
+// its deposits, their occurredAt spread over the last days, oldest first; back online it reports its status and uploads
+// the backlog in batches of 100 through a network that drops some requests and loses some answers after the service
+// acted on them (so whole batches are sent again blindly), while an overlapping batch of the same journal goes up
+// beside it; afterwards some of its deposits are sent again alone.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,17 +20,10 @@ const FAULT_RATE = 0.15;
 /** Of the deposits, this share is sent again alone once the backlog is uploaded. */
 const SINGLE_RESEND_RATE = 0.1;
 
-/**
- * @typedef {import('./books.mjs').Ledger} Ledger
- * @typedef {{ id: string, apiKey: string }} Kiosk
- */
-
-/**
- * @param {{ api: string, offlineKiosks: Kiosk[], users: string[], deposits: number, days: number }} plan
- * @param {Ledger} ledger
- */
-export async function offlinePhase({ api, offlineKiosks: kiosks, users, deposits, days }, ledger) {
+/** @param {import('./run.mjs').Run} run */
+export async function offlinePhase(run) {
   const dir = mkdtempSync(join(tmpdir(), 'kiosk-loadtest-journals-'));
+  const { offlineKiosks: kiosks, options } = run;
   const byKey = new AnswersByKey();
   const tally = {
     batchRequests: 0,
@@ -49,15 +39,89 @@ export async function offlinePhase({ api, offlineKiosks: kiosks, users, deposits
     /** Items answered 503 `overloaded`: the service protecting itself, nothing written; sent again after Retry-After. */
     itemsOverloaded: 0,
   };
+
+  /**
+   * One kiosk's offline days and return; resolves with the seconds from reconnecting to an empty journal.
+   * @param {{ id: string, apiKey: string }} kiosk
+   */
+  const offlineKiosk = async ({ id, apiKey }) => {
+    const journal = JournalFile.open(join(dir, `${id}.json`), id);
+    const batchUrl = `${run.api}/kiosk/transactions/batch`;
+    const transport = faultyTransport((url) => {
+      if (url !== batchUrl) return undefined;
+      tally.batchRequests += 1;
+      const roll = Math.random();
+      return roll < FAULT_RATE ? 'drop' : roll < 2 * FAULT_RATE ? 'lose-answer' : undefined;
+    });
+    const simulated = new SimulatedKiosk({
+      api: run.api,
+      apiKey,
+      journal,
+      transport,
+      // Blind and quick: a dropped or lost batch goes again within a second or two.
+      policy: backoffRetries({ attempts: 12, firstMs: 200, capMs: 2_000 }),
+      onResponse: run.ledger.response,
+      onEvent: (event) => {
+        if (event.kind === 'retry') tally.retries += 1;
+        if (event.kind !== 'answer') return;
+        if (isOverloaded(event.answer)) tally.itemsOverloaded += 1;
+        else if (event.answer.status >= 500) tally.itemServerErrors += 1;
+        const transaction = /** @type {import('./books.mjs').Transaction | undefined} */ (event.answer.transaction);
+        if (!transaction) return;
+        run.ledger.award(transaction);
+        if (event.answer.replayed) tally.replayedAnswers += 1;
+        byKey.add(event.deposit.idempotencyKey, transaction.id);
+      },
+    });
+    try {
+      simulated.setConnected(false);
+      // Offline: the deposits of the last `days` days, oldest first, journaled only.
+      const [now, deposits] = [Date.now(), options.offlineDeposits];
+      const span = options.offlineDays * DAY_MS - 10 * 60_000;
+      for (let i = 0; i < deposits; i++) {
+        const occurredAt = new Date(now - span + (i * span) / deposits).toISOString();
+        simulated.record({ userId: run.users[randomInt(run.users.length)], ...randomItems(), occurredAt });
+      }
+      const backlog = [...simulated.journal.pending];
+
+      // Back online: status, then the backlog; beside it a batch overlapping two of the flush's batches.
+      const back = performance.now();
+      simulated.setConnected(true);
+      await simulated.reportStatus({ status: 'available' });
+      const overlap = backlog.slice(Math.floor(backlog.length / 2) - 25, Math.floor(backlog.length / 2) + 75);
+      // A flush stops early when a batch got no answer after all its retries: at most 10 until the journal is empty.
+      const flushUntilEmpty = async () => {
+        for (let round = 0; round < 10 && simulated.journal.pending.length > 0; round++) await simulated.flush();
+      };
+      await Promise.all([
+        flushUntilEmpty(),
+        new Promise((resolve) => setTimeout(resolve, randomInt(300))).then(() => {
+          tally.overlappingBatches += 1;
+          return simulated.uploadBatch(overlap);
+        }),
+      ]);
+      const uploadSeconds = (performance.now() - back) / 1000;
+
+      // Some deposits sent again alone, as a kiosk unsure of an answer would: each a replay.
+      const resends = backlog.filter(() => Math.random() < SINGLE_RESEND_RATE);
+      for (const deposit of resends) await simulated.sendSingle(deposit);
+      tally.singleResends += resends.length;
+      tally.dropped += transport.injected.drop;
+      tally.answersLost += transport.injected['lose-answer'];
+      tally.leftInJournals += simulated.journal.pending.length + simulated.journal.rejected.length;
+      return uploadSeconds;
+    } finally {
+      journal.close();
+    }
+  };
+
   const started = performance.now();
   try {
-    const perKiosk = await Promise.all(
-      kiosks.map((kiosk) => offlineKiosk(kiosk, { api, users, deposits, days, dir }, ledger, byKey, tally)),
-    );
+    const perKiosk = await Promise.all(kiosks.map(offlineKiosk));
     return {
       kiosks: kiosks.length,
-      deposits: kiosks.length * deposits,
-      days,
+      deposits: kiosks.length * options.offlineDeposits,
+      days: options.offlineDays,
       ...tally,
       awarded: byKey.answered,
       doubled: byKey.doubled,
@@ -67,88 +131,4 @@ export async function offlinePhase({ api, offlineKiosks: kiosks, users, deposits
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/**
- * One kiosk's offline days and return; resolves with the seconds from reconnecting to
- * an empty journal.
- * @param {Kiosk} kiosk
- * @param {{ api: string, users: string[], deposits: number, days: number, dir: string }} plan
- * @param {Ledger} ledger
- * @param {AnswersByKey} byKey
- * @param {Record<string, number>} tally
- */
-async function offlineKiosk(kiosk, { api, users, deposits, days, dir }, ledger, byKey, tally) {
-  const journal = JournalFile.open(join(dir, `${kiosk.id}.json`), kiosk.id);
-  const batchUrl = `${api}/kiosk/transactions/batch`;
-  const transport = faultyTransport((url) => {
-    if (url !== batchUrl) return undefined;
-    tally.batchRequests += 1;
-    const roll = Math.random();
-    return roll < FAULT_RATE ? 'drop' : roll < 2 * FAULT_RATE ? 'lose-answer' : undefined;
-  });
-  const simulated = new SimulatedKiosk({
-    api,
-    apiKey: kiosk.apiKey,
-    journal,
-    transport,
-    // Blind and quick: a dropped or lost batch goes again within a second or two.
-    policy: backoffRetries({ attempts: 12, firstMs: 200, capMs: 2_000 }),
-    onResponse: ledger.response,
-    onEvent: (event) => {
-      if (event.kind === 'retry') tally.retries += 1;
-      if (event.kind === 'answer' && isOverloaded(event.answer)) tally.itemsOverloaded += 1;
-      else if (event.kind === 'answer' && event.answer.status >= 500) tally.itemServerErrors += 1;
-      if (event.kind !== 'answer' || !event.answer.transaction) return;
-      const transaction = /** @type {import('./books.mjs').Transaction} */ (event.answer.transaction);
-      ledger.award(transaction);
-      if (event.answer.replayed) tally.replayedAnswers += 1;
-      byKey.add(event.deposit.idempotencyKey, transaction.id);
-    },
-  });
-  try {
-    simulated.setConnected(false);
-    // Offline: the deposits of the last `days` days, oldest first, journaled only.
-    const now = Date.now();
-    const span = days * DAY_MS - 10 * 60_000;
-    for (let i = 0; i < deposits; i++) {
-      const occurredAt = new Date(now - span + (i * span) / deposits).toISOString();
-      simulated.record({ userId: users[randomInt(users.length)], ...randomItems(), occurredAt });
-    }
-    const backlog = [...simulated.journal.pending];
-
-    // Back online: status, then the backlog; beside it a batch overlapping two of the flush's batches.
-    const back = performance.now();
-    simulated.setConnected(true);
-    await simulated.reportStatus({ status: 'available' });
-    const overlap = backlog.slice(Math.floor(backlog.length / 2) - 25, Math.floor(backlog.length / 2) + 75);
-    await Promise.all([
-      flushUntilEmpty(simulated),
-      new Promise((resolve) => setTimeout(resolve, randomInt(300))).then(() => {
-        tally.overlappingBatches += 1;
-        return simulated.uploadBatch(overlap);
-      }),
-    ]);
-    const uploadSeconds = (performance.now() - back) / 1000;
-
-    // Some deposits sent again alone, as a kiosk unsure of an answer would: each a replay.
-    const resends = backlog.filter(() => Math.random() < SINGLE_RESEND_RATE);
-    for (const deposit of resends) await simulated.sendSingle(deposit);
-    tally.singleResends += resends.length;
-    tally.dropped += transport.injected.drop;
-    tally.answersLost += transport.injected['lose-answer'];
-    tally.leftInJournals += simulated.journal.pending.length + simulated.journal.rejected.length;
-    return uploadSeconds;
-  } finally {
-    journal.close();
-  }
-}
-
-/**
- * Flushes until the journal is empty (a flush stops early when a batch got no
- * answer after all its retries); at most 10 flushes.
- * @param {SimulatedKiosk} kiosk
- */
-async function flushUntilEmpty(kiosk) {
-  for (let round = 0; round < 10 && kiosk.journal.pending.length > 0; round++) await kiosk.flush();
 }

@@ -1,8 +1,7 @@
 // @ts-check
-// RELIABILITY.md, as tables generated from the figures of a load run and the per-file
-// results of the last `npm test` (.cache/test-results): no figure in it is typed by
-// hand. Run on its own (`node scripts/load/report.mjs`) it rewrites the report from the
-// figures the last load run saved, with the results of a newer `npm test`.
+// RELIABILITY.md, as tables generated from the figures of a load run and the per-file results of the last `npm test`
+// (.cache/test-results): no figure in it is typed by hand. Run on its own (`node scripts/load/report.mjs`) it rewrites
+// the report from the figures the last load run saved, with the results of a newer `npm test`.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,26 +9,20 @@ import { cacheDir, functionsDir, repoRoot } from '../lib/paths.mjs';
 
 const FIGURES_FILE = join(cacheDir, 'loadtest-figures.json');
 
+const integration = (/** @type {string} */ names) => names.split(' ').map((name) => `integration/${name}.test.ts`);
 /** The suites of `npm test` (functions/test/) that inject faults or hostile input. */
 const SUITES = {
-  Faults: [
-    ...['transactions', 'kiosk-simulator', 'triggers', 'otp', 'redemptions', 'adjustments', 'notify'],
-    ...['vouchers', 'webhooks', 'expiry', 'erasure'],
-  ].map((name) => `integration/${name}.test.ts`),
-  'Hostile input': [
-    ...['fuzz', 'security', 'protocol', 'kiosks', 'users', 'admin', 'firestore-rules'].map(
-      (name) => `integration/${name}.test.ts`,
-    ),
-    'unit/log.test.ts',
-  ],
+  Faults: integration(
+    'transactions kiosk-simulator triggers otp redemptions adjustments notify vouchers webhooks expiry erasure',
+  ),
+  'Hostile input': [...integration('fuzz security protocol kiosks users admin firestore-rules'), 'unit/log.test.ts'],
 };
 
 /**
- * Per test file (its path in functions/test/) in the last `npm test`: what it covers (its outermost describe
- * blocks) and how many of its tests passed and failed; and when that run started.
+ * Per test file (its path in functions/test/) in the last `npm test`: what it covers (its outermost describe blocks)
+ * and how many of its tests passed and failed; and when that run started.
  */
 function lastTestRun() {
-  /** @type {Map<string, { what: string, result: string }>} */
   const suites = new Map();
   let started;
   for (const tier of ['unit', 'integration']) {
@@ -70,10 +63,7 @@ function show(value) {
   return value === undefined || value === null || Number.isNaN(value) ? 'n/a' : String(value);
 }
 
-/**
- * @param {string[]} header
- * @param {unknown[][]} rows
- */
+/** @param {string[]} header @param {unknown[][]} rows */
 const table = (header, rows) =>
   [header, header.map(() => '---'), ...rows.map((row) => row.map(show))]
     .map((row) => `| ${row.join(' | ')} |`)
@@ -87,16 +77,11 @@ export function loadTables(figures) {
   const phases = Object.entries(figures.phases).flatMap(([phase, values]) =>
     Object.entries(/** @type {object} */ (values)).map(([key, value], i) => [i === 0 ? phase : '', words(key), value]),
   );
-  const checks = /** @type {import('./books.mjs').Check[]} */ (figures.checks).map(({ check, expected, found, ok }) => [
-    check,
-    expected,
-    found,
-    ok ? 'yes' : '**no**',
-  ]);
+  const checkRow = (/** @type {any} */ row) => [row.check, row.expected, row.found, row.ok ? 'yes' : '**no**'];
   return [
     table(['Phase', 'Figure', 'Value'], phases),
     table(['Figure', 'Value'], Object.entries(figures.totals)),
-    table(['Books: check', 'Expected', 'Found', 'Holds'], checks),
+    table(['Books: check', 'Expected', 'Found', 'Holds'], figures.checks.map(checkRow)),
   ].join('\n\n');
 }
 

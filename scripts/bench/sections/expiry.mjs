@@ -1,18 +1,18 @@
 // @ts-check
-// The expiry run (contract §14): runExpiry (services/pointsExpiry.ts, the code of the
-// daily function and of `expiry:run`) on `due` users whose points expire on the run's
-// day beside `idle` users with nothing to expire (points of the current month only),
-// and beside 10× as many idle users; each size a project of its own. The run uses the
-// service's Firestore, so each size runs in a worker thread of its own that loads the
-// built functions with that project. Sizes alternate round by round; before each run
-// the due users' points are put back, and each run is for a day of its own (the run
-// writes one `expire` entry per user and day).
+// The expiry run (contract §14): runExpiry (services/pointsExpiry.ts, the code of the daily function and of
+// `expiry:run`) on `due` users whose points expire on the run's day beside `idle` users with nothing to expire (points
+// of the current month only), and beside 10× as many idle users; each size a project of its own. The run uses the
+// service's Firestore, so each size runs in a worker thread of its own that loads the built functions with that
+// project. Sizes rotate round by round; before each run the due users' points are put back, and each run is for a day
+// of its own (the run writes one `expire` entry per user and day).
+import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { writeAll } from '../../lib/fleet.mjs';
-import { functionsDir } from '../../lib/paths.mjs';
 import { median } from '../../lib/stats.mjs';
-import { projectFirestore, requireFn } from '../data.mjs';
+import { functionsDir, requireFunctions } from '../../lib/paths.mjs';
+import { projectFirestore } from '../data.mjs';
+import { inRotation, inSequence } from '../host.mjs';
 
 const AFTER_MONTHS = 1;
 const POINTS = 100;
@@ -30,21 +30,17 @@ parentPort.on('message', async (asOf) => {
   parentPort.postMessage({ ms: performance.now() - started, outcome });
 });`;
 
-/**
- * @param {{ due: number, idle: number, rounds: number }} plan
- */
+/** @param {{ due: number, idle: number, rounds: number }} plan */
 export async function measureExpiry({ due, idle, rounds }) {
-  const { newProfile, pointsModel } = requireFn('./lib/data/users.js');
-  const { DEFAULT_REWARDS } = requireFn('./lib/domain/rewards.js');
-  const { addMonths, monthOf } = requireFn('./lib/domain/pointsExpiry.js');
+  const { newProfile, pointsModel } = requireFunctions('./lib/data/users.js');
+  const { DEFAULT_REWARDS } = requireFunctions('./lib/domain/rewards.js');
+  const { addMonths, monthOf } = requireFunctions('./lib/domain/pointsExpiry.js');
   const month = monthOf(new Date());
   // Added long enough ago to have expired on any day of this month.
   const expiredMonth = addMonths(month, -(AFTER_MONTHS + 2));
   const user = (/** @type {string} */ name) =>
     newProfile({ name, currentPoints: POINTS, totalPoints: POINTS }, DEFAULT_REWARDS);
-  /** @type {{ idle: number, firestore: import('firebase-admin/firestore').Firestore, dueDocs: any[][], worker: Worker, runs: number, times: number[], read: number }[]} */
-  const sizes = [];
-  for (const idleUsers of [idle, 10 * idle]) {
+  const sizes = await inSequence([idle, 10 * idle], async (idleUsers) => {
     const projectId = `${process.env.GCLOUD_PROJECT}-expiry${idleUsers}`;
     const firestore = projectFirestore(projectId);
     const dueDocs = Array.from({ length: due }, (_, i) => [
@@ -62,36 +58,35 @@ export async function measureExpiry({ due, idle, rounds }) {
     delete env.FIREBASE_CONFIG;
     delete env.GOOGLE_CLOUD_PROJECT;
     const worker = new Worker(WORKER, { eval: true, env });
-    sizes.push({ idle: idleUsers, firestore, dueDocs, worker, runs: 0, times: [], read: 0 });
-  }
-  /** One run of `size` for a day of its own, its due users' points put back first. */
+    return { idleUsers, firestore, dueDocs, worker, days: 0, runs: /** @type {number[]} */ ([]), usersRead: 0 };
+  });
+  /** One run of `size` for a day of its own, its due users' points put back first: its time (ms). */
   const run = async (/** @type {(typeof sizes)[number]} */ size) => {
     await writeAll(size.dueDocs, size.firestore);
-    const asOf = `${month}-${String(++size.runs).padStart(2, '0')}`;
-    /** @typedef {{ ms: number, outcome: { usersRead: number, expired: { users: number }, failed: number } }} Answer */
-    const answer = await new Promise((/** @type {(answer: Answer) => void} */ resolve, reject) => {
-      size.worker.once('error', reject);
-      size.worker.once('message', (/** @type {Answer} */ message) => {
-        size.worker.off('error', reject);
-        resolve(message);
-      });
-      size.worker.postMessage(asOf);
-    });
+    const asOf = `${month}-${String(++size.days).padStart(2, '0')}`;
+    // once() rejects if the worker emits 'error' first.
+    const answered = once(size.worker, 'message');
+    size.worker.postMessage(asOf);
+    /** @type {{ ms: number, outcome: { usersRead: number, expired: { users: number }, failed: number } }} */
+    const answer = (await answered)[0];
     const { usersRead, expired, failed } = answer.outcome;
     if (expired.users !== due || failed) throw new Error(`the run of ${asOf} expired ${expired.users} users of ${due}`);
-    console.log(`  ${due} due, ${size.idle} idle: ${answer.ms.toFixed(0)} ms, read ${usersRead} users`);
-    size.read = usersRead;
+    size.usersRead = usersRead;
     return answer.ms;
   };
   try {
     for (const size of sizes) await run(size);
-    for (let round = 0; round < rounds; round++)
-      for (let k = 0; k < sizes.length; k++) {
-        const size = sizes[(k + round) % sizes.length];
-        size.times.push(await run(size));
-      }
+    await inRotation(rounds, sizes, async (size) => {
+      size.runs.push(await run(size));
+    });
   } finally {
     await Promise.all(sizes.map((size) => size.worker.terminate()));
   }
-  return sizes.map((size) => ({ due, idle: size.idle, read: size.read, ms: median(size.times), runs: size.times }));
+  return sizes.map(({ idleUsers, usersRead, runs }) => ({
+    usersDue: due,
+    idleUsers,
+    usersRead,
+    timeMs: median(runs),
+    runs,
+  }));
 }

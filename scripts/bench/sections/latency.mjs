@@ -1,47 +1,41 @@
 // @ts-check
-// Cold start and warm latency, each against its floor: the empty function (floor.js)
-// on the same host, plus, for the api, the time its own backend calls took in that
-// very request (Server-Timing, src/adapters/callTiming.ts).
+// Cold start and warm latency, each against its floor: the empty function (floor.js) on the same host, plus, for the
+// api, the time its own backend calls took in that very request (Server-Timing, src/adapters/callTiming.ts).
 import { median, summarize } from '../../lib/stats.mjs';
-import { cannon, firstAnswer, functionEnv, startFunction, stopFunction } from '../host.mjs';
+import { cannon, firstAnswer, floorFunction, functionEnv, startFunction } from '../host.mjs';
 
 /**
- * `runs` cold starts of the api per path and of the floor, alternating: spawn -> first 200.
- * @param {{ floorDir: string, env: Record<string, string>, runs: number, paths: { name: string, request: import('../host.mjs').BenchRequest }[] }} options
+ * `runs` cold starts of the api per request and of the floor, alternating: spawn -> first 200.
+ * @param {{ env: Record<string, string>, runs: number, requests: import('../data.mjs').Endpoint[] }} options
  */
-export async function measureColdStart({ floorDir, env, runs, paths }) {
-  /** @type {(source: string | undefined, path: string, headers?: Record<string, string>) => Promise<{ firstResponseMs: number, backendMs: number }>} */
-  const once = async (source, path, headers) => {
-    const instance = await startFunction({ source, env: functionEnv(env) });
+export async function measureColdStart({ env, runs, requests }) {
+  /** @type {(options: Parameters<typeof startFunction>[0], request: import('../host.mjs').BenchRequest) => ReturnType<typeof firstAnswer>} */
+  const once = async (options, { path, headers }) => {
+    const instance = await startFunction(options);
     try {
       return await firstAnswer(instance, path, headers);
     } finally {
-      await stopFunction(instance);
+      await instance.stop();
     }
   };
-  /** @type {number[]} */
-  const floor = [];
-  /** @type {Record<string, { firstResponseMs: number, backendMs: number }[]>} */
-  const api = Object.fromEntries(paths.map(({ name }) => [name, []]));
+  const floor = /** @type {number[]} */ ([]);
+  const api = requests.map(() => /** @type {{ firstResponseMs: number, backendMs: number }[]} */ ([]));
   for (let run = 0; run < runs; run++) {
-    floor.push((await once(floorDir, '/')).firstResponseMs);
-    for (const { name, request } of paths) api[name].push(await once(undefined, request.path, request.headers));
-    console.log(
-      `  cold start ${run + 1}/${runs}: floor ${floor.at(-1)?.toFixed(0)} ms, ${paths.map(({ name }) => `${name} ${api[name].at(-1)?.firstResponseMs.toFixed(0)} ms`).join(', ')}`,
-    );
+    floor.push((await once(floorFunction(), { method: 'GET', path: '/' })).firstResponseMs);
+    for (const [i, { request }] of requests.entries()) api[i].push(await once({ env: functionEnv(env) }, request(0)));
+    console.log(`  cold start ${run + 1}/${runs}: floor ${floor.at(-1)?.toFixed(0)} ms`);
   }
-  return paths.map(({ name }) => {
-    const apiMs = median(api[name].map((run) => run.firstResponseMs));
-    const backendMs = median(api[name].map((run) => run.backendMs));
-    const floorMs = median(floor) + backendMs;
-    return { name, apiMs, emptyMs: median(floor), backendMs, floorMs, ratio: apiMs / floorMs, runs: api[name].length };
+  return requests.map(({ name }, i) => {
+    const apiMs = median(api[i].map((run) => run.firstResponseMs));
+    const [emptyFunctionMs, firstRequestBackendMs] = [median(floor), median(api[i].map((run) => run.backendMs))];
+    const floorMs = emptyFunctionMs + firstRequestBackendMs;
+    return { endpoint: name, apiMs, emptyFunctionMs, firstRequestBackendMs, floorMs, ratio: apiMs / floorMs };
   });
 }
 
 /**
- * Per endpoint and concurrency: rounds of `amount` requests to the empty function's
- * HTTP floor, then to the endpoint, on warm instances. Ratio = endpoint p50 ÷ (HTTP
- * floor p50 + the p50 of the endpoint's own backend time).
+ * Per endpoint and concurrency: rounds of `amount` requests to the empty function's HTTP floor, then to the endpoint,
+ * on warm instances. Ratio = endpoint p50 ÷ (HTTP floor p50 + the p50 of the endpoint's own backend time).
  * @param {{ api: string, floor: string, endpoints: import('../data.mjs').Endpoint[], concurrencies: number[], rounds: number, amount: (c: number) => number, bodyBytes: number }} options
  */
 export async function measureWarm({ api, floor, endpoints, concurrencies, rounds, amount, bodyBytes }) {
@@ -49,39 +43,27 @@ export async function measureWarm({ api, floor, endpoints, concurrencies, rounds
   for (const connections of concurrencies) {
     for (const endpoint of endpoints) {
       // The emulator's locks: one short round, shown and not judged.
-      const [roundsHere, n] =
-        endpoint.emulatorLocks && connections > 1 ? [1, connections] : [rounds, amount(connections)];
+      const locked = endpoint.emulatorLocks && connections > 1;
+      const [roundsHere, n] = locked ? [1, connections] : [rounds, amount(connections)];
       const floorPath = endpoint.name === 'GET /openapi.json' ? `/body?bytes=${bodyBytes}` : '/';
       await cannon(api, { connections, amount: connections * 2, build: endpoint.request });
-      /** @type {import('../host.mjs').Load[]} */
-      const floorRuns = [];
-      /** @type {import('../host.mjs').Load[]} */
-      const apiRuns = [];
+      /** @type {import('../host.mjs').Load[][]} */
+      const [floorRuns, apiRuns] = [[], []];
       for (let round = 0; round < roundsHere; round++) {
-        floorRuns.push(
-          await cannon(floor, { connections, amount: n, build: () => ({ method: 'GET', path: floorPath }) }),
-        );
+        const floorRequest = { method: 'GET', path: floorPath };
+        floorRuns.push(await cannon(floor, { connections, amount: n, build: () => floorRequest }));
         apiRuns.push(await cannon(api, { connections, amount: n, build: endpoint.request }));
       }
       const latency = summarize(apiRuns.flatMap((run) => run.latencies));
       const failures = apiRuns.flatMap((run) => run.failures);
-      const httpFloor = summarize(floorRuns.flatMap((run) => run.latencies)).p50;
-      const backend = summarize(apiRuns.flatMap((run) => run.backend)).p50;
-      const row = {
-        name: endpoint.name,
-        connections,
-        ...latency,
-        httpFloor,
-        backend,
-        ratio: latency.p50 / (httpFloor + backend),
-        failed: failures.length + floorRuns.reduce((sum, run) => sum + run.failures.length, 0),
-        firstFailure: failures[0],
-        judged: failures.length <= latency.n / 10 && !(endpoint.emulatorLocks && connections > 1),
-      };
-      console.log(
-        `  c=${connections} ${row.name}: p50 ${row.p50.toFixed(1)} ms, floor ${httpFloor.toFixed(1)} + ${backend.toFixed(1)} ms, ratio ${row.ratio.toFixed(2)}, failed ${row.failed}`,
-      );
-      rows.push(row);
+      const httpFloorP50 = summarize(floorRuns.flatMap((run) => run.latencies)).p50;
+      const backendP50 = summarize(apiRuns.flatMap((run) => run.backend)).p50;
+      const ratio = latency.p50 / (httpFloorP50 + backendP50);
+      const failed = failures.length + floorRuns.flatMap((run) => run.failures).length;
+      const judged = failures.length <= latency.n / 10 && !locked;
+      console.log(`  c=${connections} ${endpoint.name}: p50 ${latency.p50.toFixed(1)} ms, ratio ${ratio.toFixed(2)}`);
+      const row = { c: connections, endpoint: endpoint.name, ...latency, httpFloorP50, backendP50, ratio, judged };
+      rows.push({ ...row, failed, firstFailure: failures[0] ?? '' });
     }
   }
   return rows;

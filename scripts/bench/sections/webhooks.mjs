@@ -1,26 +1,26 @@
 // @ts-check
-// Webhook delivery lag (contract §13): a webhook registered by the service to a receiver
-// this process runs on 127.0.0.1 (the emulators allow http to loopback), then
-// `events` adjustments through the API at a steady pace, each one `points.adjusted` event.
-// Per event: from its commit (the webhookEvents document's create time) and from the
-// API's answer to the receiver's 2xx. The fan-out trigger and the task queue function run
-// in the functions emulator, their tasks in the tasks emulator: these are the emulator's
-// figures. Every delivery is verified with the `standardwebhooks` package.
+// Webhook delivery lag (contract §13): a webhook registered by the service to a receiver this process runs on 127.0.0.1
+// (the emulators allow http to loopback), then `events` adjustments through the API at a steady pace, each one
+// `points.adjusted` event. Per event: from its commit (the webhookEvents document's create time) and from the API's
+// answer to the receiver's 2xx. The fan-out trigger and the task queue function run in the functions emulator, their
+// tasks in the tasks emulator: these are the emulator's figures. Every delivery is verified with the `standardwebhooks`
+// package.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
 import { startWebhookReceiver } from '../../../functions/test/harness/webhook-receiver.ts';
 import { waitFor } from '../../../functions/test/harness/wait.ts';
 import { summarize } from '../../lib/stats.mjs';
-import { requireFn } from '../data.mjs';
-import { sleep } from '../host.mjs';
+import { requireFunctions } from '../../lib/paths.mjs';
+/** @typedef {import('../../../functions/test/harness/webhook-receiver.ts').ReceivedCall} ReceivedCall */
 
 /**
  * @param {{ url: string, adminToken: string, userIds: string[], warmUp: number, events: number, intervalMs: number }} plan
  */
 export async function measureWebhookLag({ url, adminToken, userIds, warmUp, events, intervalMs }) {
-  const { Webhook } = requireFn('standardwebhooks');
-  const { webhookEventsCollection } = requireFn('./lib/data/webhookEvents.js');
-  const { webhookEventId } = requireFn('./lib/domain/webhookEvents.js');
-  const { registerWebhook } = requireFn('./lib/services/webhooks.js');
+  const { Webhook } = requireFunctions('standardwebhooks');
+  const { webhookEventsCollection } = requireFunctions('./lib/data/webhookEvents.js');
+  const { webhookEventId } = requireFunctions('./lib/domain/webhookEvents.js');
+  const { registerWebhook } = requireFunctions('./lib/services/webhooks.js');
   const headers = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
   const receiver = await startWebhookReceiver(204);
   const deliveredTo = (/** @type {string} */ eventId) =>
@@ -34,23 +34,12 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
     const { adjustment } = await answer.json();
     return { eventId: webhookEventId('points.adjusted', adjustment.id), answeredAt: Date.now() };
   };
-  /** @param {string[]} eventIds */
-  const delivered = (eventIds) =>
-    waitFor(
-      `${eventIds.length} deliveries to the receiver`,
-      async () => (eventIds.every(deliveredTo) ? true : undefined),
-      120_000,
-      async () => `${eventIds.filter(deliveredTo).length} delivered`,
-      20,
-    );
   await setBackgroundTriggers(true);
   try {
-    // The service's registration, told it is on the emulators: the API's instance here is functions-framework,
-    // which would refuse http to loopback as deployed.
-    const webhook = await registerWebhook(
-      { url: receiver.url, events: ['points.adjusted'], description: 'bench receiver' },
-      true,
-    );
+    // The service's registration, told it is on the emulators: the API's instance here is functions-framework, which
+    // would refuse http to loopback as deployed.
+    const registration = { url: receiver.url, events: ['points.adjusted'], description: 'bench receiver' };
+    const webhook = await registerWebhook(registration, true);
     /** `count` adjustments from the `first`-th on, one every `intervalMs`, once every one's event is delivered. */
     const paced = async (/** @type {number} */ first, /** @type {number} */ count) => {
       const sent = [];
@@ -59,11 +48,14 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
         await sleep(intervalMs);
       }
       const adjusted = await Promise.all(sent);
-      await delivered(adjusted.map(({ eventId }) => eventId));
+      const eventIds = adjusted.map(({ eventId }) => eventId);
+      const all = async () => (eventIds.every(deliveredTo) ? true : undefined);
+      const seen = async () => `${eventIds.filter(deliveredTo).length} delivered`;
+      await waitFor(`${eventIds.length} deliveries to the receiver`, all, 120_000, seen, 20);
       return adjusted;
     };
-    // Not measured: the emulator starts workers for the trigger and the task function as the pace asks for them,
-    // and each one's first enqueue waits on the metadata server (docs/webhooks.md, "Seen locally").
+    // Not measured: the emulator starts workers for the trigger and the task function as the pace asks for them, and
+    // each one's first enqueue waits on the metadata server (docs/webhooks.md, "Seen locally").
     await paced(0, warmUp);
     const adjusted = await paced(warmUp, events);
     const verifier = new Webhook(webhook.secret);
@@ -71,9 +63,7 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
     const fromAnswer = [];
     let unverified = 0;
     for (const { eventId, answeredAt } of adjusted) {
-      const call = /** @type {import('../../../functions/test/harness/webhook-receiver.ts').ReceivedCall} */ (
-        deliveredTo(eventId)
-      );
+      const call = /** @type {ReceivedCall} */ (deliveredTo(eventId));
       try {
         verifier.verify(call.body, call.headers);
       } catch {
@@ -83,17 +73,11 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
       fromCommit.push(call.receivedAt - committed);
       fromAnswer.push(call.receivedAt - answeredAt);
     }
-    console.log(
-      `  ${events} events, one every ${intervalMs} ms: from commit p50 ${summarize(fromCommit).p50} ms, p95 ${summarize(fromCommit).p95} ms; ${unverified} unverified`,
-    );
-    return {
-      events,
-      intervalMs,
-      fromCommit: summarize(fromCommit),
-      fromAnswer: summarize(fromAnswer),
-      calls: receiver.received.length - warmUp,
-      unverified,
-    };
+    const deliveries = { receiverCalls: receiver.received.length - warmUp, notVerified: unverified };
+    return [
+      { lagFrom: "the commit (the event document's create time)", ...summarize(fromCommit), ...deliveries },
+      { lagFrom: "the API's answer", ...summarize(fromAnswer), ...deliveries },
+    ];
   } finally {
     await setBackgroundTriggers(false);
     await receiver.close();
