@@ -5,18 +5,16 @@
 // functions/src reloads the functions); then prints how to use the stack and how long the API took to answer. Compiles
 // before anything starts only when functions/lib is not up to date (a second start skips it). Runs until Ctrl-C or
 // SIGTERM, then stops everything; if any part stops on its own, everything stops, exit 1.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
 import { buildConsole } from './lib/console.mjs';
 import {
   CONSOLE_URL,
   COMPILE_ARGS,
   EMULATORS,
-  HOSTS,
   LOCAL_PROJECT_ID,
   TSC,
   apiUrl,
@@ -24,9 +22,10 @@ import {
   emulatorEnv,
   ensureLocalSecrets,
   functionsBuilt,
+  runAdmin,
   waitForHttp,
 } from './lib/emulators.mjs';
-import { adminCli, functionsDir, repoRoot } from './lib/paths.mjs';
+import { functionsDir, repoRoot } from './lib/paths.mjs';
 import { API_REFERENCE_URL, serveApiReference } from './lib/api-reference.mjs';
 import { SCHEDULED_SWEEPS, startSweep } from './lib/sweeps.mjs';
 
@@ -152,17 +151,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
  * @returns {Promise<string>}
  */
 async function seed() {
-  const run = promisify(execFile)(process.execPath, [adminCli, 'seed'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      FIRESTORE_EMULATOR_HOST: HOSTS.firestore,
-      FIREBASE_AUTH_EMULATOR_HOST: HOSTS.auth,
-      GCLOUD_PROJECT: LOCAL_PROJECT_ID,
-    },
-  });
-  lowerPriority(run.child);
-  const { stdout } = await run;
+  const { status, stdout, stderr } = await runAdmin(LOCAL_PROJECT_ID, ['seed'], lowerPriority);
+  if (status !== 0) throw new Error(`exit code ${status}: ${stderr.trim()}`);
   if (!stdout.trim()) throw new Error('seeding printed no report');
   return stdout.trimEnd();
 }

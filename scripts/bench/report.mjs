@@ -2,6 +2,7 @@
 // BENCHMARKS.md from what the bench measured: the targets judged, then one table per section, each drawn by one
 // renderer from the rows a section measured (a column per field, named by it). How each figure is measured is told
 // once, in docs/performance.md.
+import { table, words } from '../lib/markdown.mjs';
 
 /**
  * What run.mjs measured, with the start row, the console's figures and how the run went (kept in .cache/bench.json).
@@ -28,7 +29,7 @@ const cell = (field, value) => {
   if (typeof value === 'number') return Number.isInteger(value) ? n(value) : ms(value);
   if (Array.isArray(value)) return value.map(ms).join(', ');
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  return String(value).replaceAll('|', '\\|');
+  return String(value);
 };
 
 /**
@@ -38,11 +39,9 @@ const cell = (field, value) => {
  */
 const section = (heading, rows, note) => {
   const fields = Object.keys(rows[0] ?? {});
-  const header = fields.map((field) => field.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`));
-  const lines = [header, fields.map(() => '---')];
-  for (const row of rows) lines.push(fields.map((field) => cell(field, /** @type {any} */ (row)[field])));
-  const table = lines.map((line) => `| ${line.join(' | ')} |`).join('\n');
-  return [`## ${heading}`, table, ...(note ? [note] : [])].join('\n\n');
+  const values = rows.map((row) => fields.map((field) => /** @type {any} */ (row)[field]));
+  const drawn = table(fields.map(words), values, (value, i) => cell(fields[i], value));
+  return [`## ${heading}`, drawn, ...(note ? [note] : [])].join('\n\n');
 };
 
 /** @typedef {{ name: string, measured: string, met: boolean }} Target */

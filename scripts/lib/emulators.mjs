@@ -1,10 +1,21 @@
 // What the Firebase emulator suite needs on these machines, shared by `npm start`, `npm test`, `npm run bench`,
 // `npm run loadtest` and the operator CLI; and the one launcher of a command inside `firebase emulators:exec`.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
-import { cacheDir, functionsDir, repoRoot } from './paths.mjs';
+import { waitFor } from '../../functions/test/harness/wait.ts';
+import { adminCli, cacheDir, functionsDir, repoRoot } from './paths.mjs';
 
 export const LOCAL_PROJECT_ID = 'demo-kiosk-rewards';
 export const TEST_PROJECT_ID = 'demo-kiosk-rewards-test';
@@ -37,18 +48,6 @@ function findSdkFirestoreJar() {
 }
 
 /**
- * Manifest lines stop at 72 bytes; longer values continue on lines that start with a space.
- * @param {string} name
- * @param {string} value
- */
-function manifestLine(name, value) {
-  const text = `${name}: ${value}`;
-  const lines = [text.slice(0, 70)];
-  for (let i = 70; i < text.length; i += 69) lines.push(` ${text.slice(i, i + 69)}`);
-  return lines.join('\n');
-}
-
-/**
  * firebase-tools downloads its Firestore emulator jar at first start, which fails without internet. The Cloud SDK's
  * emulator is installed on these machines but its jar has no Main-Class, so a launcher jar (a manifest only) points
  * java at it. Where no SDK jar exists, firebase-tools downloads its own as usual.
@@ -63,15 +62,13 @@ export function emulatorEnv() {
   const launcher = join(launcherDir, 'firestore-emulator-launcher.jar');
   if (!existsSync(launcher)) {
     mkdirSync(launcherDir, { recursive: true });
+    // Beside the launcher, the SDK jar has a name short enough for one manifest line (72 bytes at most).
+    rmSync(join(launcherDir, SDK_JAR_NAME), { force: true });
+    symlinkSync(sdkJar, join(launcherDir, SDK_JAR_NAME));
     const manifest = join(launcherDir, 'MANIFEST.MF');
     writeFileSync(
       manifest,
-      [
-        'Manifest-Version: 1.0',
-        manifestLine('Main-Class', FIRESTORE_MAIN_CLASS),
-        manifestLine('Class-Path', `file:${sdkJar}`),
-        '',
-      ].join('\n'),
+      `Manifest-Version: 1.0\nMain-Class: ${FIRESTORE_MAIN_CLASS}\nClass-Path: ${SDK_JAR_NAME}\n`,
     );
     execFileSync('jar', ['cfm', launcher, manifest]);
   }
@@ -170,17 +167,35 @@ export function buildFunctions({ quiet = false } = {}) {
  * @param {number} timeoutMs
  * @param {{ ok?: boolean }} [options]
  */
-export async function waitForHttp(url, timeoutMs, { ok = false } = {}) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answered = await fetch(url).then(
-      (response) => !ok || response.ok,
-      () => false,
+export const waitForHttp = (url, timeoutMs, { ok = false } = {}) =>
+  waitFor(
+    `${url} to answer${ok ? ' 2xx' : ''}`,
+    () =>
+      fetch(url).then(
+        (response) => !ok || response.ok || undefined,
+        () => undefined,
+      ),
+    timeoutMs,
+    undefined,
+    200,
+  );
+
+/**
+ * The operator CLI (as built) with `args`, against `projectId` on the emulator suite of firebase.json: its exit status
+ * and output once it ends. `started` is given its process.
+ * @param {string} projectId @param {string[]} args
+ * @param {(child: import('node:child_process').ChildProcess) => void} [started]
+ * @returns {Promise<{ status: number, stdout: string, stderr: string }>}
+ */
+export function runAdmin(projectId, args, started) {
+  const hosts = { FIRESTORE_EMULATOR_HOST: HOSTS.firestore, FIREBASE_AUTH_EMULATOR_HOST: HOSTS.auth };
+  const env = { ...process.env, ...hosts, GCLOUD_PROJECT: projectId };
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [adminCli, ...args], { cwd: repoRoot, env }, (error, stdout, stderr) =>
+      resolve({ status: error ? Number(error.code) || 1 : 0, stdout, stderr }),
     );
-    if (answered) return;
-    if (Date.now() > deadline) throw new Error(`${url} did not answer${ok ? ' 2xx' : ''} within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+    started?.(child);
+  });
 }
 
 /** `arg` as one word of a POSIX shell command line. */

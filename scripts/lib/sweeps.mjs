@@ -4,9 +4,7 @@
 // operator CLI (`admin alerts:sweep`, `admin effects:sweep`, `admin expiry:run`, `admin users:sweep`), against the
 // local emulators. The users sweep is daily when deployed; every 5 minutes here, so that an account deleted in the Auth
 // emulator is seen erased while the demo runs.
-import { execFile } from 'node:child_process';
-import { HOSTS, LOCAL_PROJECT_ID } from './emulators.mjs';
-import { adminCli, repoRoot } from './paths.mjs';
+import { LOCAL_PROJECT_ID, runAdmin } from './emulators.mjs';
 
 /** As `schedule: 'every 5 minutes'` of silentKioskSweep and effectsSweep in functions/src/index.ts. */
 const SWEEP_INTERVAL_MS = 5 * 60_000;
@@ -28,20 +26,13 @@ export const SCHEDULED_SWEEPS = [
  */
 export function startSweep({ name, command }, log) {
   let running = false;
-  const env = {
-    ...process.env,
-    FIRESTORE_EMULATOR_HOST: HOSTS.firestore,
-    FIREBASE_AUTH_EMULATOR_HOST: HOSTS.auth,
-    GCLOUD_PROJECT: LOCAL_PROJECT_ID,
-  };
   const oneLine = (/** @type {string} */ text) => text.trim().replace(/\s+/g, ' ');
-  const sweep = () => {
+  const sweep = async () => {
     if (running) return;
     running = true;
-    execFile(process.execPath, [adminCli, command], { cwd: repoRoot, env }, (error, result, notes) => {
-      running = false;
-      log(error ? `${name} failed (exit code ${error.code}): ${oneLine(notes)}` : `${name}: ${oneLine(result)}`);
-    });
+    const { status, stdout, stderr } = await runAdmin(LOCAL_PROJECT_ID, [command]);
+    running = false;
+    log(status ? `${name} failed (exit code ${status}): ${oneLine(stderr)}` : `${name}: ${oneLine(stdout)}`);
   };
   setInterval(sweep, SWEEP_INTERVAL_MS).unref();
 }

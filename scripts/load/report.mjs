@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { table, words } from '../lib/markdown.mjs';
 import { cacheDir, functionsDir, repoRoot } from '../lib/paths.mjs';
 
 const FIGURES_FILE = join(cacheDir, 'loadtest-figures.json');
@@ -43,9 +44,6 @@ function lastTestRun() {
   return { suites, started };
 }
 
-/** `askedAgain` → `asked again`. */
-const words = (/** @type {string} */ key) => key.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
-
 /**
  * One value in a table cell: whole numbers as they are, others to one decimal, objects as `key: value, ...`.
  * @param {unknown} value
@@ -63,12 +61,6 @@ function show(value) {
   return value === undefined || value === null || Number.isNaN(value) ? 'n/a' : String(value);
 }
 
-/** @param {string[]} header @param {unknown[][]} rows */
-const table = (header, rows) =>
-  [header, header.map(() => '---'), ...rows.map((row) => row.map(show))]
-    .map((row) => `| ${row.join(' | ')} |`)
-    .join('\n');
-
 /**
  * The load run's tables: each phase's figures, the totals, and the books' checks.
  * @param {any} figures what run.mjs measured
@@ -79,9 +71,9 @@ export function loadTables(figures) {
   );
   const checkRow = (/** @type {any} */ row) => [row.check, row.expected, row.found, row.ok ? 'yes' : '**no**'];
   return [
-    table(['Phase', 'Figure', 'Value'], phases),
-    table(['Figure', 'Value'], Object.entries(figures.totals)),
-    table(['Books: check', 'Expected', 'Found', 'Holds'], figures.checks.map(checkRow)),
+    table(['Phase', 'Figure', 'Value'], phases, show),
+    table(['Figure', 'Value'], Object.entries(figures.totals), show),
+    table(['Books: check', 'Expected', 'Found', 'Holds'], figures.checks.map(checkRow), show),
   ].join('\n\n');
 }
 
@@ -110,7 +102,7 @@ ${loadTables(figures)}
 
 ## Faults and hostile input: \`npm test\`
 
-${table(['Kind', 'File (functions/test/)', 'What (its describe blocks)', 'Last run'], rows)}
+${table(['Kind', 'File (functions/test/)', 'What (its describe blocks)', 'Last run'], rows, show)}
 `;
   writeFileSync(join(repoRoot, 'RELIABILITY.md'), text);
 }
