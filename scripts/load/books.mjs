@@ -2,6 +2,7 @@
 // The load test's books: what the service's answers said (the Ledger, filled as the phases run), and the checks of what
 // Firestore holds against it at the end, each a row of RELIABILITY.md's books table (expected, found).
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { parseJson } from '../../kiosk-simulator/client.ts';
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';
 import { adminCli, requireFunctions } from '../lib/paths.mjs';
@@ -150,13 +151,10 @@ export async function auditBooks(run, transactions, retries, offline) {
   const earned = (/** @type {string} */ id) => ledger.byUser.get(id) ?? 0;
   // The spenders of the mixed phase also earn; their books (adjusted, spent) are mixedBooks'.
   const users = await docsOf('users', [...run.users, run.hotUser]);
-  const kiosks = await docsOf(
-    'kiosks',
-    [...run.kiosks, ...run.offlineKiosks].map(({ id }) => id),
-  );
+  const offlineIds = run.offlineKiosks.map(({ id }) => id);
+  const kiosks = await docsOf('kiosks', [...run.kiosks.map(({ id }) => id), ...offlineIds]);
   const days = rowsOf((await db().collection('kioskDays').get()).docs);
   const missingDays = [...ledger.byKioskDay.keys()].filter((id) => !days.some((day) => day.id === id));
-  const offlineIds = run.offlineKiosks.map(({ id }) => id);
   const offlineStored = transactions.filter((doc) => offlineIds.includes(doc.get('kioskId'))).length;
   // An erased person keeps no notification (lifecycle.mjs's books count what is left of theirs).
   const ofKept = transactions.filter((doc) => !run.leavers.includes(doc.get('userId'))).length;
@@ -191,13 +189,9 @@ export async function auditBooks(run, transactions, retries, offline) {
  * @param {string} projectId @param {string[]} args
  */
 export const runAdmin = (projectId, args) =>
-  /** @type {Promise<{ status: number, stdout: string, stderr: string }>} */ (
-    new Promise((resolve) => {
-      const command = [adminCli, '--project', projectId, '--emulator', ...args];
-      execFile(process.execPath, command, (error, stdout, stderr) => {
-        resolve({ status: error ? Number(error.code) || 1 : 0, stdout, stderr });
-      });
-    })
+  promisify(execFile)(process.execPath, [adminCli, '--project', projectId, '--emulator', ...args]).then(
+    ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
+    (error) => ({ status: Number(error.code) || 1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
   );
 
 /**

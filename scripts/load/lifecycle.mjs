@@ -4,7 +4,6 @@
 // depositing; leavers deposit too. Halfway through, the expiry run runs twice at once (the CLI, the code the daily
 // function runs) and every leaver is erased through the API (half by themselves, half by an operator), while both keep
 // depositing.
-import { performance } from 'node:perf_hooks';
 import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf, docsOf, each, runAdmin, sum } from './books.mjs';

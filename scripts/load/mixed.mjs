@@ -5,7 +5,6 @@
 // redemptions. Every request is sent blindly 1-3 times with one Idempotency-Key (a cancel twice), partly concurrently,
 // as a client that lost its answers would. What the answers said is tallied here; mixedBooks() then holds Firestore to
 // it.
-import { performance } from 'node:perf_hooks';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { requireFunctions } from '../lib/paths.mjs';
 import { AnswersByKey, countOf, docsOf, each, notificationsOf, randomInt, sum } from './books.mjs';

@@ -8,7 +8,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { backoffRetries, faultyTransport } from '../../kiosk-simulator/client.ts';
 import { JournalFile, isOverloaded } from '../../kiosk-simulator/journal.ts';
 import { SimulatedKiosk, randomItems } from '../../kiosk-simulator/simulator.ts';
