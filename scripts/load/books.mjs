@@ -66,6 +66,8 @@ export class Ledger {
   points = 0;
   /** @type {Map<string, number>} */
   byUser = new Map();
+  /** The points awarded to `userId`. */
+  earnedBy = (/** @type {string} */ userId) => this.byUser.get(userId) ?? 0;
   /** By `<kioskId>_<UTC day of occurredAt>`, as kioskDays documents are named. */
   byKioskDay = new Map();
   /** @type {Map<number, number>} */
@@ -98,15 +100,14 @@ export class Ledger {
     if (this.counted.has(id)) return;
     this.counted.add(id);
     this.points += pointsEarned;
-    this.byUser.set(userId, (this.byUser.get(userId) ?? 0) + pointsEarned);
+    this.byUser.set(userId, this.earnedBy(userId) + pointsEarned);
     const dayId = `${kioskId}_${occurredAt.slice(0, 10)}`;
     const day = this.byKioskDay.get(dayId) ?? { transactions: 0, plasticCount: 0, metalCount: 0, points: 0 };
-    this.byKioskDay.set(dayId, {
-      transactions: day.transactions + 1,
-      plasticCount: day.plasticCount + plasticCount,
-      metalCount: day.metalCount + metalCount,
-      points: day.points + pointsEarned,
-    });
+    this.byKioskDay.set(dayId, day);
+    day.transactions += 1;
+    day.plasticCount += plasticCount;
+    day.metalCount += metalCount;
+    day.points += pointsEarned;
   }
 
   /** The items awarded at kiosk `kioskId`, from its days. */
@@ -148,7 +149,6 @@ export const booksTable = (/** @type {Checks[]} */ checks) =>
  */
 export async function auditBooks(run, transactions, retries, offline) {
   const { ledger } = run;
-  const earned = (/** @type {string} */ id) => ledger.byUser.get(id) ?? 0;
   // The spenders of the mixed phase also earn; their books (adjusted, spent) are mixedBooks'.
   const users = await docsOf('users', [...run.users, run.hotUser]);
   const offlineIds = run.offlineKiosks.map(({ id }) => id);
@@ -164,10 +164,10 @@ export async function auditBooks(run, transactions, retries, offline) {
   const notified = await notificationsOf('transaction');
   return {
     'points in transaction documents = points returned': [stored, ledger.points],
-    "users' points gained = points returned to them": [gained, sum(users.map((user) => earned(user.id)))],
+    "users' points gained = points returned to them": [gained, sum(users.map((user) => ledger.earnedBy(user.id)))],
     'users holding exactly what was returned for them': each(users, ({ id }) => ({
-      totalPoints: earned(id),
-      currentPoints: earned(id),
+      totalPoints: ledger.earnedBy(id),
+      currentPoints: ledger.earnedBy(id),
     })),
     'kiosks counting exactly the items awarded there': each(kiosks, ({ id }) => ledger.itemsAt(id)),
     'transaction notifications = transaction documents of users not erased': [notified, ofKept],

@@ -4,6 +4,7 @@
 // depositing; leavers deposit too. Halfway through, the expiry run runs twice at once (the CLI, the code the daily
 // function runs) and every leaver is erased through the API (half by themselves, half by an operator), while both keep
 // depositing.
+import { pause } from '../../kiosk-simulator/client.ts';
 import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf, docsOf, each, runAdmin, sum } from './books.mjs';
@@ -61,7 +62,7 @@ export async function lifecyclePhase(run) {
       const text = await response.text();
       ledger.response(response.status, text);
       if (response.status < 500 || attempt === 5) return JSON.parse(text);
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      await pause(500 * attempt);
     }
   };
   const expiryRun = async () => JSON.parse((await runAdmin(run.projectId, ['expiry:run'])).stdout);
@@ -109,19 +110,18 @@ const usersWithEntries = async (ids, kind) =>
  * @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof lifecyclePhase>>} phase
  */
 export async function lifecycleBooks({ ledger, dormant, leavers }, { runs }) {
-  const earned = (/** @type {string} */ id) => ledger.byUser.get(id) ?? 0;
   const expired = sum(runs.map((run) => run.expired.users));
   const dormantUsers = each(await usersWithEntries(dormant, 'expire'), ({ id }) => ({
     erased: false,
-    currentPoints: earned(id),
-    totalPoints: OLD_POINTS + earned(id),
+    currentPoints: ledger.earnedBy(id),
+    totalPoints: OLD_POINTS + ledger.earnedBy(id),
     entries: JSON.stringify([-OLD_POINTS]),
   }));
   const leaverUsers = each(await usersWithEntries(leavers, 'forfeit'), ({ id }) => ({
     erased: true,
     currentPoints: 0,
-    totalPoints: earned(id),
-    entries: JSON.stringify(earned(id) ? [-earned(id)] : []),
+    totalPoints: ledger.earnedBy(id),
+    entries: JSON.stringify(ledger.earnedBy(id) ? [-ledger.earnedBy(id)] : []),
     name: undefined,
   }));
   const inboxes = leavers.map((id) => countOf(db().collection('users').doc(id).collection('notifications')));

@@ -149,7 +149,7 @@ export async function mixedBooks({ ledger, spenders, options }, { redemptions, a
   /** @template {{ userId: string }} T @param {Map<string, T>} byId @param {string} userId */
   const ofUser = (byId, userId) => [...byId].filter(([, detail]) => detail.userId === userId);
   const balances = each(await docsOf('users', spenders), ({ id }) => {
-    const total = (ledger.byUser.get(id) ?? 0) + sum(ofUser(adjustments.byId, id).map(([, { points }]) => points));
+    const total = ledger.earnedBy(id) + sum(ofUser(adjustments.byId, id).map(([, { points }]) => points));
     const spent = sum(ofUser(redemptions.byId, id).map(([key, { cost }]) => (cancelled.get(key) ? 0 : cost)));
     return { totalPoints: total, currentPoints: total - spent };
   });

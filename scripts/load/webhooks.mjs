@@ -37,10 +37,9 @@ export async function startReceiver({ api, admin }) {
     const body = await text(request);
     seen.attempts += 1;
     const id = String(request.headers['webhook-id']);
-    let status = 204;
+    let status = verifier ? 204 : 503;
     try {
-      if (!verifier) status = 503;
-      else verifier.verify(body, /** @type {any} */ (request.headers));
+      verifier?.verify(body, /** @type {any} */ (request.headers));
     } catch {
       seen.badSignatures += 1;
       status = 400;
