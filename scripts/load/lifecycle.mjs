@@ -105,10 +105,7 @@ const usersWithEntries = async (ids, kind) =>
     }),
   );
 
-/**
- * The lifecycle's books.
- * @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof lifecyclePhase>>} phase
- */
+/** @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof lifecyclePhase>>} phase */
 export async function lifecycleBooks({ ledger, dormant, leavers }, { runs }) {
   const expired = sum(runs.map((run) => run.expired.users));
   const dormantUsers = each(await usersWithEntries(dormant, 'expire'), ({ id }) => ({

@@ -135,10 +135,7 @@ export async function mixedPhase(run) {
   return { tally, figures };
 }
 
-/**
- * The mixed phase's books.
- * @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof mixedPhase>>['tally']} tally
- */
+/** @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof mixedPhase>>['tally']} tally */
 export async function mixedBooks({ ledger, spenders, options }, { redemptions, adjustments, cancelled, rushIssued }) {
   const { scarce } = MIXED_REWARDS;
   const { rush } = options;
