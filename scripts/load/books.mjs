@@ -66,7 +66,6 @@ export class Ledger {
   points = 0;
   /** @type {Map<string, number>} */
   byUser = new Map();
-  /** The points awarded to `userId`. */
   earnedBy = (/** @type {string} */ userId) => this.byUser.get(userId) ?? 0;
   /** By `<kioskId>_<UTC day of occurredAt>`, as kioskDays documents are named. */
   byKioskDay = new Map();

@@ -29,11 +29,8 @@ export async function seedLifecycle(dormant, leavers) {
   const oldMonth = addMonths(monthOf(new Date()), -(EXPIRE_AFTER_MONTHS + 1));
   const oldPoints = { currentPoints: OLD_POINTS, totalPoints: OLD_POINTS, ...pointsModel({ [oldMonth]: OLD_POINTS }) };
   await writeAll([
-    ...dormant.map((id, i) => [
-      db().collection('users').doc(id),
-      { ...fleetUserDoc(`Dormant user ${i}`), ...oldPoints },
-    ]),
-    ...leavers.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Leaver ${i}`, `leaver-device-${i}`)]),
+    ...dormant.map((id, i) => [db().doc(`users/${id}`), { ...fleetUserDoc(`Dormant user ${i}`), ...oldPoints }]),
+    ...leavers.map((id, i) => [db().doc(`users/${id}`), fleetUserDoc(`Leaver ${i}`, `leaver-device-${i}`)]),
   ]);
   for (const id of dormant) await openBalance(id, 'load test');
 }

@@ -146,11 +146,8 @@ async function fleetPhase() {
  */
 async function warmUp(timeoutMs = 120_000) {
   const answered = async () => (await fetch(`${run.api}/`).catch(() => undefined))?.ok || undefined;
-  const warm = await Promise.all(
-    Array.from({ length: options.kiosks }, () =>
-      waitFor('a function worker', answered, timeoutMs, undefined, 1_000).catch(() => false),
-    ),
-  );
+  const worker = () => waitFor('a function worker', answered, timeoutMs, undefined, 1_000).catch(() => false);
+  const warm = await Promise.all(Array.from({ length: options.kiosks }, worker));
   const count = warm.filter(Boolean).length;
   const answeredIn = `only ${count} of ${options.kiosks} requests answered within ${timeoutMs / 1000} s`;
   if (count < options.kiosks) console.log(`  ${answeredIn}; the fleet phase starts anyway`);
