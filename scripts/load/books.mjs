@@ -2,6 +2,7 @@
 // The load test's books: what the service's answers said (the Ledger, filled as the phases run), and the checks of what
 // Firestore holds against it at the end, each a row of RELIABILITY.md's books table (expected, found).
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { parseJson } from '../../kiosk-simulator/client.ts';
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';
 import { adminCli, requireFunctions } from '../lib/paths.mjs';
@@ -65,6 +66,7 @@ export class Ledger {
   points = 0;
   /** @type {Map<string, number>} */
   byUser = new Map();
+  earnedBy = (/** @type {string} */ userId) => this.byUser.get(userId) ?? 0;
   /** By `<kioskId>_<UTC day of occurredAt>`, as kioskDays documents are named. */
   byKioskDay = new Map();
   /** @type {Map<number, number>} */
@@ -97,15 +99,14 @@ export class Ledger {
     if (this.counted.has(id)) return;
     this.counted.add(id);
     this.points += pointsEarned;
-    this.byUser.set(userId, (this.byUser.get(userId) ?? 0) + pointsEarned);
+    this.byUser.set(userId, this.earnedBy(userId) + pointsEarned);
     const dayId = `${kioskId}_${occurredAt.slice(0, 10)}`;
     const day = this.byKioskDay.get(dayId) ?? { transactions: 0, plasticCount: 0, metalCount: 0, points: 0 };
-    this.byKioskDay.set(dayId, {
-      transactions: day.transactions + 1,
-      plasticCount: day.plasticCount + plasticCount,
-      metalCount: day.metalCount + metalCount,
-      points: day.points + pointsEarned,
-    });
+    this.byKioskDay.set(dayId, day);
+    day.transactions += 1;
+    day.plasticCount += plasticCount;
+    day.metalCount += metalCount;
+    day.points += pointsEarned;
   }
 
   /** The items awarded at kiosk `kioskId`, from its days. */
@@ -147,16 +148,12 @@ export const booksTable = (/** @type {Checks[]} */ checks) =>
  */
 export async function auditBooks(run, transactions, retries, offline) {
   const { ledger } = run;
-  const earned = (/** @type {string} */ id) => ledger.byUser.get(id) ?? 0;
   // The spenders of the mixed phase also earn; their books (adjusted, spent) are mixedBooks'.
   const users = await docsOf('users', [...run.users, run.hotUser]);
-  const kiosks = await docsOf(
-    'kiosks',
-    [...run.kiosks, ...run.offlineKiosks].map(({ id }) => id),
-  );
+  const offlineIds = run.offlineKiosks.map(({ id }) => id);
+  const kiosks = await docsOf('kiosks', [...run.kiosks.map(({ id }) => id), ...offlineIds]);
   const days = rowsOf((await db().collection('kioskDays').get()).docs);
   const missingDays = [...ledger.byKioskDay.keys()].filter((id) => !days.some((day) => day.id === id));
-  const offlineIds = run.offlineKiosks.map(({ id }) => id);
   const offlineStored = transactions.filter((doc) => offlineIds.includes(doc.get('kioskId'))).length;
   // An erased person keeps no notification (lifecycle.mjs's books count what is left of theirs).
   const ofKept = transactions.filter((doc) => !run.leavers.includes(doc.get('userId'))).length;
@@ -166,10 +163,10 @@ export async function auditBooks(run, transactions, retries, offline) {
   const notified = await notificationsOf('transaction');
   return {
     'points in transaction documents = points returned': [stored, ledger.points],
-    "users' points gained = points returned to them": [gained, sum(users.map((user) => earned(user.id)))],
+    "users' points gained = points returned to them": [gained, sum(users.map((user) => ledger.earnedBy(user.id)))],
     'users holding exactly what was returned for them': each(users, ({ id }) => ({
-      totalPoints: earned(id),
-      currentPoints: earned(id),
+      totalPoints: ledger.earnedBy(id),
+      currentPoints: ledger.earnedBy(id),
     })),
     'kiosks counting exactly the items awarded there': each(kiosks, ({ id }) => ledger.itemsAt(id)),
     'transaction notifications = transaction documents of users not erased': [notified, ofKept],
@@ -191,13 +188,9 @@ export async function auditBooks(run, transactions, retries, offline) {
  * @param {string} projectId @param {string[]} args
  */
 export const runAdmin = (projectId, args) =>
-  /** @type {Promise<{ status: number, stdout: string, stderr: string }>} */ (
-    new Promise((resolve) => {
-      const command = [adminCli, '--project', projectId, '--emulator', ...args];
-      execFile(process.execPath, command, (error, stdout, stderr) => {
-        resolve({ status: error ? Number(error.code) || 1 : 0, stdout, stderr });
-      });
-    })
+  promisify(execFile)(process.execPath, [adminCli, '--project', projectId, '--emulator', ...args]).then(
+    ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
+    (error) => ({ status: Number(error.code) || 1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
   );
 
 /**

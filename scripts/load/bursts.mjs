@@ -3,7 +3,6 @@
 // kiosk transactions:
 //   hot:     many concurrent awards to one user
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently
-import { performance } from 'node:perf_hooks';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { KIOSK_RETRIES, postWithRetries, submitAsKiosk } from '../../kiosk-simulator/client.ts';
 import { randomItems } from '../../kiosk-simulator/simulator.ts';

@@ -4,7 +4,7 @@
 // depositing; leavers deposit too. Halfway through, the expiry run runs twice at once (the CLI, the code the daily
 // function runs) and every leaver is erased through the API (half by themselves, half by an operator), while both keep
 // depositing.
-import { performance } from 'node:perf_hooks';
+import { pause } from '../../kiosk-simulator/client.ts';
 import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf, docsOf, each, runAdmin, sum } from './books.mjs';
@@ -29,11 +29,8 @@ export async function seedLifecycle(dormant, leavers) {
   const oldMonth = addMonths(monthOf(new Date()), -(EXPIRE_AFTER_MONTHS + 1));
   const oldPoints = { currentPoints: OLD_POINTS, totalPoints: OLD_POINTS, ...pointsModel({ [oldMonth]: OLD_POINTS }) };
   await writeAll([
-    ...dormant.map((id, i) => [
-      db().collection('users').doc(id),
-      { ...fleetUserDoc(`Dormant user ${i}`), ...oldPoints },
-    ]),
-    ...leavers.map((id, i) => [db().collection('users').doc(id), fleetUserDoc(`Leaver ${i}`, `leaver-device-${i}`)]),
+    ...dormant.map((id, i) => [db().doc(`users/${id}`), { ...fleetUserDoc(`Dormant user ${i}`), ...oldPoints }]),
+    ...leavers.map((id, i) => [db().doc(`users/${id}`), fleetUserDoc(`Leaver ${i}`, `leaver-device-${i}`)]),
   ]);
   for (const id of dormant) await openBalance(id, 'load test');
 }
@@ -62,7 +59,7 @@ export async function lifecyclePhase(run) {
       const text = await response.text();
       ledger.response(response.status, text);
       if (response.status < 500 || attempt === 5) return JSON.parse(text);
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      await pause(500 * attempt);
     }
   };
   const expiryRun = async () => JSON.parse((await runAdmin(run.projectId, ['expiry:run'])).stdout);
@@ -105,24 +102,20 @@ const usersWithEntries = async (ids, kind) =>
     }),
   );
 
-/**
- * The lifecycle's books.
- * @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof lifecyclePhase>>} phase
- */
+/** @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof lifecyclePhase>>} phase */
 export async function lifecycleBooks({ ledger, dormant, leavers }, { runs }) {
-  const earned = (/** @type {string} */ id) => ledger.byUser.get(id) ?? 0;
   const expired = sum(runs.map((run) => run.expired.users));
   const dormantUsers = each(await usersWithEntries(dormant, 'expire'), ({ id }) => ({
     erased: false,
-    currentPoints: earned(id),
-    totalPoints: OLD_POINTS + earned(id),
+    currentPoints: ledger.earnedBy(id),
+    totalPoints: OLD_POINTS + ledger.earnedBy(id),
     entries: JSON.stringify([-OLD_POINTS]),
   }));
   const leaverUsers = each(await usersWithEntries(leavers, 'forfeit'), ({ id }) => ({
     erased: true,
     currentPoints: 0,
-    totalPoints: earned(id),
-    entries: JSON.stringify(earned(id) ? [-earned(id)] : []),
+    totalPoints: ledger.earnedBy(id),
+    entries: JSON.stringify(ledger.earnedBy(id) ? [-ledger.earnedBy(id)] : []),
     name: undefined,
   }));
   const inboxes = leavers.map((id) => countOf(db().collection('users').doc(id).collection('notifications')));

@@ -5,7 +5,6 @@
 // redemptions. Every request is sent blindly 1-3 times with one Idempotency-Key (a cancel twice), partly concurrently,
 // as a client that lost its answers would. What the answers said is tallied here; mixedBooks() then holds Firestore to
 // it.
-import { performance } from 'node:perf_hooks';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { requireFunctions } from '../lib/paths.mjs';
 import { AnswersByKey, countOf, docsOf, each, notificationsOf, randomInt, sum } from './books.mjs';
@@ -136,10 +135,7 @@ export async function mixedPhase(run) {
   return { tally, figures };
 }
 
-/**
- * The mixed phase's books.
- * @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof mixedPhase>>['tally']} tally
- */
+/** @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof mixedPhase>>['tally']} tally */
 export async function mixedBooks({ ledger, spenders, options }, { redemptions, adjustments, cancelled, rushIssued }) {
   const { scarce } = MIXED_REWARDS;
   const { rush } = options;
@@ -150,7 +146,7 @@ export async function mixedBooks({ ledger, spenders, options }, { redemptions, a
   /** @template {{ userId: string }} T @param {Map<string, T>} byId @param {string} userId */
   const ofUser = (byId, userId) => [...byId].filter(([, detail]) => detail.userId === userId);
   const balances = each(await docsOf('users', spenders), ({ id }) => {
-    const total = (ledger.byUser.get(id) ?? 0) + sum(ofUser(adjustments.byId, id).map(([, { points }]) => points));
+    const total = ledger.earnedBy(id) + sum(ofUser(adjustments.byId, id).map(([, { points }]) => points));
     const spent = sum(ofUser(redemptions.byId, id).map(([key, { cost }]) => (cancelled.get(key) ? 0 : cost)));
     return { totalPoints: total, currentPoints: total - spent };
   });

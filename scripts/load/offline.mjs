@@ -8,8 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { backoffRetries, faultyTransport } from '../../kiosk-simulator/client.ts';
+import { backoffRetries, faultyTransport, pause } from '../../kiosk-simulator/client.ts';
 import { JournalFile, isOverloaded } from '../../kiosk-simulator/journal.ts';
 import { SimulatedKiosk, randomItems } from '../../kiosk-simulator/simulator.ts';
 import { AnswersByKey, randomInt } from './books.mjs';
@@ -95,7 +94,7 @@ export async function offlinePhase(run) {
       };
       await Promise.all([
         flushUntilEmpty(),
-        new Promise((resolve) => setTimeout(resolve, randomInt(300))).then(() => {
+        pause(randomInt(300)).then(() => {
           tally.overlappingBatches += 1;
           return simulated.uploadBatch(overlap);
         }),

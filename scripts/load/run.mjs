@@ -13,7 +13,6 @@
 // from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)` (exit 1; the audit is books.mjs) and
 // writes RELIABILITY.md.
 import autocannon from 'autocannon';
-import { performance } from 'node:perf_hooks';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulators.ts';
 import { waitFor, waitForEffects } from '../../functions/test/harness/wait.ts';
@@ -42,11 +41,9 @@ const ids = (/** @type {string} */ prefix, /** @type {number} */ count) =>
 /** The kiosks (with their keys) and the users of every phase, stored; and the run's settings. */
 async function seed() {
   const kioskIds = [...ids('load-kiosk', options.kiosks), ...ids('load-offline-kiosk', options.offlineKiosks)];
-  const [users, hotUser, spenders] = [
-    ids('load-user', options.users),
-    'load-hot-user',
-    ids('load-spender', options.spenders),
-  ];
+  const users = ids('load-user', options.users);
+  const hotUser = 'load-hot-user';
+  const spenders = ids('load-spender', options.spenders);
   const [dormant, leavers] = [ids('load-dormant', options.dormant), ids('load-leaver', options.leavers)];
   await writeAll([
     ...kioskIds.map((id, i) => [
@@ -149,11 +146,8 @@ async function fleetPhase() {
  */
 async function warmUp(timeoutMs = 120_000) {
   const answered = async () => (await fetch(`${run.api}/`).catch(() => undefined))?.ok || undefined;
-  const warm = await Promise.all(
-    Array.from({ length: options.kiosks }, () =>
-      waitFor('a function worker', answered, timeoutMs, undefined, 1_000).catch(() => false),
-    ),
-  );
+  const worker = () => waitFor('a function worker', answered, timeoutMs, undefined, 1_000).catch(() => false);
+  const warm = await Promise.all(Array.from({ length: options.kiosks }, worker));
   const count = warm.filter(Boolean).length;
   const answeredIn = `only ${count} of ${options.kiosks} requests answered within ${timeoutMs / 1000} s`;
   if (count < options.kiosks) console.log(`  ${answeredIn}; the fleet phase starts anyway`);

@@ -4,7 +4,6 @@
 // written as people read codes out (lower case, hyphens, spaces): each till sends its use with a key of its own, one
 // till twice with the same key; the other partner tries the code too (the first GUESS_LIMIT codes: beyond them its key
 // is a guesser's, answered 429); and an operator cancels every fourth voucher still issued at the same moment.
-import { performance } from 'node:perf_hooks';
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf, docsOf, each, notificationsOf } from './books.mjs';
 import { countRefusals, post } from './bursts.mjs';
@@ -93,11 +92,8 @@ export async function voucherBooks({ races }) {
   const both = races.filter((r) => r.usedBy.length > 0 && r.cancel?.status === 200).length;
   const tried = races.filter((r) => r.foreign);
   const found = tried.filter((r) => r.foreign?.status !== 404 || r.foreign.body?.code !== 'voucher-not-found');
-  const docs = await docsOf(
-    'redemptions',
-    races.map((r) => r.id),
-  );
   const expected = new Map(races.map((r) => [r.id, r.usedBy.length > 0 ? 'used' : 'cancelled']));
+  const docs = await docsOf('redemptions', [...expected.keys()]);
   const usedAtAsStatus = docs.filter((doc) => (doc.usedAt != null) !== (doc.status === 'used'));
   const used = [...expected.values()].filter((status) => status === 'used').length;
   return {

@@ -4,7 +4,9 @@
 // `standardwebhooks`, an independent Standard Webhooks implementation. After the run, deliveries that ended `failed`
 // (every attempt of the schedule refused) are retried through the API as an operator would. webhookBooks() then holds
 // the receiver to Firestore.
+import { once } from 'node:events';
 import { createServer } from 'node:http';
+import { text } from 'node:stream/consumers';
 import { requireFunctions } from '../lib/paths.mjs';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { postWithRetries } from '../../kiosk-simulator/client.ts';
@@ -31,29 +33,25 @@ export async function startReceiver({ api, admin }) {
   };
   /** @type {{ verify(body: string, headers: Record<string, string>): unknown } | undefined} */
   let verifier;
-  const server = createServer((request, response) => {
-    const chunks = /** @type {Buffer[]} */ ([]);
-    request.on('data', (chunk) => chunks.push(chunk));
-    request.on('end', () => {
-      seen.attempts += 1;
-      const id = String(request.headers['webhook-id']);
-      let status = 204;
-      try {
-        if (!verifier) status = 503;
-        else verifier.verify(Buffer.concat(chunks).toString('utf8'), /** @type {any} */ (request.headers));
-      } catch {
-        seen.badSignatures += 1;
-        status = 400;
-      }
-      if (status === 204 && Math.random() < FAILING_SHARE) {
-        seen.refusedOnPurpose += 1;
-        status = 500;
-      }
-      if (status === 204) seen.delivered.set(id, [...(seen.delivered.get(id) ?? []), Date.now()]);
-      response.writeHead(status).end();
-    });
+  const server = createServer(async (request, response) => {
+    const body = await text(request);
+    seen.attempts += 1;
+    const id = String(request.headers['webhook-id']);
+    let status = verifier ? 204 : 503;
+    try {
+      verifier?.verify(body, /** @type {any} */ (request.headers));
+    } catch {
+      seen.badSignatures += 1;
+      status = 400;
+    }
+    if (status === 204 && Math.random() < FAILING_SHARE) {
+      seen.refusedOnPurpose += 1;
+      status = 500;
+    }
+    if (status === 204) seen.delivered.set(id, [...(seen.delivered.get(id) ?? []), Date.now()]);
+    response.writeHead(status).end();
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  await once(server.listen(0, '127.0.0.1'), 'listening');
   const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   const url = `http://127.0.0.1:${port}/load-test-hooks`;
   const body = { url, events: WEBHOOK_EVENT_TYPES, description: 'load test receiver' };
