@@ -1,11 +1,10 @@
 // @ts-check
 // The load test's books: what the service's answers said (the Ledger, filled as the phases run), and the checks of what
 // Firestore holds against it at the end, each a row of RELIABILITY.md's books table (expected, found).
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { parseJson } from '../../kiosk-simulator/client.ts';
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';
-import { adminCli, requireFunctions } from '../lib/paths.mjs';
+import { runAdmin } from '../lib/emulators.mjs';
+import { requireFunctions } from '../lib/paths.mjs';
 import { summarize } from '../lib/stats.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
@@ -182,16 +181,6 @@ export async function auditBooks(run, transactions, retries, offline) {
     'kiosk-days with a transaction but no kioskDays document': [missingDays.length, 0],
   };
 }
-
-/**
- * The operator CLI (as built) against `projectId` on the emulators, with `args`.
- * @param {string} projectId @param {string[]} args
- */
-export const runAdmin = (projectId, args) =>
-  promisify(execFile)(process.execPath, [adminCli, '--project', projectId, '--emulator', ...args]).then(
-    ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
-    (error) => ({ status: Number(error.code) || 1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
-  );
 
 /**
  * The operator CLI's `audit` on the whole database (every balance from the ledger, every kiosk counter from the

@@ -5,7 +5,8 @@
 // many effects the sweep had to complete.
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { requireFunctions } from '../lib/paths.mjs';
-import { countOf, runAdmin, sum } from './books.mjs';
+import { runAdmin } from '../lib/emulators.mjs';
+import { countOf, sum } from './books.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');

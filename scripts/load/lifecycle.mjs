@@ -7,7 +7,8 @@
 import { pause } from '../../kiosk-simulator/client.ts';
 import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
-import { countOf, docsOf, each, runAdmin, sum } from './books.mjs';
+import { runAdmin } from '../lib/emulators.mjs';
+import { countOf, docsOf, each, sum } from './books.mjs';
 import { headersOf, submitRecorded, transactionBody } from './bursts.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
