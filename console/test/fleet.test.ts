@@ -78,7 +78,7 @@ test('Fleet sorts by a column and pages the table', async () => {
 
 test('Fleet is usable at 360 px: nothing wider than the screen but the table, which scrolls in its own box', async () => {
   await seedKiosk();
-  const { page, context } = await operatorPage({ width: 360, height: 740 });
+  const { page, context } = await operatorPage({ viewport: { width: 360, height: 740 } });
   const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(pageWidth <= 360, `the page is ${pageWidth} px wide at 360 px`);
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
