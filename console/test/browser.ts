@@ -30,7 +30,8 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-type Viewport = { width: number; height: number };
+/** How a test's browser context differs from a person's usual one (see newPage). */
+type ContextOptions = Pick<BrowserContextOptions, 'viewport' | 'locale'>;
 
 /**
  * The browser of a test file (launched before its first test, closed after its last)
@@ -43,7 +44,7 @@ export function browserOfFile() {
   const launched = () => browser ?? assert.fail('the browser is launched before the first test');
   return {
     newPage: () => newPage(launched()),
-    operatorPage: (viewport?: Viewport) => operatorPage(launched(), viewport),
+    operatorPage: (options?: ContextOptions) => operatorPage(launched(), options),
     /** A signed-in operator's page at `path` of the console, once it shows its heading. */
     operatorPageAt: async (path: string, heading: string) => {
       const opened = await operatorPage(launched());
@@ -60,16 +61,20 @@ export function consoleUrl(path = '/'): string {
   return `http://${hosting}${path}`;
 }
 
-/** A page of a fresh browser context, at 1280×800 unless given; no session unless one is given (a stored one). */
+/**
+ * A page of a fresh browser context, at 1280×800 and in the locale en-US unless given; no session unless one is
+ * given (a stored one).
+ */
 export async function newPage(
   browser: Browser,
   {
     viewport = { width: 1280, height: 800 },
+    // A locale as a person's browser has one: under LANG=C, Chromium's would be `en-US@posix`, which Intl refuses.
+    locale = 'en-US',
     storageState,
-  }: Pick<BrowserContextOptions, 'viewport' | 'storageState'> = {},
+  }: ContextOptions & Pick<BrowserContextOptions, 'storageState'> = {},
 ) {
-  // A locale as a person's browser has one: under LANG=C, Chromium's would be `en-US@posix`, which Intl refuses.
-  const context: BrowserContext = await browser.newContext({ viewport, storageState, locale: 'en-US' });
+  const context: BrowserContext = await browser.newContext({ viewport, storageState, locale });
   // Map tiles come from the internet, which this machine does not reach: refuse them at once.
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
   return { context, page: await context.newPage() };
@@ -84,9 +89,9 @@ export async function signIn(page: Page, account: { email: string; password: str
 }
 
 /** A signed-in operator on a fresh page. */
-async function operatorPage(browser: Browser, viewport?: Viewport) {
+async function operatorPage(browser: Browser, options?: ContextOptions) {
   const operator = await newAccount(true);
-  const opened = await newPage(browser, { viewport });
+  const opened = await newPage(browser, options);
   await signIn(opened.page, operator);
   await opened.page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
   return { ...opened, operator };

@@ -78,7 +78,7 @@ test('Fleet sorts by a column and pages the table', async () => {
 
 test('Fleet is usable at 360 px: nothing wider than the screen but the table, which scrolls in its own box', async () => {
   await seedKiosk();
-  const { page, context } = await operatorPage({ width: 360, height: 740 });
+  const { page, context } = await operatorPage({ viewport: { width: 360, height: 740 } });
   const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(pageWidth <= 360, `the page is ${pageWidth} px wide at 360 px`);
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
@@ -130,6 +130,8 @@ test("the kiosk's last 30 days: today's transactions, items and points in the ch
   await row.waitFor();
   const cells = await row.getByRole('cell').allInnerTexts();
   assert.ok(cells.includes('1') && cells.includes('5'), `1 transaction, 5 items in ${JSON.stringify(cells)}`);
+  // The chart is drawn once uPlot, loaded on first use, has arrived: the canvas is its image.
+  await page.getByRole('img', { name: 'Last 30 days chart: transactions, items and points per day' }).waitFor();
   assert.ok(await page.locator('canvas').count(), 'a chart is drawn');
   assert.deepEqual(await seriousViolations(page), []);
   await context.close();
