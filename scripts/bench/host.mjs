@@ -99,7 +99,7 @@ export const withInstances = async (options, measure) => {
   const started = /** @type {Instance[]} */ ([]);
   try {
     for (const option of options) started.push(await startFunction(option));
-    for (const instance of started) await firstAnswer(instance, '/');
+    for (const instance of started) await firstAnswer(instance, { path: '/' });
     return await measure(started);
   } finally {
     for (const instance of started) await instance.stop();
@@ -109,8 +109,11 @@ export const withInstances = async (options, measure) => {
 /** The union of the request's backend calls' intervals, from its Server-Timing header (ms). */
 const backendMs = (/** @type {unknown} */ header) => Number(/backend;dur=([\d.]+)/.exec(String(header))?.[1]);
 
-/** Polls `path` every few ms until it answers 200: the time from spawn to that answer, and its backend time. */
-export async function firstAnswer(/** @type {Instance} */ instance, /** @type {string} */ path, headers = {}) {
+/**
+ * Polls GET `path` every few ms until it answers 200: the time from spawn to that answer, its backend time, its body.
+ * @param {Instance} instance @param {{ path: string, headers?: Record<string, string> }} request
+ */
+export async function firstAnswer(instance, { path, headers }) {
   const { url, logFile } = instance;
   const answered = async () => {
     if (instance.child.exitCode !== null) throw new Error(`functions-framework exited; see ${logFile}`);

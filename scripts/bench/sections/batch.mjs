@@ -35,10 +35,7 @@ export async function measureBatch({ url, runId, items, rounds }) {
     ]),
   ]);
   const key = { 'x-api-key': (await issueKey(KIOSK_ID, 'bench backlog')).apiKey };
-  const counters = async () => {
-    const snap = await kiosk.get();
-    return [snap.get('plasticCount'), snap.get('metalCount')];
-  };
+  const counters = () => kiosk.get().then((snap) => [snap.get('plasticCount'), snap.get('metalCount')]);
   /** How many of the diagnostics `event` were recorded since `since` (the folds: of this kiosk). */
   const recorded = async (/** @type {string} */ event, /** @type {number} */ since) =>
     (await diagnosticsCollection().where('event', '==', event).get()).docs.filter(

@@ -8,7 +8,7 @@ import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
 import { median, summarize } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
 import { db, endpoints, projectFirestore, seedFleet } from '../data.mjs';
-import { cannon, functionEnv, inRotation, inSequence, inTurn, withInstances } from '../host.mjs';
+import { cannon, firstAnswer, functionEnv, inRotation, inSequence, inTurn, withInstances } from '../host.mjs';
 
 /** A project of its own in the emulator per size, and the start options of an api instance on it. */
 const sizeProject = (/** @type {string} */ size, /** @type {Record<string, string>} */ env) => {
@@ -60,12 +60,6 @@ export async function measureThroughput({ env, data, users, connections, seconds
   });
 }
 
-/**
- * The JSON answer of GET `path` (with `headers`) from `url`.
- * @type {(url: string, get: { path: string, headers?: Record<string, string> }) => Promise<any>}
- */
-const getJson = async (url, { path, headers }) => (await fetch(url + path, { headers })).json();
-
 const NEIGHBOURHOOD = { latitude: 52.521918, longitude: 13.413215 };
 const RADIUS_KM = 5;
 
@@ -110,7 +104,7 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
   });
   const options = sizes.map((size) => size.instance);
   return withInstances(options, async (instances) => {
-    const found = await inSequence(instances, async ({ url }) => (await getJson(url, { path })).kiosks.length);
+    const found = await inSequence(instances, async (api) => (await firstAnswer(api, { path })).body.kiosks.length);
     const targets = instances.map(({ url }) => ({ url, request: { method: 'GET', path } }));
     const measured = await inTurn(targets, { rounds, amount });
     return sizes.map(({ instance: _, ...size }, i) => ({ ...size, found: found[i], ...measured[i] }));
@@ -138,9 +132,9 @@ export async function measureHistory({ env, runId, kioskId, entries, rounds, amo
   const { seconds, nanoseconds } = after.get('createdAt');
   const cursor = encodeCursor({ seconds, nanoseconds, id: after.id });
   pages.push({ ...longest, page: 'last', path: `${longest.path}&cursor=${cursor}` });
-  return withInstances([{ env: functionEnv(env) }], async ([{ url }]) => {
-    const shown = await inSequence(pages, async (page) => (await getJson(url, page)).entries.length);
-    const targets = pages.map(({ path, headers }) => ({ url, request: { method: 'GET', path, headers } }));
+  return withInstances([{ env: functionEnv(env) }], async ([api]) => {
+    const shown = await inSequence(pages, async (page) => (await firstAnswer(api, page)).body.entries.length);
+    const targets = pages.map(({ path, headers }) => ({ url: api.url, request: { method: 'GET', path, headers } }));
     const measured = await inTurn(targets, { rounds, amount });
     return pages.map(({ entries: count, page }, i) => ({ entries: count, page, shown: shown[i], ...measured[i] }));
   });

@@ -10,10 +10,10 @@ import { cannon, firstAnswer, floorFunction, functionEnv, startFunction } from '
  */
 export async function measureColdStart({ env, runs, requests }) {
   /** @type {(options: Parameters<typeof startFunction>[0], request: import('../host.mjs').BenchRequest) => ReturnType<typeof firstAnswer>} */
-  const once = async (options, { path, headers }) => {
+  const once = async (options, request) => {
     const instance = await startFunction(options);
     try {
-      return await firstAnswer(instance, path, headers);
+      return await firstAnswer(instance, request);
     } finally {
       await instance.stop();
     }
