@@ -38,14 +38,13 @@ const ADMIN_KIOSK = {
 
 /**
  * firebase-admin's Firestore for another project in the same emulator (an app of its own).
- * @param {string} projectId
- * @returns {import('firebase-admin/firestore').Firestore}
+ * @type {(projectId: string) => import('firebase-admin/firestore').Firestore}
  */
-export function projectFirestore(projectId) {
+export const projectFirestore = (projectId) => {
   const { getApps, initializeApp } = requireFunctions('firebase-admin/app');
   const app = getApps().find((/** @type {{ name: string }} */ existing) => existing.name === projectId);
   return requireFunctions('firebase-admin/firestore').getFirestore(app ?? initializeApp({ projectId }, projectId));
-}
+};
 
 /**
  * The settings, the bench's kiosks each with a key (`${keyPrefix}-${i}`) and `userCount` users (every other one with a

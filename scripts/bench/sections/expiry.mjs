@@ -53,10 +53,8 @@ export async function measureExpiry({ due, idle, rounds }) {
       firestore,
     );
     // Without FIREBASE_CONFIG (emulators:exec's, naming the bench's project), firebase-admin takes GCLOUD_PROJECT.
-    /** @type {NodeJS.ProcessEnv} */
-    const env = { ...process.env, GCLOUD_PROJECT: projectId, PUSH_TRANSPORT: 'outbox' };
-    delete env.FIREBASE_CONFIG;
-    delete env.GOOGLE_CLOUD_PROJECT;
+    const { FIREBASE_CONFIG: _config, GOOGLE_CLOUD_PROJECT: _project, ...inherited } = process.env;
+    const env = { ...inherited, GCLOUD_PROJECT: projectId, PUSH_TRANSPORT: 'outbox' };
     const worker = new Worker(WORKER, { eval: true, env });
     return { idleUsers, firestore, dueDocs, worker, days: 0, runs: /** @type {number[]} */ ([]), usersRead: 0 };
   });
