@@ -6,6 +6,7 @@
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
+import { inSequence } from './host.mjs';
 
 /** @type {() => import('firebase-admin/firestore').Firestore} */
 export const db = requireFunctions('./lib/adapters/firestore.js').db;
@@ -49,9 +50,7 @@ export const projectFirestore = (projectId) => {
 /**
  * The settings, the bench's kiosks each with a key (`${keyPrefix}-${i}`) and `userCount` users (every other one with a
  * push token) in `firestore`, written with the service's own builders.
- * @param {import('firebase-admin/firestore').Firestore} firestore
- * @param {number} userCount
- * @param {string} keyPrefix
+ * @param {import('firebase-admin/firestore').Firestore} firestore @param {number} userCount @param {string} keyPrefix
  */
 export async function seedFleet(firestore, userCount, keyPrefix) {
   // The daily cap would refuse a busy user's awards; the bench measures speed, not the cap.
@@ -90,8 +89,7 @@ export async function seed(/** @type {string} */ runId, /** @type {number} */ vo
     await revokeKey(id, keyId);
     revoked.push({ kioskId: id, keyId });
   }
-  const tokens = [];
-  for (const uid of authUsers) tokens.push(await idTokenFor(uid));
+  const tokens = await inSequence(authUsers, (uid) => idTokenFor(uid));
   const adminToken = await idTokenFor('bench-admin', { admin: true });
   // The partner, its key and the vouchers of its reward, redeemed by the signed-in users through the service's own
   // redeemReward: each user's in turn (a redemption guards its user's balance), the users side by side.
@@ -112,10 +110,7 @@ export async function seed(/** @type {string} */ runId, /** @type {number} */ vo
 
 /** @typedef {Awaited<ReturnType<typeof seed>> & { runId: string }} Data */
 
-/**
- * Every endpoint the bench times, with its n-th request (the method is the name's).
- * @param {Data} data
- */
+/** Every endpoint the bench times, with its n-th request (the method is the name's). @param {Data} data */
 export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKey, codes, adminToken, runId }) {
   const kiosk = (/** @type {number} */ n) => kiosks[n % kiosks.length];
   const key = (/** @type {number} */ n) => ({ 'x-api-key': kiosk(n).apiKey });

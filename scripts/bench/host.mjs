@@ -177,27 +177,30 @@ export const inSequence = async (items, map) => {
 
 /**
  * `rounds` rounds of `measure(item, i, round)` over `items`, each round starting one further on, so that other load on
- * the machine hits every item alike.
- * @type {<T>(rounds: number, items: T[], measure: (item: T, i: number, round: number) => Promise<void>) => Promise<void>}
+ * the machine hits every item alike: what each item measured, round by round.
+ * @type {<T, R>(rounds: number, items: T[], measure: (item: T, i: number, round: number) => Promise<R>) => Promise<R[][]>}
  */
 export const inRotation = async (rounds, items, measure) => {
+  const measured = items.map(() => /** @type {any[]} */ ([]));
   for (let round = 0; round < rounds; round++)
-    for (let k = round; k < round + items.length; k++) await measure(items[k % items.length], k % items.length, round);
+    for (let k = round; k < round + items.length; k++) {
+      const i = k % items.length;
+      measured[i].push(await measure(items[i], i, round));
+    }
+  return measured;
 };
 
 /**
  * `rounds` of `amount` requests (c=1) per target, in rotation after a warm-up of `warmUp` each; latencies and backend
  * times pooled per target (each row's columns in the report).
- * @param {{ url: string, request: BenchRequest }[]} targets
- * @param {{ rounds: number, amount: number, warmUp?: number }} plan
+ * @param {{ url: string, request: BenchRequest }[]} targets @param {{ rounds: number, amount: number, warmUp?: number }} plan
  */
 export async function inTurn(targets, { rounds, amount, warmUp = 5 }) {
   for (const { url, request } of warmUp ? targets : [])
     await cannon(url, { connections: 1, amount: warmUp, build: () => request });
-  const loads = targets.map(() => /** @type {Load[]} */ ([]));
-  await inRotation(rounds, targets, async ({ url, request }, i) => {
-    loads[i].push(await cannon(url, { connections: 1, amount, build: () => request }));
-  });
+  const loads = await inRotation(rounds, targets, ({ url, request }) =>
+    cannon(url, { connections: 1, amount, build: () => request }),
+  );
   return loads.map((runs) => {
     const latency = summarize(runs.flatMap((run) => run.latencies));
     const backendP50 = summarize(runs.flatMap((run) => run.backend)).p50;

@@ -77,8 +77,7 @@ const [warm, batch, webhooks] = await withInstances(instances, async ([api, floo
   step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
   const backlog = await measureBatch({ url: api.url, runId, ...plan.batch });
   step(`Webhook delivery lag: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms`);
-  const { adminToken, authUsers: userIds } = data;
-  const lag = await measureWebhookLag({ url: api.url, adminToken, userIds, ...plan.webhooks });
+  const lag = await measureWebhookLag({ url: api.url, data, ...plan.webhooks });
   return /** @type {const} */ ([rows, backlog, lag]);
 });
 

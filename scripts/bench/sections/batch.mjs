@@ -42,10 +42,9 @@ export async function measureBatch({ url, runId, items, rounds }) {
       (/** @type {any} */ doc) =>
         doc.get('at')?.toMillis() >= since && (event !== 'kiosk_fold_committed' || doc.get('kioskId') === KIOSK_ID),
     ).length;
-  const runs = MODES.map(() => /** @type {Record<string, number>[]} */ ([]));
   await setBackgroundTriggers(true);
   try {
-    await inRotation(rounds, MODES, async ({ mode, connections }, m, round) => {
+    const runs = await inRotation(rounds, MODES, async ({ mode, connections }, m, round) => {
       const deposits = Array.from({ length: items }, (_, i) => ({
         kioskId: KIOSK_ID,
         userId: `backlog-user-${i % USERS}`,
@@ -55,10 +54,9 @@ export async function measureBatch({ url, runId, items, rounds }) {
         idempotencyKey: `${runId}-backlog-${m}-${round}-${i}`,
       }));
       const [plastic, metal] = await counters();
-      const expected = [
-        plastic + deposits.reduce((sum, item) => sum + item.plasticCount, 0),
-        metal + deposits.reduce((sum, item) => sum + item.metalCount, 0),
-      ].join('/');
+      const added = (/** @type {'plasticCount' | 'metalCount'} */ count) =>
+        deposits.reduce((sum, item) => sum + item[count], 0);
+      const expected = [plastic + added('plasticCount'), metal + added('metalCount')].join('/');
       const since = Date.now();
       const started = performance.now();
       const answers = /** @type {{ status: number, id?: string }[]} */ ([]);
@@ -99,22 +97,22 @@ export async function measureBatch({ url, runId, items, rounds }) {
         ).length,
       };
       console.log(`  ${mode}: ${JSON.stringify(run)}`);
-      runs[m].push(run);
+      return run;
+    });
+    const sum = (/** @type {number[]} */ values) => values.reduce((a, b) => a + b, 0);
+    return MODES.map(({ mode }, m) => {
+      const of = (/** @type {keyof (typeof runs)[number][number]} */ field) => runs[m].map((run) => run[field]);
+      return {
+        upload: mode,
+        answerMs: median(of('answerMs')),
+        everyEffectMs: median(of('everyEffectMs')),
+        notOk: sum(of('notOk')),
+        retried: sum(of('retried')),
+        hotFolds: median(of('hotFolds')),
+        failedEffects: sum(of('failedEffects')),
+      };
     });
   } finally {
     await setBackgroundTriggers(false);
   }
-  const sum = (/** @type {number[]} */ values) => values.reduce((a, b) => a + b, 0);
-  return MODES.map(({ mode }, m) => {
-    const of = (/** @type {string} */ field) => runs[m].map((run) => run[field]);
-    return {
-      upload: mode,
-      answerMs: median(of('answerMs')),
-      everyEffectMs: median(of('everyEffectMs')),
-      notOk: sum(of('notOk')),
-      retried: sum(of('retried')),
-      hotFolds: median(of('hotFolds')),
-      failedEffects: sum(of('failedEffects')),
-    };
-  });
 }

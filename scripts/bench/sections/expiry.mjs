@@ -56,7 +56,7 @@ export async function measureExpiry({ due, idle, rounds }) {
     const { FIREBASE_CONFIG: _config, GOOGLE_CLOUD_PROJECT: _project, ...inherited } = process.env;
     const env = { ...inherited, GCLOUD_PROJECT: projectId, PUSH_TRANSPORT: 'outbox' };
     const worker = new Worker(WORKER, { eval: true, env });
-    return { idleUsers, firestore, dueDocs, worker, days: 0, runs: /** @type {number[]} */ ([]), usersRead: 0 };
+    return { idleUsers, firestore, dueDocs, worker, days: 0, usersRead: 0 };
   });
   /** One run of `size` for a day of its own, its due users' points put back first: its time (ms). */
   const run = async (/** @type {(typeof sizes)[number]} */ size) => {
@@ -74,17 +74,15 @@ export async function measureExpiry({ due, idle, rounds }) {
   };
   try {
     for (const size of sizes) await run(size);
-    await inRotation(rounds, sizes, async (size) => {
-      size.runs.push(await run(size));
-    });
+    const runs = await inRotation(rounds, sizes, run);
+    return sizes.map(({ idleUsers, usersRead }, i) => ({
+      usersDue: due,
+      idleUsers,
+      usersRead,
+      timeMs: median(runs[i]),
+      runs: runs[i],
+    }));
   } finally {
     await Promise.all(sizes.map((size) => size.worker.terminate()));
   }
-  return sizes.map(({ idleUsers, usersRead, runs }) => ({
-    usersDue: due,
-    idleUsers,
-    usersRead,
-    timeMs: median(runs),
-    runs,
-  }));
 }
