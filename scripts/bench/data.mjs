@@ -6,7 +6,7 @@
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
-import { inSequence } from './host.mjs';
+import { functionEnv, inSequence } from './host.mjs';
 
 /** @type {() => import('firebase-admin/firestore').Firestore} */
 export const db = requireFunctions('./lib/adapters/firestore.js').db;
@@ -38,14 +38,17 @@ const ADMIN_KIOSK = {
 };
 
 /**
- * firebase-admin's Firestore for another project in the same emulator (an app of its own).
- * @type {(projectId: string) => import('firebase-admin/firestore').Firestore}
+ * A project of its own in the emulator for a section's `size`: its id, firebase-admin's Firestore for it (an app of its
+ * own), and the start options of an api instance on it with `env`.
+ * @param {string} size @param {Record<string, string>} [env]
  */
-export const projectFirestore = (projectId) => {
-  const { getApps, initializeApp } = requireFunctions('firebase-admin/app');
-  const app = getApps().find((/** @type {{ name: string }} */ existing) => existing.name === projectId);
-  return requireFunctions('firebase-admin/firestore').getFirestore(app ?? initializeApp({ projectId }, projectId));
-};
+export function sizeProject(size, env = {}) {
+  const projectId = `${process.env.GCLOUD_PROJECT}-${size}`;
+  const app = requireFunctions('firebase-admin/app').initializeApp({ projectId }, projectId);
+  /** @type {import('firebase-admin/firestore').Firestore} */
+  const firestore = requireFunctions('firebase-admin/firestore').getFirestore(app);
+  return { projectId, firestore, instance: { env: functionEnv({ ...env, GCLOUD_PROJECT: projectId }) } };
+}
 
 /**
  * The settings, the bench's kiosks each with a key (`${keyPrefix}-${i}`) and `userCount` users (every other one with a

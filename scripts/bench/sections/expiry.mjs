@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { writeAll } from '../../lib/fleet.mjs';
 import { median } from '../../lib/stats.mjs';
 import { functionsDir, requireFunctions } from '../../lib/paths.mjs';
-import { projectFirestore } from '../data.mjs';
+import { sizeProject } from '../data.mjs';
 import { inRotation, inSequence } from '../host.mjs';
 
 const AFTER_MONTHS = 1;
@@ -41,8 +41,7 @@ export async function measureExpiry({ due, idle, rounds }) {
   const user = (/** @type {string} */ name) =>
     newProfile({ name, currentPoints: POINTS, totalPoints: POINTS }, DEFAULT_REWARDS);
   const sizes = await inSequence([idle, 10 * idle], async (idleUsers) => {
-    const projectId = `${process.env.GCLOUD_PROJECT}-expiry${idleUsers}`;
-    const firestore = projectFirestore(projectId);
+    const { projectId, firestore } = sizeProject(`expiry${idleUsers}`);
     const dueDocs = Array.from({ length: due }, (_, i) => [
       firestore.collection('users').doc(`due-${i}`),
       { ...user(`Due ${i}`), ...pointsModel({ [expiredMonth]: POINTS }) },

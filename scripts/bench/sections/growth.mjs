@@ -7,14 +7,8 @@ import { idTokenFor } from '../../../functions/test/harness/auth.ts';
 import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
 import { median, summarize } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
-import { db, endpoints, projectFirestore, seedFleet } from '../data.mjs';
+import { db, endpoints, seedFleet, sizeProject } from '../data.mjs';
 import { cannon, firstAnswer, functionEnv, inRotation, inSequence, inTurn, withInstances } from '../host.mjs';
-
-/** A project of its own in the emulator per size, and the start options of an api instance on it. */
-const sizeProject = (/** @type {string} */ size, /** @type {Record<string, string>} */ env) => {
-  const projectId = `${process.env.GCLOUD_PROJECT}-${size}`;
-  return { projectId, instance: { env: functionEnv({ ...env, GCLOUD_PROJECT: projectId }) } };
-};
 
 /**
  * POST /kiosk/transaction (the warm section's requests, on each size's fleet) through autocannon for `seconds` per
@@ -23,8 +17,8 @@ const sizeProject = (/** @type {string} */ size, /** @type {Record<string, strin
  */
 export async function measureThroughput({ env, data, users, connections, seconds, rounds }) {
   const sizes = await inSequence(users, async (count) => {
-    const { projectId, instance } = sizeProject(`u${count}`, env);
-    const fleet = await seedFleet(projectFirestore(projectId), count, `${data.runId}-${projectId}`);
+    const { projectId, firestore, instance } = sizeProject(`u${count}`, env);
+    const fleet = await seedFleet(firestore, count, `${data.runId}-${projectId}`);
     const [{ request }] = endpoints({ ...data, ...fleet }).filter(({ name }) => name === 'POST /kiosk/transaction');
     return { users: count, request, instance };
   });
@@ -73,8 +67,7 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
   const { geohashRanges } = requireFunctions('./lib/domain/geohashCover.js');
   const path = `/kiosks?near=${NEIGHBOURHOOD.latitude},${NEIGHBOURHOOD.longitude}&radiusKm=${RADIUS_KM}`;
   const sizes = await inSequence(fleets, async (fleet) => {
-    const { projectId, instance } = sizeProject(`near${fleet}`, env);
-    const firestore = projectFirestore(projectId);
+    const { firestore, instance } = sizeProject(`near${fleet}`, env);
     const places = Array.from({ length: near }, (_, i) =>
       pointAt(NEIGHBOURHOOD, 0.2 + (4.3 * i) / near, (i * 137.5) % 360),
     );
