@@ -62,13 +62,15 @@ export async function seedFleet(firestore, userCount, keyPrefix) {
   const users = Array.from({ length: userCount }, (_, i) => `bench-user-${i}`);
   const kioskDoc = (/** @type {number} */ i) =>
     fleetKioskDoc(i, { name: `Bench kiosk ${i}`, address: `Bench street ${i}`, openingHours: SCHEDULES[i % 3] });
-  const userDoc = (/** @type {number} */ i) => fleetUserDoc(users[i], i % 2 ? undefined : `device-${i}`);
   const docs = [
     ...kiosks.flatMap(({ id, apiKey }, i) => [
       [firestore.collection('kiosks').doc(id), kioskDoc(i)],
       [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), newKioskKey(id, 'bench')],
     ]),
-    ...users.map((id, i) => [firestore.collection('users').doc(id), userDoc(i)]),
+    ...users.map((id, i) => [
+      firestore.collection('users').doc(id),
+      fleetUserDoc(id, i % 2 ? undefined : `device-${i}`),
+    ]),
   ];
   await writeAll(docs, firestore);
   return { kiosks, users };
@@ -85,13 +87,12 @@ export async function seed(/** @type {string} */ runId, /** @type {number} */ vo
   const docs = authUsers.flatMap((userId) => fleetUserWithHistory(db(), { userId, name: userId, kioskId, ...HISTORY }));
   await writeAll(docs);
   for (const reward of REWARDS) await upsertReward(reward);
-  // DELETE of an already revoked key answers 200 and writes nothing.
-  const revoked = [];
-  for (const { id } of kiosks.slice(0, AUTH_USERS)) {
+  // Revoked keys, by their paths: DELETE of an already revoked key answers 200 and writes nothing.
+  const revoked = await inSequence(kiosks.slice(0, AUTH_USERS), async ({ id }) => {
     const { keyId } = await issueKey(id, 'bench revoked');
     await revokeKey(id, keyId);
-    revoked.push({ kioskId: id, keyId });
-  }
+    return `/admin/kiosks/${id}/keys/${keyId}`;
+  });
   const tokens = await inSequence(authUsers, (uid) => idTokenFor(uid));
   const adminToken = await idTokenFor('bench-admin', { admin: true });
   // The partner, its key and the vouchers of its reward, redeemed by the signed-in users through the service's own
@@ -141,7 +142,6 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
   const client = (/** @type {number} */ n) => ({
     'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
   });
-  const revokedKey = (/** @type {number} */ n) => revoked[n % AUTH_USERS];
   // A use consumes its voucher: each use takes the next unused one (n counts every endpoint's requests).
   let uses = 0;
   /** @type {[string, (n: number) => [string, Record<string, string>?, unknown?]][]} */
@@ -164,10 +164,7 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
     ['POST /notify/user', (n) => ['/notify/user', admin, message(n)]],
     ['POST /admin/kiosks', (n) => ['/admin/kiosks', admin, newKiosk(n)]],
     ['POST /admin/kiosks/{id}/keys', (n) => [`/admin/kiosks/${kiosk(n).id}/keys`, admin, { label: 'bench' }]],
-    [
-      'DELETE /admin/kiosks/{id}/keys/{keyId}',
-      (n) => [`/admin/kiosks/${revokedKey(n).kioskId}/keys/${revokedKey(n).keyId}`, admin],
-    ],
+    ['DELETE /admin/kiosks/{id}/keys/{keyId}', (n) => [revoked[n % AUTH_USERS], admin]],
     ['GET /partner/vouchers/{code}', (n) => [`/partner/vouchers/${codes[n % codes.length]}`, partner]],
     // One seeded voucher per use the bench sends; a use past them would be 409 and counted as failed.
     [

@@ -196,11 +196,10 @@ export const inRotation = async (rounds, items, measure) => {
  * @param {{ url: string, request: BenchRequest }[]} targets @param {{ rounds: number, amount: number, warmUp?: number }} plan
  */
 export async function inTurn(targets, { rounds, amount, warmUp = 5 }) {
-  for (const { url, request } of warmUp ? targets : [])
-    await cannon(url, { connections: 1, amount: warmUp, build: () => request });
-  const loads = await inRotation(rounds, targets, ({ url, request }) =>
-    cannon(url, { connections: 1, amount, build: () => request }),
-  );
+  const send = (/** @type {(typeof targets)[number]} */ { url, request }, /** @type {number} */ n) =>
+    cannon(url, { connections: 1, amount: n, build: () => request });
+  if (warmUp) for (const target of targets) await send(target, warmUp);
+  const loads = await inRotation(rounds, targets, (target) => send(target, amount));
   return loads.map((runs) => {
     const latency = summarize(runs.flatMap((run) => run.latencies));
     const backendP50 = summarize(runs.flatMap((run) => run.backend)).p50;

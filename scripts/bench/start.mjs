@@ -59,8 +59,7 @@ export async function measureStart(runs) {
   const bin = join(repoRoot, 'node_modules', '.bin');
   const bareEnv = { ...process.env, ...emulatorEnv(), PATH: `${bin}:${process.env.PATH}` };
   const bareArgs = ['emulators:start', '--only', EMULATORS, '--project', LOCAL_PROJECT_ID];
-  const bare = [];
-  const start = [];
+  const [bare, start] = /** @type {number[][]} */ ([[], []]);
   // Both serve the built console; a warm `npm start` finds it built.
   buildConsole();
   for (let run = 0; run < runs; run++) {

@@ -76,7 +76,6 @@ export async function measureBatch({ url, runId, items, rounds }) {
       };
       let next = 0;
       await cannon(url, { connections, amount: requests.length, build: () => requests[next++], onAnswer });
-      const answerMs = lastAnswerAt - started;
       const refs = answers.flatMap(({ id }) => (id ? [db().collection('transactions').doc(id)] : []));
       const settled = async () => {
         const [snaps, now] = await Promise.all([db().getAll(...refs), counters()]);
@@ -87,7 +86,7 @@ export async function measureBatch({ url, runId, items, rounds }) {
       const what = `the effects of ${refs.length} transactions and the kiosk's counters at ${expected}`;
       const done = await waitFor(what, settled, 300_000, seen, 50);
       const run = {
-        answerMs,
+        answerMs: lastAnswerAt - started,
         everyEffectMs: performance.now() - started,
         notOk: answers.filter(({ status }) => status !== 200).length + items - answers.length,
         retried: await recorded('transaction_retried', since),
