@@ -64,11 +64,9 @@ const freePort = () =>
   });
 
 let instances = 0;
-/**
- * Spawns functions-framework for target `api` of `source` (default: the built functions) in functions/.
- * @param {{ source?: string, env: Record<string, string> }} options
- */
-export async function startFunction({ source = functionsDir, env }) {
+/** @typedef {{ source?: string, env: Record<string, string> }} StartOptions */
+/** Spawns functions-framework for target `api` of `source` (default: the built functions) in functions/. */
+export async function startFunction(/** @type {StartOptions} */ { source = functionsDir, env }) {
   const port = await freePort();
   const logFile = join(logDir, `instance-${++instances}.log`);
   const fd = openSync(logFile, 'w');
@@ -92,15 +90,15 @@ export async function startFunction({ source = functionsDir, env }) {
 /** @typedef {Awaited<ReturnType<typeof startFunction>>} Instance */
 
 /**
- * Starts an instance per entry of `options`, runs `measure` with them once each has answered, stops them.
- * @type {<R>(options: Parameters<typeof startFunction>[0][], measure: (instances: Instance[]) => Promise<R>) => Promise<R>}
+ * Starts an instance per entry of `options`, waits for each one's first answer to GET `ready` (default /), runs
+ * `measure` with the instances and those answers, stops them.
+ * @type {<R>(options: StartOptions[], measure: (instances: Instance[], first: FirstAnswer[]) => Promise<R>, ready?: GetRequest) => Promise<R>}
  */
-export const withInstances = async (options, measure) => {
+export const withInstances = async (options, measure, ready = { path: '/' }) => {
   const started = /** @type {Instance[]} */ ([]);
   try {
     for (const option of options) started.push(await startFunction(option));
-    for (const instance of started) await firstAnswer(instance, { path: '/' });
-    return await measure(started);
+    return await measure(started, await inSequence(started, (instance) => firstAnswer(instance, ready)));
   } finally {
     for (const instance of started) await instance.stop();
   }
@@ -109,9 +107,10 @@ export const withInstances = async (options, measure) => {
 /** The union of the request's backend calls' intervals, from its Server-Timing header (ms). */
 const backendMs = (/** @type {unknown} */ header) => Number(/backend;dur=([\d.]+)/.exec(String(header))?.[1]);
 
+/** @typedef {{ path: string, headers?: Record<string, string> }} GetRequest */
 /**
  * Polls GET `path` every few ms until it answers 200: the time from spawn to that answer, its backend time, its body.
- * @param {Instance} instance @param {{ path: string, headers?: Record<string, string> }} request
+ * @param {Instance} instance @param {GetRequest} request
  */
 export async function firstAnswer(instance, { path, headers }) {
   const { url, logFile } = instance;
@@ -124,6 +123,7 @@ export async function firstAnswer(instance, { path, headers }) {
   const firstResponseMs = performance.now() - instance.spawnedAt;
   return { firstResponseMs, backendMs: backendMs(response.headers.get('server-timing')), body: await response.json() };
 }
+/** @typedef {Awaited<ReturnType<typeof firstAnswer>>} FirstAnswer */
 
 /** @typedef {{ method: string, path: string, headers?: Record<string, string>, body?: unknown }} BenchRequest */
 
