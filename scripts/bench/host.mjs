@@ -27,7 +27,6 @@ export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
  */
 export const functionEnv = (extra = {}) => {
   const files = ['.env', '.env.local'].map((name) => join(functionsDir, name)).filter(existsSync);
-  const params = files.map((file) => parseEnv(readFileSync(file, 'utf8')));
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -37,7 +36,7 @@ export const functionEnv = (extra = {}) => {
     K_SERVICE: 'api',
     K_REVISION: 'api-00001-bench',
     LOG_EXECUTION_ID: 'true',
-    ...Object.assign({}, ...params),
+    ...Object.assign({}, ...files.map((file) => parseEnv(readFileSync(file, 'utf8')))),
     SMTP_PASSWORD: 'not-used-by-the-bench-mail-server',
     GCLOUD_PROJECT: process.env.GCLOUD_PROJECT,
     FIRESTORE_EMULATOR_HOST: process.env.FIRESTORE_EMULATOR_HOST,
