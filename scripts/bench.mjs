@@ -32,10 +32,7 @@ if (values.help) {
 const BENCHMARKS = join(repoRoot, 'BENCHMARKS.md');
 const RESULTS = join(cacheDir, 'bench.json');
 
-/**
- * Runs scripts/bench/<name>.mjs inside `firebase emulators:exec` with the emulators `only` names (or exits): what it
- * measured, from the file it writes.
- */
+/** What scripts/bench/<name>.mjs measured inside `firebase emulators:exec` of the emulators `only` (or exits). */
 async function measureInEmulators(/** @type {string} */ only, /** @type {string} */ name) {
   if (name === 'console') buildConsole();
   const file = join(cacheDir, `bench-${name}.json`);

@@ -6,6 +6,7 @@
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
+import { functionEnv, inSequence } from './host.mjs';
 
 /** @type {() => import('firebase-admin/firestore').Firestore} */
 export const db = requireFunctions('./lib/adapters/firestore.js').db;
@@ -37,22 +38,22 @@ const ADMIN_KIOSK = {
 };
 
 /**
- * firebase-admin's Firestore for another project in the same emulator (an app of its own).
- * @param {string} projectId
- * @returns {import('firebase-admin/firestore').Firestore}
+ * A project of its own in the emulator for a section's `size`: its id, firebase-admin's Firestore for it (an app of its
+ * own), and the start options of an api instance on it with `env`.
+ * @param {string} size @param {Record<string, string>} [env]
  */
-export function projectFirestore(projectId) {
-  const { getApps, initializeApp } = requireFunctions('firebase-admin/app');
-  const app = getApps().find((/** @type {{ name: string }} */ existing) => existing.name === projectId);
-  return requireFunctions('firebase-admin/firestore').getFirestore(app ?? initializeApp({ projectId }, projectId));
+export function sizeProject(size, env = {}) {
+  const projectId = `${process.env.GCLOUD_PROJECT}-${size}`;
+  const app = requireFunctions('firebase-admin/app').initializeApp({ projectId }, projectId);
+  /** @type {import('firebase-admin/firestore').Firestore} */
+  const firestore = requireFunctions('firebase-admin/firestore').getFirestore(app);
+  return { projectId, firestore, instance: { env: functionEnv({ ...env, GCLOUD_PROJECT: projectId }) } };
 }
 
 /**
  * The settings, the bench's kiosks each with a key (`${keyPrefix}-${i}`) and `userCount` users (every other one with a
  * push token) in `firestore`, written with the service's own builders.
- * @param {import('firebase-admin/firestore').Firestore} firestore
- * @param {number} userCount
- * @param {string} keyPrefix
+ * @param {import('firebase-admin/firestore').Firestore} firestore @param {number} userCount @param {string} keyPrefix
  */
 export async function seedFleet(firestore, userCount, keyPrefix) {
   // The daily cap would refuse a busy user's awards; the bench measures speed, not the cap.
@@ -61,13 +62,15 @@ export async function seedFleet(firestore, userCount, keyPrefix) {
   const users = Array.from({ length: userCount }, (_, i) => `bench-user-${i}`);
   const kioskDoc = (/** @type {number} */ i) =>
     fleetKioskDoc(i, { name: `Bench kiosk ${i}`, address: `Bench street ${i}`, openingHours: SCHEDULES[i % 3] });
-  const userDoc = (/** @type {number} */ i) => fleetUserDoc(users[i], i % 2 ? undefined : `device-${i}`);
   const docs = [
     ...kiosks.flatMap(({ id, apiKey }, i) => [
       [firestore.collection('kiosks').doc(id), kioskDoc(i)],
       [firestore.collection('kioskKeys').doc(keyIdOf(apiKey)), newKioskKey(id, 'bench')],
     ]),
-    ...users.map((id, i) => [firestore.collection('users').doc(id), userDoc(i)]),
+    ...users.map((id, i) => [
+      firestore.collection('users').doc(id),
+      fleetUserDoc(id, i % 2 ? undefined : `device-${i}`),
+    ]),
   ];
   await writeAll(docs, firestore);
   return { kiosks, users };
@@ -84,15 +87,13 @@ export async function seed(/** @type {string} */ runId, /** @type {number} */ vo
   const docs = authUsers.flatMap((userId) => fleetUserWithHistory(db(), { userId, name: userId, kioskId, ...HISTORY }));
   await writeAll(docs);
   for (const reward of REWARDS) await upsertReward(reward);
-  // DELETE of an already revoked key answers 200 and writes nothing.
-  const revoked = [];
-  for (const { id } of kiosks.slice(0, AUTH_USERS)) {
+  // Revoked keys, by their paths: DELETE of an already revoked key answers 200 and writes nothing.
+  const revoked = await inSequence(kiosks.slice(0, AUTH_USERS), async ({ id }) => {
     const { keyId } = await issueKey(id, 'bench revoked');
     await revokeKey(id, keyId);
-    revoked.push({ kioskId: id, keyId });
-  }
-  const tokens = [];
-  for (const uid of authUsers) tokens.push(await idTokenFor(uid));
+    return `/admin/kiosks/${id}/keys/${keyId}`;
+  });
+  const tokens = await inSequence(authUsers, (uid) => idTokenFor(uid));
   const adminToken = await idTokenFor('bench-admin', { admin: true });
   // The partner, its key and the vouchers of its reward, redeemed by the signed-in users through the service's own
   // redeemReward: each user's in turn (a redemption guards its user's balance), the users side by side.
@@ -113,10 +114,7 @@ export async function seed(/** @type {string} */ runId, /** @type {number} */ vo
 
 /** @typedef {Awaited<ReturnType<typeof seed>> & { runId: string }} Data */
 
-/**
- * Every endpoint the bench times, with its n-th request (the method is the name's).
- * @param {Data} data
- */
+/** Every endpoint the bench times, with its n-th request (the method is the name's). @param {Data} data */
 export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKey, codes, adminToken, runId }) {
   const kiosk = (/** @type {number} */ n) => kiosks[n % kiosks.length];
   const key = (/** @type {number} */ n) => ({ 'x-api-key': kiosk(n).apiKey });
@@ -144,7 +142,6 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
   const client = (/** @type {number} */ n) => ({
     'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
   });
-  const revokedKey = (/** @type {number} */ n) => revoked[n % AUTH_USERS];
   // A use consumes its voucher: each use takes the next unused one (n counts every endpoint's requests).
   let uses = 0;
   /** @type {[string, (n: number) => [string, Record<string, string>?, unknown?]][]} */
@@ -167,10 +164,7 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
     ['POST /notify/user', (n) => ['/notify/user', admin, message(n)]],
     ['POST /admin/kiosks', (n) => ['/admin/kiosks', admin, newKiosk(n)]],
     ['POST /admin/kiosks/{id}/keys', (n) => [`/admin/kiosks/${kiosk(n).id}/keys`, admin, { label: 'bench' }]],
-    [
-      'DELETE /admin/kiosks/{id}/keys/{keyId}',
-      (n) => [`/admin/kiosks/${revokedKey(n).kioskId}/keys/${revokedKey(n).keyId}`, admin],
-    ],
+    ['DELETE /admin/kiosks/{id}/keys/{keyId}', (n) => [revoked[n % AUTH_USERS], admin]],
     ['GET /partner/vouchers/{code}', (n) => [`/partner/vouchers/${codes[n % codes.length]}`, partner]],
     // One seeded voucher per use the bench sends; a use past them would be 409 and counted as failed.
     [

@@ -27,7 +27,6 @@ export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
  */
 export const functionEnv = (extra = {}) => {
   const files = ['.env', '.env.local'].map((name) => join(functionsDir, name)).filter(existsSync);
-  const params = files.map((file) => parseEnv(readFileSync(file, 'utf8')));
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -37,7 +36,7 @@ export const functionEnv = (extra = {}) => {
     K_SERVICE: 'api',
     K_REVISION: 'api-00001-bench',
     LOG_EXECUTION_ID: 'true',
-    ...Object.assign({}, ...params),
+    ...Object.assign({}, ...files.map((file) => parseEnv(readFileSync(file, 'utf8')))),
     SMTP_PASSWORD: 'not-used-by-the-bench-mail-server',
     GCLOUD_PROJECT: process.env.GCLOUD_PROJECT,
     FIRESTORE_EMULATOR_HOST: process.env.FIRESTORE_EMULATOR_HOST,
@@ -64,11 +63,9 @@ const freePort = () =>
   });
 
 let instances = 0;
-/**
- * Spawns functions-framework for target `api` of `source` (default: the built functions) in functions/.
- * @param {{ source?: string, env: Record<string, string> }} options
- */
-export async function startFunction({ source = functionsDir, env }) {
+/** @typedef {{ source?: string, env: Record<string, string> }} StartOptions */
+/** Spawns functions-framework for target `api` of `source` (default: the built functions) in functions/. */
+export async function startFunction(/** @type {StartOptions} */ { source = functionsDir, env }) {
   const port = await freePort();
   const logFile = join(logDir, `instance-${++instances}.log`);
   const fd = openSync(logFile, 'w');
@@ -92,15 +89,15 @@ export async function startFunction({ source = functionsDir, env }) {
 /** @typedef {Awaited<ReturnType<typeof startFunction>>} Instance */
 
 /**
- * Starts an instance per entry of `options`, runs `measure` with them once each has answered, stops them.
- * @type {<R>(options: Parameters<typeof startFunction>[0][], measure: (instances: Instance[]) => Promise<R>) => Promise<R>}
+ * Starts an instance per entry of `options`, waits for each one's first answer to GET `ready` (default /), runs
+ * `measure` with the instances and those answers, stops them.
+ * @type {<R>(options: StartOptions[], measure: (instances: Instance[], first: FirstAnswer[]) => Promise<R>, ready?: GetRequest) => Promise<R>}
  */
-export const withInstances = async (options, measure) => {
+export const withInstances = async (options, measure, ready = { path: '/' }) => {
   const started = /** @type {Instance[]} */ ([]);
   try {
     for (const option of options) started.push(await startFunction(option));
-    for (const instance of started) await firstAnswer(instance, '/');
-    return await measure(started);
+    return await measure(started, await inSequence(started, (instance) => firstAnswer(instance, ready)));
   } finally {
     for (const instance of started) await instance.stop();
   }
@@ -109,8 +106,12 @@ export const withInstances = async (options, measure) => {
 /** The union of the request's backend calls' intervals, from its Server-Timing header (ms). */
 const backendMs = (/** @type {unknown} */ header) => Number(/backend;dur=([\d.]+)/.exec(String(header))?.[1]);
 
-/** Polls `path` every few ms until it answers 200: the time from spawn to that answer, and its backend time. */
-export async function firstAnswer(/** @type {Instance} */ instance, /** @type {string} */ path, headers = {}) {
+/** @typedef {{ path: string, headers?: Record<string, string> }} GetRequest */
+/**
+ * Polls GET `path` every few ms until it answers 200: the time from spawn to that answer, its backend time, its body.
+ * @param {Instance} instance @param {GetRequest} request
+ */
+export async function firstAnswer(instance, { path, headers }) {
   const { url, logFile } = instance;
   const answered = async () => {
     if (instance.child.exitCode !== null) throw new Error(`functions-framework exited; see ${logFile}`);
@@ -121,6 +122,7 @@ export async function firstAnswer(/** @type {Instance} */ instance, /** @type {s
   const firstResponseMs = performance.now() - instance.spawnedAt;
   return { firstResponseMs, backendMs: backendMs(response.headers.get('server-timing')), body: await response.json() };
 }
+/** @typedef {Awaited<ReturnType<typeof firstAnswer>>} FirstAnswer */
 
 /** @typedef {{ method: string, path: string, headers?: Record<string, string>, body?: unknown }} BenchRequest */
 
@@ -174,27 +176,29 @@ export const inSequence = async (items, map) => {
 
 /**
  * `rounds` rounds of `measure(item, i, round)` over `items`, each round starting one further on, so that other load on
- * the machine hits every item alike.
- * @type {<T>(rounds: number, items: T[], measure: (item: T, i: number, round: number) => Promise<void>) => Promise<void>}
+ * the machine hits every item alike: what each item measured, round by round.
+ * @type {<T, R>(rounds: number, items: T[], measure: (item: T, i: number, round: number) => Promise<R>) => Promise<R[][]>}
  */
 export const inRotation = async (rounds, items, measure) => {
+  const measured = items.map(() => /** @type {any[]} */ ([]));
   for (let round = 0; round < rounds; round++)
-    for (let k = round; k < round + items.length; k++) await measure(items[k % items.length], k % items.length, round);
+    for (let k = round; k < round + items.length; k++) {
+      const i = k % items.length;
+      measured[i].push(await measure(items[i], i, round));
+    }
+  return measured;
 };
 
 /**
  * `rounds` of `amount` requests (c=1) per target, in rotation after a warm-up of `warmUp` each; latencies and backend
  * times pooled per target (each row's columns in the report).
- * @param {{ url: string, request: BenchRequest }[]} targets
- * @param {{ rounds: number, amount: number, warmUp?: number }} plan
+ * @param {{ url: string, request: BenchRequest }[]} targets @param {{ rounds: number, amount: number, warmUp?: number }} plan
  */
 export async function inTurn(targets, { rounds, amount, warmUp = 5 }) {
-  for (const { url, request } of warmUp ? targets : [])
-    await cannon(url, { connections: 1, amount: warmUp, build: () => request });
-  const loads = targets.map(() => /** @type {Load[]} */ ([]));
-  await inRotation(rounds, targets, async ({ url, request }, i) => {
-    loads[i].push(await cannon(url, { connections: 1, amount, build: () => request }));
-  });
+  const send = (/** @type {(typeof targets)[number]} */ { url, request }, /** @type {number} */ n) =>
+    cannon(url, { connections: 1, amount: n, build: () => request });
+  if (warmUp) for (const target of targets) await send(target, warmUp);
+  const loads = await inRotation(rounds, targets, (target) => send(target, amount));
   return loads.map((runs) => {
     const latency = summarize(runs.flatMap((run) => run.latencies));
     const backendP50 = summarize(runs.flatMap((run) => run.backend)).p50;

@@ -72,13 +72,12 @@ const cold = await measureColdStart({ env, runs: plan.coldRuns, requests: coldRe
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
 const instances = [{ env: functionEnv(env) }, floorFunction()];
 const [warm, batch, webhooks] = await withInstances(instances, async ([api, floor]) => {
-  const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, '/openapi.json')).body));
+  const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, { path: '/openapi.json' })).body));
   const rows = await measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
   step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
   const backlog = await measureBatch({ url: api.url, runId, ...plan.batch });
   step(`Webhook delivery lag: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms`);
-  const { adminToken, authUsers: userIds } = data;
-  const lag = await measureWebhookLag({ url: api.url, adminToken, userIds, ...plan.webhooks });
+  const lag = await measureWebhookLag({ url: api.url, data, ...plan.webhooks });
   return /** @type {const} */ ([rows, backlog, lag]);
 });
 

@@ -4,6 +4,7 @@
 // Each launch runs in a process group of its own, ended as Ctrl-C ends it, and the next waits until every port is
 // closed. Runs before the bench's own emulators start (the ports are fixed).
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,15 +17,12 @@ import { repoRoot } from '../lib/paths.mjs';
 
 /** The emulators' ports and those npm start adds (mail catcher, API reference, hub logging, websocket). */
 const PORTS = [...Object.values(HOSTS).map((host) => Number(host.split(':')[1])), 4500, 9150, 1025, 1080, 8090];
-const isOpen = (/** @type {number} */ port) =>
-  new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
+const isOpen = async (/** @type {number} */ port) => {
+  const socket = connect(port, '127.0.0.1');
+  const connected = await once(socket, 'connect').catch(() => undefined);
+  socket.destroy();
+  return Boolean(connected);
+};
 const openPorts = async () => (await Promise.all(PORTS.map(isOpen))).flatMap((open, i) => (open ? [PORTS[i]] : []));
 const noneOpen = async () => ((await openPorts()).length ? undefined : true);
 const stillOpen = async () => `ports ${(await openPorts()).join(', ')} still open`;
@@ -61,8 +59,7 @@ export async function measureStart(runs) {
   const bin = join(repoRoot, 'node_modules', '.bin');
   const bareEnv = { ...process.env, ...emulatorEnv(), PATH: `${bin}:${process.env.PATH}` };
   const bareArgs = ['emulators:start', '--only', EMULATORS, '--project', LOCAL_PROJECT_ID];
-  const bare = [];
-  const start = [];
+  const [bare, start] = /** @type {number[][]} */ ([[], []]);
   // Both serve the built console; a warm `npm start` finds it built.
   buildConsole();
   for (let run = 0; run < runs; run++) {

@@ -35,20 +35,16 @@ export async function measureBatch({ url, runId, items, rounds }) {
     ]),
   ]);
   const key = { 'x-api-key': (await issueKey(KIOSK_ID, 'bench backlog')).apiKey };
-  const counters = async () => {
-    const snap = await kiosk.get();
-    return [snap.get('plasticCount'), snap.get('metalCount')];
-  };
+  const counters = () => kiosk.get().then((snap) => [snap.get('plasticCount'), snap.get('metalCount')]);
   /** How many of the diagnostics `event` were recorded since `since` (the folds: of this kiosk). */
   const recorded = async (/** @type {string} */ event, /** @type {number} */ since) =>
     (await diagnosticsCollection().where('event', '==', event).get()).docs.filter(
       (/** @type {any} */ doc) =>
         doc.get('at')?.toMillis() >= since && (event !== 'kiosk_fold_committed' || doc.get('kioskId') === KIOSK_ID),
     ).length;
-  const runs = MODES.map(() => /** @type {Record<string, number>[]} */ ([]));
   await setBackgroundTriggers(true);
   try {
-    await inRotation(rounds, MODES, async ({ mode, connections }, m, round) => {
+    const runs = await inRotation(rounds, MODES, async ({ mode, connections }, m, round) => {
       const deposits = Array.from({ length: items }, (_, i) => ({
         kioskId: KIOSK_ID,
         userId: `backlog-user-${i % USERS}`,
@@ -58,10 +54,9 @@ export async function measureBatch({ url, runId, items, rounds }) {
         idempotencyKey: `${runId}-backlog-${m}-${round}-${i}`,
       }));
       const [plastic, metal] = await counters();
-      const expected = [
-        plastic + deposits.reduce((sum, item) => sum + item.plasticCount, 0),
-        metal + deposits.reduce((sum, item) => sum + item.metalCount, 0),
-      ].join('/');
+      const added = (/** @type {'plasticCount' | 'metalCount'} */ count) =>
+        deposits.reduce((sum, item) => sum + item[count], 0);
+      const expected = [plastic + added('plasticCount'), metal + added('metalCount')].join('/');
       const since = Date.now();
       const started = performance.now();
       const answers = /** @type {{ status: number, id?: string }[]} */ ([]);
@@ -81,7 +76,6 @@ export async function measureBatch({ url, runId, items, rounds }) {
       };
       let next = 0;
       await cannon(url, { connections, amount: requests.length, build: () => requests[next++], onAnswer });
-      const answerMs = lastAnswerAt - started;
       const refs = answers.flatMap(({ id }) => (id ? [db().collection('transactions').doc(id)] : []));
       const settled = async () => {
         const [snaps, now] = await Promise.all([db().getAll(...refs), counters()]);
@@ -92,7 +86,7 @@ export async function measureBatch({ url, runId, items, rounds }) {
       const what = `the effects of ${refs.length} transactions and the kiosk's counters at ${expected}`;
       const done = await waitFor(what, settled, 300_000, seen, 50);
       const run = {
-        answerMs,
+        answerMs: lastAnswerAt - started,
         everyEffectMs: performance.now() - started,
         notOk: answers.filter(({ status }) => status !== 200).length + items - answers.length,
         retried: await recorded('transaction_retried', since),
@@ -102,22 +96,22 @@ export async function measureBatch({ url, runId, items, rounds }) {
         ).length,
       };
       console.log(`  ${mode}: ${JSON.stringify(run)}`);
-      runs[m].push(run);
+      return run;
+    });
+    const sum = (/** @type {number[]} */ values) => values.reduce((a, b) => a + b, 0);
+    return MODES.map(({ mode }, m) => {
+      const of = (/** @type {keyof (typeof runs)[number][number]} */ field) => runs[m].map((run) => run[field]);
+      return {
+        upload: mode,
+        answerMs: median(of('answerMs')),
+        everyEffectMs: median(of('everyEffectMs')),
+        notOk: sum(of('notOk')),
+        retried: sum(of('retried')),
+        hotFolds: median(of('hotFolds')),
+        failedEffects: sum(of('failedEffects')),
+      };
     });
   } finally {
     await setBackgroundTriggers(false);
   }
-  const sum = (/** @type {number[]} */ values) => values.reduce((a, b) => a + b, 0);
-  return MODES.map(({ mode }, m) => {
-    const of = (/** @type {string} */ field) => runs[m].map((run) => run[field]);
-    return {
-      upload: mode,
-      answerMs: median(of('answerMs')),
-      everyEffectMs: median(of('everyEffectMs')),
-      notOk: sum(of('notOk')),
-      retried: sum(of('retried')),
-      hotFolds: median(of('hotFolds')),
-      failedEffects: sum(of('failedEffects')),
-    };
-  });
 }

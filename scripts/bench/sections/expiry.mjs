@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { writeAll } from '../../lib/fleet.mjs';
 import { median } from '../../lib/stats.mjs';
 import { functionsDir, requireFunctions } from '../../lib/paths.mjs';
-import { projectFirestore } from '../data.mjs';
+import { sizeProject } from '../data.mjs';
 import { inRotation, inSequence } from '../host.mjs';
 
 const AFTER_MONTHS = 1;
@@ -41,8 +41,7 @@ export async function measureExpiry({ due, idle, rounds }) {
   const user = (/** @type {string} */ name) =>
     newProfile({ name, currentPoints: POINTS, totalPoints: POINTS }, DEFAULT_REWARDS);
   const sizes = await inSequence([idle, 10 * idle], async (idleUsers) => {
-    const projectId = `${process.env.GCLOUD_PROJECT}-expiry${idleUsers}`;
-    const firestore = projectFirestore(projectId);
+    const { projectId, firestore } = sizeProject(`expiry${idleUsers}`);
     const dueDocs = Array.from({ length: due }, (_, i) => [
       firestore.collection('users').doc(`due-${i}`),
       { ...user(`Due ${i}`), ...pointsModel({ [expiredMonth]: POINTS }) },
@@ -53,12 +52,10 @@ export async function measureExpiry({ due, idle, rounds }) {
       firestore,
     );
     // Without FIREBASE_CONFIG (emulators:exec's, naming the bench's project), firebase-admin takes GCLOUD_PROJECT.
-    /** @type {NodeJS.ProcessEnv} */
-    const env = { ...process.env, GCLOUD_PROJECT: projectId, PUSH_TRANSPORT: 'outbox' };
-    delete env.FIREBASE_CONFIG;
-    delete env.GOOGLE_CLOUD_PROJECT;
+    const { FIREBASE_CONFIG: _config, GOOGLE_CLOUD_PROJECT: _project, ...inherited } = process.env;
+    const env = { ...inherited, GCLOUD_PROJECT: projectId, PUSH_TRANSPORT: 'outbox' };
     const worker = new Worker(WORKER, { eval: true, env });
-    return { idleUsers, firestore, dueDocs, worker, days: 0, runs: /** @type {number[]} */ ([]), usersRead: 0 };
+    return { idleUsers, firestore, dueDocs, worker, days: 0, usersRead: 0 };
   });
   /** One run of `size` for a day of its own, its due users' points put back first: its time (ms). */
   const run = async (/** @type {(typeof sizes)[number]} */ size) => {
@@ -76,17 +73,15 @@ export async function measureExpiry({ due, idle, rounds }) {
   };
   try {
     for (const size of sizes) await run(size);
-    await inRotation(rounds, sizes, async (size) => {
-      size.runs.push(await run(size));
-    });
+    const runs = await inRotation(rounds, sizes, run);
+    return sizes.map(({ idleUsers, usersRead }, i) => ({
+      usersDue: due,
+      idleUsers,
+      usersRead,
+      timeMs: median(runs[i]),
+      runs: runs[i],
+    }));
   } finally {
     await Promise.all(sizes.map((size) => size.worker.terminate()));
   }
-  return sizes.map(({ idleUsers, usersRead, runs }) => ({
-    usersDue: due,
-    idleUsers,
-    usersRead,
-    timeMs: median(runs),
-    runs,
-  }));
 }

@@ -28,8 +28,7 @@ export async function measureExport({ env, runId, kioskId, entries, rounds }) {
   });
   const options = users.map(() => ({ env: functionEnv(env) }));
   return withInstances(options, async (instances) => {
-    const { path, headers } = users[0].request;
-    for (const instance of instances) await firstAnswer(instance, path, headers);
+    for (const instance of instances) await firstAnswer(instance, users[0].request);
     const warm = instances.map(memoryOf);
     // One export of each size checked whole before the timing: as many entries and transactions as seeded.
     const bytes = await inSequence(users, async ({ entries: count, request }, i) => {

@@ -7,14 +7,8 @@ import { idTokenFor } from '../../../functions/test/harness/auth.ts';
 import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
 import { median, summarize } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
-import { db, endpoints, projectFirestore, seedFleet } from '../data.mjs';
-import { cannon, functionEnv, inRotation, inSequence, inTurn, withInstances } from '../host.mjs';
-
-/** A project of its own in the emulator per size, and the start options of an api instance on it. */
-const sizeProject = (/** @type {string} */ size, /** @type {Record<string, string>} */ env) => {
-  const projectId = `${process.env.GCLOUD_PROJECT}-${size}`;
-  return { projectId, instance: { env: functionEnv({ ...env, GCLOUD_PROJECT: projectId }) } };
-};
+import { db, endpoints, seedFleet, sizeProject } from '../data.mjs';
+import { cannon, firstAnswer, functionEnv, inRotation, inSequence, inTurn, withInstances } from '../host.mjs';
 
 /**
  * POST /kiosk/transaction (the warm section's requests, on each size's fleet) through autocannon for `seconds` per
@@ -23,8 +17,8 @@ const sizeProject = (/** @type {string} */ size, /** @type {Record<string, strin
  */
 export async function measureThroughput({ env, data, users, connections, seconds, rounds }) {
   const sizes = await inSequence(users, async (count) => {
-    const { projectId, instance } = sizeProject(`u${count}`, env);
-    const fleet = await seedFleet(projectFirestore(projectId), count, `${data.runId}-${projectId}`);
+    const { projectId, firestore, instance } = sizeProject(`u${count}`, env);
+    const fleet = await seedFleet(firestore, count, `${data.runId}-${projectId}`);
     const [{ request }] = endpoints({ ...data, ...fleet }).filter(({ name }) => name === 'POST /kiosk/transaction');
     return { users: count, request, instance };
   });
@@ -60,12 +54,6 @@ export async function measureThroughput({ env, data, users, connections, seconds
   });
 }
 
-/**
- * The JSON answer of GET `path` (with `headers`) from `url`.
- * @type {(url: string, get: { path: string, headers?: Record<string, string> }) => Promise<any>}
- */
-const getJson = async (url, { path, headers }) => (await fetch(url + path, { headers })).json();
-
 const NEIGHBOURHOOD = { latitude: 52.521918, longitude: 13.413215 };
 const RADIUS_KM = 5;
 
@@ -79,8 +67,7 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
   const { geohashRanges } = requireFunctions('./lib/domain/geohashCover.js');
   const path = `/kiosks?near=${NEIGHBOURHOOD.latitude},${NEIGHBOURHOOD.longitude}&radiusKm=${RADIUS_KM}`;
   const sizes = await inSequence(fleets, async (fleet) => {
-    const { projectId, instance } = sizeProject(`near${fleet}`, env);
-    const firestore = projectFirestore(projectId);
+    const { firestore, instance } = sizeProject(`near${fleet}`, env);
     const places = Array.from({ length: near }, (_, i) =>
       pointAt(NEIGHBOURHOOD, 0.2 + (4.3 * i) / near, (i * 137.5) % 360),
     );
@@ -110,7 +97,7 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
   });
   const options = sizes.map((size) => size.instance);
   return withInstances(options, async (instances) => {
-    const found = await inSequence(instances, async ({ url }) => (await getJson(url, { path })).kiosks.length);
+    const found = await inSequence(instances, async (api) => (await firstAnswer(api, { path })).body.kiosks.length);
     const targets = instances.map(({ url }) => ({ url, request: { method: 'GET', path } }));
     const measured = await inTurn(targets, { rounds, amount });
     return sizes.map(({ instance: _, ...size }, i) => ({ ...size, found: found[i], ...measured[i] }));
@@ -138,9 +125,9 @@ export async function measureHistory({ env, runId, kioskId, entries, rounds, amo
   const { seconds, nanoseconds } = after.get('createdAt');
   const cursor = encodeCursor({ seconds, nanoseconds, id: after.id });
   pages.push({ ...longest, page: 'last', path: `${longest.path}&cursor=${cursor}` });
-  return withInstances([{ env: functionEnv(env) }], async ([{ url }]) => {
-    const shown = await inSequence(pages, async (page) => (await getJson(url, page)).entries.length);
-    const targets = pages.map(({ path, headers }) => ({ url, request: { method: 'GET', path, headers } }));
+  return withInstances([{ env: functionEnv(env) }], async ([api]) => {
+    const shown = await inSequence(pages, async (page) => (await firstAnswer(api, page)).body.entries.length);
+    const targets = pages.map(({ path, headers }) => ({ url: api.url, request: { method: 'GET', path, headers } }));
     const measured = await inTurn(targets, { rounds, amount });
     return pages.map(({ entries: count, page }, i) => ({ entries: count, page, shown: shown[i], ...measured[i] }));
   });

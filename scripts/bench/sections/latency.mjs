@@ -2,26 +2,20 @@
 // Cold start and warm latency, each against its floor: the empty function (floor.js) on the same host, plus, for the
 // api, the time its own backend calls took in that very request (Server-Timing, src/adapters/callTiming.ts).
 import { median, summarize } from '../../lib/stats.mjs';
-import { cannon, firstAnswer, floorFunction, functionEnv, startFunction } from '../host.mjs';
+import { cannon, floorFunction, functionEnv, withInstances } from '../host.mjs';
+/** @typedef {import('../host.mjs').FirstAnswer} FirstAnswer */
 
 /**
  * `runs` cold starts of the api per request and of the floor, alternating: spawn -> first 200.
  * @param {{ env: Record<string, string>, runs: number, requests: import('../data.mjs').Endpoint[] }} options
  */
 export async function measureColdStart({ env, runs, requests }) {
-  /** @type {(options: Parameters<typeof startFunction>[0], request: import('../host.mjs').BenchRequest) => ReturnType<typeof firstAnswer>} */
-  const once = async (options, { path, headers }) => {
-    const instance = await startFunction(options);
-    try {
-      return await firstAnswer(instance, path, headers);
-    } finally {
-      await instance.stop();
-    }
-  };
+  /** @type {(options: import('../host.mjs').StartOptions, request?: import('../host.mjs').GetRequest) => Promise<FirstAnswer>} */
+  const once = (options, request) => withInstances([options], async (_, [first]) => first, request);
   const floor = /** @type {number[]} */ ([]);
-  const api = requests.map(() => /** @type {{ firstResponseMs: number, backendMs: number }[]} */ ([]));
+  const api = requests.map(() => /** @type {FirstAnswer[]} */ ([]));
   for (let run = 0; run < runs; run++) {
-    floor.push((await once(floorFunction(), { method: 'GET', path: '/' })).firstResponseMs);
+    floor.push((await once(floorFunction())).firstResponseMs);
     for (const [i, { request }] of requests.entries()) api[i].push(await once({ env: functionEnv(env) }, request(0)));
     console.log(`  cold start ${run + 1}/${runs}: floor ${floor.at(-1)?.toFixed(0)} ms`);
   }

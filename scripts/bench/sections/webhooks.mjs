@@ -13,10 +13,8 @@ import { summarize } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
 /** @typedef {import('../../../functions/test/harness/webhook-receiver.ts').ReceivedCall} ReceivedCall */
 
-/**
- * @param {{ url: string, adminToken: string, userIds: string[], warmUp: number, events: number, intervalMs: number }} plan
- */
-export async function measureWebhookLag({ url, adminToken, userIds, warmUp, events, intervalMs }) {
+/** @param {{ url: string, data: import('../data.mjs').Data, warmUp: number, events: number, intervalMs: number }} plan */
+export async function measureWebhookLag({ url, data: { adminToken, authUsers }, warmUp, events, intervalMs }) {
   const { Webhook } = requireFunctions('standardwebhooks');
   const { webhookEventsCollection } = requireFunctions('./lib/data/webhookEvents.js');
   const { webhookEventId } = requireFunctions('./lib/domain/webhookEvents.js');
@@ -27,7 +25,7 @@ export async function measureWebhookLag({ url, adminToken, userIds, warmUp, even
     receiver.received.find((call) => call.headers['webhook-id'] === eventId);
   /** One adjustment: its event's id and when the API answered (ms since the epoch). */
   const adjust = async (/** @type {number} */ i) => {
-    const path = `/admin/users/${userIds[i % userIds.length]}/adjustments`;
+    const path = `/admin/users/${authUsers[i % authUsers.length]}/adjustments`;
     const body = JSON.stringify({ points: 1, reason: 'Bench webhook' });
     const answer = await fetch(`${url}${path}`, { method: 'POST', headers, body });
     if (answer.status !== 201) throw new Error(`POST ${path} answered ${answer.status}: ${await answer.text()}`);
