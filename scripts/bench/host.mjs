@@ -125,6 +125,7 @@ export async function firstAnswer(instance, { path, headers }) {
 /** @typedef {Awaited<ReturnType<typeof firstAnswer>>} FirstAnswer */
 
 /** @typedef {{ method: string, path: string, headers?: Record<string, string>, body?: unknown }} BenchRequest */
+/** @typedef {import('autocannon').Request['method']} Method */
 
 let sent = 0;
 /**
@@ -140,13 +141,14 @@ export function cannon(url, { connections, amount, duration, build, onAnswer }) 
   /** @type {import('autocannon').Request} */
   const request = {
     setupRequest: (base) => {
-      const { method, path, headers = {}, body } = build(sent++);
+      const { path, headers = {}, body, ...built } = build(sent++);
+      const method = /** @type {Method} */ (built.method);
       if (body === undefined) return { ...base, method, path, headers };
       const json = { 'content-type': 'application/json', ...headers };
       return { ...base, method, path, headers: json, body: JSON.stringify(body) };
     },
     onResponse: (status, body, _context, headers) => {
-      const timing = Object.entries(headers).find(([name]) => name.toLowerCase() === 'server-timing');
+      const timing = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'server-timing');
       if (timing) load.backend.push(backendMs(timing[1]));
       if (status >= 300) load.failures.push(`${status} ${body.slice(0, 160)}`);
       onAnswer?.(status, body);

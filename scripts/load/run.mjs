@@ -91,7 +91,7 @@ async function fleetPhase() {
     timeout: 60,
     requests: [
       {
-        setupRequest(/** @type {Record<string, unknown>} */ request, /** @type {any} */ context) {
+        setupRequest(request, /** @type {any} */ context) {
           if (!context.kiosk) {
             context.kiosk = kiosks[nextKiosk++ % kiosks.length];
             // autocannon may prepare a connection's next request before it reports the previous response, so what was
