@@ -19,14 +19,16 @@ const FRAMEWORK_MAIN = join(functionsDir, 'node_modules/@google-cloud/functions-
 /** Where the instances' output goes (removed when a run completes). */
 export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
 
+/** The params, read once: functions/.env with the emulators' .env.local over it (functions-framework reads no .env). */
+const envFiles = ['.env', '.env.local'].map((name) => join(functionsDir, name)).filter(existsSync);
+const params = Object.assign({}, ...envFiles.map((file) => parseEnv(readFileSync(file, 'utf8'))));
+
 /**
- * What Cloud Run functions sets for a 2nd gen HTTP function named `api`, the params (functions/.env with the emulators'
- * .env.local over it: functions-framework reads no .env), the emulator hosts, call timing on
+ * What Cloud Run functions sets for a 2nd gen HTTP function named `api`, the params, the emulator hosts, call timing on
  * (src/adapters/callTiming.ts), and `extra`.
  * @type {(extra?: Record<string, string>) => Record<string, string>}
  */
 export const functionEnv = (extra = {}) => {
-  const files = ['.env', '.env.local'].map((name) => join(functionsDir, name)).filter(existsSync);
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -36,7 +38,7 @@ export const functionEnv = (extra = {}) => {
     K_SERVICE: 'api',
     K_REVISION: 'api-00001-bench',
     LOG_EXECUTION_ID: 'true',
-    ...Object.assign({}, ...files.map((file) => parseEnv(readFileSync(file, 'utf8')))),
+    ...params,
     SMTP_PASSWORD: 'not-used-by-the-bench-mail-server',
     GCLOUD_PROJECT: process.env.GCLOUD_PROJECT,
     FIRESTORE_EMULATOR_HOST: process.env.FIRESTORE_EMULATOR_HOST,
@@ -65,7 +67,7 @@ const freePort = () =>
 let instances = 0;
 /** @typedef {{ source?: string, env: Record<string, string> }} StartOptions */
 /** Spawns functions-framework for target `api` of `source` (default: the built functions) in functions/. */
-export async function startFunction(/** @type {StartOptions} */ { source = functionsDir, env }) {
+async function startFunction(/** @type {StartOptions} */ { source = functionsDir, env }) {
   const port = await freePort();
   const logFile = join(logDir, `instance-${++instances}.log`);
   const fd = openSync(logFile, 'w');

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { waitFor } from '../../functions/test/harness/wait.ts';
-import { buildConsole } from '../lib/console.mjs';
 import { EMULATORS, HOSTS, LOCAL_PROJECT_ID, apiUrl, emulatorEnv } from '../lib/emulators.mjs';
 import { median } from '../lib/stats.mjs';
 import { repoRoot } from '../lib/paths.mjs';
@@ -60,8 +59,6 @@ export async function measureStart(runs) {
   const bareEnv = { ...process.env, ...emulatorEnv(), PATH: `${bin}:${process.env.PATH}` };
   const bareArgs = ['emulators:start', '--only', EMULATORS, '--project', LOCAL_PROJECT_ID];
   const [bare, start] = /** @type {number[][]} */ ([[], []]);
-  // Both serve the built console; a warm `npm start` finds it built.
-  buildConsole();
   for (let run = 0; run < runs; run++) {
     bare.push(await launch(join(bin, 'firebase'), bareArgs, bareEnv));
     start.push(await launch('npm', ['run', '--silent', 'stack:start'], process.env));

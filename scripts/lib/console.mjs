@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { repoRoot } from './paths.mjs';
 
 export const consoleDir = join(repoRoot, 'console');
-export const consoleDist = join(consoleDir, 'dist');
+const consoleDist = join(consoleDir, 'dist');
 /** What a build reads: a change to any of these makes console/dist stale. */
 const BUILD_INPUTS = ['src', 'index.html', 'public', 'vite.config.ts', 'package.json', 'tsconfig.json', '.env'];
 
@@ -20,7 +20,7 @@ function newest(path) {
 }
 
 /** Whether console/dist was built after the last change to what the build reads. */
-export function consoleBuilt() {
+function consoleBuilt() {
   const built = join(consoleDist, 'index.html');
   return (
     existsSync(built) &&
