@@ -79,7 +79,7 @@ export default function Fleet() {
         />
         <RefreshButton loading={fleet.loading} onRefresh={fleet.reload} />
       </div>
-      <LoadState loading={fleet.loading && !fleet.data} error={fleet.error} />
+      <LoadState of={fleet} />
       {fleet.data && (
         <>
           <p>
