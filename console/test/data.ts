@@ -79,7 +79,7 @@ export async function dayFiguresCounted(kioskId: string, transactions: number): 
 }
 
 /** A deposit at the kiosk, through the API, as the kiosk makes it. */
-export async function deposit(
+async function deposit(
   kiosk: { id: string; apiKey: string },
   userId: string,
   items: { plasticCount: number; metalCount: number },

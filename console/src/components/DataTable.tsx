@@ -35,7 +35,7 @@ interface TableProps<T> {
 export function ListTable<T>({ list, ...table }: TableProps<T> & { list: Loaded<T[]> }) {
   return (
     <>
-      <LoadState loading={list.loading && !list.data} error={list.error} />
+      <LoadState of={list} />
       {list.data && <DataTable {...table} rows={list.data} pageSize={PAGE_SIZE} />}
     </>
   );
@@ -45,7 +45,7 @@ export function ListTable<T>({ list, ...table }: TableProps<T> & { list: Loaded<
 export function CursorTable<T>({ pages, ...table }: TableProps<T> & { pages: CursorPages<T> }) {
   return (
     <>
-      <LoadState loading={pages.loading && !pages.data} error={pages.error} />
+      <LoadState of={pages} />
       {pages.data && <DataTable {...table} rows={pages.data.items} />}
       <Pager label={table.caption} {...pages} />
     </>

@@ -60,6 +60,8 @@ export function DayFigures(props: {
 }) {
   const { caption, rows, from, to, perKiosk } = props;
   const totals = useMemo(() => totalsPerDay(rows, from, to), [rows, from, to]);
+  // The chart draws again whenever its days or series change: both stay the same arrays until the figures do.
+  const days = useMemo(() => totals.map((day) => day.day), [totals]);
   const series = useMemo<ChartSeries[]>(
     () => [
       { label: 'Transactions', values: totals.map((day) => day.transactions), color: '#0b57d0' },
@@ -79,11 +81,7 @@ export function DayFigures(props: {
   );
   return (
     <>
-      <Chart
-        label={`${caption} chart: transactions, items and points per day`}
-        days={totals.map((day) => day.day)}
-        series={series}
-      />
+      <Chart label={`${caption} chart: transactions, items and points per day`} days={days} series={series} />
       {props.collapsed ? (
         <details>
           <summary>The figures as a table</summary>

@@ -85,7 +85,7 @@ export function TextField(
 }
 
 /** A choice of a select: a value shown as it is, or a value with its own label. */
-export type Choice = string | { value: string; label: string };
+type Choice = string | { value: string; label: string };
 
 /** A select; `emptyChoice` labels a first choice of the empty value (no filter: "All"; none chosen: "Any partner"). */
 export function SelectField(props: FieldFrame & Bound & { emptyChoice?: string; choices: readonly Choice[] }) {

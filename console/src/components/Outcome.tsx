@@ -1,4 +1,5 @@
 import type { Notice } from '../auth';
+import type { Loaded } from '../hooks';
 
 /**
  * The live region of a form: `role="status"` for a success, `role="alert"` for a
@@ -14,8 +15,11 @@ export function Outcome({ outcome }: { outcome: Notice | undefined }) {
   );
 }
 
-/** A list's loading state or failure, for the place the list goes. */
-export function LoadState({ loading, error }: { loading: boolean; error: string | undefined }) {
-  if (error) return <Outcome outcome={{ kind: 'alert', text: error }} />;
-  return loading ? <p class="loading">Loading…</p> : null;
+/**
+ * Loaded data's failure, or "Loading…" until its first answer, for the place the data goes
+ * (a reload keeps what is shown).
+ */
+export function LoadState({ of }: { of: Loaded<unknown> }) {
+  if (of.error) return <Outcome outcome={{ kind: 'alert', text: of.error }} />;
+  return of.loading && !of.data ? <p class="loading">Loading…</p> : null;
 }

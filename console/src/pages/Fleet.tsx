@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { api } from '../api';
 import { DataTable, PAGE_SIZE, type Column } from '../components/DataTable';
 import { SelectField } from '../components/Field';
@@ -56,8 +56,11 @@ export default function Fleet() {
   const fleet = useLoad(() => api<{ kiosks: AdminKiosk[] }>('/admin/kiosks').then((answer) => answer.kiosks), []);
   const [status, setStatus] = useState('');
   const [openAlert, setOpenAlert] = useState('');
-  const hasAlert = alertFilter(openAlert);
-  const kiosks = (fleet.data ?? []).filter((kiosk) => (!status || kiosk.status === status) && hasAlert(kiosk));
+  // The same array until the list or a filter changes: the map is drawn again for each new one.
+  const kiosks = useMemo(() => {
+    const hasAlert = alertFilter(openAlert);
+    return (fleet.data ?? []).filter((kiosk) => (!status || kiosk.status === status) && hasAlert(kiosk));
+  }, [fleet.data, status, openAlert]);
 
   return (
     <Page title="Fleet">
@@ -76,7 +79,7 @@ export default function Fleet() {
         />
         <RefreshButton loading={fleet.loading} onRefresh={fleet.reload} />
       </div>
-      <LoadState loading={fleet.loading && !fleet.data} error={fleet.error} />
+      <LoadState of={fleet} />
       {fleet.data && (
         <>
           <p>

@@ -40,7 +40,7 @@ export default function Kiosk({ params }: PageProps) {
   );
   return (
     <Page title={`Kiosk ${kioskId}`}>
-      <LoadState loading={kiosk.loading && !kiosk.data} error={kiosk.error} />
+      <LoadState of={kiosk} />
       {!kiosk.loading && !kiosk.error && !kiosk.data && <p role="alert">No kiosk has the id {kioskId}.</p>}
       {kiosk.data && (
         <>
@@ -71,7 +71,7 @@ function LastDays({ kioskId }: { kioskId: string }) {
   return (
     <section>
       <h2>Last 30 days</h2>
-      <LoadState loading={days.loading && !days.data} error={days.error} />
+      <LoadState of={days} />
       {days.data && (
         <DayFigures caption="Last 30 days" rows={days.data} from={from} to={to} perKiosk={false} collapsed />
       )}

@@ -54,7 +54,7 @@ export default function User({ params }: PageProps) {
   }
   return (
     <Page title={`User ${userId}`}>
-      <LoadState loading={profile.loading && !profile.data} error={profile.error} />
+      <LoadState of={profile} />
       {profile.data && (
         <>
           <Details items={profileDetails(profile.data)} />
