@@ -27,7 +27,7 @@ export const countOf = async (/** @type {any} */ query) =>
 export const notificationsOf = (/** @type {string} */ type) =>
   countOf(db().collectionGroup('notifications').where('type', '==', type));
 /** @returns {Row[]} */
-export const rowsOf = (/** @type {any[]} */ docs) => docs.map((doc) => ({ id: doc.id, ...doc.data() }));
+const rowsOf = (/** @type {any[]} */ docs) => docs.map((doc) => ({ id: doc.id, ...doc.data() }));
 export const docsOf = async (/** @type {string} */ collection, /** @type {string[]} */ ids) =>
   rowsOf(await db().getAll(...ids.map((id) => db().collection(collection).doc(id))));
 

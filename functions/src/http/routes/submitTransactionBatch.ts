@@ -7,6 +7,7 @@ import { requireKiosk, type KioskCaller } from '../auth';
 import { MAX_BATCH_ITEMS } from '../../domain/deposit';
 import type { TransactionBatchBody, TransactionBatchItem } from '../apiDescription/requestBodies';
 import { transactionExample } from '../apiDescription/examples';
+import { answerWith } from '../apiDescription/routeAnswers';
 import type { BatchResultView } from '../apiDescription/views';
 import { errorAnswerOf } from '../errorAnswers';
 import type { Route } from '../types';
@@ -127,14 +128,12 @@ export const submitTransactionBatchRoute: Route<TransactionBatchBody, KioskCalle
     },
     responses: {
       200: {
-        description:
+        ...answerWith(
           'One result per item, in order; with `Retry-After` when an item is to be sent again later (the longest ' +
-          'wait any item asks for)',
-        schema: ({ Type, successBody, BatchResult }) => successBody({ results: Type.Array(BatchResult) }),
-        headers: ['Retry-After'],
-        example: {
-          success: true,
-          results: [
+            'wait any item asks for)',
+          'results',
+          ['BatchResult'],
+          [
             {
               idempotencyKey: 'receipt-000412',
               status: 200,
@@ -149,7 +148,8 @@ export const submitTransactionBatchRoute: Route<TransactionBatchBody, KioskCalle
               code: 'not-found',
             },
           ],
-        },
+        ),
+        headers: ['Retry-After'],
       },
       400: {
         description: `The batch as a whole is malformed: not a list, empty, over ${MAX_BATCH_ITEMS} items, an item that is not an object, or nested deeper than ${MAX_BODY_DEPTH} levels; nothing was awarded`,
