@@ -4,8 +4,11 @@
  */
 import { FirebaseError, initializeApp } from 'firebase/app';
 import {
+  browserLocalPersistence,
+  browserSessionPersistence,
   connectAuthEmulator,
-  getAuth,
+  indexedDBLocalPersistence,
+  initializeAuth,
   onAuthStateChanged,
   signInWithEmailAndPassword,
   signOut as firebaseSignOut,
@@ -36,7 +39,12 @@ let signingIn = false;
 const isOperator = async (user: User): Promise<boolean> => (await user.getIdTokenResult()).claims.admin === true;
 
 export function startSession(environment: Environment): void {
-  auth = getAuth(initializeApp(environment.firebaseConfig));
+  // getAuth() would add the popup/redirect sign-in helper, which on phones and Safari loads Google's script and an
+  // iframe at every start; the console signs in with e-mail and password only, and its Content-Security-Policy
+  // allows neither (docs/console.md). Same persistence as getAuth().
+  auth = initializeAuth(initializeApp(environment.firebaseConfig), {
+    persistence: [indexedDBLocalPersistence, browserLocalPersistence, browserSessionPersistence],
+  });
   // Only the Hosting emulator names an Auth emulator, so this never happens in production; the SDK's own
   // banner saying so would cover the page's bottom (its console warning stays).
   if (environment.authEmulatorHost) {

@@ -31,7 +31,7 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** How a test's browser context differs from a person's usual one (see newPage). */
-type ContextOptions = Pick<BrowserContextOptions, 'viewport' | 'locale'>;
+type ContextOptions = Pick<BrowserContextOptions, 'viewport' | 'locale' | 'userAgent'>;
 
 /**
  * The browser of a test file (launched before its first test, closed after its last)
@@ -43,7 +43,7 @@ export function browserOfFile() {
   after(() => browser?.close());
   const launched = () => browser ?? assert.fail('the browser is launched before the first test');
   return {
-    newPage: () => newPage(launched()),
+    newPage: (options?: ContextOptions) => newPage(launched(), options),
     operatorPage: (options?: ContextOptions) => operatorPage(launched(), options),
     /** A signed-in operator's page at `path` of the console, once it shows its heading. */
     operatorPageAt: async (path: string, heading: string) => {
@@ -62,8 +62,8 @@ export function consoleUrl(path = '/'): string {
 }
 
 /**
- * A page of a fresh browser context, at 1280×800 and in the locale en-US unless given; no session unless one is
- * given (a stored one).
+ * A page of a fresh browser context, at 1280×800 and in the locale en-US unless given (and Chromium's own user
+ * agent); no session unless one is given (a stored one).
  */
 export async function newPage(
   browser: Browser,
@@ -71,10 +71,11 @@ export async function newPage(
     viewport = { width: 1280, height: 800 },
     // A locale as a person's browser has one: under LANG=C, Chromium's would be `en-US@posix`, which Intl refuses.
     locale = 'en-US',
+    userAgent,
     storageState,
   }: ContextOptions & Pick<BrowserContextOptions, 'storageState'> = {},
 ) {
-  const context: BrowserContext = await browser.newContext({ viewport, storageState, locale });
+  const context: BrowserContext = await browser.newContext({ viewport, storageState, locale, userAgent });
   // Map tiles come from the internet, which this machine does not reach: refuse them at once.
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
   return { context, page: await context.newPage() };

@@ -49,6 +49,52 @@ test('Fleet lists every kiosk with its telemetry, filters by status and open ale
   await context.close();
 });
 
+/** Names that are markup: each runs a script if a page parses it as HTML (an image that fails, an SVG that loads). */
+const HOSTILE_NAMES = [
+  '<img src=x onerror="window.injected = 1">',
+  '"><svg onload="window.injected = 2"><b>bold</b> &amp; co',
+];
+
+/** The text of every marker's tooltip on the Fleet map, each marker pointed at in turn. */
+async function mapTooltips(page: import('playwright-core').Page): Promise<string[]> {
+  const markers = page.getByRole('region', { name: 'Map of kiosks' }).locator('.leaflet-interactive');
+  const texts: string[] = [];
+  for (let marker = 0; marker < (await markers.count()); marker++) {
+    await markers.nth(marker).dispatchEvent('mouseover');
+    // Leaflet names the open tooltip in the marker's aria-describedby.
+    const tooltip = await markers.nth(marker).getAttribute('aria-describedby');
+    texts.push((await page.locator(`[id="${tooltip}"]`).textContent()) ?? '');
+  }
+  return texts;
+}
+
+test("a kiosk's name is text on the Fleet map, in its table and on the Kiosk page: markup in it never runs", async () => {
+  const kiosks = await Promise.all(HOSTILE_NAMES.map((name) => seedKiosk({ name })));
+  const { page, context } = await operatorPage();
+  await page.reload();
+  for (const [index, kiosk] of kiosks.entries()) {
+    const name = HOSTILE_NAMES[index];
+    const row = fleetRow(page, kiosk.id);
+    await row.waitFor();
+    assert.ok((await row.innerText()).includes(name), `the table shows «${name}» in «${await row.innerText()}»`);
+  }
+  const tooltips = await mapTooltips(page);
+  for (const name of HOSTILE_NAMES)
+    assert.ok(
+      tooltips.some((text) => text.startsWith(`${name} (`)),
+      `a tooltip shows «${name}» among ${JSON.stringify(tooltips)}`,
+    );
+
+  await fleetRow(page, kiosks[0].id).getByRole('link', { name: kiosks[0].id }).click();
+  await page.getByRole('heading', { level: 1, name: `Kiosk ${kiosks[0].id}` }).waitFor();
+  await page.getByText(HOSTILE_NAMES[0], { exact: true }).waitFor();
+
+  // Nothing became an element with a handler, and no handler ran.
+  assert.equal(await page.locator('[onerror], [onload]').count(), 0, 'no element was made from a name');
+  assert.equal(await page.evaluate(() => (window as { injected?: number }).injected), undefined);
+  await context.close();
+});
+
 test('Fleet sorts by a column and pages the table', async () => {
   // Fleet shows 25 kiosks a page: a fleet of 26 has a second page.
   const fleet = await api<{ kiosks: unknown[] }>('/admin/kiosks');

@@ -30,7 +30,7 @@ export function KioskMap({ kiosks }: { kiosks: AdminKiosk[] }) {
       points.push(point);
       const state = stateOf(kiosk);
       L.circleMarker(point, { radius: 8, color: '#fff', weight: 2, fillColor: state.color, fillOpacity: 0.95 })
-        .bindTooltip(`${kiosk.name} (${state.name})`)
+        .bindTooltip(textElement('span', `${kiosk.name} (${state.name})`))
         .bindPopup(popup(kiosk, state.name))
         .addTo(map);
     }
@@ -53,16 +53,25 @@ export function KioskMap({ kiosks }: { kiosks: AdminKiosk[] }) {
   );
 }
 
-/** The popup's content, built as elements: names and ids are never parsed as HTML. */
+/**
+ * An element holding `text` as text. Leaflet parses a string it is given as HTML, so tooltips and popups are
+ * given elements: a kiosk's name or id is never markup (contract, part four).
+ */
+function textElement<K extends keyof HTMLElementTagNameMap>(tag: K, text: string): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  element.textContent = text;
+  return element;
+}
+
+/** The popup's content, built as elements. */
 function popup(kiosk: AdminKiosk, state: string): HTMLElement {
   const content = document.createElement('div');
-  const name = document.createElement('strong');
-  name.textContent = kiosk.name;
-  const detail = document.createElement('p');
-  detail.textContent = `${state}${kiosk.openAlerts.length ? `: ${kiosk.openAlerts.join(', ')}` : ''}`;
-  const link = document.createElement('a');
+  const link = textElement('a', `Open kiosk ${kiosk.id}`);
   link.href = `/kiosks/${encodeURIComponent(kiosk.id)}`;
-  link.textContent = `Open kiosk ${kiosk.id}`;
-  content.append(name, detail, link);
+  content.append(
+    textElement('strong', kiosk.name),
+    textElement('p', `${state}${kiosk.openAlerts.length ? `: ${kiosk.openAlerts.join(', ')}` : ''}`),
+    link,
+  );
   return content;
 }
