@@ -2,7 +2,8 @@ import { render } from 'preact';
 import { startSession } from './auth';
 import { Shell } from './components/Shell';
 import { loadEnvironment } from './environment';
-import { Router, startRouter } from './router';
+import { followLinks } from './navigation';
+import { Router } from './router';
 import './styles.css';
 
 const root = document.getElementById('app')!;
@@ -10,7 +11,7 @@ const root = document.getElementById('app')!;
 loadEnvironment().then(
   (environment) => {
     startSession(environment);
-    startRouter();
+    followLinks();
     render(
       <Shell>
         <Router />

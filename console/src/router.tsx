@@ -1,15 +1,12 @@
 /**
- * Paths to pages, with the History API (Hosting serves index.html for every path).
- * Each page is its own chunk, loaded on first visit, so the first page stays small.
+ * Paths to pages (the path itself: navigation.ts). Each page is its own chunk, loaded on
+ * first visit, so the first page stays small.
  */
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { useSession } from './auth';
-import { createStore, useStore } from './store';
+import { navigate, usePath, type PageProps } from './navigation';
 
-export interface PageProps {
-  params: Record<string, string>;
-}
 type PageModule = { default: ComponentType<PageProps> };
 
 interface Route {
@@ -37,50 +34,6 @@ const routes: Route[] = [
   { pattern: /^\/partners$/, load: () => import('./pages/Partners') },
 ];
 const notFound: Route = { pattern: /$^/, load: () => import('./pages/NotFound'), public: true };
-
-/** The navigation's links: path and name. */
-export const NAV_LINKS = [
-  ['/fleet', 'Fleet'],
-  ['/alerts', 'Alerts'],
-  ['/reports', 'Reports'],
-  ['/rewards', 'Rewards'],
-  ['/users', 'Users'],
-  ['/campaigns', 'Campaigns'],
-  // Webhooks (contract §13).
-  ['/webhooks', 'Webhooks'],
-  // Partners (§12)
-  ['/partners', 'Partners'],
-] as const;
-
-const path = createStore(location.pathname);
-export const usePath = (): string => useStore(path);
-
-export function navigate(to: string, options: { replace?: boolean } = {}): void {
-  if (options.replace) history.replaceState(null, '', to);
-  else if (to !== location.pathname) history.pushState(null, '', to);
-  path.set(location.pathname);
-}
-
-/** Links stay in the app: one listener for every <a>, the map's popups included. */
-export function startRouter(): void {
-  addEventListener('popstate', () => path.set(location.pathname));
-  document.addEventListener('click', (event) => {
-    const link = (event.target as Element | null)?.closest?.('a');
-    if (
-      !link ||
-      event.defaultPrevented ||
-      event.button !== 0 ||
-      event.metaKey ||
-      event.ctrlKey ||
-      event.shiftKey ||
-      event.altKey
-    )
-      return;
-    if (link.target || link.hasAttribute('download') || link.origin !== location.origin) return;
-    event.preventDefault();
-    navigate(link.pathname);
-  });
-}
 
 function match(currentPath: string): { route: Route; params: Record<string, string> } {
   for (const route of routes) {

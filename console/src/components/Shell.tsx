@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { signOut, useSession } from '../auth';
-import { NAV_LINKS, navigate, usePath } from '../router';
+import { NAV_LINKS, navigate, usePath } from '../navigation';
 
 /** The frame of every page: skip link, header (navigation and Sign out once signed in) and main. */
 export function Shell({ children }: { children: ComponentChildren }) {

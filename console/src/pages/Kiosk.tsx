@@ -6,7 +6,7 @@ import { LoadState } from '../components/Outcome';
 import { Page } from '../components/Page';
 import { addDays, formatDateTime, formatFill, formatNumber, utcDay } from '../format';
 import { useLoad } from '../hooks';
-import type { PageProps } from '../router';
+import type { PageProps } from '../navigation';
 import type { AdminKiosk, KioskDay } from '../types';
 
 const DAYS = 30;

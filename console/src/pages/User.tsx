@@ -10,7 +10,7 @@ import { LoadState, Outcome } from '../components/Outcome';
 import { Page } from '../components/Page';
 import { formatDateTime, formatNumber, formatSigned, formatUtcDate } from '../format';
 import { useAction, useCursorPages, useLoad, type CursorPages } from '../hooks';
-import type { PageProps } from '../router';
+import type { PageProps } from '../navigation';
 import type { LedgerEntry, Page as ListPage, Redemption, UserProfile } from '../types';
 
 /** The profile of a user, for its details. */

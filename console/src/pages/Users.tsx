@@ -4,7 +4,7 @@ import { ActionForm } from '../components/Actions';
 import { TextField } from '../components/Field';
 import { Page } from '../components/Page';
 import { useAction } from '../hooks';
-import { navigate } from '../router';
+import { navigate } from '../navigation';
 import type { UserProfile } from '../types';
 
 /** The user an id or an address names, or undefined. */
