@@ -125,6 +125,9 @@ test('every page of the console works under the policy, on a desktop and on a ph
     for (const [path, heading, use] of pages) {
       await page.goto(consoleUrl(path));
       await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+      // Loaded, and none of its data failed.
+      await page.waitForFunction(() => !document.querySelector('.loading'));
+      assert.deepEqual(await page.getByRole('alert').allInnerTexts(), [], `${path} on the ${device}`);
       await use?.(page);
       await screenshot(page, `${device}-${path.split('/')[1]}${path.split('/').length > 2 ? '-one' : ''}`);
     }
