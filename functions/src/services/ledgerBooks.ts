@@ -163,7 +163,7 @@ async function* joined<Name extends string>(
  * Everything the books hold of one user: the profile, the ledger entries, and the
  * sources they must agree with, the user's transactions and redemptions.
  */
-export interface UserBooks {
+interface UserBooks {
   userId: string;
   user?: DocumentSnapshot;
   entries: DocumentSnapshot[];

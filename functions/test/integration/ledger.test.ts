@@ -185,25 +185,31 @@ describe('the audit proves the books from their sources (contract Part four)', (
     ]);
   });
 
-  test('a transaction without its earn entry, and one whose entry is not its pointsEarned', async () => {
+  test('a transaction without its earn entry, with two, and with one that is not its pointsEarned', async () => {
     const { kioskId, apiKey } = await seedKioskWithKey();
     const userId = await openedUser();
-    const first = (await deposit(apiKey, kioskId, userId, 2)).body.transaction.id as string;
-    const second = (await deposit(apiKey, kioskId, userId, 3)).body.transaction.id as string;
-    await Promise.all([waitForEffects(first), waitForEffects(second)]);
-    await db().doc(`ledger/${first}`).delete();
+    const award = async (plasticCount: number) =>
+      (await deposit(apiKey, kioskId, userId, plasticCount)).body.transaction.id as string;
+    const [lost, changed, doubled] = [await award(2), await award(3), await award(1)];
+    await Promise.all([lost, changed, doubled].map((id) => waitForEffects(id)));
+    await db().doc(`ledger/${lost}`).delete();
     await moveBalances(userId, -20, true);
-    await db().doc(`ledger/${second}`).update({ points: 35 });
+    await db().doc(`ledger/${changed}`).update({ points: 35 });
     await moveBalances(userId, 5, true);
+    const twin = (await db().doc(`ledger/${doubled}`).get()).data()!;
+    // '~' sorts after every generated id: the twin is listed second.
+    await db().doc('ledger/~twin-earn').set(twin);
+    await moveBalances(userId, 10, true);
     expect((await differences()).sort()).toEqual(
       [
-        `transaction ${first} of user ${userId}: 0 earn entries, not 1`,
-        `transaction ${second} of user ${userId}: pointsEarned 30, its earn entry ${second} says 35`,
+        `transaction ${lost} of user ${userId}: 0 earn entries, not 1`,
+        `transaction ${changed} of user ${userId}: pointsEarned 30, its earn entry ${changed} says 35`,
+        `transaction ${doubled} of user ${userId}: 2 earn entries, not 1 (${doubled}, ~twin-earn)`,
       ].sort(),
     );
   });
 
-  test('a redemption without its redeem entry or with another amount, and a refund of one not cancelled', async () => {
+  test('a redemption without its redeem entry or with another amount, a refund of one not cancelled or missing', async () => {
     const userId = await openedUser();
     await upsertReward({ id: 'tree', name: 'A tree', cost: 100, kind: 'donation', stock: null });
     const redeem = async () => (await redeemReward(userId, 'tree', uniqueId('key'))).redemption.id;
@@ -216,11 +222,18 @@ describe('the audit proves the books from their sources (contract Part four)', (
     const named = { id: refunded, rewardId: 'tree', rewardName: 'A tree' };
     await addEntry('stray-refund', { userId, kind: 'refund', points: 100, redemption: named });
     await moveBalances(userId, 100, false);
+    await db().doc(`ledger/refund-${cancelled}`).delete();
+    await moveBalances(userId, -100, false);
+    const unknown = { id: 'no-such-redemption', rewardId: 'tree', rewardName: 'A tree' };
+    await addEntry('stray-redeem', { userId, kind: 'redeem', points: -100, redemption: unknown });
+    await moveBalances(userId, -100, false);
     expect((await differences()).sort()).toEqual(
       [
         `redemption ${unspent} of user ${userId} (issued): 0 redeem entries, not 1`,
         `redemption ${cheaper} of user ${userId}: its redeem entry redeem-${cheaper} is -90 points, not -100`,
         `redemption ${refunded} of user ${userId} (issued): 1 refund entries, not 0 (stray-refund)`,
+        `redemption ${cancelled} of user ${userId} (cancelled): 0 refund entries, not 1`,
+        `redeem entry stray-redeem of user ${userId} names redemption no-such-redemption, which is no redemption of theirs`,
       ].sort(),
     );
   });
