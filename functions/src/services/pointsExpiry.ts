@@ -159,7 +159,9 @@ export async function runExpiry(asOf: Day, push: PushTransport): Promise<ExpiryR
         if (run.status === 'rejected') {
           failed.push(chunk[j]);
           const code = (run.reason as { code?: unknown })?.code;
-          logError('points_expiry_user_failed', { userId: chunk[j], asOf, round, code, error: String(run.reason) });
+          // An error once no round is left: a failure taken again in this run is a warning.
+          const log = round === RETRY_ROUNDS ? logError : logWarn;
+          log('points_expiry_user_failed', { userId: chunk[j], asOf, round, code, error: String(run.reason) });
           return;
         }
         if (run.value.expired > 0) {
