@@ -10,4 +10,5 @@ export const operatorRewards: RewardsConfig = {
   pointsPerMetal: 2,
   dailyPointsCap: 300,
   pointsExpireAfterMonths: 6,
+  pointsExpireNotBefore: '2026-03-01',
 };

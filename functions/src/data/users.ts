@@ -1,7 +1,15 @@
 import { FieldValue, type DocumentData, type DocumentSnapshot, type UpdateData } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
-import { rankFor, type EarningsByDay, type RewardsConfig } from '../domain/rewards';
-import { changePoints, isMonth, monthOf, nextExpiry, oldestMonth, type PointsByMonth } from '../domain/pointsExpiry';
+import { expiryRuleOf, rankFor, utcDay, type EarningsByDay, type RewardsConfig } from '../domain/rewards';
+import {
+  changePoints,
+  expireOn,
+  isMonth,
+  monthOf,
+  nextExpiry,
+  oldestMonth,
+  type PointsByMonth,
+} from '../domain/pointsExpiry';
 import { ApiError } from '../errors';
 import { effectsPending } from './pendingEffects';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from './rewardsConfig';
@@ -167,12 +175,19 @@ export const toUserView = (user: UserRecord, rewards: RewardsConfig): UserView =
   recycledCount: user.recycledCount,
   rank: rankFor(rewards, user.totalPoints),
   hasPushToken: user.pushToken !== undefined,
-  expiringPoints: expiringPointsOf(user.pointsByMonth, rewards.pointsExpireAfterMonths),
+  expiringPoints: expiringPointsOf(user.pointsByMonth, rewards),
 });
 
-/** The next date on which some of the user's points expire: when (its first instant) and how many. */
-function expiringPointsOf(pointsByMonth: PointsByMonth, afterMonths: number | null): UserView['expiringPoints'] {
-  const next = nextExpiry(pointsByMonth, afterMonths);
+/**
+ * The next date on which some of the user's points expire: when (its first instant) and
+ * how many. Never a day in the past: points past their date that the expiry run has not
+ * written off yet (it runs at 00:05 UTC, and takes a user it failed again) are no longer
+ * valid, and the next spend writes them off first (services/pointsExpiry.ts stageDueExpiry).
+ */
+function expiringPointsOf(pointsByMonth: PointsByMonth, rewards: RewardsConfig): UserView['expiringPoints'] {
+  const rule = expiryRuleOf(rewards);
+  const valid = rule === null ? pointsByMonth : expireOn(pointsByMonth, utcDay(new Date()), rule).remaining;
+  const next = nextExpiry(valid, rule);
   return next && { points: next.points, expiresAt: `${next.day}T00:00:00.000Z` };
 }
 

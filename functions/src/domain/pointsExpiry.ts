@@ -101,16 +101,64 @@ export function expirePoints(points: PointsByMonth, through: Month): { expired: 
   return { expired, remaining };
 }
 
-/** The next date on which some of these points expire, and how many: the oldest month's. */
+/**
+ * When points expire: after `afterMonths`, and never before `notBefore`, the day 30
+ * days after the setting was last set or lowered (contract Part four): every date
+ * that a change brings nearer still gets its reminder. Null where points never expire.
+ */
+export interface ExpiryRule {
+  afterMonths: number;
+  notBefore: Day | null;
+}
+
+/** The first day on which the points added in `added` are no longer valid under `rule`. */
+export function expiresOn(added: Month, rule: ExpiryRule): Day {
+  const own = expiryDay(added, rule.afterMonths);
+  return rule.notBefore !== null && rule.notBefore > own ? rule.notBefore : own;
+}
+
+/** The points no longer valid on `day` under `rule` (expired), and what remains. */
+export function expireOn(
+  points: PointsByMonth,
+  day: Day,
+  rule: ExpiryRule,
+): { expired: number; remaining: PointsByMonth } {
+  // Before `notBefore` nothing expires; from it on, every month whose own date has come.
+  if (rule.notBefore !== null && day < rule.notBefore) return { expired: 0, remaining: points };
+  return expirePoints(points, expiredThrough(day, rule.afterMonths));
+}
+
+/**
+ * `notBefore` after `pointsExpireAfterMonths` changes from `before` to `after` on
+ * `today`: set (from never) or lowered, nothing expires in the next 30 days; raised or
+ * unset, the dates only move later, and an earlier change's `notBefore` stays.
+ */
+export function notBeforeAfterChange(
+  before: number | null,
+  after: number | null,
+  notBefore: Day | null,
+  today: Day,
+): Day | null {
+  if (after === null || (before !== null && after >= before)) return notBefore;
+  const floor = addDays(today, REMIND_DAYS_BEFORE);
+  return notBefore !== null && notBefore > floor ? notBefore : floor;
+}
+
+/** The next date on which some of these points expire, and how many. */
 export interface NextExpiry {
   points: number;
   /** Its first day on which they are no longer valid. */
   day: Day;
 }
 
-/** Null when points never expire (`afterMonths` null) or there are none. */
-export function nextExpiry(points: PointsByMonth, afterMonths: number | null): NextExpiry | null {
+/**
+ * Null when points never expire (`rule` null) or there are none. The oldest month's
+ * date, with every month that expires on it too (`notBefore` gathers several).
+ */
+export function nextExpiry(points: PointsByMonth, rule: ExpiryRule | null): NextExpiry | null {
   const oldest = oldestMonth(points);
-  if (afterMonths === null || oldest === null) return null;
-  return { points: points[oldest], day: expiryDay(oldest, afterMonths) };
+  if (rule === null || oldest === null) return null;
+  const day = expiresOn(oldest, rule);
+  const due = monthsOf(points).filter((month) => expiresOn(month, rule) === day);
+  return { points: due.reduce((sum, month) => sum + points[month], 0), day };
 }

@@ -1,4 +1,4 @@
-import { MAX_EXPIRE_AFTER_MONTHS, MIN_EXPIRE_AFTER_MONTHS } from './pointsExpiry';
+import { MAX_EXPIRE_AFTER_MONTHS, MIN_EXPIRE_AFTER_MONTHS, parseDay, type Day, type ExpiryRule } from './pointsExpiry';
 
 /**
  * Points and ranks. Operators override the defaults in `config/rewards`; a field
@@ -18,6 +18,11 @@ export interface RewardsConfig {
   ranks: Rank[];
   /** Points expire after this many months (domain/pointsExpiry.ts); null: never. */
   pointsExpireAfterMonths: number | null;
+  /**
+   * No points expire before this day: 30 days after `pointsExpireAfterMonths` was last
+   * set or lowered (rewards:set writes it, domain/pointsExpiry.ts notBeforeAfterChange); null: no such day.
+   */
+  pointsExpireNotBefore: Day | null;
 }
 
 export const DEFAULT_REWARDS: RewardsConfig = {
@@ -31,7 +36,14 @@ export const DEFAULT_REWARDS: RewardsConfig = {
     { name: 'Platinum', minTotalPoints: 20000 },
   ],
   pointsExpireAfterMonths: null,
+  pointsExpireNotBefore: null,
 };
+
+/** When points expire under `config`; null: never. */
+export const expiryRuleOf = (config: RewardsConfig): ExpiryRule | null =>
+  config.pointsExpireAfterMonths === null
+    ? null
+    : { afterMonths: config.pointsExpireAfterMonths, notBefore: config.pointsExpireNotBefore };
 
 const isNonNegativeInt = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
@@ -90,6 +102,13 @@ function expiryField(candidate: unknown): { value: number | null } | { problem: 
       };
 }
 
+function notBeforeField(candidate: unknown): { value: Day | null } | { problem: string } {
+  if (candidate === undefined || candidate === null) return { value: null };
+  return typeof candidate === 'string' && parseDay(candidate)
+    ? { value: candidate }
+    : { problem: 'pointsExpireNotBefore must be a day, YYYY-MM-DD, or null' };
+}
+
 /**
  * Reads an operator-written config document, field by field: a malformed field falls
  * back to its own default alone (a typo in `ranks` leaves the daily cap as
@@ -115,6 +134,7 @@ export function parseRewardsConfig(raw: Record<string, unknown> | undefined): Re
     dailyPointsCap: valueOf('dailyPointsCap', pointsField(raw, 'dailyPointsCap')),
     ranks: valueOf('ranks', ranksField(raw.ranks)),
     pointsExpireAfterMonths: valueOf('pointsExpireAfterMonths', expiryField(raw.pointsExpireAfterMonths)),
+    pointsExpireNotBefore: valueOf('pointsExpireNotBefore', notBeforeField(raw.pointsExpireNotBefore)),
   };
   return { config, invalidFields, problems };
 }

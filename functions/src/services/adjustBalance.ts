@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DocumentSnapshot } from 'firebase-admin/firestore';
 import { commitOnFreshReads, db } from '../adapters/firestore';
-import { ledgerCollection, ledgerEntryView, newLedgerEntry } from '../data/ledger';
+import { ledgerCollection, ledgerEntryView, newLedgerEntry, stagedEntryTime } from '../data/ledger';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import {
   pointsModel,
@@ -14,10 +14,12 @@ import {
 import { stageWebhookEvent } from '../data/webhookEvents';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { adjustBalances } from '../domain/adjustment';
+import { expiryRuleOf, utcDay } from '../domain/rewards';
 import { keyReused, keyedAdjustmentId, requestFingerprint } from '../domain/idempotency';
 import { notFound } from '../errors';
 import { logInfo } from '../log';
 import type { AdjustmentView } from '../http/apiDescription/pointsViews';
+import { expireEntryRef, stageDueExpiry } from './pointsExpiry';
 
 export interface AdjustmentRequest {
   /** Signed, non-zero: added to both balances. */
@@ -73,10 +75,19 @@ export async function adjustBalance(userId: string, request: AdjustmentRequest):
   };
 
   const outcome = await commitOnFreshReads<AdjustmentOutcome>(async (batch) => {
-    const [userSnap, entrySnap] = await db().getAll(userRef, entryRef);
-    const user = userFromSnapshot(userSnap);
-    if (!user) throw notFound(`User ${userId} not found`);
-    if (entrySnap.exists) return { result: answerFor(entrySnap, user), commit: false };
+    const today = utcDay(new Date());
+    const [userSnap, entrySnap, expireSnap] = await db().getAll(userRef, entryRef, expireEntryRef(userId, today));
+    const found = userFromSnapshot(userSnap);
+    if (!found) throw notFound(`User ${userId} not found`);
+    if (entrySnap.exists) return { result: answerFor(entrySnap, found), commit: false };
+    // Taking points writes off those past their date first, in this commit: they are never spent (contract
+    // Part four). The adjustment's entry then follows the expiry's in the history.
+    const expiredAt = stagedEntryTime(userSnap.updateTime);
+    const due =
+      points < 0
+        ? stageDueExpiry(batch, found, expireSnap, today, expiryRuleOf(config), expiredAt)
+        : { user: found, lowered: 0 };
+    const user = due.user;
     const after = adjustBalances(config, user, points);
     // Points added count from this month; points taken are the ones that expire soonest.
     const pointsByMonth = changePoints(user.pointsByMonth, points, monthOf(new Date()));
@@ -91,6 +102,7 @@ export async function adjustBalance(userId: string, request: AdjustmentRequest):
         by,
         submissionId,
         ...(idempotencyKey !== undefined && { requestFingerprint: fingerprint }),
+        ...(due.lowered > 0 && { createdAt: stagedEntryTime(expiredAt) }),
       }),
     );
     batch.update(

@@ -10,31 +10,40 @@
  * each page's users settled side by side. A million users with nothing due cost
  * nothing; what it reads grows with what expires.
  */
-import { FieldPath } from 'firebase-admin/firestore';
-import { commitOnFreshReads, db } from '../adapters/firestore';
+import { FieldPath, type DocumentSnapshot, type Timestamp } from 'firebase-admin/firestore';
+import { commitOnFreshReads, db, type StagedWrites } from '../adapters/firestore';
 import { stageWebhookEvent } from '../data/webhookEvents';
 import type { PushTransport } from '../adapters/push';
 import { expiryReminderId, expiryRemindersCollection, newExpiryReminder } from '../data/expiryReminders';
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
 import { loadRewardsConfig } from '../data/rewardsConfig';
-import { pointsModel, userFromSnapshot, usersCollection } from '../data/users';
+import { pointsModel, userFromSnapshot, usersCollection, type UserRecord } from '../data/users';
 import {
   REMIND_DAYS_BEFORE,
   addDays,
+  expireOn,
   expiredThrough,
-  expirePoints,
-  expiryDay,
+  expiresOn,
   nextExpiry,
   type Day,
+  type ExpiryRule,
   type Month,
 } from '../domain/pointsExpiry';
-import { logError, logInfo } from '../log';
+import { expiryRuleOf } from '../domain/rewards';
+import { logError, logInfo, logWarn } from '../log';
 import { applyExpiryReminderEffects } from './expiryReminders';
 
 /** Users read per page of the query. */
 const PAGE = 200;
 /** Users settled at once: each is one small commit, and its reminder's telling. */
 const FAN_OUT = 16;
+/**
+ * How often a run takes again the users whose settling failed, after a pause: a
+ * failure left to the next day's run would leave their expired points spendable and
+ * their reminder untold for 24 h.
+ */
+const RETRY_ROUNDS = 2;
+const RETRY_PAUSE_MS = 1000;
 
 export interface ExpiryRunOutcome {
   asOf: Day;
@@ -45,16 +54,16 @@ export interface ExpiryRunOutcome {
   expired: { users: number; points: number };
   /** Reminders created (each told once). */
   reminded: number;
-  /** Users whose settling failed (logged); the next run takes them again. */
+  /** Users whose settling failed and was taken again in this run (`failed` counts those that failed every time). */
+  retried: number;
+  /** Users whose settling failed in every round (logged); the next run takes them again. */
   failed: number;
 }
 
 /** What one run does, the same for every user. */
 interface RunPlan {
   asOf: Day;
-  afterMonths: number;
-  /** Every month up to this one has expired on `asOf`. */
-  expiredThrough: Month;
+  rule: ExpiryRule;
   /** The last day whose expiring points are reminded of on `asOf`. */
   remindThrough: Day;
 }
@@ -62,32 +71,97 @@ interface RunPlan {
 /** The one `expire` entry of a user and date: two runs of one day, however concurrent, create one. */
 export const expireEntryId = (userId: string, day: Day): string => `expire-${userId}-${day}`;
 
+/** The `expire` entry a run or a spend on `day` writes for `userId`: read it with the user. */
+export const expireEntryRef = (userId: string, day: Day) => ledgerCollection().doc(expireEntryId(userId, day));
+
+/** A user after stageDueExpiry, and what it wrote off. */
+export interface DueExpiry {
+  user: UserRecord;
+  /** The points of the model that expired (0: nothing to write for the user). */
+  expired: number;
+  /** What left `currentPoints`: `expired`, never more than the balance. */
+  lowered: number;
+}
+
+/**
+ * Stages in the caller's commit the expiry of `user`'s points no longer valid on `day`:
+ * the `expire` entry under the id the run of `day` uses (`entrySnap`, read with the
+ * user: when it exists that day's expiry is written already) and its `points.expired`
+ * event. The run and every spend (contract Part four: expired points are never spent)
+ * call this, so whichever commits first writes the entry and the other writes nothing
+ * more. Returns the user as they are after it; the caller stages the user's update once,
+ * with whatever else its commit changes, guarded by the user's update time.
+ * `createdAt`: the entry's time where the caller orders its own entry after it.
+ */
+export function stageDueExpiry(
+  writes: StagedWrites,
+  user: UserRecord,
+  entrySnap: DocumentSnapshot,
+  day: Day,
+  rule: ExpiryRule | null,
+  createdAt?: Timestamp,
+): DueExpiry {
+  if (rule === null || entrySnap.exists) return { user, expired: 0, lowered: 0 };
+  const { expired, remaining } = expireOn(user.pointsByMonth, day, rule);
+  // Never below 0, even where the model holds more than the balance (the audit reports that).
+  const lowered = Math.min(expired, user.currentPoints);
+  const balanceAfter = user.currentPoints - lowered;
+  if (lowered > 0) {
+    const through: Month = expiredThrough(day, rule.afterMonths);
+    const lastValidDay = addDays(expiresOn(through, rule), -1);
+    const reason = `points added in ${through} or before, valid through ${lastValidDay}`;
+    writes.create(
+      entrySnap.ref,
+      newLedgerEntry({ userId: user.id, kind: 'expire', points: -lowered, balanceAfter, reason, createdAt }),
+    );
+    // Its webhook event (§13) in the same commit: one event for the one entry.
+    const at = createdAt?.toDate() ?? new Date();
+    stageWebhookEvent(writes, {
+      type: 'points.expired',
+      subjectId: entrySnap.id,
+      at,
+      data: {
+        id: entrySnap.id,
+        kind: 'expire',
+        points: -lowered,
+        balanceAfter,
+        createdAt: at.toISOString(),
+        reason,
+        userId: user.id,
+      },
+    });
+  }
+  return { user: { ...user, currentPoints: balanceAfter, pointsByMonth: remaining }, expired, lowered };
+}
+
 export async function runExpiry(asOf: Day, push: PushTransport): Promise<ExpiryRunOutcome> {
-  const { pointsExpireAfterMonths: afterMonths } = await loadRewardsConfig();
+  const config = await loadRewardsConfig();
   const outcome: ExpiryRunOutcome = {
     asOf,
-    pointsExpireAfterMonths: afterMonths,
+    pointsExpireAfterMonths: config.pointsExpireAfterMonths,
     usersRead: 0,
     expired: { users: 0, points: 0 },
     reminded: 0,
+    retried: 0,
     failed: 0,
   };
-  if (afterMonths === null) return outcome;
+  const rule = expiryRuleOf(config);
+  if (rule === null) return outcome;
   const remindThrough = addDays(asOf, REMIND_DAYS_BEFORE);
-  const plan: RunPlan = { asOf, afterMonths, expiredThrough: expiredThrough(asOf, afterMonths), remindThrough };
-  // A user whose oldest month is past this one has nothing expiring by `remindThrough` (expiry dates are
-  // first days of months), so is never read.
-  const dueThrough = expiredThrough(remindThrough, afterMonths);
-  for await (const userIds of usersWithPointsThrough(dueThrough)) {
-    outcome.usersRead += userIds.length;
+  const plan: RunPlan = { asOf, rule, remindThrough };
+  /** Settles `userIds` side by side, FAN_OUT at a time; returns the ids whose settling failed (logged). */
+  const settleAll = async (userIds: string[], round: number): Promise<string[]> => {
+    const failed: string[] = [];
     for (let i = 0; i < userIds.length; i += FAN_OUT) {
       const chunk = userIds.slice(i, i + FAN_OUT);
       const runs = await Promise.allSettled(chunk.map((userId) => settleUser(userId, plan, push)));
       runs.forEach((run, j) => {
         if (run.status === 'rejected') {
-          outcome.failed++;
+          failed.push(chunk[j]);
           const code = (run.reason as { code?: unknown })?.code;
-          logError('points_expiry_user_failed', { userId: chunk[j], asOf, code, error: String(run.reason) });
+          // An error once no round is left: a failure taken again in this run is a warning.
+          const log = round === RETRY_ROUNDS ? logError : logWarn;
+          log('points_expiry_user_failed', { userId: chunk[j], asOf, round, code, error: String(run.reason) });
           return;
         }
         if (run.value.expired > 0) {
@@ -97,7 +171,24 @@ export async function runExpiry(asOf: Day, push: PushTransport): Promise<ExpiryR
         if (run.value.reminded) outcome.reminded++;
       });
     }
+    return failed;
+  };
+  // A user whose oldest month is past this one has nothing expiring by `remindThrough` (every date is at
+  // or after the oldest month's own), so is never read.
+  const dueThrough = expiredThrough(remindThrough, rule.afterMonths);
+  let failed: string[] = [];
+  for await (const userIds of usersWithPointsThrough(dueThrough)) {
+    outcome.usersRead += userIds.length;
+    failed.push(...(await settleAll(userIds, 0)));
   }
+  // Each retry settles what the failed attempt did not (an attempt commits whole or not at all).
+  for (let round = 1; round <= RETRY_ROUNDS && failed.length > 0; round++) {
+    if (round === 1) outcome.retried = failed.length;
+    logWarn('points_expiry_retrying', { asOf, round, users: failed.length });
+    await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * round));
+    failed = await settleAll(failed, round);
+  }
+  outcome.failed = failed.length;
   logInfo('points_expiry_run', { ...outcome });
   return outcome;
 }
@@ -118,8 +209,8 @@ async function* usersWithPointsThrough(month: Month): AsyncGenerator<string[]> {
 }
 
 /**
- * One user on `plan.asOf`: the points of every month through `expiredThrough` leave
- * `currentPoints` and the model, with their `expire` entry (an id derived from user
+ * One user on `plan.asOf`: the points no longer valid that day leave `currentPoints`
+ * and the model, with their `expire` entry (stageDueExpiry: an id derived from user
  * and date), in one commit guarded by the user's update time, so it happens once
  * however often or concurrently the run goes; `totalPoints` and the rank stay. Then,
  * when the user's next expiry date is within the reminder window, that date's
@@ -131,47 +222,22 @@ async function settleUser(
   push: PushTransport,
 ): Promise<{ expired: number; reminded: boolean }> {
   const userRef = usersCollection().doc(userId);
-  const entryRef = ledgerCollection().doc(expireEntryId(userId, plan.asOf));
+  const entryRef = expireEntryRef(userId, plan.asOf);
   const settled = await commitOnFreshReads(async (batch) => {
     const [userSnap, entrySnap] = await db().getAll(userRef, entryRef);
     const user = userFromSnapshot(userSnap);
     const nothing = { expired: 0, reminded: false, toTell: undefined };
     if (!user) return { result: nothing, commit: false };
-    const { expired, remaining } = entrySnap.exists
-      ? { expired: 0, remaining: user.pointsByMonth }
-      : expirePoints(user.pointsByMonth, plan.expiredThrough);
-    // Never below 0, even where the model holds more than the balance (the audit reports that).
-    const lowered = Math.min(expired, user.currentPoints);
-    if (expired > 0) {
-      const balanceAfter = user.currentPoints - lowered;
+    const due = stageDueExpiry(batch, user, entrySnap, plan.asOf, plan.rule);
+    const remaining = due.user.pointsByMonth;
+    if (due.expired > 0) {
       batch.update(
         userRef,
-        { currentPoints: balanceAfter, ...pointsModel(remaining) },
+        { currentPoints: due.user.currentPoints, ...pointsModel(remaining) },
         { lastUpdateTime: userSnap.updateTime! },
       );
-      if (lowered > 0) {
-        const lastValidDay = addDays(expiryDay(plan.expiredThrough, plan.afterMonths), -1);
-        const reason = `points added in ${plan.expiredThrough} or before, valid through ${lastValidDay}`;
-        batch.create(entryRef, newLedgerEntry({ userId, kind: 'expire', points: -lowered, balanceAfter, reason }));
-        // Its webhook event (§13) in the same commit: one event for the one entry.
-        const at = new Date();
-        stageWebhookEvent(batch, {
-          type: 'points.expired',
-          subjectId: entryRef.id,
-          at,
-          data: {
-            id: entryRef.id,
-            kind: 'expire',
-            points: -lowered,
-            balanceAfter,
-            createdAt: at.toISOString(),
-            reason,
-            userId,
-          },
-        });
-      }
     }
-    const next = nextExpiry(remaining, plan.afterMonths);
+    const next = nextExpiry(remaining, plan.rule);
     let reminder: { id: string; created: boolean } | undefined;
     if (next && next.day <= plan.remindThrough) {
       const reminderRef = expiryRemindersCollection().doc(expiryReminderId(userId, next.day));
@@ -182,8 +248,8 @@ async function settleUser(
       } else if (!stored.get('effects.completedAt')) reminder = { id: reminderRef.id, created: false };
     }
     return {
-      result: { expired: lowered, reminded: reminder?.created === true, toTell: reminder?.id },
-      commit: expired > 0 || reminder?.created === true,
+      result: { expired: due.lowered, reminded: reminder?.created === true, toTell: reminder?.id },
+      commit: due.expired > 0 || reminder?.created === true,
     };
   });
   if (settled.toTell !== undefined) await applyExpiryReminderEffects(settled.toTell, push);

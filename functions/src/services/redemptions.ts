@@ -21,14 +21,17 @@ import {
   type RedemptionView,
 } from '../data/redemptions';
 import { rewardFromSnapshot, rewardsCollection } from '../data/rewards';
+import { rewardsConfigFromSnapshot, rewardsConfigRef } from '../data/rewardsConfig';
 import { ProfileNotFound, pointsModel, userFromSnapshot, usersCollection } from '../data/users';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { stageWebhookEvent } from '../data/webhookEvents';
 import { keyReused, requestFingerprint } from '../domain/idempotency';
 import { assertRedeemable } from '../domain/redemption';
+import { expiryRuleOf, utcDay } from '../domain/rewards';
 import { newVoucherCode } from '../domain/voucherCode';
 import { conflict, notFound } from '../errors';
 import { logInfo } from '../log';
+import { expireEntryRef, stageDueExpiry } from './pointsExpiry';
 
 export interface RedemptionOutcome {
   redemption: RedemptionView;
@@ -69,17 +72,29 @@ export async function redeemReward(
   };
 
   const result = await commitOnFreshReads<RedemptionOutcome>(async (batch) => {
-    const [userSnap, rewardSnap, recordedSnap] = await db().getAll(userRef, rewardRef, redemptionRef);
+    const today = utcDay(new Date());
+    const [userSnap, rewardSnap, recordedSnap, configSnap, expireSnap] = await db().getAll(
+      userRef,
+      rewardRef,
+      redemptionRef,
+      rewardsConfigRef(),
+      expireEntryRef(userId, today),
+    );
     if (recordedSnap.exists) return { result: answerFor(recordedSnap), commit: false };
-    const user = userFromSnapshot(userSnap);
-    if (!user) throw new ProfileNotFound(userId);
+    const found = userFromSnapshot(userSnap);
+    if (!found) throw new ProfileNotFound(userId);
     const reward = rewardFromSnapshot(rewardSnap);
     if (!reward) throw notFound(`Reward ${rewardId} not found`);
+    // Points past their date are written off first, in this commit, and never spent (contract Part four).
+    const expiredAt = stagedEntryTime(userSnap.updateTime);
+    const rule = expiryRuleOf(rewardsConfigFromSnapshot(configSnap));
+    const { user, lowered } = stageDueExpiry(batch, found, expireSnap, today, rule, expiredAt);
     assertRedeemable(reward, user.currentPoints);
 
     const balanceAfter = user.currentPoints - reward.cost;
-    // The redemption and its entry share one time, which the answer carries without a read after the commit.
-    const createdAt = stagedEntryTime(userSnap.updateTime);
+    // The redemption and its entry share one time, which the answer carries without a read after the commit;
+    // after the expiry's entry where this commit stages one.
+    const createdAt = lowered > 0 ? stagedEntryTime(expiredAt) : expiredAt;
     const redemption = newRedemption({
       userId,
       reward,

@@ -32,7 +32,7 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   migrate: ['apply', 'page-size'],
   adjust: ['user', 'points', 'reason', 'key'],
   history: ['user', 'limit', 'json'],
-  'expiry:run': ['as-of'],
+  'expiry:run': ['as-of', 'force'],
   seed: ['json'],
   token: ['email', 'password'],
   help: [],

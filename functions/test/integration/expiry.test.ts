@@ -5,10 +5,12 @@ import { upsertReward } from '../../src/data/rewards';
 import { addDays, addMonths, expiryDay, monthOf, type Day } from '../../src/domain/pointsExpiry';
 import { pointsExpiry } from '../../src/index';
 import { adjustBalance } from '../../src/services/adjustBalance';
+import { utcDay } from '../../src/domain/rewards';
 import { auditBooks, openBalance } from '../../src/services/ledgerBooks';
 import { runExpiry } from '../../src/services/pointsExpiry';
 import { cancelRedemption, redeemReward } from '../../src/services/redemptions';
-import { admin, cli } from './cli-runner';
+import { admin, cli, runCli } from './cli-runner';
+import { injectCommitFaults, writesDocument } from './commit-faults';
 import { db, functionsTestEnv, resetEmulators, waitForKioskCount } from './helpers';
 import { bearerFor, call } from './requests';
 import { seedKioskWithKey, seedUser, uniqueId } from './seeds';
@@ -112,7 +114,8 @@ describe('points that expire (contract §14)', () => {
   });
 
   test('spending takes the soonest-expiring points first, across earn, redeem, refund and adjust', async () => {
-    await expireAfter(1);
+    // N = 2: every month here is still valid today (points past their date are never spent).
+    await expireAfter(2);
     const [older, old] = [addMonths(THIS_MONTH, -2), addMonths(THIS_MONTH, -1)];
     const userId = await userWithPointsFrom({ [older]: 100, [old]: 200 });
     await upsertReward({ id: 'coffee', name: 'Coffee', cost: 150, kind: 'voucher', stock: null });
@@ -131,10 +134,10 @@ describe('points that expire (contract §14)', () => {
     expect({ current: user.currentPoints, oldest: user.pointsOldestMonth }).toEqual({ current: 320, oldest: old });
     await expectBooksBalanced();
 
-    // Last month's points are valid through the end of this month; this month's through the next.
-    expect((await run(expiryDay(old, 1))).expired).toEqual({ users: 1, points: 120 });
+    // Last month's points are valid through the end of next month; this month's through the one after.
+    expect((await run(expiryDay(old, 2))).expired).toEqual({ users: 1, points: 120 });
     expect((await userDoc(userId)).currentPoints).toBe(200);
-    expect((await run(EXPIRES_ON)).expired).toEqual({ users: 1, points: 200 });
+    expect((await run(expiryDay(THIS_MONTH, 2))).expired).toEqual({ users: 1, points: 200 });
     expect((await userDoc(userId)).currentPoints).toBe(0);
     await expectBooksBalanced();
   });
@@ -258,5 +261,136 @@ describe('points that expire (contract §14)', () => {
       expect(refused.stderr).toContain('pointsExpireAfterMonths');
     }
     expect((await cli('expiry:run', '--as-of', '2027-02-30')).code).toBe(2);
+  });
+});
+
+describe('expired points are never spent (contract Part four)', () => {
+  /** With N = 1, points of this month three months ago expired on the 1st of last month. */
+  const LONG_AGO = addMonths(THIS_MONTH, -3);
+  const today = () => utcDay(new Date());
+  const historyOf = async (userId: string) =>
+    (await call('GET', `/user/${userId}/history`, { headers: await bearerFor(userId) })).body.entries.map(
+      (entry: { kind: string; points: number; balanceAfter: number }) => [entry.kind, entry.points, entry.balanceAfter],
+    );
+
+  test('a redemption after the date writes that date’s expire entry first, under the run’s id, then spends what is left', async () => {
+    await expireAfter(1);
+    const userId = await userWithPointsFrom({ [LONG_AGO]: 100, [THIS_MONTH]: 50 });
+    await upsertReward({ id: 'cinema', name: 'Cinema', cost: 120, kind: 'donation', stock: null });
+    await upsertReward({ id: 'coffee', name: 'Coffee', cost: 30, kind: 'donation', stock: null });
+
+    // 150 points stored, 50 still valid: refused, and nothing is written, the expiry neither.
+    await expect(redeemReward(userId, 'cinema', uniqueId('key'))).rejects.toMatchObject({
+      code: 'insufficient-points',
+    });
+    expect(await expireEntries(userId)).toEqual([]);
+
+    expect((await redeemReward(userId, 'coffee', uniqueId('key'))).newBalance).toBe(20);
+    expect(await expireEntries(userId)).toEqual([
+      expect.objectContaining({ id: `expire-${userId}-${today()}`, points: -100, balanceAfter: 50 }),
+    ]);
+    expect(await userDoc(userId)).toMatchObject({ currentPoints: 20, pointsByMonth: { [THIS_MONTH]: 20 } });
+    expect(await historyOf(userId)).toEqual([
+      ['redeem', -30, 20],
+      ['expire', -100, 50],
+      ['adjust', 150, 150],
+    ]);
+    // The day's run finds the expiry written: nothing more.
+    expect((await run(today())).expired).toEqual({ users: 0, points: 0 });
+    expect(await expireEntries(userId)).toHaveLength(1);
+    await expectBooksBalanced();
+  });
+
+  test('a negative adjustment after the date likewise; a positive one spends nothing and writes no expiry', async () => {
+    await expireAfter(1);
+    const userId = await userWithPointsFrom({ [LONG_AGO]: 100, [THIS_MONTH]: 50 });
+    await adjustBalance(userId, { points: 5, reason: 'goodwill', by: 'test' });
+    expect(await expireEntries(userId)).toEqual([]);
+
+    await expect(adjustBalance(userId, { points: -60, reason: 'counted twice', by: 'test' })).rejects.toMatchObject({
+      code: 'insufficient-points',
+    });
+    expect(await expireEntries(userId)).toEqual([]);
+    const { adjustment, user } = await adjustBalance(userId, { points: -20, reason: 'counted twice', by: 'test' });
+    expect({ balanceAfter: adjustment.balanceAfter, current: user.currentPoints }).toEqual({
+      balanceAfter: 35,
+      current: 35,
+    });
+    expect(await historyOf(userId)).toEqual([
+      ['adjust', -20, 35],
+      ['expire', -100, 55],
+      ['adjust', 5, 155],
+      ['adjust', 150, 150],
+    ]);
+    expect((await run(today())).expired).toEqual({ users: 0, points: 0 });
+    await expectBooksBalanced();
+  });
+
+  test('GET /user/{id} never shows a date in the past: the next date of the points still valid', async () => {
+    await expireAfter(1);
+    const userId = await userWithPointsFrom({ [LONG_AGO]: 100, [THIS_MONTH]: 50 });
+    expect((await viewOf(userId)).expiringPoints).toEqual({ points: 50, expiresAt: `${EXPIRES_ON}T00:00:00.000Z` });
+  });
+
+  test('a user whose settling fails is taken again in the same run, not a day later', async () => {
+    await expireAfter(1);
+    const userId = await userWithPointsFrom({ [LONG_AGO]: 100, [THIS_MONTH]: 50 });
+    const PERMISSION_DENIED = 7;
+    const fault = injectCommitFaults(db(), writesDocument(`users/${userId}`), 1, PERMISSION_DENIED);
+    try {
+      const outcome = await run(today());
+      expect(fault.injected()).toBe(1);
+      expect(outcome).toMatchObject({ expired: { users: 1, points: 100 }, retried: 1, failed: 0 });
+    } finally {
+      fault.restore();
+    }
+    expect((await userDoc(userId)).currentPoints).toBe(50);
+    await expectBooksBalanced();
+  });
+});
+
+describe('lowering the expiry setting never surprises anyone (contract Part four)', () => {
+  test('set or lowered: nothing expires for 30 days, and that date gets its reminder', async () => {
+    await expireAfter(12);
+    const today = utcDay(new Date());
+    const notBefore = addDays(today, 30);
+    const old = addMonths(THIS_MONTH, -3);
+    const userId = await userWithPointsFrom({ [old]: 100, [THIS_MONTH]: 50 });
+    await admin('rewards:set', '--expire-after-months', '1');
+
+    // Under N = 1 the old points are past their date, yet nothing expires before `notBefore`.
+    expect(await run(today)).toMatchObject({ expired: { users: 0, points: 0 }, reminded: 1 });
+    expect(await run(addDays(notBefore, -1))).toMatchObject({ expired: { users: 0, points: 0 } });
+    // This month's points join them where their own date is not later.
+    const dueThen = 100 + (EXPIRES_ON <= notBefore ? 50 : 0);
+    expect((await viewOf(userId)).expiringPoints).toEqual({ points: dueThen, expiresAt: `${notBefore}T00:00:00.000Z` });
+    const reminder = await db().doc(`expiryReminders/${userId}_${notBefore}`).get();
+    expect(reminder.get('points')).toBe(dueThen);
+    expect((await db().doc('config/rewards').get()).data()).toMatchObject({
+      pointsExpireAfterMonths: 1,
+      pointsExpireNotBefore: notBefore,
+    });
+
+    expect((await run(notBefore)).expired).toEqual({ users: 1, points: dueThen });
+    await expectBooksBalanced();
+    // Raised later, the dates only move on: the day stays.
+    await admin('rewards:set', '--expire-after-months', '6');
+    expect((await db().doc('config/rewards').get()).get('pointsExpireNotBefore')).toBe(notBefore);
+  });
+});
+
+describe('expiry:run --as-of never expires the future by accident (contract Part four)', () => {
+  test('a day after today is refused against a real project without --force; the emulators take any day', async () => {
+    const realProject = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.endsWith('_EMULATOR_HOST')),
+    );
+    const tomorrow = addDays(utcDay(new Date()), 1);
+    const refused = await runCli(['--project', 'kiosk-rewards-prod', 'expiry:run', '--as-of', tomorrow], realProject);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`refused: --as-of ${tomorrow} is after today`);
+    expect(refused.stderr).toContain('add --force');
+    expect(refused.stdout).toBe('');
+
+    expect(JSON.parse(await admin('expiry:run', '--as-of', '2099-01-01')).asOf).toBe('2099-01-01');
   });
 });

@@ -2,10 +2,12 @@ import {
   addDays,
   addMonths,
   changePoints,
+  expireOn,
   expiredThrough,
   expirePoints,
   expiryDay,
   nextExpiry,
+  notBeforeAfterChange,
   oldestMonth,
   parseDay,
   sumOf,
@@ -79,9 +81,28 @@ describe('the points by month', () => {
     const points = { '2026-11': 40, '2026-09': 10 };
     expect(oldestMonth(points)).toBe('2026-09');
     expect(sumOf(points)).toBe(50);
-    expect(nextExpiry(points, 3)).toEqual({ points: 10, day: '2027-01-01' });
+    expect(nextExpiry(points, { afterMonths: 3, notBefore: null })).toEqual({ points: 10, day: '2027-01-01' });
     expect(nextExpiry(points, null)).toBeNull();
-    expect(nextExpiry({}, 3)).toBeNull();
+    expect(nextExpiry({}, { afterMonths: 3, notBefore: null })).toBeNull();
     expect(oldestMonth({})).toBeNull();
+  });
+
+  test('set or lowered, nothing expires in the next 30 days; raised or unset, the day stays', () => {
+    const today = '2026-11-29';
+    expect(notBeforeAfterChange(null, 6, null, today)).toBe('2026-12-29');
+    expect(notBeforeAfterChange(12, 1, null, today)).toBe('2026-12-29');
+    expect(notBeforeAfterChange(12, 1, '2027-01-15', today)).toBe('2027-01-15');
+    expect(notBeforeAfterChange(1, 12, '2026-12-01', today)).toBe('2026-12-01');
+    expect(notBeforeAfterChange(6, 6, null, today)).toBeNull();
+    expect(notBeforeAfterChange(6, null, '2026-12-01', today)).toBe('2026-12-01');
+  });
+
+  test('before notBefore nothing expires; on it every month past its own date, gathered on one date', () => {
+    const points = { '2026-06': 10, '2026-09': 20, '2026-11': 40 };
+    const rule = { afterMonths: 1, notBefore: '2026-12-15' };
+    expect(expireOn(points, '2026-12-14', rule)).toEqual({ expired: 0, remaining: points });
+    expect(nextExpiry(points, rule)).toEqual({ points: 30, day: '2026-12-15' });
+    expect(expireOn(points, '2026-12-15', rule)).toEqual({ expired: 30, remaining: { '2026-11': 40 } });
+    expect(nextExpiry({ '2026-11': 40 }, rule)).toEqual({ points: 40, day: '2027-01-01' });
   });
 });

@@ -166,6 +166,7 @@ describe('operator config', () => {
     [{ pointsExpireAfterMonths: 121 }, 'pointsExpireAfterMonths', 'from 1 to 120'],
     [{ pointsExpireAfterMonths: 1.5 }, 'pointsExpireAfterMonths', 'whole number'],
     [{ pointsExpireAfterMonths: '12' }, 'pointsExpireAfterMonths', 'or null'],
+    [{ pointsExpireNotBefore: '2027-02-30' }, 'pointsExpireNotBefore', 'YYYY-MM-DD'],
   ] as const)(
     'broken %p: that field alone falls back to its default, the others keep their values, the field named',
     (broken, field, problem) => {

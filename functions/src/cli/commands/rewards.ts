@@ -1,8 +1,8 @@
 /** rewards:set, rewards:show: config/rewards, checked by the same rules the service reads it with. */
 import { FieldValue } from 'firebase-admin/firestore';
 import { rewardsConfigRef } from '../../data/rewardsConfig';
-import { parseRewardsConfig, type RewardsConfigProblems } from '../../domain/rewards';
-import { MAX_EXPIRE_AFTER_MONTHS, MIN_EXPIRE_AFTER_MONTHS } from '../../domain/pointsExpiry';
+import { parseRewardsConfig, utcDay, type RewardsConfigProblems } from '../../domain/rewards';
+import { MAX_EXPIRE_AFTER_MONTHS, MIN_EXPIRE_AFTER_MONTHS, notBeforeAfterChange } from '../../domain/pointsExpiry';
 import { numberOrText } from '../args';
 import { CliError, note, printJson, type Command } from '../command';
 
@@ -42,13 +42,14 @@ const rewardsSet: Command = {
       value: 'N|none',
       description:
         `points are valid through the last day of the month N (${MIN_EXPIRE_AFTER_MONTHS}-${MAX_EXPIRE_AFTER_MONTHS}) ` +
-        'months after the month they were added; none: they never expire',
+        'months after the month they were added; none: they never expire. Set or lowered, no points expire ' +
+        'in the next 30 days (each such date still gets its reminder)',
     },
   },
   anyOf: ['plastic', 'metal', 'daily-cap', 'ranks', 'expire-after-months'],
   uses: { firestore: true },
   run: async (flags) => {
-    const { raw } = await storedRewards();
+    const { raw, config: stored } = await storedRewards();
     // Every stored field is kept unless a flag changes it.
     const candidate: Record<string, unknown> = { ...raw };
     const syntaxProblems: string[] = [];
@@ -75,6 +76,12 @@ const rewardsSet: Command = {
         `refused: the rewards config would be invalid, nothing was written:\n${all.map((p) => `  - ${p}`).join('\n')}`,
       );
     }
+    config.pointsExpireNotBefore = notBeforeAfterChange(
+      stored.pointsExpireAfterMonths,
+      config.pointsExpireAfterMonths,
+      stored.pointsExpireNotBefore,
+      utcDay(new Date()),
+    );
     await rewardsConfigRef().set({ ...config, updatedAt: FieldValue.serverTimestamp() });
     await note(
       'Saved config/rewards. Transactions from now on use it, and every user view shows ranks under it at once.',

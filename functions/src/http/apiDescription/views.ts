@@ -83,8 +83,9 @@ export const User = closedObject(
             format: 'date-time',
             description:
               'When they expire, ISO 8601 UTC: 00:00 of the day after the last day they are valid (the last day of ' +
-              'the month `pointsExpireAfterMonths` after the month they were added). Past while the daily run has ' +
-              'yet to expire them',
+              'the month `pointsExpireAfterMonths` after the month they were added), and never earlier than 30 days ' +
+              'after that setting was set or lowered. Never in the past: points past their date are no longer shown ' +
+              'here, and are written off before anything is spent',
           }),
         },
         {
