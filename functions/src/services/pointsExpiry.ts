@@ -10,7 +10,7 @@
  * each page's users settled side by side. A million users with nothing due cost
  * nothing; what it reads grows with what expires.
  */
-import { FieldPath } from 'firebase-admin/firestore';
+import { FieldPath, type QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import { commitOnFreshReads, db } from '../adapters/firestore';
 import { stageWebhookEvent } from '../data/webhookEvents';
 import type { PushTransport } from '../adapters/push';
@@ -28,6 +28,7 @@ import {
   type Day,
   type Month,
 } from '../domain/pointsExpiry';
+import type { TimeBudget } from '../domain/timeBudget';
 import { logError, logInfo } from '../log';
 import { applyExpiryReminderEffects } from './expiryReminders';
 
@@ -47,6 +48,25 @@ export interface ExpiryRunOutcome {
   reminded: number;
   /** Users whose settling failed (logged); the next run takes them again. */
   failed: number;
+  /** The last user settled when the time budget ran out (the range's end not reached), else absent. */
+  stoppedAfter?: UserPosition;
+}
+
+/** A user's place in the run's order: their oldest month with points, then their id. */
+export interface UserPosition {
+  month: Month;
+  id: string;
+}
+
+/**
+ * The part of the run's order to go through (all of it by default): after `after`,
+ * before `before`, starting no new group of users once `budget` is spent. The
+ * scheduled run continues from where it stopped (triggers/pointsExpiry.ts).
+ */
+export interface ExpiryRange {
+  after?: UserPosition;
+  before?: UserPosition;
+  budget?: TimeBudget;
 }
 
 /** What one run does, the same for every user. */
@@ -62,7 +82,7 @@ interface RunPlan {
 /** The one `expire` entry of a user and date: two runs of one day, however concurrent, create one. */
 export const expireEntryId = (userId: string, day: Day): string => `expire-${userId}-${day}`;
 
-export async function runExpiry(asOf: Day, push: PushTransport): Promise<ExpiryRunOutcome> {
+export async function runExpiry(asOf: Day, push: PushTransport, range: ExpiryRange = {}): Promise<ExpiryRunOutcome> {
   const { pointsExpireAfterMonths: afterMonths } = await loadRewardsConfig();
   const outcome: ExpiryRunOutcome = {
     asOf,
@@ -78,9 +98,12 @@ export async function runExpiry(asOf: Day, push: PushTransport): Promise<ExpiryR
   // A user whose oldest month is past this one has nothing expiring by `remindThrough` (expiry dates are
   // first days of months), so is never read.
   const dueThrough = expiredThrough(remindThrough, afterMonths);
-  for await (const userIds of usersWithPointsThrough(dueThrough)) {
+  for await (const users of usersWithPointsThrough(dueThrough, range)) {
+    const userIds = users.map(({ id }) => id);
     outcome.usersRead += userIds.length;
     for (let i = 0; i < userIds.length; i += FAN_OUT) {
+      if (i > 0 && range.budget?.spent()) outcome.stoppedAfter = users[i - 1];
+      if (outcome.stoppedAfter) break;
       const chunk = userIds.slice(i, i + FAN_OUT);
       const runs = await Promise.allSettled(chunk.map((userId) => settleUser(userId, plan, push)));
       runs.forEach((run, j) => {
@@ -97,21 +120,29 @@ export async function runExpiry(asOf: Day, push: PushTransport): Promise<ExpiryR
         if (run.value.reminded) outcome.reminded++;
       });
     }
+    if (outcome.stoppedAfter) break;
+    // A full page may have more after it: those are the next run's.
+    if (users.length === PAGE && range.budget?.spent()) outcome.stoppedAfter = users.at(-1);
   }
   logInfo('points_expiry_run', { ...outcome });
   return outcome;
 }
 
-/** The ids of the users holding points added in `month` or before, a page at a time, by that month then id. */
-async function* usersWithPointsThrough(month: Month): AsyncGenerator<string[]> {
-  const query = usersCollection()
+/** The users holding points added in `month` or before within `range`, a page at a time, by that month then id. */
+async function* usersWithPointsThrough(month: Month, range: ExpiryRange): AsyncGenerator<UserPosition[]> {
+  let query = usersCollection()
     .where('pointsOldestMonth', '<=', month)
     .orderBy('pointsOldestMonth')
     .orderBy(FieldPath.documentId())
     .select('pointsOldestMonth');
-  let page = await query.limit(PAGE).get();
+  if (range.before) query = query.endBefore(range.before.month, range.before.id);
+  const positionOf = (doc: QueryDocumentSnapshot): UserPosition => ({
+    month: doc.get('pointsOldestMonth'),
+    id: doc.id,
+  });
+  let page = await (range.after ? query.startAfter(range.after.month, range.after.id) : query).limit(PAGE).get();
   while (!page.empty) {
-    yield page.docs.map((doc) => doc.id);
+    yield page.docs.map(positionOf);
     if (page.size < PAGE) return;
     page = await query.startAfter(page.docs.at(-1)!).limit(PAGE).get();
   }
