@@ -138,18 +138,15 @@ export interface UsersSweepOutcome {
  */
 export async function sweepDeletedAccounts(by = 'users-sweep'): Promise<UsersSweepOutcome> {
   const outcome: UsersSweepOutcome = { profiles: 0, checked: 0, erased: 0, accountsDeleted: 0 };
-  const madeForAccount = (profile: DocumentSnapshot) => {
-    outcome.profiles++;
-    return profile.get('authAccount') === true;
-  };
+  // Erased profiles still marked, met while paging: their accounts are deleted after each lookup batch.
   const leftBehind: string[] = [];
-  const live = (profile: DocumentSnapshot) => {
-    if (!madeForAccount(profile)) return false;
-    if (!isErasedProfile(profile)) return true;
-    leftBehind.push(profile.id);
-    return false;
+  const liveWithAccount = (profile: DocumentSnapshot) => {
+    outcome.profiles++;
+    if (profile.get('authAccount') !== true) return false;
+    if (isErasedProfile(profile)) leftBehind.push(profile.id);
+    return !isErasedProfile(profile);
   };
-  for await (const batch of lookupBatches(pages(usersCollection()), live)) {
+  for await (const batch of lookupBatches(pages(usersCollection()), liveWithAccount)) {
     outcome.checked += batch.length;
     for (const userId of await uidsWithoutAccount(batch)) {
       await eraseProfile(userId, by);
