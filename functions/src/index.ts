@@ -123,7 +123,7 @@ export const silentKioskSweep = defineWhereServed('silentKioskSweep', () => {
   const { onSchedule } = require('firebase-functions/v2/scheduler') as typeof import('firebase-functions/v2/scheduler');
   const { runSilentSweep } = require('./triggers/silentSweep') as typeof import('./triggers/silentSweep');
   return onSchedule(
-    // Its time budget, 120 s, and one piece of work after it, 30 s (triggers/silentSweep.ts): under 240 s.
+    // Its time budget, 120 s, then one batch of kiosks and one kiosk's fold, 30 s each (triggers/silentSweep.ts): under 240 s.
     { schedule: 'every 5 minutes', memory: '256MiB', maxInstances: 1, timeoutSeconds: 240 },
     async () => {
       await runSilentSweep();

@@ -6,9 +6,10 @@ import { sweepSilentKiosks, type SweepOutcome } from '../services/silentSweep';
 
 /**
  * How long a scheduled run starts new work (domain/timeBudget.ts), shared by its two
- * parts: a batch of kiosks judged or a kiosk folded after it takes at most one
- * Firestore transaction's 30 s (contention.deadlineMs in adapters/firestore.ts), so
- * the run ends within 120 + 30 s, under the function's 240 s timeout (index.ts).
+ * parts: the batch of kiosks judged and the kiosk folded after it is spent each take
+ * at most one Firestore transaction's 30 s (contention.deadlineMs in
+ * adapters/firestore.ts), so the run ends within 120 + 30 + 30 s, under the
+ * function's 240 s timeout (index.ts).
  */
 export const SILENT_SWEEP_BUDGET_MS = 120_000;
 
