@@ -5,6 +5,7 @@
 export type ErrorCode =
   | 'invalid-argument'
   | 'unauthenticated'
+  | 'recent-sign-in-required'
   | 'permission-denied'
   | 'not-found'
   | 'method-not-allowed'

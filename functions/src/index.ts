@@ -112,15 +112,23 @@ export const alertPush = defineCreateTrigger(
 );
 
 /**
+ * Every scheduled function states its schedule and its timeout, and either fits its
+ * work in that timeout or stops in time and continues on its next run (contract, Part
+ * four: every sweep finishes or continues); docs/operations.md lists them.
+ *
  * Opens `silent` alerts every 5 minutes. The functions emulator runs no schedules
  * (firebase-tools issue 2034): `npm start` runs the same handler on a timer.
  */
 export const silentKioskSweep = defineWhereServed('silentKioskSweep', () => {
   const { onSchedule } = require('firebase-functions/v2/scheduler') as typeof import('firebase-functions/v2/scheduler');
   const { runSilentSweep } = require('./triggers/silentSweep') as typeof import('./triggers/silentSweep');
-  return onSchedule({ schedule: 'every 5 minutes', memory: '256MiB', maxInstances: 1 }, async () => {
-    await runSilentSweep();
-  });
+  return onSchedule(
+    // Its time budget, 120 s, then one batch of kiosks and one kiosk's fold, 30 s each (triggers/silentSweep.ts): under 240 s.
+    { schedule: 'every 5 minutes', memory: '256MiB', maxInstances: 1, timeoutSeconds: 240 },
+    async () => {
+      await runSilentSweep();
+    },
+  );
 });
 
 /**
@@ -131,6 +139,7 @@ export const effectsSweep = defineWhereServed('effectsSweep', () => {
   const { onSchedule } = require('firebase-functions/v2/scheduler') as typeof import('firebase-functions/v2/scheduler');
   const { runEffectsSweep } = require('./triggers/effectsSweep') as typeof import('./triggers/effectsSweep');
   return onSchedule(
+    // Its time budget, 240 s, and one batch after it, 208 s (services/pendingEffects.ts): under 540 s.
     { schedule: 'every 5 minutes', memory: '256MiB', maxInstances: 1, timeoutSeconds: 540 },
     async () => {
       await runEffectsSweep();
@@ -140,14 +149,16 @@ export const effectsSweep = defineWhereServed('effectsSweep', () => {
 
 /**
  * Expires points past their date and sends the reminders 30 days ahead (contract
- * §14), daily just after the UTC day begins. `admin expiry:run` runs the same
- * service; `npm start` runs it on a timer.
+ * §14): the day's run starts just after the UTC day begins (00:05) and, when its time
+ * budget ran out, continues each hour after (at :05) from where it stopped until done.
+ * `admin expiry:run` runs the same service; `npm start` runs it on a timer.
  */
 export const pointsExpiry = defineWhereServed('pointsExpiry', () => {
   const { onSchedule } = require('firebase-functions/v2/scheduler') as typeof import('firebase-functions/v2/scheduler');
   const { runDailyExpiry } = require('./triggers/pointsExpiry') as typeof import('./triggers/pointsExpiry');
   return onSchedule(
-    { schedule: 'every day 00:05', timeZone: 'Etc/UTC', memory: '256MiB', maxInstances: 1, timeoutSeconds: 540 },
+    // Its time budget, 300 s, and one group of users after it, 162 s (triggers/pointsExpiry.ts): under 540 s.
+    { schedule: '5 * * * *', timeZone: 'Etc/UTC', memory: '256MiB', maxInstances: 1, timeoutSeconds: 540 },
     async () => {
       await runDailyExpiry();
     },
@@ -173,22 +184,29 @@ export const webhookFanOut = defineCreateTrigger(
  * One attempt of one delivery per task. The attempt's own retries (the back-off of
  * WEBHOOK_RETRY_SECONDS) are tasks queued by the attempt before; `retryConfig` only
  * covers a run that failed to finish (an error, a crash, a claim another run holds):
- * redelivered after 30 s and more, up to 10 times. A run: the claim (a transaction,
+ * redelivered after 30 s and more, up to 10 times; a failure on the last time ends the
+ * delivery `failed` (triggers/webhookTask.ts), retryable by the operator. A run: the claim (a transaction,
  * up to 30 s), the POST (10 s), recording it (30 s) and queueing the next: under
  * 120 s, less than the claim's lease (webhookDelivery.ts CLAIM_LEASE_MS, 150 s).
  */
 export const deliverWebhook = defineWhereServed('deliverWebhook', () => {
   const { onTaskDispatched } = require('firebase-functions/v2/tasks') as typeof import('firebase-functions/v2/tasks');
-  const { onDeliveryTask } = require('./triggers/webhookTask') as typeof import('./triggers/webhookTask');
+  const { onDeliveryTask, DELIVERY_TASK_MAX_ATTEMPTS } =
+    require('./triggers/webhookTask') as typeof import('./triggers/webhookTask');
   return onTaskDispatched(
     {
-      retryConfig: { maxAttempts: 10, minBackoffSeconds: 30, maxBackoffSeconds: 600, maxDoublings: 4 },
+      retryConfig: {
+        maxAttempts: DELIVERY_TASK_MAX_ATTEMPTS,
+        minBackoffSeconds: 30,
+        maxBackoffSeconds: 600,
+        maxDoublings: 4,
+      },
       rateLimits: { maxConcurrentDispatches: 50 },
       timeoutSeconds: 120,
       memory: '256MiB',
       maxInstances: 20,
     },
-    onDeliveryTask,
+    (request) => onDeliveryTask(request),
   );
 });
 

@@ -13,8 +13,8 @@ const SWEEP_INTERVAL_MS = 5 * 60_000;
 export const SCHEDULED_SWEEPS = [
   { name: 'silent sweep', command: 'alerts:sweep' },
   { name: 'effects sweep', command: 'effects:sweep' },
-  // Daily when deployed (pointsExpiry); here every 5 minutes too, so a session sees it: a run for a day changes nothing
-  // the first run of that day did not, and reads only users with points expiring soon.
+  // Hourly when deployed (pointsExpiry: the day's run, continued until done); here every 5 minutes, each run whole: a
+  // run for a day changes nothing the first run of that day did not, and reads only users with points expiring soon.
   { name: 'expiry run', command: 'expiry:run' },
   { name: 'users sweep', command: 'users:sweep' },
 ];

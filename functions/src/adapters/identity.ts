@@ -5,6 +5,8 @@ import { adminApp } from './firestore';
 export interface VerifiedCaller {
   uid: string;
   admin: boolean;
+  /** When the user signed in (the token's `auth_time`), in seconds since the epoch. */
+  signedInAt: number;
 }
 
 /** The token could not be checked at all (Google's keys or the Auth backend out of reach): no verdict on it. */
@@ -65,20 +67,22 @@ function unavailableCode(error: unknown): string | undefined {
  * emulator when FIREBASE_AUTH_EMULATOR_HOST is set). With `checkRevoked`, also asks
  * the Auth backend whether the account is disabled or its tokens were revoked after
  * this one was issued (one Auth API call; the emulator makes it on every
- * verification). Returns undefined for any bad, expired, revoked or disabled token;
+ * verification). Returns 'revoked' for a token whose account's tokens were revoked
+ * after it was issued or whose account is disabled, undefined for any other bad or expired token;
  * throws IdentityUnavailableError when the token could not be checked.
  */
 export async function verifyIdToken(
   idToken: string,
   { checkRevoked }: { checkRevoked: boolean },
-): Promise<VerifiedCaller | undefined> {
+): Promise<VerifiedCaller | 'revoked' | undefined> {
   try {
     const decoded = await timedCall(() => authClient().verifyIdToken(idToken, checkRevoked));
-    return { uid: decoded.uid, admin: decoded.admin === true };
+    return { uid: decoded.uid, admin: decoded.admin === true, signedInAt: decoded.auth_time };
   } catch (error) {
     const unavailable = unavailableCode(error);
     if (unavailable) throw new IdentityUnavailableError(unavailable);
-    return undefined;
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === 'auth/id-token-revoked' || code === 'auth/user-disabled' ? 'revoked' : undefined;
   }
 }
 

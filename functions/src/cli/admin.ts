@@ -72,6 +72,11 @@ async function run(argv: string[]): Promise<void> {
     if (spec.uses.auth) await assertAnswers('Auth emulator', target.authHost!, emulatorOnly);
   }
   loadProjectParams(target.projectId);
+  // PUSH_TRANSPORT=auto (functions/.env) or unset: the functions tell the emulators (pushOutbox) from a deployment
+  // (FCM) by FUNCTIONS_EMULATOR (config.ts pushTransportName), which the CLI never has; it knows its target instead.
+  if (process.env.PUSH_TRANSPORT !== 'fcm' && process.env.PUSH_TRANSPORT !== 'outbox') {
+    process.env.PUSH_TRANSPORT = target.emulator ? 'outbox' : 'fcm';
+  }
   if (spec.adminSdk !== false) initializeApp({ projectId: target.projectId });
   await spec.run(flags, target);
 }

@@ -8,7 +8,7 @@
  * a range on the document's time (an index each, firestore.indexes.json), never by
  * scanning a collection.
  */
-import { FieldValue, Timestamp, type CollectionReference } from 'firebase-admin/firestore';
+import { FieldPath, FieldValue, Timestamp, type CollectionReference } from 'firebase-admin/firestore';
 
 export const EFFECTS_PENDING = 'effectsPending';
 
@@ -18,19 +18,28 @@ export const effectsPending = { [EFFECTS_PENDING]: true } as const;
 /** Spread into the update that records the effects' final state. */
 export const effectsSettled = () => ({ [EFFECTS_PENDING]: FieldValue.delete() });
 
-/** The ids of up to `limit` documents still pending, recorded (`timeField`) at or before `cutoff`, oldest first. */
+/** A pending document's place in the sweep's order: its time, then its id. */
+export interface PendingPosition {
+  at: Timestamp;
+  id: string;
+}
+
+/**
+ * Up to `limit` documents still pending, recorded (`timeField`) at or before `cutoff`,
+ * oldest first (then by id), after `after` when given: where the sweep's last run stopped.
+ */
 export async function pendingSince(
   collection: CollectionReference,
   timeField: string,
   cutoff: Date,
   limit: number,
-): Promise<string[]> {
-  const snapshot = await collection
+  after?: PendingPosition,
+): Promise<PendingPosition[]> {
+  const query = collection
     .where(EFFECTS_PENDING, '==', true)
     .where(timeField, '<=', Timestamp.fromDate(cutoff))
     .orderBy(timeField)
-    .limit(limit)
-    .select()
-    .get();
-  return snapshot.docs.map((doc) => doc.id);
+    .orderBy(FieldPath.documentId());
+  const snapshot = await (after ? query.startAfter(after.at, after.id) : query).limit(limit).select(timeField).get();
+  return snapshot.docs.map((doc) => ({ id: doc.id, at: doc.get(timeField) as Timestamp }));
 }

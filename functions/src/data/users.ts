@@ -70,6 +70,13 @@ export const erasedProfile = (): UpdateData<DocumentData> => ({
   ...effectsPending,
 });
 
+/**
+ * The update that records, on an erased profile, that its Auth account is deleted: the
+ * `authAccount` mark stays through the erasure's commit until then, so the users sweep
+ * finds an account an interrupted erasure left behind (services/erasure.ts).
+ */
+export const accountGone = (): UpdateData<DocumentData> => ({ authAccount: FieldValue.delete() });
+
 /** A users/{id} document kept for the books after its person was erased. */
 export const isErasedProfile = (snapshot: DocumentSnapshot): boolean => snapshot.get('erasedAt') !== undefined;
 

@@ -5,7 +5,14 @@
 import type { VerifiedCaller } from '../adapters/identity';
 import { ProfileNotFound } from '../data/users';
 import { provisionProfile } from '../services/provisioning';
-import { answerForUnavailableAuth, requireAdmin, requirePartner, requireUserOrAdmin, type PartnerCaller } from './auth';
+import {
+  answerForUnavailableAuth,
+  requireAdmin,
+  requirePartner,
+  requireRecentUserOrAdmin,
+  requireUserOrAdmin,
+  type PartnerCaller,
+} from './auth';
 import type { OperationDescription } from './apiDescription/operation';
 import type { ApiRequest, ApiResponse, Route } from './types';
 
@@ -41,6 +48,18 @@ export const userRoute = <Body = undefined>(route: RouteWithoutAccess<Body>): Ro
   authenticate: ({ headers, params }) => requireUserOrAdmin(headers, params.userId),
   handler: provisioningOnFirstRequest(route.handler),
   doc: { ...route.doc, access: 'user' },
+});
+
+/**
+ * A route under /user/:userId that destroys or hands over the person's data (erasure,
+ * export): as userRoute, but the user's own token must be unrevoked and from a sign-in
+ * of the last 5 minutes (401 `recent-sign-in-required`), auth.ts requireRecentUserOrAdmin.
+ */
+export const recentSignInUserRoute = <Body = undefined>(
+  route: RouteWithoutAccess<Body>,
+): Route<Body, VerifiedCaller> => ({
+  ...userRoute(route),
+  authenticate: ({ headers, params }) => requireRecentUserOrAdmin(headers, params.userId),
 });
 
 function provisioningOnFirstRequest<Body>(

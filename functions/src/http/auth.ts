@@ -62,14 +62,17 @@ export function answerForUnavailableAuth(error: unknown, fields: Record<string, 
  * keys or the Auth backend out of reach), which says nothing about the token.
  */
 async function verifiedCaller(idToken: string, checkRevoked: boolean): Promise<VerifiedCaller> {
-  let caller: VerifiedCaller | undefined;
+  const caller = await verdictOn(idToken, checkRevoked);
+  if (!caller || caller === 'revoked') throw unauthorized('Invalid or expired ID token');
+  return caller;
+}
+
+async function verdictOn(idToken: string, checkRevoked: boolean): Promise<VerifiedCaller | 'revoked' | undefined> {
   try {
-    caller = await verifyIdToken(idToken, { checkRevoked });
+    return await verifyIdToken(idToken, { checkRevoked });
   } catch (error) {
     throw answerForUnavailableAuth(error, { checkRevoked });
   }
-  if (!caller) throw unauthorized('Invalid or expired ID token');
-  return caller;
 }
 
 function bearerToken(headers: IncomingHttpHeaders): string {
@@ -90,6 +93,37 @@ export async function requireUserOrAdmin(headers: IncomingHttpHeaders, userId: s
   if (caller.uid === userId) return caller;
   if (!caller.admin) throw forbidden('You may only access your own user');
   return verifiedCaller(idToken, true);
+}
+
+/** How long ago a user may have signed in to erase or export their own data (contract, Part four). */
+export const RECENT_SIGN_IN_SECONDS = 5 * 60;
+
+const recentSignInRequired = () =>
+  new ApiError('recent-sign-in-required', 'Sign in again: this needs a sign-in of the last 5 minutes');
+
+/**
+ * For what cannot be undone or hands everything over (an erasure, an export): the
+ * user's own token must not be revoked (one Auth backend call) and must come from a
+ * sign-in at most RECENT_SIGN_IN_SECONDS ago, so a stolen or forgotten session cannot
+ * destroy or take a person's data. An admin's token is checked as on /admin/*.
+ */
+export async function requireRecentUserOrAdmin(
+  headers: IncomingHttpHeaders,
+  userId: string,
+  now = new Date(),
+): Promise<VerifiedCaller> {
+  const idToken = bearerToken(headers);
+  // The Auth emulator checks revocation on every verification: a revoked token is known here already there.
+  const caller = await verdictOn(idToken, false);
+  if (caller === 'revoked') throw recentSignInRequired();
+  if (!caller) throw unauthorized('Invalid or expired ID token');
+  if (caller.admin) return verifiedCaller(idToken, true);
+  if (caller.uid !== userId) throw forbidden('You may only access your own user');
+  const checked = await verdictOn(idToken, true);
+  if (!checked || checked === 'revoked' || now.getTime() / 1000 - checked.signedInAt > RECENT_SIGN_IN_SECONDS) {
+    throw recentSignInRequired();
+  }
+  return checked;
 }
 
 /** Admin rights end at once: a revoked token or a disabled account is 401 here. */

@@ -8,6 +8,7 @@ export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   'invalid-argument': 400,
   'push-message-rejected': 400,
   unauthenticated: 401,
+  'recent-sign-in-required': 401,
   'permission-denied': 403,
   'not-found': 404,
   'method-not-allowed': 405,

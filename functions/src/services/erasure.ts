@@ -11,7 +11,7 @@ import { deleteAuthAccount, uidsWithoutAccount, ACCOUNT_LOOKUP_BATCH } from '../
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
 import { notificationsOf } from '../data/notifications';
 import { EFFECTS_PENDING, effectsSettled } from '../data/pendingEffects';
-import { ProfileNotFound, erasedProfile, isErasedProfile, isPoints, usersCollection } from '../data/users';
+import { ProfileNotFound, accountGone, erasedProfile, isErasedProfile, isPoints, usersCollection } from '../data/users';
 import { logInfo } from '../log';
 import { pages } from './ledgerBooks';
 
@@ -32,14 +32,22 @@ export interface Erasure {
  * account, the notifications) and changes nothing else. `by`: who asked (an admin's
  * uid, the user's own, `cli:<operator>`), recorded on the `forfeit` entry.
  *
- * The account goes first: an erasure cut short after it is finished by the users
- * sweep, which erases the profiles whose account is gone.
+ * The profile goes first, the account after (contract, Part four: an erasure never
+ * half-happens): an erasure cut short between them leaves an erased profile still
+ * marked `authAccount`, whose account the users sweep deletes. The other order would
+ * leave a live profile, its balance and name, without the account to reach it.
  */
 export async function eraseUser(userId: string, by: string): Promise<Erasure> {
-  if (!(await usersCollection().doc(userId).get()).exists) throw new ProfileNotFound(userId);
-  const accountDeleted = await deleteAuthAccount(userId);
   const forfeited = await eraseProfile(userId, by);
+  const accountDeleted = await deleteAccountOf(userId);
   return { userId, accountDeleted, forfeited };
+}
+
+/** Deletes the Auth account of an erased profile, then its `authAccount` mark. True when an account was deleted now. */
+async function deleteAccountOf(userId: string): Promise<boolean> {
+  const deleted = await deleteAuthAccount(userId);
+  await usersCollection().doc(userId).update(accountGone());
+  return deleted;
 }
 
 /**
@@ -115,6 +123,8 @@ export interface UsersSweepOutcome {
   checked: number;
   /** Of those, how many had no account any more: erased now (each logged as `user_erased`). */
   erased: number;
+  /** Erased profiles whose account an interrupted erasure left behind: deleted now. */
+  accountsDeleted: number;
 }
 
 /**
@@ -122,22 +132,37 @@ export interface UsersSweepOutcome {
  * hears of a deletion): pages through the profiles in id order, looks the accounts
  * of those made for one (`authAccount`, see data/users.ts) up a batch of at most 100
  * per call, and erases the profiles whose account is gone. A profile without the
- * mark never had an account (seeded data, an import) and is never erased here.
+ * mark never had an account (seeded data, an import) and is never erased here. An
+ * erased profile still marked is an erasure cut short after its profile's commit:
+ * its account is deleted now (and the mark with it).
  */
 export async function sweepDeletedAccounts(by = 'users-sweep'): Promise<UsersSweepOutcome> {
-  const outcome: UsersSweepOutcome = { profiles: 0, checked: 0, erased: 0 };
-  const madeForAccount = (profile: DocumentSnapshot) => {
+  const outcome: UsersSweepOutcome = { profiles: 0, checked: 0, erased: 0, accountsDeleted: 0 };
+  // Erased profiles still marked, met while paging: their accounts are deleted after each lookup batch.
+  const leftBehind: string[] = [];
+  const liveWithAccount = (profile: DocumentSnapshot) => {
     outcome.profiles++;
-    return profile.get('authAccount') === true && !isErasedProfile(profile);
+    if (profile.get('authAccount') !== true) return false;
+    if (isErasedProfile(profile)) leftBehind.push(profile.id);
+    return !isErasedProfile(profile);
   };
-  for await (const batch of lookupBatches(pages(usersCollection()), madeForAccount)) {
+  for await (const batch of lookupBatches(pages(usersCollection()), liveWithAccount)) {
     outcome.checked += batch.length;
     for (const userId of await uidsWithoutAccount(batch)) {
       await eraseProfile(userId, by);
+      await usersCollection().doc(userId).update(accountGone());
       outcome.erased++;
     }
+    outcome.accountsDeleted += await deleteAccountsLeftBehind(leftBehind.splice(0));
   }
+  outcome.accountsDeleted += await deleteAccountsLeftBehind(leftBehind.splice(0));
   return outcome;
+}
+
+async function deleteAccountsLeftBehind(userIds: readonly string[]): Promise<number> {
+  let deleted = 0;
+  for (const userId of userIds) if (await deleteAccountOf(userId)) deleted++;
+  return deleted;
 }
 
 /**

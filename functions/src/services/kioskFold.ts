@@ -8,6 +8,7 @@ import { foldLeaseFromSnapshot, heldFoldLease, kioskFoldsCollection, releasedFol
 import { kiosksCollection } from '../data/kiosks';
 import { transactionsCollection } from '../data/transactions';
 import { addToDay, type KioskDayFigures } from '../domain/kioskDays';
+import { timeBudget, type TimeBudget } from '../domain/timeBudget';
 
 /**
  * A kiosk's counters (`kiosks/{id}`) and daily figures (`kioskDays/{id}_{day}`) are
@@ -194,13 +195,18 @@ export async function countOnKiosk(transaction: DocumentSnapshot): Promise<void>
  * The safety net: counts transactions recorded between `lookbackMs` and `minAgeMs`
  * ago that are still not counted on their kiosk (their trigger keeps failing, or
  * its event never came), kiosk by kiosk, each under the kiosk's lease. A kiosk whose
- * lease is held is left to its holder (and the next sweep). Safe to run at any
- * time and any number of times: it only folds, exactly once per transaction.
+ * lease is held is left to its holder (and the next sweep), and so are the kiosks
+ * after `budget` ran out. Safe to run at any time and any number of times: it only
+ * folds, exactly once per transaction.
  */
 export async function foldStaleKioskTransactions({
   minAgeMs = 2 * 60_000,
   lookbackMs = 15 * 60_000,
-}: { minAgeMs?: number; lookbackMs?: number } = {}): Promise<{ kiosks: number; transactions: number }> {
+  budget = timeBudget(Number.POSITIVE_INFINITY),
+}: { minAgeMs?: number; lookbackMs?: number; budget?: TimeBudget } = {}): Promise<{
+  kiosks: number;
+  transactions: number;
+}> {
   const now = Date.now();
   const recorded = await transactionsCollection()
     .where('createdAt', '>=', Timestamp.fromMillis(now - lookbackMs))
@@ -224,6 +230,8 @@ export async function foldStaleKioskTransactions({
       outcome.kiosks += 1;
       outcome.transactions += counted;
     }
+    // The kiosks left are the next sweep's (their transactions stay in its window), or the effects sweep's.
+    if (budget.spent()) break;
   }
   if (stale.size > 0)
     logWarn('kiosk_stale_transactions_folded', { stale: [...stale.values()].flat().length, ...outcome });

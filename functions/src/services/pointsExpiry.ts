@@ -10,7 +10,7 @@
  * each page's users settled side by side. A million users with nothing due cost
  * nothing; what it reads grows with what expires.
  */
-import { FieldPath, type DocumentSnapshot, type Timestamp } from 'firebase-admin/firestore';
+import { FieldPath, type DocumentSnapshot, type QueryDocumentSnapshot, type Timestamp } from 'firebase-admin/firestore';
 import { commitOnFreshReads, db, type StagedWrites } from '../adapters/firestore';
 import { stageWebhookEvent } from '../data/webhookEvents';
 import type { PushTransport } from '../adapters/push';
@@ -30,6 +30,7 @@ import {
   type Month,
 } from '../domain/pointsExpiry';
 import { expiryRuleOf } from '../domain/rewards';
+import type { TimeBudget } from '../domain/timeBudget';
 import { logError, logInfo, logWarn } from '../log';
 import { applyExpiryReminderEffects } from './expiryReminders';
 
@@ -58,6 +59,25 @@ export interface ExpiryRunOutcome {
   retried: number;
   /** Users whose settling failed in every round (logged); the next run takes them again. */
   failed: number;
+  /** The last user settled when the time budget ran out (the range's end not reached), else absent. */
+  stoppedAfter?: UserPosition;
+}
+
+/** A user's place in the run's order: their oldest month with points, then their id. */
+export interface UserPosition {
+  month: Month;
+  id: string;
+}
+
+/**
+ * The part of the run's order to go through (all of it by default): after `after`,
+ * before `before`, starting no new group of users once `budget` is spent. The
+ * scheduled run continues from where it stopped (triggers/pointsExpiry.ts).
+ */
+export interface ExpiryRange {
+  after?: UserPosition;
+  before?: UserPosition;
+  budget?: TimeBudget;
 }
 
 /** What one run does, the same for every user. */
@@ -134,7 +154,7 @@ export function stageDueExpiry(
   return { user: { ...user, currentPoints: balanceAfter, pointsByMonth: remaining }, expired, lowered };
 }
 
-export async function runExpiry(asOf: Day, push: PushTransport): Promise<ExpiryRunOutcome> {
+export async function runExpiry(asOf: Day, push: PushTransport, range: ExpiryRange = {}): Promise<ExpiryRunOutcome> {
   const config = await loadRewardsConfig();
   const outcome: ExpiryRunOutcome = {
     asOf,
@@ -149,19 +169,25 @@ export async function runExpiry(asOf: Day, push: PushTransport): Promise<ExpiryR
   if (rule === null) return outcome;
   const remindThrough = addDays(asOf, REMIND_DAYS_BEFORE);
   const plan: RunPlan = { asOf, rule, remindThrough };
-  /** Settles `userIds` side by side, FAN_OUT at a time; returns the ids whose settling failed (logged). */
-  const settleAll = async (userIds: string[], round: number): Promise<string[]> => {
-    const failed: string[] = [];
-    for (let i = 0; i < userIds.length; i += FAN_OUT) {
-      const chunk = userIds.slice(i, i + FAN_OUT);
-      const runs = await Promise.allSettled(chunk.map((userId) => settleUser(userId, plan, push)));
+  /**
+   * Settles `users` side by side, FAN_OUT at a time; returns those whose settling failed (logged). The first round
+   * starts no new group once the budget is spent (`outcome.stoppedAfter` then names the last user taken); the
+   * retries of this run's failures are always made.
+   */
+  const settleAll = async (users: UserPosition[], round: number): Promise<UserPosition[]> => {
+    const failed: UserPosition[] = [];
+    for (let i = 0; i < users.length; i += FAN_OUT) {
+      if (round === 0 && i > 0 && range.budget?.spent()) outcome.stoppedAfter = users[i - 1];
+      if (round === 0 && outcome.stoppedAfter) break;
+      const chunk = users.slice(i, i + FAN_OUT);
+      const runs = await Promise.allSettled(chunk.map(({ id }) => settleUser(id, plan, push)));
       runs.forEach((run, j) => {
         if (run.status === 'rejected') {
           failed.push(chunk[j]);
           const code = (run.reason as { code?: unknown })?.code;
           // An error once no round is left: a failure taken again in this run is a warning.
           const log = round === RETRY_ROUNDS ? logError : logWarn;
-          log('points_expiry_user_failed', { userId: chunk[j], asOf, round, code, error: String(run.reason) });
+          log('points_expiry_user_failed', { userId: chunk[j].id, asOf, round, code, error: String(run.reason) });
           return;
         }
         if (run.value.expired > 0) {
@@ -176,10 +202,13 @@ export async function runExpiry(asOf: Day, push: PushTransport): Promise<ExpiryR
   // A user whose oldest month is past this one has nothing expiring by `remindThrough` (every date is at
   // or after the oldest month's own), so is never read.
   const dueThrough = expiredThrough(remindThrough, rule.afterMonths);
-  let failed: string[] = [];
-  for await (const userIds of usersWithPointsThrough(dueThrough)) {
-    outcome.usersRead += userIds.length;
-    failed.push(...(await settleAll(userIds, 0)));
+  let failed: UserPosition[] = [];
+  for await (const users of usersWithPointsThrough(dueThrough, range)) {
+    outcome.usersRead += users.length;
+    failed.push(...(await settleAll(users, 0)));
+    if (outcome.stoppedAfter) break;
+    // A full page may have more after it: those are the next run's.
+    if (users.length === PAGE && range.budget?.spent()) outcome.stoppedAfter = users.at(-1);
   }
   // Each retry settles what the failed attempt did not (an attempt commits whole or not at all).
   for (let round = 1; round <= RETRY_ROUNDS && failed.length > 0; round++) {
@@ -193,16 +222,21 @@ export async function runExpiry(asOf: Day, push: PushTransport): Promise<ExpiryR
   return outcome;
 }
 
-/** The ids of the users holding points added in `month` or before, a page at a time, by that month then id. */
-async function* usersWithPointsThrough(month: Month): AsyncGenerator<string[]> {
-  const query = usersCollection()
+/** The users holding points added in `month` or before within `range`, a page at a time, by that month then id. */
+async function* usersWithPointsThrough(month: Month, range: ExpiryRange): AsyncGenerator<UserPosition[]> {
+  let query = usersCollection()
     .where('pointsOldestMonth', '<=', month)
     .orderBy('pointsOldestMonth')
     .orderBy(FieldPath.documentId())
     .select('pointsOldestMonth');
-  let page = await query.limit(PAGE).get();
+  if (range.before) query = query.endBefore(range.before.month, range.before.id);
+  const positionOf = (doc: QueryDocumentSnapshot): UserPosition => ({
+    month: doc.get('pointsOldestMonth'),
+    id: doc.id,
+  });
+  let page = await (range.after ? query.startAfter(range.after.month, range.after.id) : query).limit(PAGE).get();
   while (!page.empty) {
-    yield page.docs.map((doc) => doc.id);
+    yield page.docs.map(positionOf);
     if (page.size < PAGE) return;
     page = await query.startAfter(page.docs.at(-1)!).limit(PAGE).get();
   }

@@ -86,6 +86,28 @@ export async function attemptDelivery(task: DeliveryTask, resolver: Resolver = s
   return after ? status : 'claim-lost';
 }
 
+/**
+ * The task of attempt `task.attempt` failed to finish on its queue's last try (an
+ * error, a crash, a claim held every time): no task will run it again, so the delivery
+ * ends `failed` (`stoppedBecause: 'task-retries-exhausted'`), listed and retryable by
+ * the operator (POST .../retry), never `pending` forever. Left alone when a later
+ * attempt is under way, or a run holds a fresh claim (that run records the attempt).
+ * True when the delivery was ended now.
+ */
+export async function failExhaustedDelivery(task: DeliveryTask): Promise<boolean> {
+  const ref = webhookDeliveriesCollection().doc(task.deliveryId);
+  const ended = await runTransaction(async (tx) => {
+    const delivery = deliveryFromSnapshot(await tx.get(ref));
+    if (delivery?.status !== 'pending' || delivery.attempts.length > task.attempt) return false;
+    const held = delivery.claim;
+    if (held && Date.now() - held.at.toMillis() < CLAIM_LEASE_MS) return false;
+    tx.update(ref, { status: 'failed', stoppedBecause: 'task-retries-exhausted', claim: null });
+    return true;
+  });
+  if (ended) logWarn('webhook_delivery_retries_exhausted', { deliveryId: task.deliveryId, attempt: task.attempt });
+  return ended;
+}
+
 /** Writes the attempt's end if this run's claim still stands, releasing it; the delivery after, else undefined. */
 async function settle(
   deliveryId: string,

@@ -20,6 +20,7 @@ const COMMAND_FLAGS: Record<string, string[]> = {
   alerts: ['all', 'limit', 'cursor', 'json'],
   'alerts:sweep': [],
   'effects:sweep': ['min-age'],
+  'admin:create': ['email'],
   'admin:grant': ['email', 'uid'],
   'admin:revoke': ['email', 'uid'],
   'rewards:set': ['plastic', 'metal', 'daily-cap', 'ranks', 'expire-after-months'],
@@ -283,6 +284,7 @@ describe('fleet, alerts and alerts:sweep', () => {
 
     expect(JSON.parse(await admin('alerts:sweep'))).toEqual({
       checked: 1,
+      unfinished: 0,
       opened: 1,
       resolved: 0,
       failed: 0,
@@ -414,6 +416,48 @@ describe('seed', () => {
     }
     expect(text).toMatch(/curl .*\/kiosk\/transaction/);
     expect(text).toContain('1 earlier demo key(s) revoked');
+  });
+
+  test('never brings an erased demo user back', async () => {
+    await admin('seed', '--json');
+    await admin('user:delete', '--uid', 'demo-alice');
+    const again = JSON.parse(await admin('seed', '--json'));
+    expect(again.accounts[0]).toEqual({
+      email: 'alice@example.com',
+      uid: 'demo-alice',
+      admin: false,
+      created: false,
+      erased: true,
+    });
+    const profile = (await db().doc('users/demo-alice').get()).data();
+    expect(profile?.erasedAt).toBeDefined();
+    expect(profile).not.toHaveProperty('name');
+    expect(
+      await getAuth(adminApp())
+        .getUser('demo-alice')
+        .catch(() => undefined),
+    ).toBeUndefined();
+  });
+});
+
+describe('admin:create', () => {
+  test('creates the first operator: an account with the claim, signed in with the password it printed once', async () => {
+    const created = await admin('admin:create', '--email', 'first-operator@example.com');
+    const password = /Password \(shown this once, stored nowhere\): (\S+)/.exec(created)?.[1];
+    expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    const account = await getAuth(adminApp()).getUserByEmail('first-operator@example.com');
+    expect(account.customClaims).toEqual({ admin: true });
+    const token = (await admin('token', '--email', 'first-operator@example.com', '--password', password!)).trim();
+    const fleet = await call('GET', '/admin/kiosks', { headers: { authorization: `Bearer ${token}` } });
+    expect(fleet.status).toBe(200);
+
+    // An address with an account is refused, the account left as it was: admin:grant is for it.
+    const again = await cli('admin:create', '--email', 'first-operator@example.com');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('has an account already: give it the claim with admin:grant');
+    const after = await getAuth(adminApp()).getUserByEmail('first-operator@example.com');
+    expect(after.passwordHash).toBe(account.passwordHash);
+    expect((await cli('admin:create', '--email', 'not-an-address')).stderr).toContain('is not an e-mail address');
   });
 });
 

@@ -11,10 +11,11 @@ import { eraseUser, forfeitEntryId } from '../../src/services/erasure';
 import { runUsersSweep } from '../../src/triggers/usersSweep';
 import { OutboxPushTransport } from '../../src/adapters/push';
 import { applyTransactionEffects } from '../../src/services/transactionEffects';
+import { revokeSessions } from '../harness/auth';
 import { admin } from './cli-runner';
 import { injectCommitFaults, writesDocument } from './commit-faults';
 import { db, resetEmulators, waitForEffects, withoutBackgroundTriggers } from './helpers';
-import { adminHeaders, bearerFor, call } from './requests';
+import { adminHeaders, bearer, bearerFor, call, idTokenFor } from './requests';
 import { seedKioskWithKey, seedUser, seedUserTransaction, uniqueId } from './seeds';
 
 beforeEach(resetEmulators);
@@ -59,7 +60,9 @@ async function expectErased(person: Awaited<ReturnType<typeof userWithHistory>>,
   expect(await accountExists(uid)).toBe(false);
   const profile = await profileOf(uid);
   // Marked until the effects sweep finishes the erasure (no trigger that read the user before it can still write).
-  expect(profile).toMatchObject({ currentPoints: 0, totalPoints: 40, authAccount: true, effectsPending: true });
+  expect(profile).toMatchObject({ currentPoints: 0, totalPoints: 40, effectsPending: true });
+  // The account's mark goes with the account (an erasure cut short before that keeps it for the users sweep).
+  expect(profile).not.toHaveProperty('authAccount');
   expect(profile?.erasedAt).toBeDefined();
   for (const field of ['name', 'pushToken', 'pushTokenUpdatedAt', 'earnedByDay'])
     expect(profile).not.toHaveProperty(field);
@@ -113,6 +116,71 @@ describe('DELETE /user/{id}', () => {
   });
 });
 
+/**
+ * The user's own ID token as if they had signed in `seconds` before it was issued: the
+ * Auth emulator's tokens are unsigned, and the Admin SDK checks no signature on them.
+ */
+async function ownTokenSignedInBefore(uid: string, seconds: number) {
+  const [header, payload] = (await idTokenFor(uid)).split('.');
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { auth_time: number };
+  claims.auth_time -= seconds;
+  return bearer(`${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`);
+}
+
+describe('a fresh sign-in for DELETE /user/{id} and GET /user/{id}/export', () => {
+  test("the user's own token of a sign-in over 5 minutes ago, or revoked, is 401; an admin's works", async () => {
+    const person = await userWithHistory();
+    const routes = [
+      ['DELETE', `/user/${person.uid}`],
+      ['GET', `/user/${person.uid}/export`],
+    ] as const;
+    const stale = await ownTokenSignedInBefore(person.uid, 6 * 60);
+    // The same token, fresh, still reads the user's other data.
+    expect((await call('GET', `/user/${person.uid}`, { headers: stale })).status).toBe(200);
+    for (const [method, path] of routes) {
+      expect(await call(method, path, { headers: stale })).toMatchObject({
+        status: 401,
+        body: { code: 'recent-sign-in-required' },
+      });
+    }
+    await revokeSessions(person.uid);
+    for (const [method, path] of routes) {
+      expect(await call(method, path, { headers: person.own })).toMatchObject({
+        status: 401,
+        body: { code: 'recent-sign-in-required' },
+      });
+    }
+    expect(await accountExists(person.uid)).toBe(true);
+    expect((await profileOf(person.uid))?.name).toBe('Ada Person');
+
+    const asAdmin = await adminHeaders();
+    expect((await call('GET', `/user/${person.uid}/export`, { headers: asAdmin })).status).toBe(200);
+    expect((await call('DELETE', `/user/${person.uid}`, { headers: asAdmin })).status).toBe(200);
+    await expectErased(person, 40);
+  });
+});
+
+describe('an erasure cut short', () => {
+  test('the profile is erased first: an Auth outage after it leaves no live profile, and the users sweep deletes the account', async () => {
+    const person = await userWithHistory();
+    const outage = Object.assign(new Error('The Auth backend is unavailable (injected)'), {
+      code: 'auth/internal-error',
+    });
+    const deleteUser = jest.spyOn(auth(), 'deleteUser').mockRejectedValueOnce(outage);
+    try {
+      await expect(eraseUser(person.uid, 'test')).rejects.toThrow(/unavailable/);
+    } finally {
+      deleteUser.mockRestore();
+    }
+    expect((await profileOf(person.uid))?.erasedAt).toBeDefined();
+    expect(await accountExists(person.uid)).toBe(true);
+
+    expect(await runUsersSweep()).toEqual({ profiles: 1, checked: 0, erased: 0, accountsDeleted: 1 });
+    await expectErased(person, 40);
+    expect(await runUsersSweep()).toEqual({ profiles: 1, checked: 0, erased: 0, accountsDeleted: 0 });
+  });
+});
+
 describe('user:delete', () => {
   test('erases as the API does; twice changes nothing more', async () => {
     const person = await userWithHistory();
@@ -137,12 +205,12 @@ describe('the users sweep', () => {
     const seeded = await seedUser({ name: 'Seeded Only', currentPoints: 0 });
     await auth().deleteUser(person.uid);
 
-    expect(await runUsersSweep()).toEqual({ profiles: 2, checked: 1, erased: 1 });
+    expect(await runUsersSweep()).toEqual({ profiles: 2, checked: 1, erased: 1, accountsDeleted: 0 });
     await expectErased(person, 40);
     expect((await profileOf(seeded))?.name).toBe('Seeded Only');
 
     // Again, through the CLI: the erased profile is not looked up again.
-    expect(JSON.parse(await admin('users:sweep'))).toEqual({ profiles: 2, checked: 0, erased: 0 });
+    expect(JSON.parse(await admin('users:sweep'))).toEqual({ profiles: 2, checked: 0, erased: 0, accountsDeleted: 0 });
     await expectErased(person, 40);
   });
 
@@ -155,7 +223,7 @@ describe('the users sweep', () => {
     );
     const getUsers = jest.spyOn(auth(), 'getUsers');
     try {
-      expect(await runUsersSweep()).toEqual({ profiles: 230, checked: 230, erased: 230 });
+      expect(await runUsersSweep()).toEqual({ profiles: 230, checked: 230, erased: 230, accountsDeleted: 0 });
       expect(getUsers.mock.calls.map(([identifiers]) => identifiers.length)).toEqual([100, 100, 30]);
     } finally {
       getUsers.mockRestore();

@@ -60,6 +60,8 @@ const SERVER_ONLY_DOCS: ReadonlyArray<readonly [collectionName: string, path: st
   ['diagnostics', 'diagnostics/event-1'],
   ['kioskTelemetry', 'kioskTelemetry/kiosk-1'],
   ['alerts', 'alerts/alert-1'],
+  // Where a sweep out of its time budget stopped (contract, Part four).
+  ['sweepCursors', 'sweepCursors/effectsSweep'],
   // Webhooks (contract §13): a webhook's secret is never readable by a client.
   ['webhooks', 'webhooks/webhook-1'],
   ['webhookDeliveries', 'webhookDeliveries/dlv_1'],

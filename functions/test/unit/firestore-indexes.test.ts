@@ -116,11 +116,15 @@ const QUERIES: QueryShape[] = [
       ".where(EFFECTS_PENDING, '==', true)",
       ".where(timeField, '<=', Timestamp.fromDate(cutoff))",
       '.orderBy(timeField)',
+      '.orderBy(FieldPath.documentId());',
     ],
     collection,
     equal: ['effectsPending'],
     range: timeField,
-    orderBy: [[timeField, ASC]],
+    orderBy: [
+      [timeField, ASC],
+      ['__name__', ASC],
+    ],
   })),
   {
     file: 'services/kioskFold.ts',

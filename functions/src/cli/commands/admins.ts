@@ -1,6 +1,48 @@
-/** admin:grant, admin:revoke: the admin custom claim. */
-import { describeAccount, findAccount, revokeAdmin, setAdminClaim } from '../accounts';
-import { print, type Command } from '../command';
+/** admin:create, admin:grant, admin:revoke: operator accounts and the admin custom claim. */
+import { randomBytes } from 'node:crypto';
+import { auth, describeAccount, findAccount, findAccountByEmail, revokeAdmin, setAdminClaim } from '../accounts';
+import { CliError, print, type Command } from '../command';
+
+/**
+ * The first operator of a new project (contract, Part four): nothing else makes an
+ * account, and admin:grant needs one. The password is generated, printed once and
+ * stored nowhere else; no mail is sent, so it works before SMTP is set up (to choose
+ * another, the Firebase console's password reset mails Firebase's own link). An
+ * address that has an account already is refused, never changed: its owner keeps
+ * their password, and admin:grant gives it the claim.
+ */
+const adminCreate: Command = {
+  name: 'admin:create',
+  description:
+    'Creates an e-mail/password account with the custom claim admin: true (the first operator of a new project) ' +
+    'and prints its generated password, once: sign in to the console with it, then set your own. Refuses an ' +
+    'address that has an account already: give that one the claim with admin:grant.',
+  example: 'npm run admin -- --project kiosk-rewards-prod admin:create --email you@example.com',
+  flags: { email: { value: 'EMAIL', description: "the operator's e-mail address", required: true } },
+  uses: { auth: true },
+  run: async (flags) => {
+    const email = flags.required('email');
+    const refused = () =>
+      new CliError(`${email} has an account already: give it the claim with admin:grant --email ${email}`);
+    const refusedAddress = (error: unknown): never => {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'auth/email-already-exists') throw refused();
+      if (code === 'auth/invalid-email') throw new CliError(`--email: ${email} is not an e-mail address`);
+      throw error;
+    };
+    if (await findAccountByEmail(email).catch(refusedAddress)) throw refused();
+    // 18 random bytes: 24 characters of base64url, 144 bits.
+    const password = randomBytes(18).toString('base64url');
+    const account = await auth().createUser({ email, password }).catch(refusedAddress);
+    await setAdminClaim(account, true);
+    await print(
+      `${describeAccount(account)} is created and is an admin.\n` +
+        `Password (shown this once, stored nowhere): ${password}\n` +
+        'Sign in to the console with it. To choose another: Firebase console > Authentication > Users > ' +
+        'Reset password (Firebase mails its own reset link).',
+    );
+  },
+};
 
 const adminClaim = (admin: boolean): Command => ({
   name: admin ? 'admin:grant' : 'admin:revoke',
@@ -27,4 +69,4 @@ const adminClaim = (admin: boolean): Command => ({
   },
 });
 
-export const adminCommands: readonly Command[] = [adminClaim(true), adminClaim(false)];
+export const adminCommands: readonly Command[] = [adminCreate, adminClaim(true), adminClaim(false)];

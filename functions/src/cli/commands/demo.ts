@@ -4,7 +4,7 @@ import { isAlreadyExists } from '../../adapters/firestore';
 import { upsertKiosk } from '../../data/kiosks';
 import { upsertReward, type RewardRecord } from '../../data/rewards';
 import { issueKey, kioskKeysCollection, revokeKey, type KioskKeyRecord } from '../../data/kioskKeys';
-import { newProfile, profileName, usersCollection } from '../../data/users';
+import { isErasedProfile, newProfile, profileName, usersCollection } from '../../data/users';
 import type { KioskRecord, KioskStatus } from '../../domain/kiosk';
 import type { RewardsConfig } from '../../domain/rewards';
 import { openBalance } from '../../services/ledgerBooks';
@@ -28,12 +28,15 @@ interface SeededAccount {
   uid: string;
   admin: boolean;
   created: boolean;
+  /** The demo user was erased (contract §15): an erased id is never brought back, so nothing was seeded for it. */
+  erased?: true;
 }
 
 /**
  * The profile is written before the account, so the account's first request finds
  * it (and provisions none). An account that already exists is reused and keeps its profile
- * (points earned while trying things out stay).
+ * (points earned while trying things out stay). An erased demo user stays erased: no
+ * profile, account or claim for the id.
  */
 async function seedAccount(demo: DemoAccount, rewards: RewardsConfig): Promise<SeededAccount> {
   const existing = await findAccountByEmail(demo.email);
@@ -50,6 +53,8 @@ async function seedAccount(demo: DemoAccount, rewards: RewardsConfig): Promise<S
     rewards,
   );
   const profileRef = usersCollection().doc(uid);
+  if (isErasedProfile(await profileRef.get()))
+    return { email: demo.email, uid, admin: demo.admin, created: false, erased: true };
   let account: AuthUser;
   if (existing) {
     // Left as it is: changing the password would sign the account out everywhere.
@@ -140,7 +145,7 @@ const seed: Command = {
       [
         `Demo data in project ${target.projectId} on the emulator suite:`,
         `  kiosks    ${kiosks.map((k) => `${k.id}${status(k.status)}`).join(', ')}`,
-        `  accounts  ${accounts.map((a) => `${a.email} (uid ${a.uid}${a.admin ? ', admin' : ''})`).join(', ')}`,
+        `  accounts  ${accounts.map((a) => `${a.email} (uid ${a.uid}${a.admin ? ', admin' : ''}${a.erased ? ', erased: not seeded again' : ''})`).join(', ')}`,
         `            password "${DEMO_PASSWORD}"`,
         `  rewards   ${rewards.map((r) => `${r.id} (${r.cost} points)`).join(', ')}`,
         `  API key   ${key.apiKey}`,

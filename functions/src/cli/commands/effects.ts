@@ -10,8 +10,9 @@ const effectsSweep: Command = {
     'the emulator runs no schedules): completes, exactly once, the kiosk counters, notifications and pushes of ' +
     'transactions, redemptions, alerts and expiry reminders whose trigger (or run) never finished them, and the ' +
     'webhook deliveries of events whose fan-out never ran; finishes erasures (their notifications deleted again, ' +
-    'in case a trigger that read the user before the erasure wrote one). Prints what it found and completed ' +
-    'as JSON.',
+    'in case a trigger that read the user before the erasure wrote one). Like the scheduled run, it stops when ' +
+    'its time budget is spent and continues where the last run stopped (unfinished: true: run it again). Prints ' +
+    'what it found and completed as JSON.',
   flags: {
     'min-age': {
       value: 'SECONDS',

@@ -1,10 +1,10 @@
 import { eraseUser } from '../../services/erasure';
-import { userRoute } from '../accessRoutes';
+import { recentSignInUserRoute } from '../accessRoutes';
 import { answerForUnavailableAuth } from '../auth';
 import { overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /** DELETE /user/{userId}: the person erased, their books kept (contract §15). */
-export const eraseUserRoute = userRoute({
+export const eraseUserRoute = recentSignInUserRoute({
   method: 'DELETE',
   path: '/user/:userId',
   handler: async ({ params, caller }) => {
@@ -28,6 +28,12 @@ export const eraseUserRoute = userRoute({
         description: 'Erased',
         schema: ({ successBody }) => successBody({}),
         example: { success: true },
+      },
+      401: {
+        description:
+          "The user's own token is revoked, or its sign-in is more than 5 minutes old: sign in again " +
+          "(`recent-sign-in-required`; an admin's token needs no recent sign-in)",
+        codes: ['recent-sign-in-required'],
       },
       404: { description: 'No user has this id', codes: ['not-found'] },
       503: {

@@ -1,5 +1,5 @@
 import { exportUser } from '../../services/userExport';
-import { userRoute } from '../accessRoutes';
+import { recentSignInUserRoute } from '../accessRoutes';
 import { answerForUnavailableAuth } from '../auth';
 import { transactionExample, userExample } from '../apiDescription/examples';
 import type { UserExportView } from '../apiDescription/pointsViews';
@@ -16,7 +16,7 @@ const exampleExport: UserExportView = {
 };
 
 /** GET /user/{userId}/export: everything stored about the person, streamed page by page. */
-export const exportUserRoute = userRoute({
+export const exportUserRoute = recentSignInUserRoute({
   method: 'GET',
   path: '/user/:userId/export',
   handler: async ({ params }) => {
@@ -39,6 +39,12 @@ export const exportUserRoute = userRoute({
         description: "The user's data",
         schema: ({ UserExport }) => UserExport,
         example: exampleExport,
+      },
+      401: {
+        description:
+          "The user's own token is revoked, or its sign-in is more than 5 minutes old: sign in again " +
+          "(`recent-sign-in-required`; an admin's token needs no recent sign-in)",
+        codes: ['recent-sign-in-required'],
       },
       404: { description: 'No user has this id', codes: ['not-found'] },
       503: {
