@@ -45,6 +45,14 @@ export const overloadedAnswer: ErrorResponse = {
   headers: ['Retry-After'],
 };
 
+/** The 401 of the routes that destroy or hand out a person's data (DELETE /user/{id}, its export). */
+export const recentSignInAnswer: ErrorResponse = {
+  description:
+    "The user's own token is revoked, or its sign-in is more than 5 minutes old: sign in again " +
+    "(`recent-sign-in-required`; an admin's token needs no recent sign-in)",
+  codes: ['recent-sign-in-required'],
+};
+
 /** What the push provider refuses in a message (the 400 of the push routes, after their own rules). */
 export const pushMessageRules =
   'a data key the push provider reserves, title, body and data over 4 KiB together (`invalid-argument`), or a ' +

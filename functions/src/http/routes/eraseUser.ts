@@ -1,7 +1,7 @@
 import { eraseUser } from '../../services/erasure';
 import { recentSignInUserRoute } from '../accessRoutes';
 import { answerForUnavailableAuth } from '../auth';
-import { overloadedAnswer } from '../apiDescription/routeAnswers';
+import { overloadedAnswer, recentSignInAnswer } from '../apiDescription/routeAnswers';
 
 /** DELETE /user/{userId}: the person erased, their books kept (contract §15). */
 export const eraseUserRoute = recentSignInUserRoute({
@@ -29,12 +29,7 @@ export const eraseUserRoute = recentSignInUserRoute({
         schema: ({ successBody }) => successBody({}),
         example: { success: true },
       },
-      401: {
-        description:
-          "The user's own token is revoked, or its sign-in is more than 5 minutes old: sign in again " +
-          "(`recent-sign-in-required`; an admin's token needs no recent sign-in)",
-        codes: ['recent-sign-in-required'],
-      },
+      401: recentSignInAnswer,
       404: { description: 'No user has this id', codes: ['not-found'] },
       503: {
         description:

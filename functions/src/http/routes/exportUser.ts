@@ -3,6 +3,7 @@ import { recentSignInUserRoute } from '../accessRoutes';
 import { answerForUnavailableAuth } from '../auth';
 import { transactionExample, userExample } from '../apiDescription/examples';
 import type { UserExportView } from '../apiDescription/pointsViews';
+import { recentSignInAnswer } from '../apiDescription/routeAnswers';
 
 const exampleExport: UserExportView = {
   success: true,
@@ -40,12 +41,7 @@ export const exportUserRoute = recentSignInUserRoute({
         schema: ({ UserExport }) => UserExport,
         example: exampleExport,
       },
-      401: {
-        description:
-          "The user's own token is revoked, or its sign-in is more than 5 minutes old: sign in again " +
-          "(`recent-sign-in-required`; an admin's token needs no recent sign-in)",
-        codes: ['recent-sign-in-required'],
-      },
+      401: recentSignInAnswer,
       404: { description: 'No user has this id', codes: ['not-found'] },
       503: {
         description: 'The Auth backend could not be asked for the account; try again after `Retry-After` seconds',
