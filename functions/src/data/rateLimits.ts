@@ -69,10 +69,3 @@ export async function release(buckets: Bucket[], reservationId: string): Promise
     });
   });
 }
-
-/** Whether the bucket is full now (and for how long), without taking a slot: one read, no lock. */
-export async function isFull(bucket: Bucket): Promise<{ retryAfterSeconds: number } | undefined> {
-  const hits = ((await bucketRef(bucket).get()).get('hits') as Hit[] | undefined) ?? [];
-  const verdict = judgeWindow(hits, bucket.limit, bucket.windowMs, Date.now());
-  return verdict.allowed ? undefined : { retryAfterSeconds: verdict.retryAfterSeconds };
-}

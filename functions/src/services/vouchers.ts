@@ -1,14 +1,15 @@
 /**
  * Partners checking and using vouchers (§12). A code is found by one read of its
  * lookup document (data/redemptions.ts' voucherCodes), never by a query; a voucher
- * of another partner's reward is as unknown as a code that does not exist; and a key
- * that guesses is stopped: more than GUESS_LIMIT unknown codes in GUESS_WINDOW_MS
- * and every voucher request of that key is 429 until the window has passed.
+ * of another partner's reward is as unknown as a code that does not exist; and a
+ * partner that guesses is stopped: more than GUESS_LIMIT unknown codes in
+ * GUESS_WINDOW_MS, by all its keys together, and every voucher request of the partner
+ * is 429 until the window has passed.
  */
 import { randomUUID } from 'node:crypto';
 import { Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { runTransaction } from '../adapters/firestore';
-import { isFull, reserve, type Bucket } from '../data/rateLimits';
+import { release, reserve, type Bucket } from '../data/rateLimits';
 import {
   redemptionViewOf,
   redemptionsCollection,
@@ -27,10 +28,10 @@ import { logInfo } from '../log';
 export const GUESS_LIMIT = 20;
 export const GUESS_WINDOW_MS = 10 * 60_000;
 
-/** The unknown codes a key sent lately (its `rateLimits` bucket). */
+/** The unknown codes a partner's keys sent lately (the partner's `rateLimits` bucket). */
 export const guessesOf = (caller: PartnerCaller): Bucket => ({
   scope: 'voucher-guesses',
-  key: caller.keyId,
+  key: caller.partnerId,
   limit: GUESS_LIMIT,
   windowMs: GUESS_WINDOW_MS,
 });
@@ -64,18 +65,21 @@ const honouredBy = (caller: PartnerCaller, redemption: DocumentSnapshot | undefi
 
 /**
  * The redemption behind a code the caller's partner honours; 404 `voucher-not-found`
- * for any other code (counted as a guess), 429 while the key has guessed too often.
- * The bucket is read with the code: a key being stopped learns nothing, not even of a
- * code that exists.
+ * for any other code (counted as a guess), 429 while the partner has guessed too often.
+ * The slot is taken before the code is looked up, so requests at once cannot look up
+ * more codes than the limit, and a partner being stopped learns nothing, not even of a
+ * code that exists. A code found honoured gives its slot back: only guesses count.
  */
 async function findVoucher(caller: PartnerCaller, written: string): Promise<DocumentSnapshot> {
   const code = normaliseVoucherCode(written);
-  const bucket = guessesOf(caller);
-  const [full, redemption] = await Promise.all([isFull(bucket), code ? redemptionOfCode(code) : undefined]);
-  if (full) throw guessing(full.retryAfterSeconds);
-  if (redemption && honouredBy(caller, redemption)) return redemption;
-  const reservation = await reserve([bucket]);
+  const buckets = [guessesOf(caller)];
+  const reservation = await reserve(buckets);
   if (!reservation.reserved) throw guessing(reservation.retryAfterSeconds);
+  const redemption = code ? await redemptionOfCode(code) : undefined;
+  if (redemption && honouredBy(caller, redemption)) {
+    await release(buckets, reservation.id);
+    return redemption;
+  }
   throw new ApiError('voucher-not-found', 'No voucher has this code');
 }
 

@@ -195,6 +195,22 @@ describe('GET /partner/vouchers/{code}', () => {
     // Another key is not held up by this one's guessing.
     expect((await check(code, other.key)).status).toBe(200);
   });
+  test('the unknown-code limit counts per partner, is taken before the lookup, and a known code costs nothing', async () => {
+    const { partnerId, key } = await partnerWithKey();
+    const second = await call('POST', `/admin/partners/${partnerId}/keys`, {
+      body: { label: 'second till' },
+      headers: await adminHeaders(),
+    });
+    const { code } = await voucherFor();
+    for (let i = 0; i < 3; i++) expect((await check(code, key)).status).toBe(200);
+    for (let i = 0; i < 17; i++) expect((await check(`GUESS${String(i).padStart(7, '0')}`, key)).status).toBe(404);
+    // Three slots are left, for both keys of the partner together.
+    const burst = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => check(`BURST${String(i).padStart(7, '0')}`, i % 2 ? second.body.key : key)),
+    );
+    expect(burst.map(({ status }) => status).sort()).toEqual([404, 404, 404, 429, 429, 429]);
+    expect((await check(code, second.body.key)).status).toBe(429);
+  });
 });
 
 describe('POST /partner/vouchers/{code}/use', () => {
