@@ -3,6 +3,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhookEventTypes'
 
 export {
   DELIVERY_STATUSES,
+  PARTNER_WEBHOOK_EVENT_TYPES,
   WEBHOOK_EVENT_TYPES,
   type DeliveryStatus,
   type WebhookEventType,

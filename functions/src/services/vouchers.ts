@@ -7,9 +7,9 @@
  * is 429 until the window has passed.
  */
 import { randomUUID } from 'node:crypto';
-import { Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { Timestamp, type DocumentData, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
 import { runTransaction } from '../adapters/firestore';
-import { release, reserve, type Bucket } from '../data/rateLimits';
+import { lookUpCounted, type Bucket } from '../data/rateLimits';
 import {
   redemptionViewOf,
   redemptionsCollection,
@@ -18,7 +18,7 @@ import {
   type RedemptionStatus,
 } from '../data/redemptions';
 import { newVoucherUse, voucherUsesCollection } from '../data/voucherUses';
-import { stageWebhookEvent } from '../data/webhookEvents';
+import { stageRedemptionEvent } from '../data/webhookEvents';
 import { normaliseVoucherCode } from '../domain/voucherCode';
 import { ApiError, type ErrorCode } from '../errors';
 import type { PartnerCaller } from '../http/auth';
@@ -51,10 +51,10 @@ export const voucherView = (data: DocumentData, now: Date): VoucherView => ({
   usedAt: data.usedAt instanceof Timestamp ? data.usedAt.toDate().toISOString() : null,
 });
 
-async function redemptionOfCode(code: string): Promise<DocumentSnapshot | undefined> {
-  const entry = await voucherCodesCollection().doc(code).get();
+async function redemptionOfCode(tx: Transaction, code: string): Promise<DocumentSnapshot | undefined> {
+  const entry = await tx.get(voucherCodesCollection().doc(code));
   if (!entry.exists) return undefined;
-  return redemptionsCollection().doc(entry.get('redemptionId')).get();
+  return tx.get(redemptionsCollection().doc(entry.get('redemptionId')));
 }
 
 /** A voucher of no partner in particular, or of this one. */
@@ -66,21 +66,20 @@ const honouredBy = (caller: PartnerCaller, redemption: DocumentSnapshot | undefi
 /**
  * The redemption behind a code the caller's partner honours; 404 `voucher-not-found`
  * for any other code (counted as a guess), 429 while the partner has guessed too often.
- * The slot is taken before the code is looked up, so requests at once cannot look up
- * more codes than the limit, and a partner being stopped learns nothing, not even of a
- * code that exists. A code found honoured gives its slot back: only guesses count.
+ * The code is looked up under the partner's count, in one transaction with it
+ * (lookUpCounted): requests at once cannot look up more codes than the limit, and a
+ * partner being stopped learns nothing, not even of a code that exists. A code found
+ * honoured counts for nothing and writes nothing: only guesses use up the allowance.
  */
 async function findVoucher(caller: PartnerCaller, written: string): Promise<DocumentSnapshot> {
   const code = normaliseVoucherCode(written);
-  const buckets = [guessesOf(caller)];
-  const reservation = await reserve(buckets);
-  if (!reservation.reserved) throw guessing(reservation.retryAfterSeconds);
-  const redemption = code ? await redemptionOfCode(code) : undefined;
-  if (redemption && honouredBy(caller, redemption)) {
-    await release(buckets, reservation.id);
-    return redemption;
-  }
-  throw new ApiError('voucher-not-found', 'No voucher has this code');
+  const lookup = await lookUpCounted(guessesOf(caller), async (tx) => {
+    const redemption = code ? await redemptionOfCode(tx, code) : undefined;
+    return redemption && honouredBy(caller, redemption) ? redemption : undefined;
+  });
+  if (lookup.refused) throw guessing(lookup.retryAfterSeconds);
+  if (!lookup.found) throw new ApiError('voucher-not-found', 'No voucher has this code');
+  return lookup.found;
 }
 
 export async function checkVoucher(caller: PartnerCaller, written: string): Promise<VoucherView> {
@@ -166,12 +165,14 @@ export async function useVoucher(
       newVoucherUse({ userId: data.userId, rewardName: data.rewardName, ...caller, usedAt }),
     );
     // Its webhook event (§13), with the use, once: the transaction commits the use once.
-    stageWebhookEvent(tx, {
-      type: 'redemption.used',
-      subjectId: found.id,
-      at: now,
-      data: { ...redemptionViewOf(found.id, { ...data, ...usage }, now), userId: data.userId },
-    });
+    const redemption = redemptionViewOf(found.id, { ...data, ...usage }, now);
+    stageRedemptionEvent(
+      tx,
+      'redemption.used',
+      redemption,
+      { userId: data.userId, partnerId: data.partnerId ?? null },
+      now,
+    );
     return { voucher: voucherView({ ...data, ...usage }, now), replayed: false };
   });
   if (!outcome.replayed) {
