@@ -3,14 +3,15 @@
  * request's own `lookup` resolves the name, refuses it unless every address it
  * resolves to is public (domain/webhookAddress.ts), and hands the socket the address
  * it checked, so a second resolution (a DNS rebind) never decides where it connects.
- * At most DELIVERY_TIMEOUT_MS in all, and at most ANSWER_BYTES_READ of the answer read.
+ * At most DELIVERY_TIMEOUT_MS in all; of the answer only the status is read, never its
+ * body (the delivery log keeps the status, contract part four).
  */
 import { lookup as systemLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isPublicAddress, type WebhookTarget } from '../domain/webhookAddress';
-import { ANSWER_BYTES_READ, DELIVERY_TIMEOUT_MS } from '../domain/webhookEvents';
+import { DELIVERY_TIMEOUT_MS } from '../domain/webhookEvents';
 
 /** Resolves a name to every address it has (node:dns `lookup` with `all`). */
 export type Resolver = (host: string) => Promise<LookupAddress[]>;
@@ -22,8 +23,6 @@ export const systemResolver: Resolver = (host) =>
 
 export interface PostOutcome {
   statusCode: number | null;
-  /** The first ANSWER_BYTES_READ bytes of the answer, as text. */
-  answer: string;
   /** Why no answer came (a refused address, a network error, the timeout); null when one did. */
   error: string | null;
 }
@@ -79,26 +78,11 @@ export function postWebhook(
           : error.name === 'AbortError' || error.name === 'TimeoutError'
             ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`
             : `network error: ${(error as NodeJS.ErrnoException).code ?? error.message}`;
-      settle({ statusCode: null, answer: '', error: reason });
+      settle({ statusCode: null, error: reason });
     };
     const request = send(target.url, options, (response) => {
-      const chunks: Buffer[] = [];
-      let read = 0;
-      const done = () => {
-        response.destroy();
-        settle({
-          statusCode: response.statusCode ?? null,
-          answer: Buffer.concat(chunks).subarray(0, ANSWER_BYTES_READ).toString('utf8'),
-          error: null,
-        });
-      };
-      response.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        read += chunk.length;
-        if (read >= ANSWER_BYTES_READ) done();
-      });
-      response.on('end', done);
-      response.on('error', done);
+      settle({ statusCode: response.statusCode ?? null, error: null });
+      response.destroy();
     });
     request.on('error', failed);
     request.end(body);

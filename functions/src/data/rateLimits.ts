@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Timestamp } from 'firebase-admin/firestore';
+import { Timestamp, type Transaction } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
 import { judgeWindow, type Hit } from '../domain/rateLimit';
@@ -70,9 +70,35 @@ export async function release(buckets: Bucket[], reservationId: string): Promise
   });
 }
 
-/** Whether the bucket is full now (and for how long), without taking a slot: one read, no lock. */
-export async function isFull(bucket: Bucket): Promise<{ retryAfterSeconds: number } | undefined> {
-  const hits = ((await bucketRef(bucket).get()).get('hits') as Hit[] | undefined) ?? [];
-  const verdict = judgeWindow(hits, bucket.limit, bucket.windowMs, Date.now());
-  return verdict.allowed ? undefined : { retryAfterSeconds: verdict.retryAfterSeconds };
+export type CountedLookup<T> = { refused: true; retryAfterSeconds: number } | { refused: false; found: T | undefined };
+
+/**
+ * A lookup that counts when it finds nothing, in one transaction with the bucket: while
+ * the bucket is full nothing is looked up (refused); a lookup that finds nothing takes a
+ * slot, one that finds something takes none and writes nothing. Lookups at once cannot
+ * outrun the count: a slot taken changes the bucket every other one read, so they run
+ * again against it.
+ */
+export async function lookUpCounted<T>(
+  bucket: Bucket,
+  lookUp: (tx: Transaction) => Promise<T | undefined>,
+): Promise<CountedLookup<T>> {
+  const id = randomUUID();
+  return runTransaction(async (tx) => {
+    const now = Date.now();
+    const hits = ((await tx.get(bucketRef(bucket))).get('hits') as Hit[] | undefined) ?? [];
+    // A commit whose answer was lost, run again: its slot is taken, it found nothing.
+    if (hits.some((hit) => hit.id === id)) return { refused: false, found: undefined };
+    const verdict = judgeWindow(hits, bucket.limit, bucket.windowMs, now);
+    if (!verdict.allowed) return { refused: true, retryAfterSeconds: verdict.retryAfterSeconds };
+    const found = await lookUp(tx);
+    if (found === undefined) {
+      tx.set(bucketRef(bucket), {
+        scope: bucket.scope,
+        hits: [...verdict.live, { id, at: now }],
+        expireAt: Timestamp.fromMillis(now + bucket.windowMs),
+      });
+    }
+    return { refused: false, found };
+  });
 }

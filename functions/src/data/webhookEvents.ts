@@ -11,6 +11,7 @@ import { FieldValue, Timestamp } from 'firebase-admin/firestore';
 import { db, type StagedWrites } from '../adapters/firestore';
 import { effectsPending } from './pendingEffects';
 import { webhookEventId, type WebhookEventType } from '../domain/webhookEvents';
+import type { RedemptionView } from '../http/apiDescription/pointsViews';
 
 export const webhookEventsCollection = () => db().collection('webhookEvents');
 
@@ -32,6 +33,8 @@ export interface WebhookEvent {
   at: Date;
   /** The API's view of the thing (http/apiDescription/webhookViews.ts, EVENT_DATA). */
   data: object;
+  /** For the webhooks of this partner: what they are sent instead of `data`. */
+  partner?: { partnerId: string; data: object };
 }
 
 /**
@@ -46,6 +49,10 @@ export function stageWebhookEvent(writes: StagedWrites, event: WebhookEvent): st
     type: event.type,
     subjectId: event.subjectId,
     body: JSON.stringify({ type: event.type, timestamp, data: event.data }),
+    ...(event.partner && {
+      partnerId: event.partner.partnerId,
+      partnerBody: JSON.stringify({ type: event.type, timestamp, data: event.partner.data }),
+    }),
     occurredAt: Timestamp.fromDate(event.at),
     createdAt: FieldValue.serverTimestamp(),
     expireAt: webhookRecordExpiry(event.at.getTime()),
@@ -53,4 +60,27 @@ export function stageWebhookEvent(writes: StagedWrites, event: WebhookEvent): st
     ...effectsPending,
   });
   return eventId;
+}
+
+/**
+ * Stages a redemption's event: the API's view of it, never with its voucher code
+ * (whoever runs a webhook could use it), with the user's id; a use or a cancel of a
+ * partner's reward also for that partner's webhooks, without the user's id.
+ */
+export function stageRedemptionEvent(
+  writes: StagedWrites,
+  type: Extract<WebhookEventType, `redemption.${string}`>,
+  redemption: RedemptionView,
+  owner: { userId: string; partnerId: string | null },
+  at: Date,
+): string {
+  const { code: _code, ...data } = redemption;
+  const forPartner = owner.partnerId !== null && type !== 'redemption.issued';
+  return stageWebhookEvent(writes, {
+    type,
+    subjectId: redemption.id,
+    at,
+    data: { ...data, userId: owner.userId },
+    ...(forPartner && { partner: { partnerId: owner.partnerId!, data } }),
+  });
 }

@@ -23,18 +23,29 @@ export interface WebhookRecord {
   events: WebhookEventType[];
   description: string;
   active: boolean;
+  /** A partner's webhook (PARTNER_WEBHOOK_EVENT_TYPES of its rewards only); null: the operator's. */
+  partnerId: string | null;
   createdAt: Date;
   secrets: StoredSecret[];
 }
 
 export type { WebhookView };
 
-export const toWebhookView = ({ id, url, events, description, active, createdAt }: WebhookRecord): WebhookView => ({
+export const toWebhookView = ({
   id,
   url,
   events,
   description,
   active,
+  partnerId,
+  createdAt,
+}: WebhookRecord): WebhookView => ({
+  id,
+  url,
+  events,
+  description,
+  active,
+  partnerId,
   createdAt: createdAt.toISOString(),
 });
 
@@ -42,7 +53,7 @@ export const toWebhookView = ({ id, url, events, description, active, createdAt 
 export function webhookFromSnapshot(snapshot: DocumentSnapshot): WebhookRecord | undefined {
   const data = snapshot.data();
   if (!data) return undefined;
-  const { url, events, description, active, createdAt, secrets } = data;
+  const { url, events, description, active, partnerId, createdAt, secrets } = data;
   if (
     typeof url !== 'string' ||
     !Array.isArray(events) ||
@@ -57,6 +68,7 @@ export function webhookFromSnapshot(snapshot: DocumentSnapshot): WebhookRecord |
     events: events.filter(isWebhookEventType),
     description: typeof description === 'string' ? description : '',
     active: active === true,
+    partnerId: typeof partnerId === 'string' ? partnerId : null,
     createdAt: createdAt.toDate(),
     secrets: secrets as StoredSecret[],
   };
@@ -67,14 +79,15 @@ export const signingSecrets = (webhook: WebhookRecord, now: Date): string[] =>
   webhook.secrets.filter(({ until }) => until === null || until.toMillis() > now.getTime()).map(({ secret }) => secret);
 
 export async function createWebhook(
-  fields: { url: string; events: WebhookEventType[]; description: string },
+  fields: { url: string; events: WebhookEventType[]; description: string; partnerId?: string | null },
   secret: string,
 ): Promise<WebhookRecord> {
   const ref = webhooksCollection().doc();
   const createdAt = Timestamp.now();
   const secrets: StoredSecret[] = [{ secret, until: null }];
-  await ref.create({ ...fields, active: true, createdAt, secrets });
-  return { id: ref.id, ...fields, active: true, createdAt: createdAt.toDate(), secrets };
+  const stored = { ...fields, partnerId: fields.partnerId ?? null, active: true };
+  await ref.create({ ...stored, createdAt, secrets });
+  return { id: ref.id, ...stored, createdAt: createdAt.toDate(), secrets };
 }
 
 /** Every webhook, oldest first. */

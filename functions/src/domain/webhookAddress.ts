@@ -5,14 +5,23 @@ import ipaddr from 'ipaddr.js';
  * cloud's metadata server. An address is allowed only when ipaddr.js calls it plain
  * `unicast`: every range the library knows as special (private, loopback, link-local
  * with 169.254.169.254, unique-local with fd00:ec2::254, carrier-grade NAT,
- * multicast, reserved, ...) is refused, and an IPv4-mapped IPv6 address is judged as
- * the IPv4 address it carries.
+ * multicast, reserved, ...) is refused, and an IPv4-mapped IPv6 address
+ * (`::ffff:a.b.c.d`, `::ffff:7f00:1`) is judged as the IPv4 address it carries. The
+ * other forms that embed an IPv4 address are refused whatever they carry (ipaddr.js
+ * names them, except the first): IPv4-compatible `::/96` (deprecated by RFC 4291, which
+ * ipaddr.js calls unicast when written in hex, `::7f00:1`, as URL parsing writes it),
+ * NAT64 `64:ff9b::/96` and `64:ff9b:1::/48`, 6to4 `2002::/16`, Teredo `2001::/32` and
+ * the translated `::ffff:0:0:0/96`: a receiver has a plain address to be reached at.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  const parsed = ipaddr.process(address);
-  return parsed.range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return false;
+  return ipaddr.process(address).range() === 'unicast';
 }
+
+/** The ports a production webhook may name: HTTPS's own and its common alternative. */
+const WEBHOOK_PORTS = ['', '443', '8443'];
 
 /** Names that lead to the machine itself or the metadata server whatever a resolver says. */
 const REFUSED_NAMES = ['localhost', 'metadata', 'metadata.google.internal'];
@@ -52,6 +61,9 @@ export function webhookTarget(raw: string, emulator: boolean): WebhookTarget | s
   if (url.protocol !== 'https:') {
     return emulator ? 'url must be https (or http to 127.0.0.1 or localhost on the emulators)' : 'url must be https';
   }
+  // Any other port may be a service that is no web server (a database, SSH); the
+  // emulators' receivers listen where they can.
+  if (!emulator && !WEBHOOK_PORTS.includes(url.port)) return 'url must name port 443 or 8443 (or none)';
   if (ipaddr.isValid(host)) {
     return isPublicAddress(host) ? { url, host, local } : `url must not name a private or reserved address (${host})`;
   }

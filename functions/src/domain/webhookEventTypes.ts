@@ -13,5 +13,8 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/** What a partner's webhook may take: the uses and cancels of that partner's vouchers. */
+export const PARTNER_WEBHOOK_EVENT_TYPES = ['redemption.used', 'redemption.cancelled'] as const;
+
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -3,6 +3,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhookEventTypes'
 
 export {
   DELIVERY_STATUSES,
+  PARTNER_WEBHOOK_EVENT_TYPES,
   WEBHOOK_EVENT_TYPES,
   type DeliveryStatus,
   type WebhookEventType,
@@ -66,8 +67,5 @@ export function parseRetrySchedule(raw: string): number[] | undefined {
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
-/** Per attempt: the receiver's answer is read up to this many bytes, and this long in all. */
+/** Per attempt: the receiver has this long to answer with its status. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-export const ANSWER_BYTES_READ = 1024;
-/** What of a receiver's answer is kept in an attempt's `error` (never logged whole). */
-export const ANSWER_EXCERPT_CHARS = 200;

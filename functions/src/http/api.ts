@@ -90,14 +90,21 @@ async function dispatch(req: Request, res: Response): Promise<ApiResponse> {
   return route.handler(request);
 }
 
+/**
+ * What a request log says of the request: its method and the route's pattern, never
+ * the path itself (a voucher or claim code, an e-mail address may be in it).
+ */
+function requestLogFields(req: Request): { method: string; route: string } {
+  return { method: req.method, route: router.patternOf(req.path) ?? 'no route' };
+}
+
 function toErrorResponse(error: unknown, req: Request): ApiResponse {
   if (error instanceof ApiError) {
     const { status, headers, code, message, fields } = errorAnswerOf(error);
     return { status, headers, body: { error: message, code, ...fields } };
   }
   logError('request_failed', {
-    method: req.method,
-    path: req.path,
+    ...requestLogFields(req),
     errorName: error instanceof Error ? error.name : typeof error,
     errorMessage: error instanceof Error ? error.message : String(error),
     // For whoever reads the logs; the caller gets a bare 500.
@@ -138,8 +145,7 @@ async function streamOut(stream: NonNullable<ApiResponse['stream']>, req: Reques
     res.end();
   } catch (error) {
     logError('response_cut_short', {
-      method: req.method,
-      path: req.path,
+      ...requestLogFields(req),
       errorMessage: error instanceof Error ? error.message : String(error),
     });
     res.destroy();

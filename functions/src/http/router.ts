@@ -27,6 +27,9 @@ const splitPath = (path: string): string[] => {
  */
 export const HOSTING_PREFIX = 'api';
 
+/** A route's path as the API description and the request logs name it: `/partner/vouchers/{code}`. */
+export const documentPath = (path: string): string => path.replace(/:([A-Za-z]+)/g, '{$1}');
+
 /** The segments of a requested path that a route's are matched against: without the Hosting prefix. */
 export function routeSegments(path: string): string[] {
   const segments = splitPath(path);
@@ -53,6 +56,16 @@ export class Router<R extends RoutePattern = AnyRoute> {
   allowedMethods(path: string): string[] {
     const methods: string[] = this.candidates(routeSegments(path)).map(({ route }) => route.method);
     return methods.includes('GET') ? [...methods, 'HEAD'] : methods;
+  }
+
+  /**
+   * The pattern of the route served at this path (`/partner/vouchers/{code}`), what a
+   * request log names instead of the path itself, which may carry a voucher or claim
+   * code or an e-mail address; undefined where no route is.
+   */
+  patternOf(path: string): string | undefined {
+    const hit = this.candidates(routeSegments(path))[0];
+    return hit && documentPath(hit.route.path);
   }
 
   match(method: string, path: string): RouteMatch<R> {

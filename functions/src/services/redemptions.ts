@@ -24,7 +24,7 @@ import { rewardFromSnapshot, rewardsCollection } from '../data/rewards';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from '../data/rewardsConfig';
 import { ProfileNotFound, pointsModel, userFromSnapshot, usersCollection } from '../data/users';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
-import { stageWebhookEvent } from '../data/webhookEvents';
+import { stageRedemptionEvent } from '../data/webhookEvents';
 import { keyReused, requestFingerprint } from '../domain/idempotency';
 import { assertRedeemable } from '../domain/redemption';
 import { expiryRuleOf, utcDay } from '../domain/rewards';
@@ -137,12 +137,13 @@ export async function redeemReward(
     const stockAfter = reward.stock === null ? null : reward.stock - 1;
     batch.update(rewardRef, { stock: stockAfter }, { lastUpdateTime: rewardSnap.updateTime! });
     const issued = { redemption: redemptionViewOf(redemptionRef.id, redemption), newBalance: balanceAfter };
-    stageWebhookEvent(batch, {
-      type: 'redemption.issued',
-      subjectId: redemptionRef.id,
-      at: createdAt.toDate(),
-      data: { ...issued.redemption, userId },
-    });
+    stageRedemptionEvent(
+      batch,
+      'redemption.issued',
+      issued.redemption,
+      { userId, partnerId: null },
+      createdAt.toDate(),
+    );
     return { result: { ...issued, replayed: false }, commit: true };
   });
   logInfo(result.replayed ? 'redemption_replayed' : 'redemption_issued', {
@@ -221,12 +222,8 @@ export async function cancelRedemption(
     const cancelled = cancellation({ reason, by, cancelId, at, refundBalanceAfter: newBalance });
     tx.update(redemptionRef, cancelled);
     const redemption = redemptionView(snapshot, cancelled);
-    stageWebhookEvent(tx, {
-      type: 'redemption.cancelled',
-      subjectId: redemptionId,
-      at: at.toDate(),
-      data: { ...redemption, userId },
-    });
+    const partnerId = (snapshot.get('partnerId') as string | null | undefined) ?? null;
+    stageRedemptionEvent(tx, 'redemption.cancelled', redemption, { userId, partnerId }, at.toDate());
     return { redemption, newBalance };
   });
   logInfo('redemption_cancelled', { redemptionId, by, newBalance: outcome.newBalance });

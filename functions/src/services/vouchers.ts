@@ -1,14 +1,15 @@
 /**
  * Partners checking and using vouchers (§12). A code is found by one read of its
  * lookup document (data/redemptions.ts' voucherCodes), never by a query; a voucher
- * of another partner's reward is as unknown as a code that does not exist; and a key
- * that guesses is stopped: more than GUESS_LIMIT unknown codes in GUESS_WINDOW_MS
- * and every voucher request of that key is 429 until the window has passed.
+ * of another partner's reward is as unknown as a code that does not exist; and a
+ * partner that guesses is stopped: more than GUESS_LIMIT unknown codes in
+ * GUESS_WINDOW_MS, by all its keys together, and every voucher request of the partner
+ * is 429 until the window has passed.
  */
 import { randomUUID } from 'node:crypto';
-import { Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
+import { Timestamp, type DocumentData, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
 import { runTransaction } from '../adapters/firestore';
-import { isFull, reserve, type Bucket } from '../data/rateLimits';
+import { lookUpCounted, type Bucket } from '../data/rateLimits';
 import {
   redemptionViewOf,
   redemptionsCollection,
@@ -17,7 +18,7 @@ import {
   type RedemptionStatus,
 } from '../data/redemptions';
 import { newVoucherUse, voucherUsesCollection } from '../data/voucherUses';
-import { stageWebhookEvent } from '../data/webhookEvents';
+import { stageRedemptionEvent } from '../data/webhookEvents';
 import { normaliseVoucherCode } from '../domain/voucherCode';
 import { ApiError, type ErrorCode } from '../errors';
 import type { PartnerCaller } from '../http/auth';
@@ -27,10 +28,10 @@ import { logInfo } from '../log';
 export const GUESS_LIMIT = 20;
 export const GUESS_WINDOW_MS = 10 * 60_000;
 
-/** The unknown codes a key sent lately (its `rateLimits` bucket). */
+/** The unknown codes a partner's keys sent lately (the partner's `rateLimits` bucket). */
 export const guessesOf = (caller: PartnerCaller): Bucket => ({
   scope: 'voucher-guesses',
-  key: caller.keyId,
+  key: caller.partnerId,
   limit: GUESS_LIMIT,
   windowMs: GUESS_WINDOW_MS,
 });
@@ -50,10 +51,10 @@ export const voucherView = (data: DocumentData, now: Date): VoucherView => ({
   usedAt: data.usedAt instanceof Timestamp ? data.usedAt.toDate().toISOString() : null,
 });
 
-async function redemptionOfCode(code: string): Promise<DocumentSnapshot | undefined> {
-  const entry = await voucherCodesCollection().doc(code).get();
+async function redemptionOfCode(tx: Transaction, code: string): Promise<DocumentSnapshot | undefined> {
+  const entry = await tx.get(voucherCodesCollection().doc(code));
   if (!entry.exists) return undefined;
-  return redemptionsCollection().doc(entry.get('redemptionId')).get();
+  return tx.get(redemptionsCollection().doc(entry.get('redemptionId')));
 }
 
 /** A voucher of no partner in particular, or of this one. */
@@ -64,19 +65,21 @@ const honouredBy = (caller: PartnerCaller, redemption: DocumentSnapshot | undefi
 
 /**
  * The redemption behind a code the caller's partner honours; 404 `voucher-not-found`
- * for any other code (counted as a guess), 429 while the key has guessed too often.
- * The bucket is read with the code: a key being stopped learns nothing, not even of a
- * code that exists.
+ * for any other code (counted as a guess), 429 while the partner has guessed too often.
+ * The code is looked up under the partner's count, in one transaction with it
+ * (lookUpCounted): requests at once cannot look up more codes than the limit, and a
+ * partner being stopped learns nothing, not even of a code that exists. A code found
+ * honoured counts for nothing and writes nothing: only guesses use up the allowance.
  */
 async function findVoucher(caller: PartnerCaller, written: string): Promise<DocumentSnapshot> {
   const code = normaliseVoucherCode(written);
-  const bucket = guessesOf(caller);
-  const [full, redemption] = await Promise.all([isFull(bucket), code ? redemptionOfCode(code) : undefined]);
-  if (full) throw guessing(full.retryAfterSeconds);
-  if (redemption && honouredBy(caller, redemption)) return redemption;
-  const reservation = await reserve([bucket]);
-  if (!reservation.reserved) throw guessing(reservation.retryAfterSeconds);
-  throw new ApiError('voucher-not-found', 'No voucher has this code');
+  const lookup = await lookUpCounted(guessesOf(caller), async (tx) => {
+    const redemption = code ? await redemptionOfCode(tx, code) : undefined;
+    return redemption && honouredBy(caller, redemption) ? redemption : undefined;
+  });
+  if (lookup.refused) throw guessing(lookup.retryAfterSeconds);
+  if (!lookup.found) throw new ApiError('voucher-not-found', 'No voucher has this code');
+  return lookup.found;
 }
 
 export async function checkVoucher(caller: PartnerCaller, written: string): Promise<VoucherView> {
@@ -162,12 +165,14 @@ export async function useVoucher(
       newVoucherUse({ userId: data.userId, rewardName: data.rewardName, ...caller, usedAt }),
     );
     // Its webhook event (§13), with the use, once: the transaction commits the use once.
-    stageWebhookEvent(tx, {
-      type: 'redemption.used',
-      subjectId: found.id,
-      at: now,
-      data: { ...redemptionViewOf(found.id, { ...data, ...usage }, now), userId: data.userId },
-    });
+    const redemption = redemptionViewOf(found.id, { ...data, ...usage }, now);
+    stageRedemptionEvent(
+      tx,
+      'redemption.used',
+      redemption,
+      { userId: data.userId, partnerId: data.partnerId ?? null },
+      now,
+    );
     return { voucher: voucherView({ ...data, ...usage }, now), replayed: false };
   });
   if (!outcome.replayed) {

@@ -13,7 +13,7 @@ import {
 } from '../data/webhookDeliveries';
 import { getWebhook, signingSecrets, type WebhookRecord } from '../data/webhooks';
 import { webhookTarget } from '../domain/webhookAddress';
-import { ANSWER_EXCERPT_CHARS, deliveryTaskId, webhookSignature } from '../domain/webhookEvents';
+import { deliveryTaskId, webhookSignature } from '../domain/webhookEvents';
 import { logInfo, logWarn } from '../log';
 
 /**
@@ -145,8 +145,6 @@ async function queueNextAttempt(
   );
 }
 
-const printable = (text: string): string => text.replace(/[^\x20-\x7E]+/g, ' ').trim();
-
 /** One POST, signed now with every secret that signs now; what it came to as an attempt record. */
 async function sendAttempt(
   webhook: WebhookRecord,
@@ -178,12 +176,12 @@ async function sendAttempt(
     return { at: Timestamp.fromDate(at), statusCode: null, durationMs, error: outcome.error };
   }
   const ok = outcome.statusCode >= 200 && outcome.statusCode < 300;
-  const excerpt = printable(outcome.answer).slice(0, ANSWER_EXCERPT_CHARS);
   return {
     at: Timestamp.fromDate(at),
     statusCode: outcome.statusCode,
     durationMs,
-    error: ok ? null : `answered ${outcome.statusCode}${excerpt ? `: ${excerpt}` : ''}`,
+    // The status only: a receiver's answer may echo what it was sent or its own secrets.
+    error: ok ? null : `answered ${outcome.statusCode}`,
   };
 }
 

@@ -5,9 +5,19 @@ import { webhookRetrySchedule } from '../config';
 import { newDelivery, webhookDeliveriesCollection, deliveryFromSnapshot } from '../data/webhookDeliveries';
 import { EFFECTS_PENDING, effectsSettled } from '../data/pendingEffects';
 import { webhookEventsCollection } from '../data/webhookEvents';
-import { webhooksTaking } from '../data/webhooks';
+import { webhooksTaking, type WebhookRecord } from '../data/webhooks';
 import { deliveryTaskId, isWebhookEventType, webhookDeliveryId } from '../domain/webhookEvents';
 import { logWarn } from '../log';
+
+/**
+ * What `webhook` is sent of an event: the operator's webhooks the body, a partner's
+ * only an event of its own partner, in the body made for it (no user id); undefined:
+ * nothing.
+ */
+function bodyFor(webhook: WebhookRecord, event: FirebaseFirestore.DocumentData): string | undefined {
+  if (webhook.partnerId === null) return event.body;
+  return event.partnerId === webhook.partnerId && typeof event.partnerBody === 'string' ? event.partnerBody : undefined;
+}
 
 /**
  * One delivery per active webhook taking the event's type, each with its first
@@ -27,10 +37,13 @@ export async function fanOutWebhookEvent(eventId: string): Promise<'missing' | '
     await ref.update(effectsSettled());
     return 'completed-now';
   }
-  const webhooks = await webhooksTaking(event.type);
+  const webhooks = (await webhooksTaking(event.type)).flatMap((webhook) => {
+    const body = bodyFor(webhook, event);
+    return body === undefined ? [] : [{ webhook, body }];
+  });
   const finalAttempt = webhookRetrySchedule().length + 1;
   await Promise.all(
-    webhooks.map(async (webhook) => {
+    webhooks.map(async ({ webhook, body }) => {
       const ref = webhookDeliveriesCollection().doc(webhookDeliveryId(eventId, webhook.id));
       await createUnderOwnId(
         ref,
@@ -38,7 +51,7 @@ export async function fanOutWebhookEvent(eventId: string): Promise<'missing' | '
           webhookId: webhook.id,
           eventId,
           type: event.type,
-          body: event.body,
+          body,
           finalAttempt,
           series: randomBytes(6).toString('hex'),
         }),

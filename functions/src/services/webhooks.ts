@@ -9,7 +9,8 @@ import {
   type WebhookRecord,
 } from '../data/webhooks';
 import { webhookTarget } from '../domain/webhookAddress';
-import { newWebhookSecret, type WebhookEventType } from '../domain/webhookEvents';
+import { assertPartnerExists } from '../data/partners';
+import { PARTNER_WEBHOOK_EVENT_TYPES, newWebhookSecret, type WebhookEventType } from '../domain/webhookEvents';
 import { badRequest, conflict, notFound } from '../errors';
 import type { NewWebhookView } from '../http/apiDescription/webhookViews';
 
@@ -18,17 +19,31 @@ const onEmulator = () => process.env.FUNCTIONS_EMULATOR === 'true';
 /**
  * Registers a webhook and answers it with its secret, the one time the secret is shown.
  * `emulator`: whether it is for the emulator suite (local receivers over http allowed).
+ * A partner's webhook (`partnerId`) takes only PARTNER_WEBHOOK_EVENT_TYPES: whoever
+ * runs it sees the uses and cancels of that partner's vouchers and nothing else.
  */
 export async function registerWebhook(
-  request: { url: string; events: WebhookEventType[]; description?: string | null },
+  request: { url: string; events: WebhookEventType[]; description?: string | null; partnerId?: string | null },
   emulator = onEmulator(),
 ): Promise<NewWebhookView> {
   const target = webhookTarget(request.url, emulator);
   if (typeof target === 'string') throw badRequest(target, 'webhook-url-refused');
   const events = [...new Set(request.events)];
   if (events.length === 0) throw badRequest('events must name at least one event type');
+  const partnerId = request.partnerId ?? null;
+  const partnerTakes: readonly string[] = PARTNER_WEBHOOK_EVENT_TYPES;
+  if (partnerId !== null) {
+    const others = events.filter((type) => !partnerTakes.includes(type));
+    if (others.length > 0) {
+      throw badRequest(`A partner's webhook takes only ${partnerTakes.join(', ')} (not ${others.join(', ')})`);
+    }
+    await assertPartnerExists(partnerId);
+  }
   const secret = newWebhookSecret();
-  const webhook = await createWebhook({ url: request.url, events, description: request.description ?? '' }, secret);
+  const webhook = await createWebhook(
+    { url: request.url, events, description: request.description ?? '', partnerId },
+    secret,
+  );
   return { ...toWebhookView(webhook), secret };
 }
 

@@ -34,3 +34,21 @@ test('a refused URL or an unknown event type: exit 1 with the reason', async () 
   expect(unknown.code).toBe(1);
   expect(unknown.stdout).toBe('');
 });
+
+test("--partner: a partner's webhook, listed with its partner", async () => {
+  const partner = await call('POST', '/admin/partners', {
+    body: { id: 'cafe', name: 'Café' },
+    headers: await adminHeaders(),
+  });
+  expect(partner.status).toBe(201);
+  const args = ['--url', 'http://127.0.0.1:9/hooks', '--events', 'redemption.used', '--partner'];
+  const created = JSON.parse(await admin('webhook:create', ...args, 'cafe'));
+  expect(created).toMatchObject({ events: ['redemption.used'], partnerId: 'cafe' });
+  expect(JSON.parse(await admin('webhook:list', '--json'))).toEqual([
+    expect.objectContaining({ id: created.id, partnerId: 'cafe' }),
+  ]);
+  expect(await admin('webhook:list')).toMatch(/redemption\.used\s+cafe/);
+  const unknown = await cli('webhook:create', ...args, 'nobody');
+  expect(unknown.code).toBe(1);
+  expect(unknown.stderr).toContain('Partner nobody not found');
+});

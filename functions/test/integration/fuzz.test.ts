@@ -338,7 +338,7 @@ function isLivenessRecord(request: FuzzRequest, change: DocChange): boolean {
   return after.lastSeenAt !== undefined && [...names].every((name) => before[name] === after[name]);
 }
 
-/** The write of a voucher route's 404 (§12): the unknown code counted as a guess of the key that sent it. */
+/** The write of a voucher route's 404 (§12): the unknown code counted as a guess of the partner whose key sent it. */
 function isGuessCounted(request: FuzzRequest, response: RawResponse, change: DocChange): boolean {
   const apiKey = request.headers['x-api-key'];
   if (response.status !== 404 || apiKey === undefined) return false;

@@ -213,7 +213,7 @@ describe('a kiosk document broken by hand', () => {
         .recent()
         .map((line) => JSON.parse(line))
         .find((entry) => entry.message === 'request_failed');
-      expect(failure).toMatchObject({ severity: 'ERROR', method: 'GET', path: `/kiosk/${broken}` });
+      expect(failure).toMatchObject({ severity: 'ERROR', method: 'GET', route: '/kiosk/{kioskId}' });
       expect(failure.errorMessage).toContain('location');
       expect(failure.stack).toMatch(/\n\s+at /);
     } finally {

@@ -7,6 +7,7 @@ import { effectsSweep, voucherUseEffects } from '../../src/index';
 import { partnerKeys } from '../../src/data/partners';
 import { openBalance } from '../../src/services/ledgerBooks';
 import { admin, cli } from './cli-runner';
+import { startWebhookReceiver } from '../harness/webhook-receiver';
 import { db, functionsTestEnv, resetEmulators, waitFor, withoutBackgroundTriggers } from './helpers';
 import { adminHeaders, bearerFor, call } from './requests';
 import { seedKioskWithKey, seedUser, uniqueId } from './seeds';
@@ -195,6 +196,22 @@ describe('GET /partner/vouchers/{code}', () => {
     // Another key is not held up by this one's guessing.
     expect((await check(code, other.key)).status).toBe(200);
   });
+  test('the unknown-code limit counts per partner, is taken before the lookup, and a known code costs nothing', async () => {
+    const { partnerId, key } = await partnerWithKey();
+    const second = await call('POST', `/admin/partners/${partnerId}/keys`, {
+      body: { label: 'second till' },
+      headers: await adminHeaders(),
+    });
+    const { code } = await voucherFor();
+    for (let i = 0; i < 3; i++) expect((await check(code, key)).status).toBe(200);
+    for (let i = 0; i < 17; i++) expect((await check(`GUESS${String(i).padStart(7, '0')}`, key)).status).toBe(404);
+    // Three slots are left, for both keys of the partner together.
+    const burst = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => check(`BURST${String(i).padStart(7, '0')}`, i % 2 ? second.body.key : key)),
+    );
+    expect(burst.map(({ status }) => status).sort()).toEqual([404, 404, 404, 429, 429, 429]);
+    expect((await check(code, second.body.key)).status).toBe(429);
+  });
 });
 
 describe('POST /partner/vouchers/{code}/use', () => {
@@ -371,5 +388,87 @@ describe('operator CLI: partner:upsert, partner:list, partner-key:create, partne
     expect((await check(code, issued.key)).status).toBe(401);
     const unknown = await cli('partner-key:create', '--partner', 'nobody');
     expect(unknown.code).not.toBe(0);
+  });
+});
+
+describe("webhooks and vouchers (§13): no code to anyone, a partner's webhook of its own rewards", () => {
+  const register = async (body: Record<string, unknown>) =>
+    call('POST', '/admin/webhooks', { headers: await adminHeaders(), body: { url: 'http://127.0.0.1:9/in', ...body } });
+
+  test('a webhook for a partner: 404 for an unknown partner, 400 for an event it cannot take, shown with its partner', async () => {
+    expect((await register({ events: ['redemption.used'], partnerId: 'no-such-partner' })).status).toBe(404);
+    const { partnerId } = await partnerWithKey();
+    const issued = await register({ events: ['redemption.used', 'redemption.issued'], partnerId });
+    expect(issued).toMatchObject({ status: 400, body: { code: 'invalid-argument' } });
+    const made = await register({ events: ['redemption.used', 'redemption.cancelled'], partnerId });
+    expect(made).toMatchObject({ status: 201, body: { webhook: { partnerId } } });
+    const operators = await register({ events: ['redemption.used'] });
+    expect(operators.body.webhook.partnerId).toBeNull();
+    const listed = await call('GET', '/admin/webhooks', { headers: await adminHeaders() });
+    expect(listed.body.webhooks).toEqual([
+      expect.objectContaining({ id: made.body.webhook.id, partnerId }),
+      expect.objectContaining({ id: operators.body.webhook.id, partnerId: null }),
+    ]);
+  });
+
+  test("events carry no code; a partner's webhook gets only its rewards' uses and cancels, without the user", async () => {
+    const mine = await partnerWithKey();
+    const theirs = await partnerWithKey();
+    const partnerReceiver = await startWebhookReceiver();
+    const operatorReceiver = await startWebhookReceiver();
+    try {
+      const events = ['redemption.issued', 'redemption.used', 'redemption.cancelled'];
+      const partnerHook = await register({
+        url: partnerReceiver.url,
+        events: ['redemption.used', 'redemption.cancelled'],
+        partnerId: mine.partnerId,
+      });
+      expect(partnerHook.status).toBe(201);
+      expect((await register({ url: operatorReceiver.url, events })).status).toBe(201);
+
+      const used = await voucherFor({ partnerId: mine.partnerId });
+      expect((await use(used.code, mine.key)).status).toBe(200);
+      const cancelled = await voucherFor({ partnerId: mine.partnerId });
+      const cancel = await call('POST', `/admin/redemptions/${cancelled.redemptionId}/cancel`, {
+        body: { reason: 'closed' },
+        headers: await adminHeaders(),
+      });
+      expect(cancel.status).toBe(200);
+      const foreign = await voucherFor({ partnerId: theirs.partnerId });
+      expect((await use(foreign.code, theirs.key)).status).toBe(200);
+
+      const toOperator = await waitFor(
+        'six events at the operator receiver',
+        async () => (operatorReceiver.received.length >= 6 ? operatorReceiver.received : undefined),
+        30_000,
+        async () => `it has ${operatorReceiver.received.length}`,
+      );
+      const toPartner = await waitFor(
+        "two events at the partner's receiver",
+        async () => (partnerReceiver.received.length >= 2 ? partnerReceiver.received : undefined),
+        30_000,
+        async () => `it has ${partnerReceiver.received.length}`,
+      );
+      const codes = [used.code, cancelled.code, foreign.code];
+      for (const { body } of [...toOperator, ...toPartner]) {
+        for (const code of codes) expect(body).not.toContain(code);
+        expect(JSON.parse(body).data).not.toHaveProperty('code');
+      }
+      expect(toOperator.map(({ body }) => JSON.parse(body).data.userId)).toEqual(
+        Array.from({ length: 6 }, () => expect.any(String)),
+      );
+      const partnerEvents = toPartner.map(({ body }) => JSON.parse(body));
+      expect(partnerEvents.map(({ type, data }) => `${type} ${data.id}`).sort()).toEqual(
+        [`redemption.cancelled ${cancelled.redemptionId}`, `redemption.used ${used.redemptionId}`].sort(),
+      );
+      for (const { data } of partnerEvents) expect(data).not.toHaveProperty('userId');
+      const partnerDeliveries = await db()
+        .collection('webhookDeliveries')
+        .where('webhookId', '==', partnerHook.body.webhook.id)
+        .get();
+      expect(partnerDeliveries.size).toBe(2);
+    } finally {
+      await Promise.all([partnerReceiver.close(), operatorReceiver.close()]);
+    }
   });
 });

@@ -5,8 +5,8 @@
  * validation does, and every example is valid. Also the response check that every
  * integration test's `call()` goes through.
  */
-import { openApiDocument, documentPath } from '../../src/http/apiDescription/openapi';
-import { Router } from '../../src/http/router';
+import { openApiDocument } from '../../src/http/apiDescription/openapi';
+import { Router, documentPath } from '../../src/http/router';
 import { routes } from '../../src/http/routes';
 import { bodySchemas, itemSchemas, type BodySchemaName } from '../../src/http/apiDescription/requestBodies';
 import type { AnyRoute } from '../../src/http/types';

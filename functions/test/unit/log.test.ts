@@ -1,6 +1,7 @@
 describe('log events', () => {
   const lines: string[] = [];
   let log: typeof import('../../src/log');
+  let api: typeof import('../../src/http/api');
 
   beforeAll(() => {
     // firebase-functions/logger keeps the console methods it found at load time,
@@ -12,6 +13,7 @@ describe('log events', () => {
     }
     jest.isolateModules(() => {
       log = require('../../src/log');
+      api = require('../../src/http/api');
     });
   });
   afterAll(() => jest.restoreAllMocks());
@@ -43,5 +45,30 @@ describe('log events', () => {
       pointsEarned: 70,
     });
     for (const line of lines) expect(line).not.toMatch(/\n\s+at |node_modules/);
+  });
+
+  test("a request log names the route's pattern, never the requested path with its code", async () => {
+    lines.length = 0;
+    // A failure that is no ApiError while the voucher route reads its credential: the
+    // request is answered 500 and logged as request_failed.
+    const headers = new Proxy({} as Record<string, string>, {
+      get: (target, name) => {
+        if (name === 'x-api-key') throw new TypeError('header store broken');
+        return target[name as string];
+      },
+    });
+    const req = { method: 'GET', path: '/partner/vouchers/SECRETCODE42', headers, query: {}, socket: {} };
+    const res = {
+      statusCode: 0,
+      setHeader: () => res,
+      status: (code: number) => ((res.statusCode = code), res),
+      json: () => res,
+    };
+    await api.handleApiRequest(req as never, res as never);
+
+    expect(res.statusCode).toBe(500);
+    const entry = lines.map((line) => JSON.parse(line)).find((logged) => logged.message === 'request_failed');
+    expect(entry).toMatchObject({ method: 'GET', route: '/partner/vouchers/{code}' });
+    expect(lines.join('\n')).not.toContain('SECRETCODE42');
   });
 });

@@ -24,6 +24,20 @@ describe('isPublicAddress', () => {
     '::ffff:10.0.0.1',
     '::ffff:127.0.0.1',
     'ff02::1',
+    // IPv4-compatible (::/96, deprecated): refused whatever it carries.
+    '::7f00:1',
+    '::127.0.0.1',
+    '::a9fe:a9fe',
+    '::808:808',
+    '::ffff:7f00:1',
+    '::ffff:a9fe:a9fe',
+    // NAT64 and 6to4 embed an IPv4 address: refused whatever it carries.
+    '64:ff9b::a00:1',
+    '64:ff9b::808:808',
+    '64:ff9b:1::a00:1',
+    '2002:a00:1::1',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
     'not an address',
   ])('%s is refused', (address) => {
     expect(isPublicAddress(address)).toBe(false);
@@ -47,6 +61,12 @@ describe('webhookTarget', () => {
     ['http://127.0.0.1:8080/', false, 'must be https'],
     ['http://10.0.0.1/', true, 'must be https'],
     ['https://127.0.0.1/', true, 'private or reserved'],
+    ['https://[::127.0.0.1]/', false, 'private or reserved'],
+    ['https://[::ffff:127.0.0.1]/', false, 'private or reserved'],
+    ['https://[64:ff9b::10.0.0.1]/', false, 'private or reserved'],
+    ['https://hooks.example.com:8080/', false, 'port 443 or 8443'],
+    ['https://hooks.example.com:22/', false, 'port 443 or 8443'],
+    ['https://93.184.216.34:6379/', false, 'port 443 or 8443'],
     ['not a url', false, 'absolute URL'],
   ])('%s (emulator: %s) is refused: %s', (url, emulator, reason) => {
     expect(webhookTarget(url, emulator)).toEqual(expect.stringContaining(reason));
@@ -55,6 +75,9 @@ describe('webhookTarget', () => {
   test.each([
     ['https://hooks.example.com/in', false, false],
     ['https://93.184.216.34/in', false, false],
+    ['https://hooks.example.com:443/in', false, false],
+    ['https://hooks.example.com:8443/in', false, false],
+    ['https://hooks.example.com:9000/in', true, false],
     ['http://127.0.0.1:8080/in', true, true],
     ['http://localhost:8080/in', true, true],
   ])('%s (emulator: %s) is allowed (local: %s)', (url, emulator, local) => {
@@ -73,6 +96,10 @@ describe('checkedLookup: the address connected to is the one checked', () => {
 
   test('a name with any private address is refused', async () => {
     expect((await lookup(['93.184.216.34', '10.0.0.1'])).error?.message).toContain('private or reserved');
+  });
+  test('a name resolving to an IPv4-compatible or NAT64 form of a private address is refused', async () => {
+    expect((await lookup(['::7f00:1'])).error?.message).toContain('private or reserved');
+    expect((await lookup(['64:ff9b::a00:1'])).error?.message).toContain('private or reserved');
   });
   test('a public name connects to the address resolved', async () => {
     expect(await lookup(['93.184.216.34'])).toEqual({ error: null, address: '93.184.216.34' });

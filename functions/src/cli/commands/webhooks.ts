@@ -18,6 +18,10 @@ const webhookCreate: Command = {
     url: { value: 'URL', description: 'where events are POSTed', required: true },
     events: { value: 'TYPES', description: `comma-separated: ${WEBHOOK_EVENT_TYPES.join(', ')}`, required: true },
     description: { value: 'TEXT', description: 'a note on the webhook, e.g. who receives it' },
+    partner: {
+      value: 'ID',
+      description: "a partner's webhook: only redemption.used and redemption.cancelled of its rewards, no user id",
+    },
   },
   uses: { firestore: true },
   run: async (flags, target) => {
@@ -28,6 +32,7 @@ const webhookCreate: Command = {
         .split(',')
         .map((type) => type.trim()),
       description: flags.get('description') ?? '',
+      partnerId: flags.get('partner') ?? null,
     });
     const webhook = await registerWebhook({ ...body, events: body.events as WebhookEventType[] }, target.emulator);
     await note(`Registered webhook ${webhook.id}. Its secret is shown this once: give it to the receiver now.`);
@@ -44,8 +49,15 @@ const webhookList: Command = {
     printListing(
       flags,
       (await listWebhooks()).map(toWebhookView),
-      ['id', 'url', 'events', 'description', 'created'],
-      (webhook) => [webhook.id, webhook.url, webhook.events.join(','), webhook.description, webhook.createdAt],
+      ['id', 'url', 'events', 'partner', 'description', 'created'],
+      (webhook) => [
+        webhook.id,
+        webhook.url,
+        webhook.events.join(','),
+        webhook.partnerId ?? '-',
+        webhook.description,
+        webhook.createdAt,
+      ],
     ),
 };
 

@@ -114,6 +114,7 @@ export const webhookExample: WebhookView = {
   events: ['transaction.awarded', 'redemption.issued'],
   description: 'CRM',
   active: true,
+  partnerId: null,
   createdAt: '2026-11-23T08:00:00.000Z',
 };
 

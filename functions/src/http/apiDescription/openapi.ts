@@ -16,6 +16,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../domain/webhookEvents';
 import { routes as allRoutes } from '../routes';
 import { SERVICE_NAME, SERVICE_VERSION } from '../routes/health';
 import type { AnyRoute } from '../types';
+import { documentPath } from '../router';
 import { API_TAGS, type ErrorResponse, type SchemaKit, type SuccessResponse } from './operation';
 import { COMPONENT_SCHEMAS, schemaRef, toDocumentSchema, type Json } from './documentSchema';
 import * as fields from './fields';
@@ -130,8 +131,6 @@ const pathParameterNames = (path: string): string[] =>
     .split('/')
     .filter((segment) => segment.startsWith(':'))
     .map((segment) => segment.slice(1));
-
-export const documentPath = (path: string): string => path.replace(/:([A-Za-z]+)/g, '{$1}');
 
 function parametersOf(route: AnyRoute): Json[] {
   const parameters: Json[] = pathParameterNames(route.path).map((name) => {

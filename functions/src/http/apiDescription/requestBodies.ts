@@ -214,6 +214,14 @@ export const webhookBody = closedObject({
     description: 'The event types to deliver',
   }),
   description: Type.Optional(nullable(Type.String({ maxLength: 500 }))),
+  partnerId: Type.Optional(
+    nullable({
+      ...id,
+      description:
+        "A partner's webhook: it takes only redemption.used and redemption.cancelled of that partner's rewards, " +
+        "without the user's id (404 for an unknown partner)",
+    }),
+  ),
 });
 export type WebhookBody = Static<typeof webhookBody>;
 // Partners (§12)

@@ -19,6 +19,12 @@ const webhookFields = {
   events: Type.Array(webhookEventType, { minItems: 1, description: 'The event types it takes' }),
   description: Type.String(),
   active: Type.Boolean({ description: 'Events are delivered to it' }),
+  partnerId: nullable({
+    ...id,
+    description:
+      "A partner's webhook: it takes only `redemption.used` and `redemption.cancelled` of that partner's " +
+      "rewards, without the user's id; null: the operator's, every event it names",
+  }),
   createdAt: Type.String({ format: 'date-time', description: 'ISO 8601 UTC' }),
 };
 
@@ -68,10 +74,19 @@ export type WebhookDeliveryView = Static<typeof WebhookDelivery>;
 
 const userId = { ...id, description: "The user's id" };
 
-/** A redemption as its events carry it: the API's view and whose it is. */
+/** A redemption's properties but its voucher code: an event never carries a code. */
+const { code: _code, ...redemptionWithoutCode } = Redemption.properties;
+
+/** A redemption as its events carry it: the API's view without the code, and whose it is. */
 export const RedemptionEventData = closedObject(
-  { ...Redemption.properties, userId },
-  { description: 'The redemption as the API shows it, with the id of its user' },
+  {
+    ...redemptionWithoutCode,
+    userId: Type.Optional({ ...userId, description: "The user's id; absent in a partner's webhook" }),
+  },
+  {
+    description:
+      "The redemption as the API shows it, never with its voucher code, with the id of its user (not to a partner's webhook)",
+  },
 );
 export type RedemptionEventDataView = Static<typeof RedemptionEventData>;
 
