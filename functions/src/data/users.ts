@@ -5,7 +5,7 @@ import { changePoints, isMonth, monthOf, nextExpiry, oldestMonth, type PointsByM
 import { ApiError } from '../errors';
 import { effectsPending } from './pendingEffects';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from './rewardsConfig';
-import type { UserView } from '../http/apiDescription/views';
+import type { UserView } from '../model/views';
 
 export const usersCollection = () => db().collection('users');
 

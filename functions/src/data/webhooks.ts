@@ -7,7 +7,7 @@
 import { FieldValue, Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { ROTATED_SECRET_GRACE_MS, isWebhookEventType, type WebhookEventType } from '../domain/webhookEvents';
-import type { WebhookView } from '../http/apiDescription/webhookViews';
+import type { WebhookView } from '../model/webhookViews';
 
 export const webhooksCollection = () => db().collection('webhooks');
 

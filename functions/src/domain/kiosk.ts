@@ -3,11 +3,9 @@ import { assertDocumentId } from './ids';
 import { isOnline } from './liveness';
 import { assertOpeningHours, assertTimeZone, isOpenAt } from './openingHours';
 import type { Static } from '@sinclair/typebox';
-import type { coordinates } from '../http/apiDescription/requestBodies';
-import type { KioskView } from '../http/apiDescription/views';
-
-export const KIOSK_STATUSES = ['available', 'maintenance', 'offline'] as const;
-export type KioskStatus = (typeof KIOSK_STATUSES)[number];
+import type { coordinates } from '../model/requestBodies';
+import type { KioskView } from '../model/views';
+import { KIOSK_STATUSES, type KioskStatus } from '../model/vocabulary';
 
 export const isKioskStatus = (value: unknown): value is KioskStatus =>
   typeof value === 'string' && (KIOSK_STATUSES as readonly string[]).includes(value);

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { OperationDescription, QueryParameter } from './apiDescription/operation';
-import type { BodySchemaName } from './apiDescription/requestBodies';
+import type { BodySchemaName } from '../model/requestBodies';
 
 /** What a route handler sees: the parsed request, free of express. */
 export interface ApiRequest<Body = unknown, Caller = undefined> {

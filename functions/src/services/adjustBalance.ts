@@ -17,7 +17,7 @@ import { adjustBalances } from '../domain/adjustment';
 import { keyReused, keyedAdjustmentId, requestFingerprint } from '../domain/idempotency';
 import { notFound } from '../errors';
 import { logInfo } from '../log';
-import type { AdjustmentView } from '../http/apiDescription/pointsViews';
+import type { AdjustmentView } from '../model/pointsViews';
 
 export interface AdjustmentRequest {
   /** Signed, non-zero: added to both balances. */

@@ -9,20 +9,15 @@ import { randomUUID } from 'node:crypto';
 import { Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { runTransaction } from '../adapters/firestore';
 import { isFull, reserve, type Bucket } from '../data/rateLimits';
-import {
-  redemptionViewOf,
-  redemptionsCollection,
-  voucherCodesCollection,
-  voucherStatusOf,
-  type RedemptionStatus,
-} from '../data/redemptions';
+import { redemptionViewOf, redemptionsCollection, voucherCodesCollection, voucherStatusOf } from '../data/redemptions';
 import { newVoucherUse, voucherUsesCollection } from '../data/voucherUses';
 import { stageWebhookEvent } from '../data/webhookEvents';
 import { normaliseVoucherCode } from '../domain/voucherCode';
 import { ApiError, type ErrorCode } from '../errors';
 import type { PartnerCaller } from '../http/auth';
-import type { VoucherView } from '../http/apiDescription/partnerViews';
+import type { VoucherView } from '../model/partnerViews';
 import { logInfo } from '../log';
+import type { RedemptionStatus } from '../model/vocabulary';
 
 export const GUESS_LIMIT = 20;
 export const GUESS_WINDOW_MS = 10 * 60_000;

@@ -11,7 +11,7 @@ import {
 import { webhookTarget } from '../domain/webhookAddress';
 import { newWebhookSecret, type WebhookEventType } from '../domain/webhookEvents';
 import { badRequest, conflict, notFound } from '../errors';
-import type { NewWebhookView } from '../http/apiDescription/webhookViews';
+import type { NewWebhookView } from '../model/webhookViews';
 
 const onEmulator = () => process.env.FUNCTIONS_EMULATOR === 'true';
 

@@ -5,9 +5,9 @@ import { issueKey } from '../../src/data/kioskKeys';
 import { kiosksCollection, newKiosk } from '../../src/data/kiosks';
 import { newTransaction, transactionsCollection, type RecordedTransaction } from '../../src/data/transactions';
 import { newProfile, usersCollection } from '../../src/data/users';
-import type { KioskStatus } from '../../src/domain/kiosk';
 import type { KioskDayRow } from '../../src/domain/kioskDays';
 import { DEFAULT_REWARDS, pointsFor } from '../../src/domain/rewards';
+import type { KioskStatus } from '../../src/model/vocabulary';
 
 let counter = 0;
 /** Ids unique across the run, so a late trigger of an earlier test never lands on a later test's data. */

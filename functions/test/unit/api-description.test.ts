@@ -8,7 +8,7 @@
 import { openApiDocument, documentPath } from '../../src/http/apiDescription/openapi';
 import { Router } from '../../src/http/router';
 import { routes } from '../../src/http/routes';
-import { bodySchemas, itemSchemas, type BodySchemaName } from '../../src/http/apiDescription/requestBodies';
+import { bodySchemas, itemSchemas, type BodySchemaName } from '../../src/model/requestBodies';
 import type { AnyRoute } from '../../src/http/types';
 import { validateBody } from '../../src/http/validation';
 import { ApiError } from '../../src/errors';

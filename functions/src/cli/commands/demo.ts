@@ -5,7 +5,7 @@ import { upsertKiosk } from '../../data/kiosks';
 import { upsertReward, type RewardRecord } from '../../data/rewards';
 import { issueKey, kioskKeysCollection, revokeKey, type KioskKeyRecord } from '../../data/kioskKeys';
 import { newProfile, profileName, usersCollection } from '../../data/users';
-import type { KioskRecord, KioskStatus } from '../../domain/kiosk';
+import type { KioskRecord } from '../../domain/kiosk';
 import type { RewardsConfig } from '../../domain/rewards';
 import { openBalance } from '../../services/ledgerBooks';
 import { auth, findAccountByEmail, setAdminClaim, type AuthUser } from '../accounts';
@@ -14,6 +14,7 @@ import { DEMO_ACCOUNTS, DEMO_KEY_LABEL, DEMO_KIOSKS, DEMO_PASSWORD, DEMO_REWARDS
 import { validatedKiosk } from './kiosks';
 import { BACKFILL_ACTOR } from './ledger';
 import { storedRewards } from './rewards';
+import type { KioskStatus } from '../../model/vocabulary';
 
 async function createIfMissing(ref: DocumentReference, data: DocumentData): Promise<void> {
   try {

@@ -2,7 +2,7 @@
 import { listWebhooks, toWebhookView } from '../../data/webhooks';
 import { assertDocumentId } from '../../domain/ids';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/webhookEvents';
-import type { WebhookBody } from '../../http/apiDescription/requestBodies';
+import type { WebhookBody } from '../../model/requestBodies';
 import { validateBody } from '../../http/validation';
 import { registerWebhook, removeWebhook, rotateSecret } from '../../services/webhooks';
 import { note, print, printJson, printListing, type Command } from '../command';

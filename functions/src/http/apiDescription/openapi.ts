@@ -18,10 +18,10 @@ import { SERVICE_NAME, SERVICE_VERSION } from '../routes/health';
 import type { AnyRoute } from '../types';
 import { API_TAGS, type ErrorResponse, type SchemaKit, type SuccessResponse } from './operation';
 import { COMPONENT_SCHEMAS, schemaRef, toDocumentSchema, type Json } from './documentSchema';
-import * as fields from './fields';
-import * as fleetViews from './fleetViews';
-import * as pointsViews from './pointsViews';
-import * as partnerViews from './partnerViews';
+import * as fields from '../../model/fields';
+import * as fleetViews from '../../model/fleetViews';
+import * as pointsViews from '../../model/pointsViews';
+import * as partnerViews from '../../model/partnerViews';
 import {
   CREDENTIAL_ANSWERS,
   HEADERS,
@@ -38,9 +38,9 @@ import {
   type Contribution,
 } from './protocolAnswers';
 import { INTRODUCTION, SERVERS, TAG_DESCRIPTIONS } from './prose';
-import { bodySchemas, itemSchemas, type BodySchemaName } from './requestBodies';
-import * as views from './views';
-import * as webhookViews from './webhookViews';
+import { bodySchemas, itemSchemas, type BodySchemaName } from '../../model/requestBodies';
+import * as views from '../../model/views';
+import * as webhookViews from '../../model/webhookViews';
 
 /** What the routes' schema thunks build their schemas from. */
 const kit: SchemaKit = {
