@@ -5,7 +5,8 @@
 import { assertDocumentId } from '../domain/ids';
 import type { KioskKeyBody } from '../model/requestBodies';
 import { validateBody } from '../http/validation';
-import { CliError, note, print, printJson, type Command } from './command';
+import { note, print, printJson, type Command } from './command';
+import { CliError } from './errors';
 
 export interface KeyHolder {
   holder: 'kiosk' | 'partner';

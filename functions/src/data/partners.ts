@@ -10,6 +10,12 @@ import { notFound } from '../errors';
 import type { PartnerView } from '../model/partnerViews';
 import { apiKeyStore, type ApiKeyFields } from './apiKeys';
 
+/** Who a partner route serves: a partner, through one of its keys. */
+export interface PartnerCaller {
+  partnerId: string;
+  keyId: string;
+}
+
 export const partnersCollection = () => db().collection('partners');
 
 export type { PartnerView };

@@ -10,7 +10,8 @@
 import { FieldValue, Timestamp } from 'firebase-admin/firestore';
 import { db, type StagedWrites } from '../adapters/firestore';
 import { effectsPending } from './pendingEffects';
-import { webhookEventId, type WebhookEventType } from '../domain/webhookEvents';
+import { webhookEventId } from '../domain/webhookEvents';
+import type { WebhookEventType } from '../model/webhookEventTypes';
 
 export const webhookEventsCollection = () => db().collection('webhookEvents');
 

@@ -2,8 +2,7 @@ import { badRequest, forbidden } from '../errors';
 import { assertDocumentId } from './ids';
 import { isOnline } from './liveness';
 import { assertOpeningHours, assertTimeZone, isOpenAt } from './openingHours';
-import type { Static } from '@sinclair/typebox';
-import type { coordinates } from '../model/requestBodies';
+import type { Coordinates } from '../model/requestBodies';
 import type { KioskView } from '../model/views';
 import { KIOSK_STATUSES, type KioskStatus } from '../model/vocabulary';
 
@@ -20,8 +19,6 @@ export interface KioskCaller {
 export function assertKioskMatches(caller: KioskCaller, kioskId: string): void {
   if (caller.kioskId !== kioskId) throw forbidden(`This API key is not valid for kiosk ${kioskId}`);
 }
-
-export type Coordinates = Static<typeof coordinates>;
 
 /** A kiosk as stored, with Firestore types already turned into plain ones. */
 export interface KioskRecord {

@@ -1,13 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../model/webhookEventTypes';
 
-export {
-  DELIVERY_STATUSES,
-  WEBHOOK_EVENT_TYPES,
-  type DeliveryStatus,
-  type WebhookEventType,
-} from '../model/webhookEventTypes';
-
 export const isWebhookEventType = (value: unknown): value is WebhookEventType =>
   (WEBHOOK_EVENT_TYPES as readonly unknown[]).includes(value);
 

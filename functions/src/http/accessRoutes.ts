@@ -5,7 +5,8 @@
 import type { VerifiedCaller } from '../adapters/identity';
 import { ProfileNotFound } from '../data/users';
 import { provisionProfile } from '../services/provisioning';
-import { answerForUnavailableAuth, requireAdmin, requirePartner, requireUserOrAdmin, type PartnerCaller } from './auth';
+import { answerForUnavailableAuth, requireAdmin, requirePartner, requireUserOrAdmin } from './auth';
+import type { PartnerCaller } from '../data/partners';
 import type { OperationDescription } from './apiDescription/operation';
 import type { ApiRequest, ApiResponse, Route } from './types';
 

@@ -5,7 +5,6 @@
  * them, and each body's TypeScript type is derived from its schema (`Static`).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { WEBHOOK_EVENT_TYPES } from '../domain/webhookEvents';
 import { closedObject, emailAddress, id, nullable, stringEnum, title } from './fields';
 import {
   MAX_ADJUSTMENT_POINTS,
@@ -20,6 +19,7 @@ import {
   MAX_VOUCHER_VALID_DAYS,
 } from './limits';
 import { KIOSK_STATUSES, REWARD_KINDS } from './vocabulary';
+import { WEBHOOK_EVENT_TYPES } from './webhookEventTypes';
 
 const itemCount = Type.Integer({ minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL });
 const text = Type.String({ minLength: 1, maxLength: 2000 });
@@ -30,6 +30,7 @@ export const coordinates = closedObject({
   latitude: Type.Number({ minimum: -90, maximum: 90 }),
   longitude: Type.Number({ minimum: -180, maximum: 180 }),
 });
+export type Coordinates = Static<typeof coordinates>;
 
 /** FCM registration tokens are printable ASCII, ~160-200 characters; Firestore can only query values under 1,500 bytes. */
 export const MAX_PUSH_TOKEN_LENGTH = 1024;

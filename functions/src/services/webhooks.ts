@@ -9,9 +9,10 @@ import {
   type WebhookRecord,
 } from '../data/webhooks';
 import { webhookTarget } from '../domain/webhookAddress';
-import { newWebhookSecret, type WebhookEventType } from '../domain/webhookEvents';
+import { newWebhookSecret } from '../domain/webhookEvents';
 import { badRequest, conflict, notFound } from '../errors';
 import type { NewWebhookView } from '../model/webhookViews';
+import type { WebhookEventType } from '../model/webhookEventTypes';
 
 const onEmulator = () => process.env.FUNCTIONS_EMULATOR === 'true';
 

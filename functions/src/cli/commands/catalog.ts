@@ -5,8 +5,9 @@ import type { AdminRewardBody, CancelRedemptionBody } from '../../model/requestB
 import { validateBody } from '../../http/validation';
 import { cancelRedemption } from '../../services/redemptions';
 import { numberOrText } from '../args';
-import { UsageError, note, printJson, printListing, type Command } from '../command';
+import { note, printJson, printListing, type Command } from '../command';
 import { REWARD_KINDS } from '../../model/vocabulary';
+import { UsageError } from '../errors';
 
 /** Who cancelled, as the redemption and its refund entry record it. */
 export const CANCEL_ACTOR = 'cli:redemption:cancel';

@@ -9,12 +9,13 @@ import type { KioskRecord } from '../../domain/kiosk';
 import type { RewardsConfig } from '../../domain/rewards';
 import { openBalance } from '../../services/ledgerBooks';
 import { auth, findAccountByEmail, setAdminClaim, type AuthUser } from '../accounts';
-import { CliError, print, printJson, type Command } from '../command';
+import { print, printJson, type Command } from '../command';
 import { DEMO_ACCOUNTS, DEMO_KEY_LABEL, DEMO_KIOSKS, DEMO_PASSWORD, DEMO_REWARDS, type DemoAccount } from '../demoData';
 import { validatedKiosk } from './kiosks';
 import { BACKFILL_ACTOR } from './ledger';
 import { storedRewards } from './rewards';
 import type { KioskStatus } from '../../model/vocabulary';
+import { CliError } from '../errors';
 
 async function createIfMissing(ref: DocumentReference, data: DocumentData): Promise<void> {
   try {

@@ -1,6 +1,7 @@
 /** migrate: converts what older versions stored into the forms this version reads. */
 import { migrate } from '../../services/migration';
-import { CliError, UsageError, note, printJson, type Command } from '../command';
+import { note, printJson, type Command } from '../command';
+import { CliError, UsageError } from '../errors';
 
 const DEFAULT_PAGE_SIZE = 500;
 

@@ -7,9 +7,10 @@ import type { AdjustmentBody } from '../../model/requestBodies';
 import { validateBody } from '../../http/validation';
 import { adjustBalance } from '../../services/adjustBalance';
 import { numberOrText } from '../args';
-import { UsageError, note, print, printJson, type Command } from '../command';
+import { note, print, printJson, type Command } from '../command';
 import { textTable } from '../table';
 import { MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON_LENGTH } from '../../model/limits';
+import { UsageError } from '../errors';
 
 /** The largest page history reads at a time (as GET /user/{id}/history allows). */
 const PAGE = 100;
