@@ -5,6 +5,7 @@ import { upsertKiosk } from '../../data/kiosks';
 import { upsertReward, type RewardRecord } from '../../data/rewards';
 import { issueKey, kioskKeysCollection, revokeKey, type KioskKeyRecord } from '../../data/kioskKeys';
 import { newProfile, profileName, usersCollection } from '../../data/users';
+import { newPushTokenHolder, pushTokenHolderRef } from '../../data/pushTokens';
 import type { KioskRecord } from '../../domain/kiosk';
 import type { RewardsConfig } from '../../domain/rewards';
 import { openBalance } from '../../services/ledgerBooks';
@@ -67,6 +68,7 @@ async function seedAccount(demo: DemoAccount, rewards: RewardsConfig): Promise<S
       displayName: demo.displayName,
     });
   }
+  if (demo.pushToken) await createIfMissing(pushTokenHolderRef(demo.pushToken), newPushTokenHolder(uid));
   if (demo.admin) await setAdminClaim(account, true);
   // The demo points predate any deposit: opened in the ledger as any older balance is.
   await openBalance(uid, BACKFILL_ACTOR);

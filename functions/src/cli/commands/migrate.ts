@@ -37,7 +37,8 @@ const migrateCommand: Command = {
       report.transactionsWithoutOccurredAt +
       report.usersWithoutPointsByMonth +
       report.voucherCodesIndexed +
-      report.profilesMarkedWithAccount;
+      report.profilesMarkedWithAccount +
+      report.pushTokensIndexed;
     if (!apply) await note(`migrate: dry run, nothing written; ${changes} changes to make (--apply makes them)`);
     else await note(`migrate: ${changes} changes made`);
     if (report.liveIdempotencyRecords > 0) {
