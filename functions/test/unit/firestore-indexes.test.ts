@@ -47,13 +47,7 @@ const QUERIES: QueryShape[] = [
   },
   {
     file: 'data/users.ts',
-    lines: ["const previousHolders = await tx.get(usersCollection().where('pushToken', '==', token));"],
-    collection: 'users',
-    equal: ['pushToken'],
-  },
-  {
-    file: 'data/users.ts',
-    lines: ["const holders = await tx.get(usersCollection().where('pushToken', '==', token));"],
+    lines: ["const holders = await usersCollection().where('pushToken', '==', token).get();"],
     collection: 'users',
     equal: ['pushToken'],
   },
