@@ -18,22 +18,22 @@ export type {
   AlertView as Alert,
   KioskDayRow as KioskDay,
   KioskKeyView as KioskKey,
-} from '../../functions/src/http/apiDescription/fleetViews';
+} from '../../functions/src/model/fleetViews';
 export type {
   AdminRewardView as AdminReward,
   LedgerEntryView as LedgerEntry,
   RedemptionView as Redemption,
-} from '../../functions/src/http/apiDescription/pointsViews';
-export type { UserView as UserProfile } from '../../functions/src/http/apiDescription/views';
-export type { PartnerView as Partner } from '../../functions/src/http/apiDescription/partnerViews';
+} from '../../functions/src/model/pointsViews';
+export type { UserView as UserProfile } from '../../functions/src/model/views';
+export type { PartnerView as Partner } from '../../functions/src/model/partnerViews';
 
 // Webhooks (contract §13): the API's own lists (a module with no import, so the bundle takes it as it is).
-export { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from '../../functions/src/domain/webhookEventTypes';
+export { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from '../../functions/src/model/webhookEventTypes';
 export type {
   NewWebhookView as NewWebhook,
   WebhookDeliveryView as WebhookDelivery,
   WebhookView as Webhook,
-} from '../../functions/src/http/apiDescription/webhookViews';
+} from '../../functions/src/model/webhookViews';
 
 /** A page of a cursor-paged list. */
 export interface Page<T> {

@@ -8,10 +8,11 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from '../src/http/apiDescription/openapi';
 import { routeSegments } from '../src/http/router';
+import { routes } from '../src/http/routes';
 
 type Json = Record<string, any>;
 
-export const apiDocument: Json = openApiDocument();
+export const apiDocument: Json = openApiDocument(routes);
 
 const DOCUMENT_ID = 'openapi.json';
 /** The document's own fields, which are no schema keywords: ajv is told to pass over them. */

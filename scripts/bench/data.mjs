@@ -179,8 +179,6 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
       const [path, headers = {}, body] = build(n);
       return { method: name.split(' ')[0], path, headers, body };
     },
-    // A query inside a transaction: on the emulator, concurrent ones block each other until its lock times out.
-    emulatorLocks: name === 'PUT /user/{id}/push-token',
   }));
 }
 /** @typedef {ReturnType<typeof endpoints>[number]} Endpoint */

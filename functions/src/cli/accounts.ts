@@ -1,7 +1,7 @@
 /** Auth accounts for the admins commands and the demo seed. */
 import { getAuth, type UserRecord as AuthUser } from 'firebase-admin/auth';
 import { adminApp } from '../adapters/firestore';
-import { CliError } from './command';
+import { CliError } from './errors';
 
 export type { AuthUser };
 

@@ -12,7 +12,7 @@
 import { deleteApp, getApps, initializeApp } from 'firebase-admin/app';
 import { sendLogsTo } from '../log';
 import { checkFlags, parseCommandLine } from './args';
-import { CliError, UsageError, note, print, type Command } from './command';
+import { note, print, type Command } from './command';
 import { adminCommands } from './commands/admins';
 import { demoCommands } from './commands/demo';
 import { effectsCommands } from './commands/effects';
@@ -32,6 +32,7 @@ import { peopleCommands } from './commands/people';
 import { loadProjectParams } from './params';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
+import { CliError, UsageError } from './errors';
 
 /** In the order the help lists them. */
 const COMMANDS: readonly Command[] = [

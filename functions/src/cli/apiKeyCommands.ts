@@ -3,9 +3,10 @@
  * whose keys are stored alike (data/apiKeys.ts): issue one, revoke one.
  */
 import { assertDocumentId } from '../domain/ids';
-import type { KioskKeyBody } from '../http/apiDescription/requestBodies';
+import type { KioskKeyBody } from '../model/requestBodies';
 import { validateBody } from '../http/validation';
-import { CliError, note, print, printJson, type Command } from './command';
+import { note, print, printJson, type Command } from './command';
+import { CliError } from './errors';
 
 export interface KeyHolder {
   holder: 'kiosk' | 'partner';

@@ -1,33 +1,8 @@
 import { parseArgs } from 'node:util';
-import { UsageError, type Command, type FlagSpecs } from './command';
+import type { Command } from './command';
 import { GLOBAL_FLAGS } from './target';
-
-/** The flags given on the command line, by name; a switch reads as present or not. */
-export class Flags {
-  constructor(private readonly values: ReadonlyMap<string, string | true>) {}
-
-  has(name: string): boolean {
-    return this.values.has(name);
-  }
-
-  get(name: string): string | undefined {
-    const value = this.values.get(name);
-    return typeof value === 'string' ? value : undefined;
-  }
-
-  required(name: string): string {
-    const value = this.get(name);
-    if (value === undefined) throw new UsageError(`--${name} is required`);
-    return value;
-  }
-
-  /** Exactly one of the given flags. */
-  oneOf(...names: string[]): { name: string; value: string } {
-    const given = names.filter((name) => this.has(name));
-    if (given.length !== 1) throw new UsageError(`give exactly one of ${names.map((n) => `--${n}`).join(' or ')}`);
-    return { name: given[0], value: this.required(given[0]) };
-  }
-}
+import { UsageError } from './errors';
+import { Flags, type FlagSpecs } from './flags';
 
 export interface CommandLine {
   /** undefined when none was given; 'help' also for --help and -h. */

@@ -3,20 +3,9 @@
  * The help text is built from these declarations (usage.ts): a flag exists in the
  * help because it is declared, never written a second time.
  */
-import type { Flags } from './args';
 import { textTable } from './table';
 import type { Target } from './target';
-
-/** A flag as the help shows it: `--lat LATITUDE  description`. */
-export interface FlagSpec {
-  /** The value's placeholder (`--lat LATITUDE`); absent for a switch that takes no value (`--json`). */
-  value?: string;
-  /** One line for the help. */
-  description: string;
-  required?: true;
-}
-
-export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
+import type { Flags, FlagSpecs } from './flags';
 
 export interface Command {
   name: string;
@@ -35,11 +24,6 @@ export interface Command {
   emulatorOnly?: true;
   run: (flags: Flags, target: Target) => Promise<void>;
 }
-
-/** Bad command line: the reason and the usage on stderr, exit 2. */
-export class UsageError extends Error {}
-/** A failure to report in one line (or a short list): exit 1. */
-export class CliError extends Error {}
 
 const writeTo = (stream: NodeJS.WriteStream, text: string) =>
   new Promise<void>((resolve) => stream.write(text.endsWith('\n') ? text : `${text}\n`, () => resolve()));

@@ -2,8 +2,8 @@
  * Where a command works: the local emulator suite (the default) or a real project.
  * The flags that choose it are declared here and taken by every command.
  */
-import { CliError, UsageError, type FlagSpecs } from './command';
-import type { Flags } from './args';
+import { CliError, UsageError } from './errors';
+import type { FlagSpecs, Flags } from './flags';
 
 export const LOCAL_PROJECT_ID = 'demo-kiosk-rewards';
 const DEFAULT_FIRESTORE_EMULATOR = '127.0.0.1:8080';

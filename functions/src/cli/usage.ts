@@ -1,6 +1,7 @@
 /** The help text, built from the commands' and the global flags' declarations. */
-import type { Command, FlagSpecs } from './command';
+import type { Command } from './command';
 import { GLOBAL_FLAGS } from './target';
+import type { FlagSpecs } from './flags';
 
 /** What the help shows of a command. */
 type HelpEntry = Pick<Command, 'name' | 'description' | 'example' | 'flags' | 'oneOf'>;

@@ -1,12 +1,13 @@
 import { FieldPath, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { logInfo, logWarn } from '../log';
 import { db, type StagedReads, type StagedWrites } from '../adapters/firestore';
-import { isAlertKind, type AlertKind, type AlertState, type AlertTransitions, type OpenAlerts } from '../domain/alerts';
+import { isAlertKind, type AlertState, type AlertTransitions, type OpenAlerts } from '../domain/alerts';
 import type { Position } from '../domain/cursor';
 import { isValidDocumentId } from '../domain/ids';
 import { effectsPending } from './pendingEffects';
 import { stageWebhookEvent } from './webhookEvents';
-import type { AlertView } from '../http/apiDescription/fleetViews';
+import type { AlertView } from '../model/fleetViews';
+import type { AlertKind } from '../model/vocabulary';
 
 /** alerts/{alertId}: one document per alert, open until `resolvedAt` is set. No client reads them. */
 export const alertsCollection = () => db().collection('alerts');

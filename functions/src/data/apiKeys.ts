@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { FieldPath, FieldValue, Timestamp, type DocumentData } from 'firebase-admin/firestore';
 import { createUnderOwnId, db, runTransaction } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
-import type { KioskKeyView } from '../http/apiDescription/fleetViews';
+import type { KioskKeyView } from '../model/fleetViews';
 
 /** A key as operators see it: never the key itself (the service does not have it). */
 export type ApiKeyView = KioskKeyView;

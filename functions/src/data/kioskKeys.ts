@@ -1,5 +1,5 @@
 import { apiKeyStore, type ApiKeyFields } from './apiKeys';
-import type { KioskKeyView } from '../http/apiDescription/fleetViews';
+import type { KioskKeyView } from '../model/fleetViews';
 
 export { keyIdOf } from './apiKeys';
 

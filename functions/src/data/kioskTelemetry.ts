@@ -1,8 +1,9 @@
 import { Timestamp, type DocumentData, type DocumentSnapshot, type WriteBatch } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
-import { ALERT_KINDS, type OpenAlerts } from '../domain/alerts';
+import { type OpenAlerts } from '../domain/alerts';
 import { isValidDocumentId } from '../domain/ids';
 import { MATERIALS, type FillLevel, type Telemetry } from '../domain/telemetry';
+import { ALERT_KINDS } from '../model/vocabulary';
 
 /**
  * kioskTelemetry/{kioskId}: what a kiosk reports beyond its status, and the alerts

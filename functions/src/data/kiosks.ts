@@ -9,10 +9,10 @@ import {
   isKioskStatus,
   type KioskDefinition,
   type KioskRecord,
-  type KioskStatus,
 } from '../domain/kiosk';
 import { isTimeZone, openingHoursProblem } from '../domain/openingHours';
 import { notFound } from '../errors';
+import type { KioskStatus } from '../model/vocabulary';
 
 export const kiosksCollection = () => db().collection('kiosks');
 

@@ -1,8 +1,9 @@
 import { distanceBetween } from 'geofire-common';
 import { geohashRanges } from '../domain/geohashCover';
-import type { KioskRecord, KioskStatus } from '../domain/kiosk';
+import type { KioskRecord } from '../domain/kiosk';
 import type { NearbySearch } from '../domain/nearby';
 import { kiosksCollection, usableKiosks } from './kiosks';
+import type { KioskStatus } from '../model/vocabulary';
 
 export interface NearbyKiosk {
   kiosk: KioskRecord;

@@ -1,20 +1,10 @@
 import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import { newestFirstPage } from './userPages';
-import type { LedgerEntryView, RedeemedFromView } from '../http/apiDescription/pointsViews';
+import type { LedgerEntryView, RedeemedFromView } from '../model/pointsViews';
+import type { LedgerKind } from '../model/vocabulary';
 
 export const ledgerCollection = () => db().collection('ledger');
-
-/**
- * Every change of a balance is one entry, written in the commit that makes the
- * change: `earn` (a transaction), `redeem`/`refund` (a redemption and its cancelling),
- * `adjust` (an operator, or the opening balance of a user from before the ledger),
- * `expire` (points past their date, services/pointsExpiry.ts), `forfeit` (the balance
- * written off when the user was erased, services/erasure.ts).
- * The sum of a user's `points` is their `currentPoints`; the sum over `earn` and
- * `adjust` is their `totalPoints`.
- */
-export type LedgerKind = 'earn' | 'redeem' | 'refund' | 'adjust' | 'expire' | 'forfeit';
 
 /** What an `earn` entry keeps of its transaction, so that a history page needs no second read. */
 export interface EarnedFrom {

@@ -1,7 +1,7 @@
 import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { newestFirstPage } from './userPages';
 import { usersCollection } from './users';
-import type { NotificationView } from '../http/apiDescription/pointsViews';
+import type { NotificationView } from '../model/pointsViews';
 
 /** users/{userId}/notifications: the in-app inbox the app reads (and marks read) directly. */
 export const notificationsOf = (userId: string) => usersCollection().doc(userId).collection('notifications');

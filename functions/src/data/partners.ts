@@ -7,8 +7,14 @@ import { FieldPath, FieldValue, type DocumentSnapshot } from 'firebase-admin/fir
 import { db, runTransaction } from '../adapters/firestore';
 import { assertDocumentId } from '../domain/ids';
 import { notFound } from '../errors';
-import type { PartnerView } from '../http/apiDescription/partnerViews';
+import type { PartnerView } from '../model/partnerViews';
 import { apiKeyStore, type ApiKeyFields } from './apiKeys';
+
+/** Who a partner route serves: a partner, through one of its keys. */
+export interface PartnerCaller {
+  partnerId: string;
+  keyId: string;
+}
 
 export const partnersCollection = () => db().collection('partners');
 

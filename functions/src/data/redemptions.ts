@@ -5,13 +5,10 @@ import { voucherExpiry } from '../domain/redemption';
 import type { RewardRecord } from './rewards';
 import { effectsPending } from './pendingEffects';
 import { newestFirstPage } from './userPages';
-import type { RedemptionView } from '../http/apiDescription/pointsViews';
+import type { RedemptionView } from '../model/pointsViews';
+import type { RedemptionStatus, VoucherStatus } from '../model/vocabulary';
 
 export const redemptionsCollection = () => db().collection('redemptions');
-
-/** The status stored; `expired` is never stored but derived when read (see voucherStatusOf). */
-export type RedemptionStatus = 'issued' | 'used' | 'cancelled';
-export type VoucherStatus = RedemptionStatus | 'expired';
 
 /**
  * `voucherCodes/{code}`: which redemption a voucher code belongs to, written with the

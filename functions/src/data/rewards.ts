@@ -6,16 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { FieldPath, FieldValue, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { assertDocumentId } from '../domain/ids';
-import {
-  DEFAULT_VOUCHER_VALID_DAYS,
-  invalidRewardFields,
-  type RewardDefinition,
-  type RewardKind,
-} from '../domain/redemption';
+import { invalidRewardFields, type RewardDefinition } from '../domain/redemption';
 import { badRequest } from '../errors';
 import { logWarn } from '../log';
 import { partnersCollection } from './partners';
-import type { AdminRewardView, RewardView } from '../http/apiDescription/pointsViews';
+import type { AdminRewardView, RewardView } from '../model/pointsViews';
+import { DEFAULT_VOUCHER_VALID_DAYS } from '../model/limits';
+import type { RewardKind } from '../model/vocabulary';
 
 export const rewardsCollection = () => db().collection('rewards');
 

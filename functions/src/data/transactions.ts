@@ -2,7 +2,7 @@ import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 
 import { db } from '../adapters/firestore';
 import { effectsPending } from './pendingEffects';
 import { newestFirstPage } from './userPages';
-import type { TransactionView } from '../http/apiDescription/views';
+import type { TransactionView } from '../model/views';
 
 export const transactionsCollection = () => db().collection('transactions');
 

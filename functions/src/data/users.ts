@@ -12,8 +12,9 @@ import {
 } from '../domain/pointsExpiry';
 import { ApiError } from '../errors';
 import { effectsPending } from './pendingEffects';
+import { newPushTokenHolder, pushTokenHolderRef } from './pushTokens';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from './rewardsConfig';
-import type { UserView } from '../http/apiDescription/views';
+import type { UserView } from '../model/views';
 
 export const usersCollection = () => db().collection('users');
 
@@ -217,20 +218,26 @@ export async function getUser(userId: string): Promise<UserRecord> {
 
 /**
  * A device token belongs to one account at a time: registering it here removes it
- * from whoever had it before (a shared phone that changed accounts).
+ * from whoever had it before (a shared phone that changed accounts). The holder is
+ * found by one point read (data/pushTokens.ts), and the user's previous token, if any,
+ * no longer names them.
  */
 export async function registerPushToken(userId: string, token: string): Promise<UserView> {
   const ref = usersCollection().doc(userId);
+  const holderRef = pushTokenHolderRef(token);
   return runTransaction(async (tx) => {
-    const [userSnap, rewardsSnap] = await tx.getAll(ref, rewardsConfigRef());
+    const [userSnap, rewardsSnap, holderSnap] = await tx.getAll(ref, rewardsConfigRef(), holderRef);
     const user = userFromSnapshot(userSnap);
     if (!user) throw new ProfileNotFound(userId);
-    const previousHolders = await tx.get(usersCollection().where('pushToken', '==', token));
-    for (const holder of previousHolders.docs) {
-      if (holder.id !== userId) {
-        tx.update(holder.ref, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
+    const previousHolder: unknown = holderSnap.get('userId');
+    if (typeof previousHolder === 'string' && previousHolder !== userId) {
+      const previousRef = usersCollection().doc(previousHolder);
+      if ((await tx.get(previousRef)).get('pushToken') === token) {
+        tx.update(previousRef, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
       }
     }
+    if (user.pushToken !== undefined && user.pushToken !== token) tx.delete(pushTokenHolderRef(user.pushToken));
+    tx.set(holderRef, newPushTokenHolder(userId));
     tx.update(ref, { pushToken: token, pushTokenUpdatedAt: FieldValue.serverTimestamp() });
     return toUserView({ ...user, pushToken: token }, rewardsConfigFromSnapshot(rewardsSnap));
   });
@@ -242,6 +249,7 @@ export async function removePushToken(userId: string): Promise<UserView> {
     const [userSnap, rewardsSnap] = await tx.getAll(ref, rewardsConfigRef());
     const user = userFromSnapshot(userSnap);
     if (!user) throw new ProfileNotFound(userId);
+    if (user.pushToken !== undefined) tx.delete(pushTokenHolderRef(user.pushToken));
     tx.update(ref, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
     return toUserView({ ...user, pushToken: undefined }, rewardsConfigFromSnapshot(rewardsSnap));
   });
@@ -249,14 +257,21 @@ export async function removePushToken(userId: string): Promise<UserView> {
 
 /**
  * Forgets a token the push provider reported unregistered, wherever it is still
- * stored, unless the user registered a new one meanwhile.
+ * stored, unless the user registered a new one meanwhile. A rare path (the provider's
+ * answer to a send), so it looks the holders up by a query, outside any transaction,
+ * and clears each in a transaction of its own document only.
  */
 export async function forgetPushToken(token: string): Promise<number> {
-  return runTransaction(async (tx) => {
-    const holders = await tx.get(usersCollection().where('pushToken', '==', token));
-    for (const holder of holders.docs) {
+  const holders = await usersCollection().where('pushToken', '==', token).get();
+  let forgotten = 0;
+  for (const holder of holders.docs) {
+    forgotten += await runTransaction(async (tx) => {
+      const [fresh, holderSnap] = await tx.getAll(holder.ref, pushTokenHolderRef(token));
+      if (fresh.get('pushToken') !== token) return 0;
+      if (holderSnap.get('userId') === holder.id) tx.delete(holderSnap.ref);
       tx.update(holder.ref, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
-    }
-    return holders.size;
-  });
+      return 1;
+    });
+  }
+  return forgotten;
 }

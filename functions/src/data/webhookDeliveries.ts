@@ -8,10 +8,10 @@
  */
 import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
-import type { DeliveryStatus, WebhookEventType } from '../domain/webhookEvents';
-import type { WebhookDeliveryView } from '../http/apiDescription/webhookViews';
+import type { WebhookDeliveryView } from '../model/webhookViews';
 import { newestFirstPageOf } from './userPages';
 import { webhookRecordExpiry } from './webhookEvents';
+import type { DeliveryStatus, WebhookEventType } from '../model/webhookEventTypes';
 
 export const webhookDeliveriesCollection = () => db().collection('webhookDeliveries');
 

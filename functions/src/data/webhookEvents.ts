@@ -10,8 +10,9 @@
 import { FieldValue, Timestamp } from 'firebase-admin/firestore';
 import { db, type StagedWrites } from '../adapters/firestore';
 import { effectsPending } from './pendingEffects';
-import { webhookEventId, type WebhookEventType } from '../domain/webhookEvents';
-import type { RedemptionView } from '../http/apiDescription/pointsViews';
+import { webhookEventId } from '../domain/webhookEvents';
+import type { WebhookEventType } from '../model/webhookEventTypes';
+import type { RedemptionView } from '../model/pointsViews';
 
 export const webhookEventsCollection = () => db().collection('webhookEvents');
 
@@ -31,7 +32,7 @@ export interface WebhookEvent {
   subjectId: string;
   /** When it happened. */
   at: Date;
-  /** The API's view of the thing (http/apiDescription/webhookViews.ts, EVENT_DATA). */
+  /** The API's view of the thing (model/webhookViews.ts, EVENT_DATA). */
   data: object;
   /** For the webhooks of this partner: what they are sent instead of `data`. */
   partner?: { partnerId: string; data: object };

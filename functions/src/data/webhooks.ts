@@ -6,8 +6,9 @@
  */
 import { FieldValue, Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
-import { ROTATED_SECRET_GRACE_MS, isWebhookEventType, type WebhookEventType } from '../domain/webhookEvents';
-import type { WebhookView } from '../http/apiDescription/webhookViews';
+import { ROTATED_SECRET_GRACE_MS, isWebhookEventType } from '../domain/webhookEvents';
+import type { WebhookView } from '../model/webhookViews';
+import type { WebhookEventType } from '../model/webhookEventTypes';
 
 export const webhooksCollection = () => db().collection('webhooks');
 

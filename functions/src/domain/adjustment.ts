@@ -1,9 +1,6 @@
 import { conflict } from '../errors';
 import { rankFor, type RewardsConfig } from './rewards';
 
-export const MAX_ADJUSTMENT_POINTS = 100_000;
-export const MAX_ADJUSTMENT_REASON_LENGTH = 200;
-
 export interface Balances {
   currentPoints: number;
   totalPoints: number;

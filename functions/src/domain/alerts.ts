@@ -1,16 +1,8 @@
 import { badRequest } from '../errors';
 import { decodeCursor, type Position } from './cursor';
 import { isSilent } from './liveness';
-import type { KioskStatus } from './kiosk';
 import { MATERIALS, type Telemetry } from './telemetry';
-
-/**
- * An alert is open for a kiosk exactly while its condition holds: `bin-full` (a bin
- * at or above the fill threshold), `error` (an error code set), `silent` (available,
- * seen once, and not within the online window).
- */
-export const ALERT_KINDS = ['bin-full', 'error', 'silent'] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
+import { ALERT_KINDS, type AlertKind, type KioskStatus } from '../model/vocabulary';
 
 export const isAlertKind = (value: unknown): value is AlertKind =>
   typeof value === 'string' && (ALERT_KINDS as readonly string[]).includes(value);

@@ -1,16 +1,11 @@
 import { badRequest } from '../errors';
-import type { TransactionBody } from '../http/apiDescription/requestBodies';
+import type { TransactionBody } from '../model/requestBodies';
 import { assertDocumentId } from './ids';
 import { utcDay } from './rewards';
 
 /** A kiosk clock running a little ahead is tolerated; more is a clock to fix. */
 export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
-
-/** The most items of one material a deposit may hold. */
-export const MAX_ITEMS_PER_MATERIAL = 1000;
-/** The most deposits one batch may carry. */
-export const MAX_BATCH_ITEMS = 100;
 
 /** A deposit as a kiosk submits it, alone or in a batch: the body its schema accepts. */
 export type DepositSubmission = TransactionBody;

@@ -13,7 +13,7 @@
  * distanceBetween uses, and the ranges are the geohash cells that meet it.
  */
 import { BASE32, BITS_PER_CHAR, GEOHASH_PRECISION } from 'geofire-common';
-import type { Coordinates } from './kiosk';
+import type { Coordinates } from '../model/requestBodies';
 
 /** geofire-common's distanceBetween measures on a sphere of this radius. */
 const EARTH_RADIUS_KM = 6371;

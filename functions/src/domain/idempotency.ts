@@ -1,13 +1,7 @@
 import { ApiError, badRequest } from '../errors';
 import { sha256Hex } from './hash';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, IDEMPOTENCY_KEY_PATTERN } from '../model/limits';
 
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-/**
- * Keys are visible ASCII (0x21-0x7E), so a key is the same text wherever it is sent:
- * Node reads header bytes as latin1, a JSON body as UTF-8, and `café-1` would be two
- * keys (two transactions) if either admitted it.
- */
-export const IDEMPOTENCY_KEY_PATTERN = '^[!-~]+$';
 export const IDEMPOTENCY_KEY_RULE = `1-${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters (0x21-0x7E)`;
 const idempotencyKeyText = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 

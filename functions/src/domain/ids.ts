@@ -1,6 +1,5 @@
 import { badRequest } from '../errors';
-
-export const MAX_ID_LENGTH = 128;
+import { MAX_ID_LENGTH } from '../model/limits';
 
 /** Firestore document id rules, which are also the rules for every id in a path. */
 export function isValidDocumentId(id: string): boolean {

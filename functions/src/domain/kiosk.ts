@@ -2,12 +2,9 @@ import { badRequest, forbidden } from '../errors';
 import { assertDocumentId } from './ids';
 import { isOnline } from './liveness';
 import { assertOpeningHours, assertTimeZone, isOpenAt } from './openingHours';
-import type { Static } from '@sinclair/typebox';
-import type { coordinates } from '../http/apiDescription/requestBodies';
-import type { KioskView } from '../http/apiDescription/views';
-
-export const KIOSK_STATUSES = ['available', 'maintenance', 'offline'] as const;
-export type KioskStatus = (typeof KIOSK_STATUSES)[number];
+import type { Coordinates } from '../model/requestBodies';
+import type { KioskView } from '../model/views';
+import { KIOSK_STATUSES, type KioskStatus } from '../model/vocabulary';
 
 export const isKioskStatus = (value: unknown): value is KioskStatus =>
   typeof value === 'string' && (KIOSK_STATUSES as readonly string[]).includes(value);
@@ -22,8 +19,6 @@ export interface KioskCaller {
 export function assertKioskMatches(caller: KioskCaller, kioskId: string): void {
   if (caller.kioskId !== kioskId) throw forbidden(`This API key is not valid for kiosk ${kioskId}`);
 }
-
-export type Coordinates = Static<typeof coordinates>;
 
 /** A kiosk as stored, with Firestore types already turned into plain ones. */
 export interface KioskRecord {
@@ -50,7 +45,7 @@ export type KioskDefinitionInput = Pick<KioskDefinition, 'id' | 'name' | 'addres
   [field in 'openingHours' | 'timezone' | 'status']?: KioskDefinition[field] | null;
 };
 
-/** A kiosk as anyone may see it: its schema is the source (http/apiDescription/views.ts). */
+/** A kiosk as anyone may see it: its schema is the source (model/views.ts). */
 export type { KioskView };
 
 export const DEFAULT_OPENING_HOURS = '24/7';

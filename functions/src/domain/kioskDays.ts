@@ -1,6 +1,6 @@
 import { badRequest } from '../errors';
 import { utcDay } from './rewards';
-import type { KioskDayRow } from '../http/apiDescription/fleetViews';
+import type { KioskDayRow } from '../model/fleetViews';
 
 /** One kiosk's figures of one UTC day (contract §7, daily reports). */
 export interface KioskDayFigures {

@@ -1,4 +1,4 @@
-import type { KioskStatus } from './kiosk';
+import type { KioskStatus } from '../model/vocabulary';
 
 /** lastSeenAt is written at most this often per kiosk. */
 export const LIVENESS_WRITE_INTERVAL_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { AlertKind } from './alerts';
+import type { AlertKind } from '../model/vocabulary';
 
 /** Texts of what a user is told, in the app and on the phone. */
 export interface TransactionSummary {

@@ -1,5 +1,5 @@
 import { badRequest } from '../errors';
-import type { Coordinates } from './kiosk';
+import type { Coordinates } from '../model/requestBodies';
 
 /** What "kiosks near me" searches: around `center`, within `radiusKm`, at most `limit` kiosks. */
 export interface NearbySearch {

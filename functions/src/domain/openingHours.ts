@@ -1,7 +1,7 @@
 import type OpeningHoursType from 'opening_hours';
 import { badRequest } from '../errors';
-import type { Coordinates } from './kiosk';
 import { isOpenInWeek, parseWeeklySchedule, type WeeklySchedule } from './weeklySchedule';
+import type { Coordinates } from '../model/requestBodies';
 
 /*
  * Plain weekly schedules are read by weeklySchedule.ts; everything else by

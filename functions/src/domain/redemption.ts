@@ -1,18 +1,11 @@
-import type { AdminRewardBody } from '../http/apiDescription/requestBodies';
+import type { AdminRewardBody } from '../model/requestBodies';
 import { conflict } from '../errors';
-
-export const REWARD_KINDS = ['voucher', 'donation'] as const;
-/** `voucher`: the user gets a code to show at a partner; `donation`: the points go to a cause, no code. */
-export type RewardKind = (typeof REWARD_KINDS)[number];
+import { MAX_REWARD_COST, MAX_REWARD_STOCK, MAX_VOUCHER_VALID_DAYS } from '../model/limits';
+import { REWARD_KINDS } from '../model/vocabulary';
 
 /** A reward as POST /admin/rewards (or the CLI) gives it: absent fields are kept on an update. */
 export type RewardDefinition = AdminRewardBody;
 
-export const MAX_REWARD_COST = 1_000_000;
-export const MAX_REWARD_STOCK = 1_000_000_000;
-/** How long a voucher is honoured after it is issued, in days (§12). */
-export const DEFAULT_VOUCHER_VALID_DAYS = 90;
-export const MAX_VOUCHER_VALID_DAYS = 730;
 const DAY_MS = 24 * 60 * 60_000;
 
 /** When a voucher issued at `createdAt` stops being honoured. */

@@ -1,4 +1,4 @@
-import type { KioskStatusBody } from '../http/apiDescription/requestBodies';
+import type { KioskStatusBody } from '../model/requestBodies';
 
 /** What a kiosk reports about itself beyond its status (POST /kiosk/{id}/status), shown to admins only. */
 export const MATERIALS = ['plastic', 'metal'] as const;

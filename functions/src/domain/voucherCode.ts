@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { VOUCHER_CODE_LENGTH } from '../model/limits';
 
 /** Crockford's base32: no I, L, O or U, so a code read aloud or off a screen has no look-alikes. */
 export const VOUCHER_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-/** 12 characters of 5 bits: 60 random bits, beyond guessing. */
-export const VOUCHER_CODE_LENGTH = 12;
 
 /**
  * A voucher code from the operating system's cryptographic random source. Each byte

@@ -1,13 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhookEventTypes';
-
-export {
-  DELIVERY_STATUSES,
-  PARTNER_WEBHOOK_EVENT_TYPES,
-  WEBHOOK_EVENT_TYPES,
-  type DeliveryStatus,
-  type WebhookEventType,
-} from './webhookEventTypes';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../model/webhookEventTypes';
 
 export const isWebhookEventType = (value: unknown): value is WebhookEventType =>
   (WEBHOOK_EVENT_TYPES as readonly unknown[]).includes(value);

@@ -11,8 +11,8 @@ import {
   requirePartner,
   requireRecentUserOrAdmin,
   requireUserOrAdmin,
-  type PartnerCaller,
 } from './auth';
+import type { PartnerCaller } from '../data/partners';
 import type { OperationDescription } from './apiDescription/operation';
 import type { ApiRequest, ApiResponse, Route } from './types';
 

@@ -10,8 +10,7 @@ import { Router } from './router';
 import { routes } from './routes';
 import type { AnyRoute, ApiRequest, ApiResponse } from './types';
 import { validateBody } from './validation';
-
-export const MAX_BODY_BYTES = 64 * 1024;
+import { MAX_BODY_BYTES } from '../model/limits';
 
 const router = new Router(routes);
 

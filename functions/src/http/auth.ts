@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { IdentityUnavailableError, verifyIdToken, type VerifiedCaller } from '../adapters/identity';
 import { findActiveKey } from '../data/kioskKeys';
-import { partnerKeys } from '../data/partners';
+import { partnerKeys, type PartnerCaller } from '../data/partners';
 import { assertKioskMatches, type KioskCaller } from '../domain/kiosk';
 import { ApiError, forbidden, unauthorized } from '../errors';
 import { logWarn } from '../log';
@@ -29,12 +29,6 @@ export async function requireKiosk(headers: IncomingHttpHeaders, kioskId?: strin
   await noteKioskSeen(key.kioskId);
   if (kioskId !== undefined) assertKioskMatches(key, kioskId);
   return { kioskId: key.kioskId, keyId: key.keyId };
-}
-
-/** Who a partner route serves: a partner, through one of its keys. */
-export interface PartnerCaller {
-  partnerId: string;
-  keyId: string;
 }
 
 /** 401 without a valid, unrevoked partner key: a kiosk's key is unknown here, as a partner's is on kiosk routes. */

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { OperationDescription, QueryParameter } from './apiDescription/operation';
-import type { BodySchemaName } from './apiDescription/requestBodies';
+import type { BodySchemaName } from '../model/requestBodies';
 
 /** What a route handler sees: the parsed request, free of express. */
 export interface ApiRequest<Body = unknown, Caller = undefined> {
@@ -36,7 +36,7 @@ export interface Route<Body = unknown, Caller = undefined> {
   path: string;
   /** Runs before the body is read, so a caller without credentials learns nothing about the body rules. */
   authenticate?: (request: { headers: IncomingHttpHeaders; params: Record<string, string> }) => Promise<Caller>;
-  /** Name of the body schema (see apiDescription/requestBodies.ts); routes without one take no body. */
+  /** Name of the body schema (see model/requestBodies.ts); routes without one take no body. */
   bodySchema?: BodySchemaName;
   /** Query parameters the route understands; any other is a 400. */
   query?: Readonly<Record<string, QueryParameter>>;

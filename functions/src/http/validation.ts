@@ -2,7 +2,7 @@ import type Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { IDEMPOTENCY_KEY_RULE } from '../domain/idempotency';
 import { badRequest } from '../errors';
-import type { BodySchemaName } from './apiDescription/requestBodies';
+import type { BodySchemaName } from '../model/requestBodies';
 
 /*
  * ajv, TypeBox and each schema are loaded and compiled on first use: a request that
@@ -10,8 +10,7 @@ import type { BodySchemaName } from './apiDescription/requestBodies';
  */
 let ajv: Ajv | undefined;
 const validators = new Map<BodySchemaName, ValidateFunction>();
-const requestBodies = () =>
-  require('./apiDescription/requestBodies') as typeof import('./apiDescription/requestBodies');
+const requestBodies = () => require('../model/requestBodies') as typeof import('../model/requestBodies');
 
 function createAjv(): Ajv {
   const AjvClass = (require('ajv') as typeof import('ajv')).default;
@@ -43,8 +42,7 @@ let emailValidator: ValidateFunction | undefined;
  */
 export function assertEmailAddress(value: string | undefined, name: string): string {
   if (value === undefined || value.trim() === '') throw badRequest(`${name} is required`);
-  const { emailAddress, MAX_EMAIL_LENGTH } =
-    require('./apiDescription/fields') as typeof import('./apiDescription/fields');
+  const { emailAddress, MAX_EMAIL_LENGTH } = require('../model/fields') as typeof import('../model/fields');
   emailValidator ??= compile(emailAddress);
   if (!emailValidator(value)) {
     throw badRequest(`${name} must be a valid e-mail address of at most ${MAX_EMAIL_LENGTH} characters`);

@@ -18,7 +18,7 @@ import { expiryRuleOf, utcDay } from '../domain/rewards';
 import { keyReused, keyedAdjustmentId, requestFingerprint } from '../domain/idempotency';
 import { notFound } from '../errors';
 import { logInfo } from '../log';
-import type { AdjustmentView } from '../http/apiDescription/pointsViews';
+import type { AdjustmentView } from '../model/pointsViews';
 import { expireEntryRef, stageDueExpiry } from './pointsExpiry';
 
 export interface AdjustmentRequest {

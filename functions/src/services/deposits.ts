@@ -12,7 +12,7 @@ import {
   type Deposit,
   type DepositSubmission,
 } from '../domain/deposit';
-import { assertKioskMatches, type KioskCaller, type KioskStatus } from '../domain/kiosk';
+import { assertKioskMatches, type KioskCaller } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
 import { computeAward, type Award, type RewardsConfig } from '../domain/rewards';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
@@ -20,6 +20,7 @@ import { settleInOrder, type Settled } from '../domain/settleInOrder';
 import { ApiError, conflict, notFound, overloaded } from '../errors';
 import { planAward, recordedAnswer, stageAward, type AwardOutcome, type PlannedAward } from './awardRecord';
 import { profileToAward } from './provisioning';
+import type { KioskStatus } from '../model/vocabulary';
 
 /**
  * Deposits from one kiosk, alone (POST /kiosk/transaction) or in a batch: each meets

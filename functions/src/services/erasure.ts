@@ -11,6 +11,7 @@ import { deleteAuthAccount, uidsWithoutAccount, ACCOUNT_LOOKUP_BATCH } from '../
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
 import { notificationsOf } from '../data/notifications';
 import { EFFECTS_PENDING, effectsSettled } from '../data/pendingEffects';
+import { pushTokenHolderRef } from '../data/pushTokens';
 import { ProfileNotFound, accountGone, erasedProfile, isErasedProfile, isPoints, usersCollection } from '../data/users';
 import { logInfo } from '../log';
 import { pages } from './ledgerBooks';
@@ -83,6 +84,8 @@ async function eraseProfile(userId: string, by: string): Promise<number> {
       );
     }
     batch.update(userRef, erasedProfile(), { lastUpdateTime: userSnap.updateTime! });
+    const pushToken: unknown = userSnap.get('pushToken');
+    if (typeof pushToken === 'string') batch.delete(pushTokenHolderRef(pushToken));
     return { result: balance, commit: true };
   });
   // recursiveDelete pages through the inbox itself (BulkWriter), in flat memory.

@@ -1,9 +1,9 @@
 import { listKiosks } from '../data/kiosks';
 import { allTelemetry } from '../data/kioskTelemetry';
-import { ALERT_KINDS } from '../domain/alerts';
 import { toKioskView } from '../domain/kiosk';
 import { NO_TELEMETRY } from '../domain/telemetry';
-import type { AdminKioskView } from '../http/apiDescription/fleetViews';
+import type { AdminKioskView } from '../model/fleetViews';
+import { ALERT_KINDS } from '../model/vocabulary';
 
 /** A kiosk as admins see it: the public view, its telemetry and the kinds of its open alerts. */
 export type { AdminKioskView };

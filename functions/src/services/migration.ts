@@ -6,6 +6,7 @@
  */
 import { FieldValue, Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
+import { newPushTokenHolder, pushTokenHolderRef } from '../data/pushTokens';
 import { newVoucherCodeEntry, redemptionsCollection, voucherCodesCollection } from '../data/redemptions';
 import { transactionsCollection } from '../data/transactions';
 import { uidsWithoutAccount } from '../adapters/identity';
@@ -45,6 +46,8 @@ export interface MigrationReport {
    * Profiles without an account (seeded data) stay unmarked, never swept.
    */
   profilesMarkedWithAccount: number;
+  /** Push tokens registered before tokens had a holder document (data/pushTokens.ts): given one. */
+  pushTokensIndexed: number;
 }
 
 export interface MigrationOptions {
@@ -63,6 +66,7 @@ export async function migrate({ apply, pageSize, now = new Date() }: MigrationOp
     usersWithoutPointsByMonth: await stampPointsByMonth(apply, pageSize, now),
     voucherCodesIndexed: await indexVoucherCodes(apply, pageSize),
     profilesMarkedWithAccount: await markProfilesWithAccount(apply, pageSize),
+    pushTokensIndexed: await indexPushTokens(apply, pageSize),
   };
 }
 
@@ -207,5 +211,24 @@ async function indexVoucherCodes(apply: boolean, pageSize: number): Promise<numb
     if (page.length === pageSize) await indexPage();
   }
   await indexPage();
+  return indexed;
+}
+
+/**
+ * A `pushTokens/{hash}` holder document for each user's token registered before they existed, a user at a time in a
+ * transaction with its read (a registration meanwhile wins). Created, never overwritten.
+ */
+async function indexPushTokens(apply: boolean, pageSize: number): Promise<number> {
+  let indexed = 0;
+  for await (const user of pages(usersCollection(), undefined, undefined, pageSize)) {
+    const token: unknown = user.get('pushToken');
+    if (typeof token !== 'string' || (await pushTokenHolderRef(token).get()).exists) continue;
+    indexed++;
+    if (!apply) continue;
+    await runTransaction(async (tx) => {
+      const [fresh, holder] = await tx.getAll(user.ref, pushTokenHolderRef(token));
+      if (fresh.get('pushToken') === token && !holder.exists) tx.create(holder.ref, newPushTokenHolder(user.id));
+    });
+  }
   return indexed;
 }

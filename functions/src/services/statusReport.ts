@@ -5,7 +5,7 @@ import { kioskTelemetryCollection, stageTelemetry, telemetryFromSnapshot } from 
 import { REPORTED_KINDS, alertTransitions, telemetryConditions, type AlertTransitions } from '../domain/alerts';
 import type { KioskRecord } from '../domain/kiosk';
 import { mergeTelemetry, reportsTelemetry } from '../domain/telemetry';
-import type { KioskStatusBody } from '../http/apiDescription/requestBodies';
+import type { KioskStatusBody } from '../model/requestBodies';
 
 /** A status report as the kiosk sends it (POST /kiosk/{id}/status): the body its schema accepts. */
 export type StatusReport = KioskStatusBody;

@@ -12,7 +12,7 @@ import { redemptionsPage } from '../data/redemptions';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from '../data/rewardsConfig';
 import { transactionsPage } from '../data/transactions';
 import { ProfileNotFound, toUserView, userFromSnapshot, usersCollection } from '../data/users';
-import type { UserExportView } from '../http/apiDescription/pointsViews';
+import type { UserExportView } from '../model/pointsViews';
 
 /** Documents read per page: one page is what the export holds in memory. */
 export const EXPORT_PAGE = 500;

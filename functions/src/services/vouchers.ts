@@ -10,19 +10,14 @@ import { randomUUID } from 'node:crypto';
 import { Timestamp, type DocumentData, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
 import { runTransaction } from '../adapters/firestore';
 import { lookUpCounted, type Bucket } from '../data/rateLimits';
-import {
-  redemptionViewOf,
-  redemptionsCollection,
-  voucherCodesCollection,
-  voucherStatusOf,
-  type RedemptionStatus,
-} from '../data/redemptions';
+import { redemptionViewOf, redemptionsCollection, voucherCodesCollection, voucherStatusOf } from '../data/redemptions';
+import type { RedemptionStatus } from '../model/vocabulary';
 import { newVoucherUse, voucherUsesCollection } from '../data/voucherUses';
+import type { PartnerCaller } from '../data/partners';
 import { stageRedemptionEvent } from '../data/webhookEvents';
 import { normaliseVoucherCode } from '../domain/voucherCode';
 import { ApiError, type ErrorCode } from '../errors';
-import type { PartnerCaller } from '../http/auth';
-import type { VoucherView } from '../http/apiDescription/partnerViews';
+import type { VoucherView } from '../model/partnerViews';
 import { logInfo } from '../log';
 
 export const GUESS_LIMIT = 20;

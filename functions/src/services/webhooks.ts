@@ -10,9 +10,10 @@ import {
 } from '../data/webhooks';
 import { webhookTarget } from '../domain/webhookAddress';
 import { assertPartnerExists } from '../data/partners';
-import { PARTNER_WEBHOOK_EVENT_TYPES, newWebhookSecret, type WebhookEventType } from '../domain/webhookEvents';
+import { newWebhookSecret } from '../domain/webhookEvents';
+import { PARTNER_WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../model/webhookEventTypes';
 import { badRequest, conflict, notFound } from '../errors';
-import type { NewWebhookView } from '../http/apiDescription/webhookViews';
+import type { NewWebhookView } from '../model/webhookViews';
 
 const onEmulator = () => process.env.FUNCTIONS_EMULATOR === 'true';
 

@@ -17,6 +17,7 @@ import { injectCommitFaults, writesDocument } from './commit-faults';
 import { db, resetEmulators, waitForEffects, withoutBackgroundTriggers } from './helpers';
 import { adminHeaders, bearer, bearerFor, call, idTokenFor } from './requests';
 import { seedKioskWithKey, seedUser, seedUserTransaction, uniqueId } from './seeds';
+import { pushTokenHolderRef } from '../../src/data/pushTokens';
 
 beforeEach(resetEmulators);
 
@@ -66,6 +67,8 @@ async function expectErased(person: Awaited<ReturnType<typeof userWithHistory>>,
   expect(profile?.erasedAt).toBeDefined();
   for (const field of ['name', 'pushToken', 'pushTokenUpdatedAt', 'earnedByDay'])
     expect(profile).not.toHaveProperty(field);
+  // Nor does the device token's holder document name them.
+  expect((await pushTokenHolderRef('device-1').get()).exists).toBe(false);
   expect((await notificationsOf(uid).get()).size).toBe(0);
   // The books, under the bare id: the deposit's transaction and entries, and one forfeit.
   expect((await db().doc(`transactions/${transactionId}`).get()).get('userId')).toBe(uid);

@@ -71,6 +71,7 @@ const SERVER_ONLY_DOCS: ReadonlyArray<readonly [collectionName: string, path: st
   ['partnerKeys', 'partnerKeys/key-1'],
   ['voucherCodes', 'voucherCodes/7KQ2M9XH4TZP'],
   ['voucherUses', 'voucherUses/redemption-alice'],
+  ['pushTokens', 'pushTokens/token-hash-1'],
 ];
 
 const SEED: Record<string, Record<string, unknown>> = {

@@ -26,7 +26,7 @@ import { issueKey, revokeKey } from '../../src/data/kioskKeys';
 import { upsertReward } from '../../src/data/rewards';
 import { redeemReward } from '../../src/services/redemptions';
 import { createWebhook } from '../../src/data/webhooks';
-import { WEBHOOK_EVENT_TYPES, newWebhookSecret } from '../../src/domain/webhookEvents';
+import { newWebhookSecret } from '../../src/domain/webhookEvents';
 import { partnerKeys, upsertPartner } from '../../src/data/partners';
 import { bucketDocumentId } from '../../src/data/rateLimits';
 import { sha256Hex } from '../../src/domain/hash';
@@ -72,6 +72,7 @@ import {
 import { resetEmulators, setBackgroundTriggers } from './helpers';
 import { idTokenFor } from './requests';
 import { kioskDayRow, seedKiosk, seedKioskDays, seedKioskWithKey, seedUser, uniqueId } from './seeds';
+import { WEBHOOK_EVENT_TYPES } from '../../src/model/webhookEventTypes';
 
 // Params are read from process.env at call time; nothing else sets them in this process.
 Object.assign(process.env, {

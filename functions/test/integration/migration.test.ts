@@ -6,7 +6,8 @@
 import { FieldValue, Timestamp, type DocumentData } from 'firebase-admin/firestore';
 import { cli } from './cli-runner';
 import { db, resetEmulators, withoutBackgroundTriggers } from './helpers';
-import { call } from './requests';
+import { bearerFor, call } from './requests';
+import { pushTokenHolderRef } from '../../src/data/pushTokens';
 import { seedKioskAndUser, seedKiosk, seedTransaction, seedUser } from './seeds';
 
 beforeEach(resetEmulators);
@@ -146,4 +147,22 @@ test('a profile awarded before per-day earnings were kept: after migrate, its ea
   const user = (await db().collection('users').doc(userId).get()).data()!;
   expect(user.earnedByDay).toEqual({ [today]: 100 });
   expect(user.earnedToday).toBeUndefined();
+});
+
+test('a push token registered before holder documents: migrate gives it one, and the one-holder rule holds again', async () => {
+  const legacy = await seedUser({ pushToken: 'old-phone' });
+  await pushTokenHolderRef('old-phone').delete();
+  expect(await migrate()).toMatchObject({ code: 0, report: { applied: false, pushTokensIndexed: 1 } });
+  expect((await pushTokenHolderRef('old-phone').get()).exists).toBe(false);
+  expect(await migrate('--apply')).toMatchObject({ code: 0, report: { applied: true, pushTokensIndexed: 1 } });
+  expect((await pushTokenHolderRef('old-phone').get()).get('userId')).toBe(legacy);
+  expect(await migrate('--apply')).toMatchObject({ code: 0, report: { pushTokensIndexed: 0 } });
+
+  const newOwner = await seedUser();
+  const put = await call('PUT', `/user/${newOwner}/push-token`, {
+    headers: await bearerFor(newOwner),
+    body: { token: 'old-phone' },
+  });
+  expect(put.status).toBe(200);
+  expect((await db().doc(`users/${legacy}`).get()).get('pushToken')).toBeUndefined();
 });

@@ -15,7 +15,7 @@ import { captureLogs } from './fuzz-server';
 import { db, resetEmulators } from './helpers';
 import { call, type ApiResult } from './requests';
 import { seedKiosk } from './seeds';
-import type { KioskStatus } from '../../src/domain/kiosk';
+import type { KioskStatus } from '../../src/model/vocabulary';
 
 beforeEach(resetEmulators);
 

@@ -5,9 +5,10 @@ import { issueKey } from '../../src/data/kioskKeys';
 import { kiosksCollection, newKiosk } from '../../src/data/kiosks';
 import { newTransaction, transactionsCollection, type RecordedTransaction } from '../../src/data/transactions';
 import { newProfile, usersCollection } from '../../src/data/users';
-import type { KioskStatus } from '../../src/domain/kiosk';
+import { newPushTokenHolder, pushTokenHolderRef } from '../../src/data/pushTokens';
 import type { KioskDayRow } from '../../src/domain/kioskDays';
 import { DEFAULT_REWARDS, pointsFor } from '../../src/domain/rewards';
+import type { KioskStatus } from '../../src/model/vocabulary';
 
 let counter = 0;
 /** Ids unique across the run, so a late trigger of an earlier test never lands on a later test's data. */
@@ -53,6 +54,7 @@ export async function seedUser(
   await usersCollection()
     .doc(id)
     .set(newProfile({ ...fields, name: fields.name ?? 'Test User' }, DEFAULT_REWARDS));
+  if (fields.pushToken) await pushTokenHolderRef(fields.pushToken).set(newPushTokenHolder(id));
   return id;
 }
 

@@ -1,6 +1,7 @@
 import { db, resetEmulators } from './helpers';
 import { adminHeaders, bearerFor, call, nonAdminHeaders } from './requests';
 import { seedUser } from './seeds';
+import { pushTokenHolderRef } from '../../src/data/pushTokens';
 
 beforeEach(resetEmulators);
 
@@ -128,6 +129,45 @@ describe('push token registration', () => {
     expect(res.status).toBe(200);
     expect((await db().collection('users').doc(first).get()).get('pushToken')).toBeUndefined();
     expect((await db().collection('users').doc(second).get()).get('pushToken')).toBe('shared-phone');
+  });
+
+  test('the holder of a token is one document, found by a point read: it follows every registration', async () => {
+    const holderOf = async (token: string) => (await pushTokenHolderRef(token).get()).get('userId');
+    const [first, second] = [await seedUser(), await seedUser()];
+    const put = async (userId: string, token: string) =>
+      (await call('PUT', `/user/${userId}/push-token`, { headers: await bearerFor(userId), body: { token } })).status;
+    expect(await put(first, 'phone-a')).toBe(200);
+    expect(await holderOf('phone-a')).toBe(first);
+    // A new phone: the old token no longer names the user.
+    expect(await put(first, 'phone-b')).toBe(200);
+    expect(await holderOf('phone-a')).toBeUndefined();
+    expect(await holderOf('phone-b')).toBe(first);
+    // The phone changes hands, then the first user's later phone is never taken from them.
+    expect(await put(second, 'phone-b')).toBe(200);
+    expect(await holderOf('phone-b')).toBe(second);
+    expect(await put(first, 'phone-c')).toBe(200);
+    expect(await put(second, 'phone-d')).toBe(200);
+    expect(await put(second, 'phone-b')).toBe(200);
+    expect((await db().collection('users').doc(first).get()).get('pushToken')).toBe('phone-c');
+    const del = await call('DELETE', `/user/${second}/push-token`, { headers: await bearerFor(second) });
+    expect(del.status).toBe(200);
+    expect(await holderOf('phone-b')).toBeUndefined();
+    // No holder document keeps the token itself.
+    const stored = await db().collection('pushTokens').get();
+    expect(stored.docs.map((doc) => JSON.stringify(doc.data()))).not.toContainEqual(expect.stringContaining('phone-'));
+  });
+
+  test('16 users registering one token at once: exactly one holds it, and the holder document names them', async () => {
+    const users = await Promise.all(Array.from({ length: 16 }, () => seedUser()));
+    const answers = await Promise.all(
+      users.map(async (userId) =>
+        call('PUT', `/user/${userId}/push-token`, { headers: await bearerFor(userId), body: { token: 'busy-phone' } }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(users.map(() => 200));
+    const holders = (await db().collection('users').where('pushToken', '==', 'busy-phone').get()).docs.map((d) => d.id);
+    expect(holders).toHaveLength(1);
+    expect((await pushTokenHolderRef('busy-phone').get()).get('userId')).toBe(holders[0]);
   });
 
   test.each([

@@ -1,5 +1,6 @@
 import { parseCommandLine, optionTypes } from '../../src/cli/args';
-import { UsageError, type Command } from '../../src/cli/command';
+import { type Command } from '../../src/cli/command';
+import { UsageError } from '../../src/cli/errors';
 
 const command = (name: string, flags: Command['flags']): Command => ({
   name,

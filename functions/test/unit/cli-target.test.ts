@@ -1,6 +1,7 @@
 import { parseCommandLine } from '../../src/cli/args';
-import { CliError, type Command } from '../../src/cli/command';
+import { type Command } from '../../src/cli/command';
 import { resolveTarget } from '../../src/cli/target';
+import { CliError } from '../../src/cli/errors';
 
 const show: Command = { name: 'show', description: 'show', flags: {}, uses: {}, run: async () => undefined };
 const EMULATOR_VARIABLES = ['FIRESTORE_EMULATOR_HOST', 'FIREBASE_AUTH_EMULATOR_HOST', 'GCLOUD_PROJECT'] as const;

@@ -80,8 +80,9 @@ describe('cold start: the OpenAPI builder', () => {
   it('is loaded by the first GET /openapi.json, and by no other route', async () => {
     await jest.isolateModulesAsync(async () => {
       const { healthRoute } = require('../../src/http/routes/health') as typeof import('../../src/http/routes/health');
-      const { openApiRoute } =
+      const { openApiRoute: describing } =
         require('../../src/http/routes/openApi') as typeof import('../../src/http/routes/openApi');
+      const openApiRoute = describing(() => [healthRoute]);
       const request = { params: {}, query: {}, headers: {}, body: undefined, caller: undefined } as never;
       await healthRoute.handler(request);
       expect(builderLoaded()).toBe(false);

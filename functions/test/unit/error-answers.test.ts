@@ -1,13 +1,16 @@
 import type { ErrorCode } from '../../src/errors';
 import { STATUS_OF_CODE } from '../../src/http/errorAnswers';
 import { openApiDocument } from '../../src/http/apiDescription/openapi';
+import { routes } from '../../src/http/routes';
 
 type Json = Record<string, unknown>;
 
 /** Every (status, code) pair the API description documents for an error answer. */
 function documentedAnswers(): { where: string; status: number; code: ErrorCode }[] {
   const found: { where: string; status: number; code: ErrorCode }[] = [];
-  for (const [path, operations] of Object.entries(openApiDocument().paths as Record<string, Record<string, Json>>)) {
+  for (const [path, operations] of Object.entries(
+    openApiDocument(routes).paths as Record<string, Record<string, Json>>,
+  )) {
     for (const [method, operation] of Object.entries(operations)) {
       for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, Json>)) {
         const content = response.content as Record<string, { schema?: Json }> | undefined;

@@ -47,13 +47,7 @@ const QUERIES: QueryShape[] = [
   },
   {
     file: 'data/users.ts',
-    lines: ["const previousHolders = await tx.get(usersCollection().where('pushToken', '==', token));"],
-    collection: 'users',
-    equal: ['pushToken'],
-  },
-  {
-    file: 'data/users.ts',
-    lines: ["const holders = await tx.get(usersCollection().where('pushToken', '==', token));"],
+    lines: ["const holders = await usersCollection().where('pushToken', '==', token).get();"],
     collection: 'users',
     equal: ['pushToken'],
   },
@@ -66,18 +60,27 @@ const QUERIES: QueryShape[] = [
     collection: 'users',
     orderBy: [['__name__', ASC]],
   },
-  {
+  // The audit: each user's entries, transactions and redemptions, and each kiosk's transactions, in id order.
+  ...(
+    [
+      ['ledger', "entries: { docs: pages(ledgerCollection(), 'userId', onPage), ownerOf: byUser },"],
+      ['transactions', "transactions: { docs: pages(transactionsCollection(), 'userId', onPage), ownerOf: byUser },"],
+      ['redemptions', "redemptions: { docs: pages(redemptionsCollection(), 'userId', onPage), ownerOf: byUser },"],
+    ] as const
+  ).map(([collection, line]) => ({
     file: 'services/ledgerBooks.ts',
-    lines: ["const entries = pages(ledgerCollection(), 'userId', onPage);"],
-    collection: 'ledger',
+    lines: [line],
+    collection,
     orderBy: [
       ['userId', ASC],
       ['__name__', ASC],
-    ],
-  },
+    ] as [string, Direction][],
+  })),
   {
     file: 'services/ledgerBooks.ts',
-    lines: ["const transactions = pages(transactionsCollection(), 'kioskId', onPage);"],
+    lines: [
+      "transactions: { docs: pages(transactionsCollection(), 'kioskId', onPage), ownerOf: (t) => t.get('kioskId') },",
+    ],
     collection: 'transactions',
     orderBy: [
       ['kioskId', ASC],
@@ -92,13 +95,13 @@ const QUERIES: QueryShape[] = [
     collection: 'ledger',
     equal: ['userId'],
   },
-  {
+  ...(['ledger', 'transactions', 'redemptions'] as const).map((collection) => ({
     file: 'services/ledgerBooks.ts',
-    // The audit's second look at one user, inside a read-only transaction.
-    lines: ["tx.get(ledgerCollection().where('userId', '==', userId)),"],
-    collection: 'ledger',
+    // The audit's second look at one user, inside a read-only transaction: each of the user's collections.
+    lines: ["const ofUser = (collection: CollectionReference) => tx.get(collection.where('userId', '==', userId));"],
+    collection,
     equal: ['userId'],
-  },
+  })),
   // pendingSince(): one query shape for each collection whose effects the sweep completes.
   ...(
     [

@@ -1,11 +1,11 @@
 import {
-  MAX_IDEMPOTENCY_KEY_LENGTH,
   canonicalJson,
   keyedTransactionId,
   parseIdempotencyKey,
   requestFingerprint,
 } from '../../src/domain/idempotency';
 import { apiErrorOf } from './api-error';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../src/model/limits';
 
 describe('canonicalJson', () => {
   test('sorts object keys, so key order does not matter', () => {

@@ -54,7 +54,11 @@ async function rejection(promise: Promise<unknown>): Promise<ErrorAnswer> {
 describe('admin routes check revocation (requireAdmin)', () => {
   test('an admin with a good token passes, after one Auth lookup', async () => {
     google.state.accounts.set('boss', { localId: 'boss' });
-    await expect(requireAdmin(bearer(idToken('boss', { admin: true })))).resolves.toEqual({ uid: 'boss', admin: true });
+    await expect(requireAdmin(bearer(idToken('boss', { admin: true })))).resolves.toEqual({
+      uid: 'boss',
+      admin: true,
+      signedInAt: expect.any(Number),
+    });
     expect(google.state.lookups).toBe(1);
   });
 
@@ -87,6 +91,7 @@ describe("user routes: the caller's own data needs no Auth lookup", () => {
     await expect(requireUserOrAdmin(bearer(idToken('alice')), 'alice')).resolves.toEqual({
       uid: 'alice',
       admin: false,
+      signedInAt: expect.any(Number),
     });
     expect(google.state.lookups).toBe(0);
   });

@@ -1,6 +1,7 @@
-import { MAX_ID_LENGTH, assertDocumentId, isValidDocumentId } from '../../src/domain/ids';
+import { assertDocumentId, isValidDocumentId } from '../../src/domain/ids';
 import { ApiError } from '../../src/errors';
 import { errorAnswerOf } from '../../src/http/errorAnswers';
+import { MAX_ID_LENGTH } from '../../src/model/limits';
 
 describe('isValidDocumentId', () => {
   test.each([

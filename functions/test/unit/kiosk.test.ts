@@ -1,7 +1,6 @@
 import {
   DEFAULT_OPENING_HOURS,
   DEFAULT_TIMEZONE,
-  KIOSK_STATUSES,
   assertKioskDefinition,
   assertLocation,
   isKioskStatus,
@@ -9,6 +8,7 @@ import {
   type KioskRecord,
 } from '../../src/domain/kiosk';
 import { apiErrorOf } from './api-error';
+import { KIOSK_STATUSES } from '../../src/model/vocabulary';
 
 const record: KioskRecord = {
   id: 'kiosk-berlin-1',

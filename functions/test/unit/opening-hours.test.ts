@@ -1,6 +1,6 @@
 import { assertOpeningHours, assertTimeZone, isOpenAt, wallClockDate } from '../../src/domain/openingHours';
-import type { Coordinates } from '../../src/domain/kiosk';
 import { apiErrorOf } from './api-error';
+import type { Coordinates } from '../../src/model/requestBodies';
 
 const BERLIN: Coordinates = { latitude: 52.52, longitude: 13.405 };
 const WEEKDAYS = 'Mo-Fr 08:00-20:00';

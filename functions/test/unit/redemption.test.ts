@@ -1,6 +1,7 @@
 import { assertRedeemable } from '../../src/domain/redemption';
-import { VOUCHER_ALPHABET, VOUCHER_CODE_LENGTH, newVoucherCode } from '../../src/domain/voucherCode';
+import { VOUCHER_ALPHABET, newVoucherCode } from '../../src/domain/voucherCode';
 import { apiErrorOf } from './api-error';
+import { VOUCHER_CODE_LENGTH } from '../../src/model/limits';
 
 describe('voucher codes', () => {
   test('Crockford base32: 32 characters, none of I, L, O, U', () => {

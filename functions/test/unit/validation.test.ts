@@ -1,4 +1,4 @@
-import { MAX_PUSH_TOKEN_LENGTH, bodySchemas, type BodySchemaName } from '../../src/http/apiDescription/requestBodies';
+import { MAX_PUSH_TOKEN_LENGTH, bodySchemas, type BodySchemaName } from '../../src/model/requestBodies';
 import { validateBody } from '../../src/http/validation';
 import { ApiError } from '../../src/errors';
 import { errorAnswerOf, type ErrorAnswer } from '../../src/http/errorAnswers';

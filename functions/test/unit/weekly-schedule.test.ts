@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import OpeningHours from 'opening_hours';
 import { isOpenInWeek, parseWeeklySchedule } from '../../src/domain/weeklySchedule';
 import { isOpenAt, wallClockDate } from '../../src/domain/openingHours';
-import type { Coordinates } from '../../src/domain/kiosk';
 import { loadIsolated } from './module-registry';
+import type { Coordinates } from '../../src/model/requestBodies';
 
 const BERLIN: Coordinates = { latitude: 52.52, longitude: 13.405 };
 const DAY_NAMES = ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'];

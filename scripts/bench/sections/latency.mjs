@@ -36,14 +36,12 @@ export async function measureWarm({ api, floor, endpoints, concurrencies, rounds
   const rows = [];
   for (const connections of concurrencies) {
     for (const endpoint of endpoints) {
-      // The emulator's locks: one short round, shown and not judged.
-      const locked = endpoint.emulatorLocks && connections > 1;
-      const [roundsHere, n] = locked ? [1, connections] : [rounds, amount(connections)];
+      const n = amount(connections);
       const floorPath = endpoint.name === 'GET /openapi.json' ? `/body?bytes=${bodyBytes}` : '/';
       await cannon(api, { connections, amount: connections * 2, build: endpoint.request });
       /** @type {import('../host.mjs').Load[][]} */
       const [floorRuns, apiRuns] = [[], []];
-      for (let round = 0; round < roundsHere; round++) {
+      for (let round = 0; round < rounds; round++) {
         const floorRequest = { method: 'GET', path: floorPath };
         floorRuns.push(await cannon(floor, { connections, amount: n, build: () => floorRequest }));
         apiRuns.push(await cannon(api, { connections, amount: n, build: endpoint.request }));
@@ -54,7 +52,7 @@ export async function measureWarm({ api, floor, endpoints, concurrencies, rounds
       const backendP50 = summarize(apiRuns.flatMap((run) => run.backend)).p50;
       const ratio = latency.p50 / (httpFloorP50 + backendP50);
       const failed = failures.length + floorRuns.flatMap((run) => run.failures).length;
-      const judged = failures.length <= latency.n / 10 && !locked;
+      const judged = failures.length <= latency.n / 10;
       console.log(`  c=${connections} ${endpoint.name}: p50 ${latency.p50.toFixed(1)} ms, ratio ${ratio.toFixed(2)}`);
       const row = { c: connections, endpoint: endpoint.name, ...latency, httpFloorP50, backendP50, ratio, judged };
       rows.push({ ...row, failed, firstFailure: failures[0] ?? '' });

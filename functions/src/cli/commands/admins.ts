@@ -1,7 +1,8 @@
 /** admin:create, admin:grant, admin:revoke: operator accounts and the admin custom claim. */
 import { randomBytes } from 'node:crypto';
 import { auth, describeAccount, findAccount, findAccountByEmail, revokeAdmin, setAdminClaim } from '../accounts';
-import { CliError, print, type Command } from '../command';
+import { print, type Command } from '../command';
+import { CliError } from '../errors';
 
 /**
  * The first operator of a new project (contract, Part four): nothing else makes an

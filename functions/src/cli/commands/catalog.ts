@@ -1,12 +1,13 @@
 /** catalog, catalog:set, redemption:cancel: the CLI side of the rewards catalog and cancelling a redemption. */
 import { toAdminRewardView, upsertReward, wholeCatalog } from '../../data/rewards';
 import { assertDocumentId } from '../../domain/ids';
-import { REWARD_KINDS } from '../../domain/redemption';
-import type { AdminRewardBody, CancelRedemptionBody } from '../../http/apiDescription/requestBodies';
+import type { AdminRewardBody, CancelRedemptionBody } from '../../model/requestBodies';
 import { validateBody } from '../../http/validation';
 import { cancelRedemption } from '../../services/redemptions';
 import { numberOrText } from '../args';
-import { UsageError, note, printJson, printListing, type Command } from '../command';
+import { note, printJson, printListing, type Command } from '../command';
+import { REWARD_KINDS } from '../../model/vocabulary';
+import { UsageError } from '../errors';
 
 /** Who cancelled, as the redemption and its refund entry record it. */
 export const CANCEL_ACTOR = 'cli:redemption:cancel';

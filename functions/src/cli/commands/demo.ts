@@ -5,15 +5,18 @@ import { upsertKiosk } from '../../data/kiosks';
 import { upsertReward, type RewardRecord } from '../../data/rewards';
 import { issueKey, kioskKeysCollection, revokeKey, type KioskKeyRecord } from '../../data/kioskKeys';
 import { isErasedProfile, newProfile, profileName, usersCollection } from '../../data/users';
-import type { KioskRecord, KioskStatus } from '../../domain/kiosk';
+import { newPushTokenHolder, pushTokenHolderRef } from '../../data/pushTokens';
+import type { KioskRecord } from '../../domain/kiosk';
 import type { RewardsConfig } from '../../domain/rewards';
 import { openBalance } from '../../services/ledgerBooks';
 import { auth, findAccountByEmail, setAdminClaim, type AuthUser } from '../accounts';
-import { CliError, print, printJson, type Command } from '../command';
+import { print, printJson, type Command } from '../command';
 import { DEMO_ACCOUNTS, DEMO_KEY_LABEL, DEMO_KIOSKS, DEMO_PASSWORD, DEMO_REWARDS, type DemoAccount } from '../demoData';
 import { validatedKiosk } from './kiosks';
 import { BACKFILL_ACTOR } from './ledger';
 import { storedRewards } from './rewards';
+import type { KioskStatus } from '../../model/vocabulary';
+import { CliError } from '../errors';
 
 async function createIfMissing(ref: DocumentReference, data: DocumentData): Promise<void> {
   try {
@@ -70,6 +73,7 @@ async function seedAccount(demo: DemoAccount, rewards: RewardsConfig): Promise<S
       displayName: demo.displayName,
     });
   }
+  if (demo.pushToken) await createIfMissing(pushTokenHolderRef(demo.pushToken), newPushTokenHolder(uid));
   if (demo.admin) await setAdminClaim(account, true);
   // The demo points predate any deposit: opened in the ledger as any older balance is.
   await openBalance(uid, BACKFILL_ACTOR);

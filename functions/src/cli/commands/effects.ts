@@ -1,7 +1,8 @@
 /** effects:sweep: completes the effects (counters, notifications, pushes) that no trigger finished. */
 import { DEFAULT_MIN_AGE_MS } from '../../services/pendingEffects';
 import { runEffectsSweep } from '../../triggers/effectsSweep';
-import { UsageError, printJson, type Command } from '../command';
+import { printJson, type Command } from '../command';
+import { UsageError } from '../errors';
 
 const effectsSweep: Command = {
   name: 'effects:sweep',

@@ -3,7 +3,8 @@ import { pushTransport } from '../../adapters/push';
 import { parseDay } from '../../domain/pointsExpiry';
 import { utcDay } from '../../domain/rewards';
 import { runExpiry } from '../../services/pointsExpiry';
-import { CliError, UsageError, note, printJson, type Command } from '../command';
+import { note, printJson, type Command } from '../command';
+import { CliError, UsageError } from '../errors';
 
 const expiryRun: Command = {
   name: 'expiry:run',

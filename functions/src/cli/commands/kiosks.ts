@@ -5,16 +5,16 @@ import { issueKey, revokeKey } from '../../data/kioskKeys';
 import {
   DEFAULT_OPENING_HOURS,
   DEFAULT_TIMEZONE,
-  KIOSK_STATUSES,
   assertKioskDefinition,
   toKioskView,
   type KioskDefinition,
 } from '../../domain/kiosk';
-import type { AdminKioskBody } from '../../http/apiDescription/requestBodies';
+import type { AdminKioskBody } from '../../model/requestBodies';
 import { validateBody } from '../../http/validation';
 import { numberOrText } from '../args';
 import { apiKeyCommands } from '../apiKeyCommands';
 import { note, printJson, type Command } from '../command';
+import { KIOSK_STATUSES } from '../../model/vocabulary';
 
 /** A kiosk as flags or the demo data give it: the coordinates may still be text, for the schema to refuse. */
 export interface KioskInput {

@@ -1,6 +1,7 @@
 /** audit, ledger:backfill: the points books, proven from the ledger and the transactions. */
 import { auditBooks, backfillLedger } from '../../services/ledgerBooks';
-import { CliError, print, type Command } from '../command';
+import { print, type Command } from '../command';
+import { CliError } from '../errors';
 
 /** Who opened a balance, as ledger entries record it. */
 export const BACKFILL_ACTOR = 'cli:ledger:backfill';

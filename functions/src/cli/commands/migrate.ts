@@ -1,6 +1,7 @@
 /** migrate: converts what older versions stored into the forms this version reads. */
 import { migrate } from '../../services/migration';
-import { CliError, UsageError, note, printJson, type Command } from '../command';
+import { note, printJson, type Command } from '../command';
+import { CliError, UsageError } from '../errors';
 
 const DEFAULT_PAGE_SIZE = 500;
 
@@ -36,7 +37,8 @@ const migrateCommand: Command = {
       report.transactionsWithoutOccurredAt +
       report.usersWithoutPointsByMonth +
       report.voucherCodesIndexed +
-      report.profilesMarkedWithAccount;
+      report.profilesMarkedWithAccount +
+      report.pushTokensIndexed;
     if (!apply) await note(`migrate: dry run, nothing written; ${changes} changes to make (--apply makes them)`);
     else await note(`migrate: ${changes} changes made`);
     if (report.liveIdempotencyRecords > 0) {

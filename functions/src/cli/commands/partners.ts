@@ -1,6 +1,6 @@
 /** partner:upsert, partner:list, partner-key:create, partner-key:revoke: the CLI side of the admin partner routes (§12). */
 import { allPartners, assertPartnerExists, partnerKeys, upsertPartner } from '../../data/partners';
-import type { PartnerBody } from '../../http/apiDescription/requestBodies';
+import type { PartnerBody } from '../../model/requestBodies';
 import { validateBody } from '../../http/validation';
 import { apiKeyCommands } from '../apiKeyCommands';
 import { note, printJson, printListing, type Command } from '../command';

@@ -3,13 +3,14 @@ import { userInfo } from 'node:os';
 import { historyPage, type LedgerEntryView } from '../../data/ledger';
 import { getUser } from '../../data/users';
 import { parseIdempotencyKey } from '../../domain/idempotency';
-import { MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON_LENGTH } from '../../domain/adjustment';
-import type { AdjustmentBody } from '../../http/apiDescription/requestBodies';
+import type { AdjustmentBody } from '../../model/requestBodies';
 import { validateBody } from '../../http/validation';
 import { adjustBalance } from '../../services/adjustBalance';
 import { numberOrText } from '../args';
-import { UsageError, note, print, printJson, type Command } from '../command';
+import { note, print, printJson, type Command } from '../command';
 import { textTable } from '../table';
+import { MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON_LENGTH } from '../../model/limits';
+import { UsageError } from '../errors';
 
 /** The largest page history reads at a time (as GET /user/{id}/history allows). */
 const PAGE = 100;

@@ -4,7 +4,8 @@ import { rewardsConfigRef } from '../../data/rewardsConfig';
 import { parseRewardsConfig, utcDay, type RewardsConfigProblems } from '../../domain/rewards';
 import { MAX_EXPIRE_AFTER_MONTHS, MIN_EXPIRE_AFTER_MONTHS, notBeforeAfterChange } from '../../domain/pointsExpiry';
 import { numberOrText } from '../args';
-import { CliError, note, printJson, type Command } from '../command';
+import { note, printJson, type Command } from '../command';
+import { CliError } from '../errors';
 
 /** The stored config and what applies: each field's default where the document is absent or the field invalid. */
 export async function storedRewards(): Promise<{ raw: Record<string, unknown> | undefined } & RewardsConfigProblems> {

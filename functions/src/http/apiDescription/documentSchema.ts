@@ -5,11 +5,11 @@
  * lacks it, so such a type stays as is), and every component as a reference.
  */
 import type { TSchema } from '@sinclair/typebox';
-import { AdminKiosk, Alert, KioskDay, KioskKey } from './fleetViews';
-import { AdminReward, RedeemedFrom, Redemption, Reward } from './pointsViews';
-import { Webhook, WebhookDelivery } from './webhookViews';
-import { ErrorBody, Kiosk, NearbyKiosk, PushResponse, Transaction, User } from './views';
-import { Partner, PartnerKey, Voucher } from './partnerViews';
+import { AdminKiosk, Alert, KioskDay, KioskKey } from '../../model/fleetViews';
+import { AdminReward, RedeemedFrom, Redemption, Reward } from '../../model/pointsViews';
+import { Webhook, WebhookDelivery } from '../../model/webhookViews';
+import { ErrorBody, Kiosk, NearbyKiosk, PushResponse, Transaction, User } from '../../model/views';
+import { Partner, PartnerKey, Voucher } from '../../model/partnerViews';
 
 export type Json = Record<string, unknown>;
 

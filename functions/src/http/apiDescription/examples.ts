@@ -3,11 +3,11 @@
  * schemas (and checked against the document by test/unit/api-description.test.ts).
  * Plain data: routes import it at load.
  */
-import type { AdminKioskView, AlertView } from './fleetViews';
-import type { AdminRewardView, RedemptionView, RewardView } from './pointsViews';
-import type { PartnerView, VoucherView } from './partnerViews';
-import type { KioskView, TransactionView, UserView } from './views';
-import type { NewWebhookView, WebhookDeliveryView, WebhookView } from './webhookViews';
+import type { AdminKioskView, AlertView } from '../../model/fleetViews';
+import type { AdminRewardView, RedemptionView, RewardView } from '../../model/pointsViews';
+import type { PartnerView, VoucherView } from '../../model/partnerViews';
+import type { KioskView, TransactionView, UserView } from '../../model/views';
+import type { NewWebhookView, WebhookDeliveryView, WebhookView } from '../../model/webhookViews';
 
 export const kioskExample: KioskView = {
   id: 'berlin-alexanderplatz',

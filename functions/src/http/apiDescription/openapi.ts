@@ -12,17 +12,15 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { ErrorCode } from '../../errors';
-import { WEBHOOK_EVENT_TYPES } from '../../domain/webhookEvents';
-import { routes as allRoutes } from '../routes';
 import { SERVICE_NAME, SERVICE_VERSION } from '../routes/health';
 import type { AnyRoute } from '../types';
 import { documentPath } from '../router';
 import { API_TAGS, type ErrorResponse, type SchemaKit, type SuccessResponse } from './operation';
 import { COMPONENT_SCHEMAS, schemaRef, toDocumentSchema, type Json } from './documentSchema';
-import * as fields from './fields';
-import * as fleetViews from './fleetViews';
-import * as pointsViews from './pointsViews';
-import * as partnerViews from './partnerViews';
+import * as fields from '../../model/fields';
+import * as fleetViews from '../../model/fleetViews';
+import * as pointsViews from '../../model/pointsViews';
+import * as partnerViews from '../../model/partnerViews';
 import {
   CREDENTIAL_ANSWERS,
   HEADERS,
@@ -39,9 +37,10 @@ import {
   type Contribution,
 } from './protocolAnswers';
 import { INTRODUCTION, SERVERS, TAG_DESCRIPTIONS } from './prose';
-import { bodySchemas, itemSchemas, type BodySchemaName } from './requestBodies';
-import * as views from './views';
-import * as webhookViews from './webhookViews';
+import { bodySchemas, itemSchemas, type BodySchemaName } from '../../model/requestBodies';
+import * as views from '../../model/views';
+import * as webhookViews from '../../model/webhookViews';
+import { WEBHOOK_EVENT_TYPES } from '../../model/webhookEventTypes';
 
 /** What the routes' schema thunks build their schemas from. */
 const kit: SchemaKit = {
@@ -271,8 +270,8 @@ function webhookOperations(): Json {
   );
 }
 
-/** The whole document for these routes (by default every route of the api). */
-export function openApiDocument(routes: readonly AnyRoute[] = allRoutes): Json {
+/** The whole document for these routes (the `api` function's: http/routes/index.ts). */
+export function openApiDocument(routes: readonly AnyRoute[]): Json {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     const path = documentPath(route.path);

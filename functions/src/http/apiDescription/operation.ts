@@ -7,12 +7,12 @@ import type { TProperties, TSchema, Type } from '@sinclair/typebox';
 import type { ErrorCode } from '../../errors';
 
 /** TypeBox and the schemas the API's answers are built from (this folder), as the document builder hands them over. */
-export type SchemaKit = { Type: typeof Type } & typeof import('./fields') &
-  typeof import('./views') &
-  typeof import('./fleetViews') &
-  typeof import('./pointsViews') &
-  typeof import('./webhookViews') &
-  typeof import('./partnerViews');
+export type SchemaKit = { Type: typeof Type } & typeof import('../../model/fields') &
+  typeof import('../../model/views') &
+  typeof import('../../model/fleetViews') &
+  typeof import('../../model/pointsViews') &
+  typeof import('../../model/webhookViews') &
+  typeof import('../../model/partnerViews');
 
 /**
  * A schema a route declares beside its handler, built from the kit when the API

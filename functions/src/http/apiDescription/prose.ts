@@ -2,9 +2,8 @@
  * The prose of the API description (GET /openapi.json): where the service runs, what
  * each group of operations is for, and the introduction a reader meets first.
  */
-import { MAX_BODY_BYTES } from '../api';
-import { MAX_ID_LENGTH } from '../../domain/ids';
 import type { ApiTag } from './operation';
+import { MAX_BODY_BYTES, MAX_ID_LENGTH } from '../../model/limits';
 
 /**
  * The base URLs of contract §0 (a deployed project, the emulator suite of `npm start`),

@@ -4,12 +4,10 @@
  * protocol itself (api.ts, router.ts), the response headers that carry meaning, and
  * the path ids.
  */
-import { MAX_BODY_BYTES } from '../api';
-import { MAX_ID_LENGTH } from '../../domain/ids';
-import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../domain/idempotency';
 import { Type } from '@sinclair/typebox';
 import type { Access, ErrorResponse, ResponseHeader } from './operation';
 import { toDocumentSchema, type Json } from './documentSchema';
+import { MAX_BODY_BYTES, MAX_ID_LENGTH, IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../model/limits';
 
 /** What a credential check of each kind can answer, besides letting the caller in. */
 export const SECURITY: Record<Exclude<Access, 'public'>, { requirement: Json; note: string }> = {

@@ -1,7 +1,7 @@
 // The answers routes share in their OpenAPI `doc`: a view or a list of views, overload, a push provider's refusals.
 import type { ErrorResponse, SchemaName, SuccessResponse } from './operation';
 import { kioskExample, userExample } from './examples';
-import type { KioskView, UserView } from './views';
+import type { KioskView, UserView } from '../../model/views';
 
 /**
  * `{ success, [field]: one of the API's views }`, e.g. `{ success, partner: Partner }`, or a list of them when

@@ -1,7 +1,7 @@
 import { parseIdempotencyKey } from '../../domain/idempotency';
 import { adjustBalance, type AdjustmentView } from '../../services/adjustBalance';
 import { adminRoute } from '../accessRoutes';
-import type { AdjustmentBody } from '../apiDescription/requestBodies';
+import type { AdjustmentBody } from '../../model/requestBodies';
 import { userExample } from '../apiDescription/examples';
 import { overloadedAnswer } from '../apiDescription/routeAnswers';
 import type { SchemaOf } from '../apiDescription/operation';

@@ -5,7 +5,7 @@ import { notFound } from '../../errors';
 import { logInfo } from '../../log';
 import { adminRoute } from '../accessRoutes';
 import type { ApiTag } from '../apiDescription/operation';
-import type { KioskKeyBody } from '../apiDescription/requestBodies';
+import type { KioskKeyBody } from '../../model/requestBodies';
 import { doneAnswer, overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /**

@@ -1,6 +1,6 @@
 import { cancelRedemption } from '../../services/redemptions';
 import { adminRoute } from '../accessRoutes';
-import type { CancelRedemptionBody } from '../apiDescription/requestBodies';
+import type { CancelRedemptionBody } from '../../model/requestBodies';
 import { redemptionExample } from '../apiDescription/examples';
 import { overloadedAnswer } from '../apiDescription/routeAnswers';
 

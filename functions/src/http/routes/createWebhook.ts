@@ -2,7 +2,7 @@ import { logInfo } from '../../log';
 import { registerWebhook } from '../../services/webhooks';
 import { adminRoute } from '../accessRoutes';
 import { newWebhookExample } from '../apiDescription/examples';
-import type { WebhookBody } from '../apiDescription/requestBodies';
+import type { WebhookBody } from '../../model/requestBodies';
 import { answerWith, overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /** POST /admin/webhooks: registers a webhook; its secret is shown in this answer only. */

@@ -2,7 +2,7 @@ import { exportUser } from '../../services/userExport';
 import { recentSignInUserRoute } from '../accessRoutes';
 import { answerForUnavailableAuth } from '../auth';
 import { transactionExample, userExample } from '../apiDescription/examples';
-import type { UserExportView } from '../apiDescription/pointsViews';
+import type { UserExportView } from '../../model/pointsViews';
 import { recentSignInAnswer } from '../apiDescription/routeAnswers';
 
 const exampleExport: UserExportView = {

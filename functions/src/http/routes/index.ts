@@ -47,7 +47,7 @@ import { eraseUserRoute } from './eraseUser';
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
   healthRoute,
-  openApiRoute,
+  openApiRoute(() => routes),
   submitTransactionRoute,
   submitTransactionBatchRoute,
   updateKioskStatusRoute,

@@ -1,11 +1,12 @@
 import { fleetSettings } from '../../config';
 import { listKiosks } from '../../data/kiosks';
 import { kiosksNear } from '../../data/kiosksNearby';
-import { KIOSK_STATUSES, isKioskStatus, toKioskView } from '../../domain/kiosk';
+import { isKioskStatus, toKioskView } from '../../domain/kiosk';
 import { NEARBY_LIMIT, RADIUS_KM, nearbySearchOf, roundKm } from '../../domain/nearby';
 import { badRequest } from '../../errors';
 import { kioskExample } from '../apiDescription/examples';
 import type { Route } from '../types';
+import { KIOSK_STATUSES } from '../../model/vocabulary';
 
 /**
  * GET /kiosks[?status=]: every kiosk for the map, optionally only those in one state;

@@ -3,8 +3,8 @@ import { badRequest } from '../../errors';
 import { assertWebhookExists } from '../../services/webhooks';
 import { adminRoute } from '../accessRoutes';
 import { deliveryExample } from '../apiDescription/examples';
-import { DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookEvents';
 import { PAGE_ERRORS, pageLimit, pageQuery } from '../paging';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../model/webhookEventTypes';
 
 /** GET /admin/webhooks/{webhookId}/deliveries[?status=][&limit=][&cursor=]: newest first, a page at a time. */
 export const listWebhookDeliveriesRoute = adminRoute({

@@ -3,7 +3,7 @@ import { allowedTopics } from '../../config';
 import { badRequest } from '../../errors';
 import { notifyTopic } from '../../services/notifications';
 import { adminRoute } from '../accessRoutes';
-import type { NotifyTopicBody } from '../apiDescription/requestBodies';
+import type { NotifyTopicBody } from '../../model/requestBodies';
 import { pushMessageRules, pushProviderUnavailable } from '../apiDescription/routeAnswers';
 
 /** POST /notify/topic: an operator campaign to every subscriber of a configured topic. */

@@ -3,7 +3,7 @@ import { assertDocumentId } from '../../domain/ids';
 import { badRequest } from '../../errors';
 import { notifyDevice, notifyUser } from '../../services/notifications';
 import { adminRoute } from '../accessRoutes';
-import type { NotifyUserBody } from '../apiDescription/requestBodies';
+import type { NotifyUserBody } from '../../model/requestBodies';
 import { pushMessageRules, pushProviderUnavailable } from '../apiDescription/routeAnswers';
 
 /** POST /notify/user: a push to one user (also kept in-app) or to one device token. */

@@ -1,17 +1,22 @@
-import type { Route } from '../types';
+import type { AnyRoute, Route } from '../types';
 import { SERVICE_NAME, SERVICE_VERSION } from './health';
 
 /** The document as sent: built and serialised once per instance, since it never changes while it runs. */
 let documentText: string | undefined;
 
-/** GET /openapi.json: the API described by itself (OpenAPI 3.1), built on the first request of an instance. */
-export const openApiRoute: Route = {
+/**
+ * GET /openapi.json: the API described by itself (OpenAPI 3.1), built on the first request of an instance from
+ * `describedRoutes()`, the list this route is a member of (given as a function: the list holds the route).
+ */
+export const openApiRoute = (describedRoutes: () => readonly AnyRoute[]): Route => ({
   method: 'GET',
   path: '/openapi.json',
   handler: async () => {
     // The builder is required here, not imported: no other request of an instance loads it.
     documentText ??= JSON.stringify(
-      (require('../apiDescription/openapi') as typeof import('../apiDescription/openapi')).openApiDocument(),
+      (require('../apiDescription/openapi') as typeof import('../apiDescription/openapi')).openApiDocument(
+        describedRoutes(),
+      ),
     );
     return { body: {}, text: { contentType: 'application/json; charset=utf-8', content: documentText } };
   },
@@ -43,4 +48,4 @@ export const openApiRoute: Route = {
       },
     },
   },
-};
+});

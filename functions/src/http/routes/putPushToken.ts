@@ -3,7 +3,7 @@ import { registerPushToken } from '../../data/users';
 import { userRoute } from '../accessRoutes';
 import { userExample } from '../apiDescription/examples';
 import { overloadedAnswer, userAnswer } from '../apiDescription/routeAnswers';
-import type { PushTokenBody } from '../apiDescription/requestBodies';
+import type { PushTokenBody } from '../../model/requestBodies';
 
 /** PUT /user/{userId}/push-token: the app registers its FCM device token. */
 export const putPushTokenRoute = userRoute<PushTokenBody>({

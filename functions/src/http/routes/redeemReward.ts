@@ -2,7 +2,7 @@ import { parseIdempotencyKey } from '../../domain/idempotency';
 import { badRequest } from '../../errors';
 import { redeemReward } from '../../services/redemptions';
 import { userRoute } from '../accessRoutes';
-import type { RedeemBody } from '../apiDescription/requestBodies';
+import type { RedeemBody } from '../../model/requestBodies';
 import { redemptionExample } from '../apiDescription/examples';
 import { overloadedAnswer } from '../apiDescription/routeAnswers';
 import type { SuccessResponse } from '../apiDescription/operation';

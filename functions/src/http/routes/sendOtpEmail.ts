@@ -1,7 +1,7 @@
 import { smtpMailer } from '../../adapters/mail';
 import { otpSettings, smtpSettings } from '../../config';
 import { sendOtpEmail } from '../../services/otpEmail';
-import type { OtpEmailBody } from '../apiDescription/requestBodies';
+import type { OtpEmailBody } from '../../model/requestBodies';
 import { overloadedAnswer } from '../apiDescription/routeAnswers';
 import type { Route } from '../types';
 

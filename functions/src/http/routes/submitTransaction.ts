@@ -1,7 +1,7 @@
 import { parseIdempotencyKey } from '../../domain/idempotency';
 import { acceptDeposit } from '../../services/deposits';
 import { requireKiosk, type KioskCaller } from '../auth';
-import type { TransactionBody } from '../apiDescription/requestBodies';
+import type { TransactionBody } from '../../model/requestBodies';
 import { transactionExample } from '../apiDescription/examples';
 import type { Route } from '../types';
 

@@ -4,14 +4,14 @@ import { settleInOrder, type Settled } from '../../domain/settleInOrder';
 import type { AwardOutcome } from '../../services/awardRecord';
 import { acceptDeposits } from '../../services/deposits';
 import { requireKiosk, type KioskCaller } from '../auth';
-import { MAX_BATCH_ITEMS } from '../../domain/deposit';
-import type { TransactionBatchBody, TransactionBatchItem } from '../apiDescription/requestBodies';
+import type { TransactionBatchBody, TransactionBatchItem } from '../../model/requestBodies';
 import { transactionExample } from '../apiDescription/examples';
 import { answerWith } from '../apiDescription/routeAnswers';
-import type { BatchResultView } from '../apiDescription/views';
+import type { BatchResultView } from '../../model/views';
 import { errorAnswerOf } from '../errorAnswers';
 import type { Route } from '../types';
 import { MAX_BODY_DEPTH, validateBody } from '../validation';
+import { MAX_BATCH_ITEMS } from '../../model/limits';
 
 /** One item's answer: what POST /kiosk/transaction would have answered it alone. */
 export type BatchResult = BatchResultView;

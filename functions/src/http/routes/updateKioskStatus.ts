@@ -3,7 +3,7 @@ import { logInfo } from '../../log';
 import { toKioskView } from '../../domain/kiosk';
 import { applyStatusReport } from '../../services/statusReport';
 import { requireKiosk, type KioskCaller } from '../auth';
-import type { KioskStatusBody } from '../apiDescription/requestBodies';
+import type { KioskStatusBody } from '../../model/requestBodies';
 import { kioskAnswer, overloadedAnswer } from '../apiDescription/routeAnswers';
 import type { Route } from '../types';
 

@@ -3,7 +3,7 @@ import { logInfo } from '../../log';
 import { upsertKiosk } from '../../data/kiosks';
 import { assertKioskDefinition, toKioskView } from '../../domain/kiosk';
 import { adminRoute } from '../accessRoutes';
-import type { AdminKioskBody } from '../apiDescription/requestBodies';
+import type { AdminKioskBody } from '../../model/requestBodies';
 import { kioskExample } from '../apiDescription/examples';
 import { kioskAnswer, overloadedAnswer } from '../apiDescription/routeAnswers';
 

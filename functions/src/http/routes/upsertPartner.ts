@@ -2,7 +2,7 @@ import { upsertPartner } from '../../data/partners';
 import { logInfo } from '../../log';
 import { adminRoute } from '../accessRoutes';
 import { partnerExample } from '../apiDescription/examples';
-import type { PartnerBody } from '../apiDescription/requestBodies';
+import type { PartnerBody } from '../../model/requestBodies';
 import { answerWith, overloadedAnswer } from '../apiDescription/routeAnswers';
 
 /** POST /admin/partners: create (201) or rename (200) a partner. */

@@ -1,7 +1,7 @@
 import { toAdminRewardView, upsertReward } from '../../data/rewards';
 import { logInfo } from '../../log';
 import { adminRoute } from '../accessRoutes';
-import type { AdminRewardBody } from '../apiDescription/requestBodies';
+import type { AdminRewardBody } from '../../model/requestBodies';
 import { adminRewardExample } from '../apiDescription/examples';
 import { answerWith, overloadedAnswer } from '../apiDescription/routeAnswers';
 

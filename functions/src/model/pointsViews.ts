@@ -4,12 +4,11 @@
  * derived from them.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import type { LedgerKind } from '../../data/ledger';
-import { MAX_VOUCHER_VALID_DAYS, REWARD_KINDS } from '../../domain/redemption';
 import { expiresAt, usedAt, voucherStatus } from './partnerViews';
-import { VOUCHER_CODE_LENGTH } from '../../domain/voucherCode';
 import { closedObject, count, id, nullable, stringEnum, successBody } from './fields';
 import { Transaction, User } from './views';
+import { type LedgerKind, REWARD_KINDS } from './vocabulary';
+import { MAX_VOUCHER_VALID_DAYS, VOUCHER_CODE_LENGTH } from './limits';
 
 const kind = stringEnum(REWARD_KINDS, {
   description: '`voucher`: a code to show at a partner; `donation`: the points go to a cause, no code',

@@ -3,10 +3,10 @@
  * partner sees it (nothing about the user).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import type { VoucherStatus } from '../../data/redemptions';
-import { VOUCHER_CODE_LENGTH } from '../../domain/voucherCode';
 import { closedObject, id, nullable, stringEnum } from './fields';
 import { KioskKey } from './fleetViews';
+import type { VoucherStatus } from './vocabulary';
+import { VOUCHER_CODE_LENGTH } from './limits';
 
 export const Partner = closedObject(
   { id, name: Type.String({ description: 'What the partner is called, e.g. "Kaffee Alex"' }) },

@@ -5,7 +5,7 @@
  * imports and schema thunks only (test/unit/cold-start.test.ts).
  */
 import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
-import { MAX_ID_LENGTH } from '../../domain/ids';
+import { MAX_ID_LENGTH } from './limits';
 
 export const id = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH });
 export const title = Type.String({ minLength: 1, maxLength: 200 });

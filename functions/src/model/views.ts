@@ -5,9 +5,9 @@
  * (e.g. domain/kiosk.ts's KioskView is `Static<typeof Kiosk>`).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { KIOSK_STATUSES } from '../../domain/kiosk';
 import { closedObject, count, id, nullable, stringEnum } from './fields';
 import { coordinates } from './requestBodies';
+import { KIOSK_STATUSES } from './vocabulary';
 
 /** The one error body: a sentence for people, a code for programs. */
 export const ErrorBody = closedObject(

@@ -5,11 +5,11 @@
  * description states the bodies as its OpenAPI 3.1 `webhooks`, one per event type.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/webhookEvents';
 import { closedObject, id, nullable, stringEnum } from './fields';
 import { Alert } from './fleetViews';
 import { Adjustment, LedgerEntry, Redemption } from './pointsViews';
 import { Transaction } from './views';
+import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhookEventTypes';
 
 export const webhookEventType = stringEnum(WEBHOOK_EVENT_TYPES);
 

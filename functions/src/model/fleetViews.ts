@@ -3,9 +3,9 @@
  * keys, alerts, the daily report), in TypeBox; the views' types are derived from them.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { ALERT_KINDS } from '../../domain/alerts';
 import { closedObject, count, id, nullable, stringEnum } from './fields';
 import { Kiosk } from './views';
+import { ALERT_KINDS } from './vocabulary';
 
 const fillPercent = nullable(Type.Integer({ minimum: 0, maximum: 100 }));
 const deviceText = nullable(Type.String());

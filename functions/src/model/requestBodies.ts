@@ -5,19 +5,21 @@
  * them, and each body's TypeScript type is derived from its schema (`Static`).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON_LENGTH } from '../../domain/adjustment';
-import { MAX_BATCH_ITEMS, MAX_ITEMS_PER_MATERIAL } from '../../domain/deposit';
-import { IDEMPOTENCY_KEY_PATTERN, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../domain/idempotency';
-import { KIOSK_STATUSES } from '../../domain/kiosk';
-import { WEBHOOK_EVENT_TYPES } from '../../domain/webhookEvents';
+import { closedObject, emailAddress, id, nullable, stringEnum, title } from './fields';
 import {
+  MAX_ADJUSTMENT_POINTS,
+  MAX_ADJUSTMENT_REASON_LENGTH,
+  MAX_BATCH_ITEMS,
+  MAX_ITEMS_PER_MATERIAL,
+  IDEMPOTENCY_KEY_PATTERN,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
   DEFAULT_VOUCHER_VALID_DAYS,
   MAX_REWARD_COST,
   MAX_REWARD_STOCK,
   MAX_VOUCHER_VALID_DAYS,
-  REWARD_KINDS,
-} from '../../domain/redemption';
-import { closedObject, emailAddress, id, nullable, stringEnum, title } from './fields';
+} from './limits';
+import { KIOSK_STATUSES, REWARD_KINDS } from './vocabulary';
+import { WEBHOOK_EVENT_TYPES } from './webhookEventTypes';
 
 const itemCount = Type.Integer({ minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL });
 const text = Type.String({ minLength: 1, maxLength: 2000 });
@@ -28,6 +30,7 @@ export const coordinates = closedObject({
   latitude: Type.Number({ minimum: -90, maximum: 90 }),
   longitude: Type.Number({ minimum: -180, maximum: 180 }),
 });
+export type Coordinates = Static<typeof coordinates>;
 
 /** FCM registration tokens are printable ASCII, ~160-200 characters; Firestore can only query values under 1,500 bytes. */
 export const MAX_PUSH_TOKEN_LENGTH = 1024;

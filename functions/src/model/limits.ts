@@ -1,0 +1,33 @@
+/**
+ * The API's bounds, as plain numbers and patterns: the schemas (model/) state them and the domain enforces them, so
+ * both take them from here. No import, and no TypeBox: the domain loads these at cold start.
+ */
+
+export const MAX_ID_LENGTH = 128;
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** The most items of one material a deposit may hold. */
+export const MAX_ITEMS_PER_MATERIAL = 1000;
+/** The most deposits one batch may carry. */
+export const MAX_BATCH_ITEMS = 100;
+
+export const MAX_ADJUSTMENT_POINTS = 100_000;
+export const MAX_ADJUSTMENT_REASON_LENGTH = 200;
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/**
+ * Keys are visible ASCII (0x21-0x7E), so a key is the same text wherever it is sent:
+ * Node reads header bytes as latin1, a JSON body as UTF-8, and `café-1` would be two
+ * keys (two transactions) if either admitted it.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = '^[!-~]+$';
+
+export const MAX_REWARD_COST = 1_000_000;
+export const MAX_REWARD_STOCK = 1_000_000_000;
+/** How long a voucher is honoured after it is issued, in days (§12). */
+export const DEFAULT_VOUCHER_VALID_DAYS = 90;
+export const MAX_VOUCHER_VALID_DAYS = 730;
+
+/** 12 characters of 5 bits: 60 random bits, beyond guessing. */
+export const VOUCHER_CODE_LENGTH = 12;
