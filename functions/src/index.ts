@@ -28,22 +28,16 @@ function defineWhereServed<T>(name: string, define: () => T): T {
 }
 
 /**
- * CORS is the router's: it grants only the configured origins. Given a `cors` option,
- * firebase-functions runs its own CORS middleware around every request (a promise, a
- * 'finish' listener and a cors() instance each); without one, it does so only in the
- * emulator's debug mode with enableCors, and then grants every origin. So `cors: false`
- * is given only where that debug mode is on (FIREBASE_DEBUG_MODE, which firebase-functions
- * reads), to switch it off; deployed, there is nothing to switch off and no wrapper.
+ * cors: false hands CORS to the router, which grants only the configured origins;
+ * it also stops the emulator from granting every origin (its enableCors debug mode).
  */
-const corsOff = process.env.FIREBASE_DEBUG_MODE === 'true' ? { cors: false } : {};
-
 export const api = defineWhereServed('api', () => {
   const { onRequest } = require('firebase-functions/v2/https') as typeof import('firebase-functions/v2/https');
   const { handleApiRequest } = require('./http/api') as typeof import('./http/api');
   return onRequest(
     {
       secrets: [smtpPassword],
-      ...corsOff,
+      cors: false,
       // Production knobs, explained in docs/operations.md ("Production settings").
       memory: '512MiB',
       cpu: 1,
