@@ -20,8 +20,8 @@ export interface ApiResponse {
   status?: number;
   headers?: Record<string, string>;
   body: Record<string, unknown>;
-  /** Sent instead of `body` (then `{}`): text of its own Content-Type, e.g. a report as CSV. */
-  text?: { contentType: string; content: string };
+  /** Sent instead of `body` (then `{}`): text of its own Content-Type, e.g. a report as CSV (or as UTF-8 bytes). */
+  text?: { contentType: string; content: string | Buffer };
   /**
    * Sent instead of `body` (then `{}`), chunk by chunk as it is read, so that a long
    * answer (a user's export) never sits whole in memory. Anything that can refuse the

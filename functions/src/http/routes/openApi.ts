@@ -1,8 +1,12 @@
 import type { AnyRoute, Route } from '../types';
 import { SERVICE_NAME, SERVICE_VERSION } from './health';
 
-/** The document as sent: built and serialised once per instance, since it never changes while it runs. */
-let documentText: string | undefined;
+/**
+ * The document as sent, built, serialised and encoded once per instance, since it never changes while it runs. Kept
+ * as UTF-8 bytes: its prose has a few non-ASCII characters, so the string is two-byte, and Express would encode all
+ * ~190 kB of it again on every request (~0.3 ms of CPU each; docs/performance.md, "Time above the floor").
+ */
+let documentBytes: Buffer | undefined;
 
 /**
  * GET /openapi.json: the API described by itself (OpenAPI 3.1), built on the first request of an instance from
@@ -13,12 +17,14 @@ export const openApiRoute = (describedRoutes: () => readonly AnyRoute[]): Route 
   path: '/openapi.json',
   handler: async () => {
     // The builder is required here, not imported: no other request of an instance loads it.
-    documentText ??= JSON.stringify(
-      (require('../apiDescription/openapi') as typeof import('../apiDescription/openapi')).openApiDocument(
-        describedRoutes(),
+    documentBytes ??= Buffer.from(
+      JSON.stringify(
+        (require('../apiDescription/openapi') as typeof import('../apiDescription/openapi')).openApiDocument(
+          describedRoutes(),
+        ),
       ),
     );
-    return { body: {}, text: { contentType: 'application/json; charset=utf-8', content: documentText } };
+    return { body: {}, text: { contentType: 'application/json; charset=utf-8', content: documentBytes } };
   },
   doc: {
     operationId: 'getOpenApiDocument',
