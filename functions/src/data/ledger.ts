@@ -31,10 +31,6 @@ export interface NewLedgerEntry {
   reason?: string;
   /** The admin who made an adjustment (their uid), or the command that opened a balance. */
   by?: string;
-  /** Which call wrote an adjustment (chosen once per call): a retry of the call finds its own entry. */
-  submissionId?: string;
-  /** The body of a keyed adjustment, for telling a replay of its key from a reuse. */
-  requestFingerprint?: string;
   /** When it happened: the commit's server time unless the writer chose one (see stagedEntryTime). */
   createdAt?: Timestamp;
 }

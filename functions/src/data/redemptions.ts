@@ -47,10 +47,6 @@ export interface NewRedemption {
   /** The user's `currentPoints` after it. */
   balanceAfter: number;
   idempotencyKey: string;
-  /** The body's fingerprint: a replay of the key (200) from a reuse with another body (422). */
-  requestFingerprint: string;
-  /** Chosen once per request: tells a commit of its own whose answer was lost from a concurrent twin's. */
-  submissionId: string;
   /** When it was issued: its ledger entry's time (see stagedEntryTime), after the user's every earlier change. */
   createdAt: Timestamp;
 }

@@ -3,6 +3,7 @@ import { DocumentSnapshot } from 'firebase-admin/firestore';
 import { commitOnFreshReads, db } from '../adapters/firestore';
 import { ledgerCollection, ledgerEntryView, newLedgerEntry, stagedEntryTime } from '../data/ledger';
 import { loadRewardsConfig } from '../data/rewardsConfig';
+import { newRequestRecord, requestRecordsCollection } from '../data/requestRecords';
 import {
   pointsModel,
   toUserView,
@@ -52,8 +53,9 @@ export interface AdjustmentOutcome {
  * at most once, however late it is sent again: a repeat with the same body is
  * answered with the stored adjustment (and the user as they are now), another body
  * is 422. Without a key the id is random, chosen once per call. A commit whose answer
- * was lost is found on the fresh reads by its entry and its `submissionId`, and answered
- * as this call's own.
+ * was lost is found on the fresh reads by its entry and its request record's
+ * `submissionId` (data/requestRecords.ts: off the entry, which the user reads), and
+ * answered as this call's own.
  */
 export async function adjustBalance(userId: string, request: AdjustmentRequest): Promise<AdjustmentOutcome> {
   const { points, reason, by, idempotencyKey } = request;
@@ -63,23 +65,29 @@ export async function adjustBalance(userId: string, request: AdjustmentRequest):
   const entryRef = idempotencyKey
     ? ledgerCollection().doc(keyedAdjustmentId(userId, idempotencyKey))
     : ledgerCollection().doc();
+  const recordRef = requestRecordsCollection().doc(entryRef.id);
   // Read once per call: the thresholds change rarely, users often.
   const config = await loadRewardsConfig();
 
   /** The answer for the entry recorded under this id: this call's own, or an earlier request's. */
-  const answerFor = (entrySnap: DocumentSnapshot, user: UserRecord): AdjustmentOutcome => {
-    const replayed = entrySnap.get('submissionId') !== submissionId;
-    if (replayed && entrySnap.get('requestFingerprint') !== fingerprint) throw keyReused();
+  const answerFor = (entrySnap: DocumentSnapshot, record: DocumentSnapshot, user: UserRecord): AdjustmentOutcome => {
+    const replayed = record.get('submissionId') !== submissionId;
+    if (replayed && record.get('requestFingerprint') !== fingerprint) throw keyReused();
     const { id, balanceAfter } = ledgerEntryView(entrySnap);
     return { adjustment: { id, points, reason, balanceAfter }, user: toUserView(user, config), replayed };
   };
 
   const outcome = await commitOnFreshReads<AdjustmentOutcome>(async (batch) => {
     const today = utcDay(new Date());
-    const [userSnap, entrySnap, expireSnap] = await db().getAll(userRef, entryRef, expireEntryRef(userId, today));
+    const [userSnap, entrySnap, recordSnap, expireSnap] = await db().getAll(
+      userRef,
+      entryRef,
+      recordRef,
+      expireEntryRef(userId, today),
+    );
     const found = userFromSnapshot(userSnap);
     if (!found) throw notFound(`User ${userId} not found`);
-    if (entrySnap.exists) return { result: answerFor(entrySnap, found), commit: false };
+    if (entrySnap.exists) return { result: answerFor(entrySnap, recordSnap, found), commit: false };
     // Taking points writes off those past their date first, in this commit: they are never spent (contract
     // Part four). The adjustment's entry then follows the expiry's in the history.
     const expiredAt = stagedEntryTime(userSnap.updateTime);
@@ -100,10 +108,12 @@ export async function adjustBalance(userId: string, request: AdjustmentRequest):
         balanceAfter: after.currentPoints,
         reason,
         by,
-        submissionId,
-        ...(idempotencyKey !== undefined && { requestFingerprint: fingerprint }),
         ...(due.lowered > 0 && { createdAt: stagedEntryTime(expiredAt) }),
       }),
+    );
+    batch.create(
+      recordRef,
+      newRequestRecord({ submissionId, requestFingerprint: idempotencyKey !== undefined ? fingerprint : null }),
     );
     batch.update(
       userRef,

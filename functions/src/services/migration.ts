@@ -4,9 +4,18 @@
  * writes). Each conversion pages through one collection in id order (flat memory)
  * and changes only what is still in an old form, so a second run finds nothing.
  */
-import { FieldValue, Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
+import {
+  FieldValue,
+  Timestamp,
+  type CollectionReference,
+  type DocumentData,
+  type DocumentSnapshot,
+} from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
+import { ledgerCollection } from '../data/ledger';
 import { newPushTokenHolder, pushTokenHolderRef } from '../data/pushTokens';
+import { newRequestRecord, requestRecordsCollection } from '../data/requestRecords';
+import { voucherUsesCollection } from '../data/voucherUses';
 import { newVoucherCodeEntry, redemptionsCollection, voucherCodesCollection } from '../data/redemptions';
 import { transactionsCollection } from '../data/transactions';
 import { uidsWithoutAccount } from '../adapters/identity';
@@ -48,6 +57,12 @@ export interface MigrationReport {
   profilesMarkedWithAccount: number;
   /** Push tokens registered before tokens had a holder document (data/pushTokens.ts): given one. */
   pushTokensIndexed: number;
+  /**
+   * Ledger entries (adjustments) and redemptions that carried the service's own fields, which their user
+   * reads: `submissionId` and `requestFingerprint` moved to requestRecords/{id}, a voucher's `use` (the
+   * partner's key, its Idempotency-Key, the call's id) to its voucherUses/{id} document.
+   */
+  internalFieldsMoved: number;
 }
 
 export interface MigrationOptions {
@@ -67,7 +82,45 @@ export async function migrate({ apply, pageSize, now = new Date() }: MigrationOp
     voucherCodesIndexed: await indexVoucherCodes(apply, pageSize),
     profilesMarkedWithAccount: await markProfilesWithAccount(apply, pageSize),
     pushTokensIndexed: await indexPushTokens(apply, pageSize),
+    internalFieldsMoved:
+      (await moveInternalFields(ledgerCollection(), apply, pageSize)) +
+      (await moveInternalFields(redemptionsCollection(), apply, pageSize)),
   };
+}
+
+/** What older versions stored on a ledger entry or a redemption for the service alone. */
+const INTERNAL_FIELDS = ['submissionId', 'requestFingerprint', 'use'] as const;
+
+/**
+ * Moves the service's own fields off each document of `collection` (ledger entries, redemptions: their
+ * user reads them, contract §8) into server-only ones, a page at a time in one batch: the idempotency
+ * record to requestRecords/{id} (data/requestRecords.ts), a voucher's use into its voucherUses/{id}
+ * document, which the use created with it. Nothing writes these fields any more, and a moved document has
+ * none, so a second run finds nothing.
+ */
+async function moveInternalFields(collection: CollectionReference, apply: boolean, pageSize: number) {
+  let moved = 0;
+  let batch = db().batch();
+  let staged = 0;
+  for await (const document of pages(collection, undefined, undefined, pageSize)) {
+    if (INTERNAL_FIELDS.every((field) => document.get(field) === undefined)) continue;
+    moved++;
+    const submissionId: unknown = document.get('submissionId');
+    if (typeof submissionId === 'string') {
+      const requestFingerprint = (document.get('requestFingerprint') as string | undefined) ?? null;
+      batch.set(requestRecordsCollection().doc(document.id), newRequestRecord({ submissionId, requestFingerprint }));
+    }
+    const use: unknown = document.get('use');
+    // An update: the use's document was created with the use, and creating one now would tell the user again.
+    if (use !== undefined) batch.update(voucherUsesCollection().doc(document.id), use as DocumentData);
+    batch.update(document.ref, Object.fromEntries(INTERNAL_FIELDS.map((field) => [field, FieldValue.delete()])));
+    if (++staged === pageSize) {
+      if (apply) await batch.commit();
+      [batch, staged] = [db().batch(), 0];
+    }
+  }
+  if (apply && staged > 0) await batch.commit();
+  return moved;
 }
 
 /** Each batch of unmarked profiles looked up in one call (at most 100), those with an account marked in one write. */

@@ -20,6 +20,7 @@ import {
   voucherCodesCollection,
   type RedemptionView,
 } from '../data/redemptions';
+import { newRequestRecord, requestRecordsCollection } from '../data/requestRecords';
 import { rewardFromSnapshot, rewardsCollection } from '../data/rewards';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from '../data/rewardsConfig';
 import { ProfileNotFound, pointsModel, userFromSnapshot, usersCollection } from '../data/users';
@@ -63,24 +64,27 @@ export async function redeemReward(
   const userRef = usersCollection().doc(userId);
   const rewardRef = rewardsCollection().doc(assertDocumentId(rewardId, 'rewardId'));
   const redemptionRef = redemptionsCollection().doc(keyedRedemptionId(userId, idempotencyKey));
+  // Which request made it, off the redemption, which its user reads (data/requestRecords.ts).
+  const recordRef = requestRecordsCollection().doc(redemptionRef.id);
 
   /** The answer for the redemption recorded under this key: this request's own, or an earlier one's. */
-  const answerFor = (recorded: DocumentSnapshot): RedemptionOutcome => {
-    const replayed = recorded.get('submissionId') !== submissionId;
-    if (replayed && recorded.get('requestFingerprint') !== fingerprint) throw keyReused();
+  const answerFor = (recorded: DocumentSnapshot, record: DocumentSnapshot): RedemptionOutcome => {
+    const replayed = record.get('submissionId') !== submissionId;
+    if (replayed && record.get('requestFingerprint') !== fingerprint) throw keyReused();
     return { redemption: redemptionView(recorded), newBalance: recorded.get('balanceAfter'), replayed };
   };
 
   const result = await commitOnFreshReads<RedemptionOutcome>(async (batch) => {
     const today = utcDay(new Date());
-    const [userSnap, rewardSnap, recordedSnap, configSnap, expireSnap] = await db().getAll(
+    const [userSnap, rewardSnap, recordedSnap, recordSnap, configSnap, expireSnap] = await db().getAll(
       userRef,
       rewardRef,
       redemptionRef,
+      recordRef,
       rewardsConfigRef(),
       expireEntryRef(userId, today),
     );
-    if (recordedSnap.exists) return { result: answerFor(recordedSnap), commit: false };
+    if (recordedSnap.exists) return { result: answerFor(recordedSnap, recordSnap), commit: false };
     const found = userFromSnapshot(userSnap);
     if (!found) throw new ProfileNotFound(userId);
     const reward = rewardFromSnapshot(rewardSnap);
@@ -101,11 +105,10 @@ export async function redeemReward(
       code: reward.kind === 'voucher' ? newVoucherCode() : null,
       balanceAfter,
       idempotencyKey,
-      requestFingerprint: fingerprint,
-      submissionId,
       createdAt,
     });
     batch.create(redemptionRef, redemption);
+    batch.create(recordRef, newRequestRecord({ submissionId, requestFingerprint: fingerprint }));
     // A code found by one read (§12). A code already taken (60 random bits: beyond chance) fails the create,
     // and the commit is staged again, with a new code.
     if (redemption.code !== null) {

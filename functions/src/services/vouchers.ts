@@ -12,7 +12,7 @@ import { runTransaction } from '../adapters/firestore';
 import { lookUpCounted, type Bucket } from '../data/rateLimits';
 import { redemptionViewOf, redemptionsCollection, voucherCodesCollection, voucherStatusOf } from '../data/redemptions';
 import type { RedemptionStatus } from '../model/vocabulary';
-import { newVoucherUse, voucherUsesCollection } from '../data/voucherUses';
+import { newVoucherUse, voucherUsesCollection, type NewVoucherUse } from '../data/voucherUses';
 import type { PartnerCaller } from '../data/partners';
 import { stageRedemptionEvent } from '../data/webhookEvents';
 import { normaliseVoucherCode } from '../domain/voucherCode';
@@ -46,16 +46,29 @@ export const voucherView = (data: DocumentData, now: Date): VoucherView => ({
   usedAt: data.usedAt instanceof Timestamp ? data.usedAt.toDate().toISOString() : null,
 });
 
-async function redemptionOfCode(tx: Transaction, code: string): Promise<DocumentSnapshot | undefined> {
+/** A voucher: its redemption and its use (data/voucherUses.ts; none while unused), read together. */
+interface FoundVoucher {
+  redemption: DocumentSnapshot;
+  use: DocumentSnapshot;
+}
+
+const readVoucher = async (tx: Transaction, redemptionId: string): Promise<FoundVoucher> => {
+  const [redemption, use] = await tx.getAll(
+    redemptionsCollection().doc(redemptionId),
+    voucherUsesCollection().doc(redemptionId),
+  );
+  return { redemption, use };
+};
+
+async function voucherOfCode(tx: Transaction, code: string): Promise<FoundVoucher | undefined> {
   const entry = await tx.get(voucherCodesCollection().doc(code));
-  if (!entry.exists) return undefined;
-  return tx.get(redemptionsCollection().doc(entry.get('redemptionId')));
+  return entry.exists ? readVoucher(tx, entry.get('redemptionId')) : undefined;
 }
 
 /** A voucher of no partner in particular, or of this one. */
-const honouredBy = (caller: PartnerCaller, redemption: DocumentSnapshot | undefined): boolean => {
-  const partnerId: unknown = redemption?.get('partnerId') ?? null;
-  return redemption?.exists === true && (partnerId === null || partnerId === caller.partnerId);
+const honouredBy = (caller: PartnerCaller, { redemption }: FoundVoucher): boolean => {
+  const partnerId: unknown = redemption.get('partnerId') ?? null;
+  return redemption.exists && (partnerId === null || partnerId === caller.partnerId);
 };
 
 /**
@@ -66,11 +79,11 @@ const honouredBy = (caller: PartnerCaller, redemption: DocumentSnapshot | undefi
  * partner being stopped learns nothing, not even of a code that exists. A code found
  * honoured counts for nothing and writes nothing: only guesses use up the allowance.
  */
-async function findVoucher(caller: PartnerCaller, written: string): Promise<DocumentSnapshot> {
+async function findVoucher(caller: PartnerCaller, written: string): Promise<FoundVoucher> {
   const code = normaliseVoucherCode(written);
   const lookup = await lookUpCounted(guessesOf(caller), async (tx) => {
-    const redemption = code ? await redemptionOfCode(tx, code) : undefined;
-    return redemption && honouredBy(caller, redemption) ? redemption : undefined;
+    const voucher = code ? await voucherOfCode(tx, code) : undefined;
+    return voucher && honouredBy(caller, voucher) ? voucher : undefined;
   });
   if (lookup.refused) throw guessing(lookup.retryAfterSeconds);
   if (!lookup.found) throw new ApiError('voucher-not-found', 'No voucher has this code');
@@ -78,7 +91,7 @@ async function findVoucher(caller: PartnerCaller, written: string): Promise<Docu
 }
 
 export async function checkVoucher(caller: PartnerCaller, written: string): Promise<VoucherView> {
-  return voucherView((await findVoucher(caller, written)).data()!, new Date());
+  return voucherView((await findVoucher(caller, written)).redemption.data()!, new Date());
 }
 
 export interface VoucherUse {
@@ -93,30 +106,20 @@ const REFUSALS: Record<Exclude<ReturnType<typeof voucherStatusOf>, 'issued'>, [E
 };
 
 /**
- * A use as recorded on the redemption: which partner's key, under which
- * Idempotency-Key (or null), and the id of the call that made it.
- */
-interface RecordedUse {
-  partnerId: string;
-  keyId: string;
-  idempotencyKey: string | null;
-  useId: string;
-}
-
-/**
- * Where voucher `data` stands for a use by `caller` under `idempotencyKey`: usable,
+ * Where voucher `data` (its use: `recorded`) stands for a use by `caller` under `idempotencyKey`: usable,
  * or answered from the record (this call's own use whose answer was lost; an earlier
  * use of this partner under the same key, a replay), or refused with the voucher as
  * it is (409). A retry is answered from the record before anything else is checked.
  */
 function judgeUse(
   data: DocumentData,
+  recorded: DocumentSnapshot,
   now: Date,
   caller: PartnerCaller,
   idempotencyKey: string | undefined,
   useId: string,
 ): VoucherUse | 'usable' {
-  const use = data.use as RecordedUse | undefined;
+  const use = recorded.data() as NewVoucherUse | undefined;
   if (data.status === ('used' satisfies RedemptionStatus) && use) {
     if (use.useId === useId) return { voucher: voucherView(data, now), replayed: false };
     const sameKey = idempotencyKey !== undefined && use.idempotencyKey === idempotencyKey;
@@ -143,24 +146,23 @@ export async function useVoucher(
   const found = await findVoucher(caller, written);
   const useId = randomUUID();
   // Refused (or replayed) before any lock is taken, as most late uses are.
-  const early = judgeUse(found.data()!, new Date(), caller, idempotencyKey, useId);
+  const early = judgeUse(found.redemption.data()!, found.use, new Date(), caller, idempotencyKey, useId);
   if (early !== 'usable') return early;
 
   const outcome = await runTransaction<VoucherUse>(async (tx) => {
-    const data = (await tx.get(found.ref)).data()!;
+    const fresh = await readVoucher(tx, found.redemption.id);
+    const data = fresh.redemption.data()!;
     const now = new Date();
-    const judged = judgeUse(data, now, caller, idempotencyKey, useId);
+    const judged = judgeUse(data, fresh.use, now, caller, idempotencyKey, useId);
     if (judged !== 'usable') return judged;
     const usedAt = Timestamp.fromDate(now);
-    const use: RecordedUse = { ...caller, idempotencyKey: idempotencyKey ?? null, useId };
-    const usage = { status: 'used' satisfies RedemptionStatus, usedAt, use };
-    tx.update(found.ref, usage);
-    tx.create(
-      voucherUsesCollection().doc(found.id),
-      newVoucherUse({ userId: data.userId, rewardName: data.rewardName, ...caller, usedAt }),
-    );
+    // The redemption, which its user reads, says only that and when; who used it is in the use's document.
+    const usage = { status: 'used' satisfies RedemptionStatus, usedAt };
+    tx.update(fresh.redemption.ref, usage);
+    const use = { ...caller, idempotencyKey: idempotencyKey ?? null, useId, usedAt };
+    tx.create(fresh.use.ref, newVoucherUse({ userId: data.userId, rewardName: data.rewardName, ...use }));
     // Its webhook event (§13), with the use, once: the transaction commits the use once.
-    const redemption = redemptionViewOf(found.id, { ...data, ...usage }, now);
+    const redemption = redemptionViewOf(fresh.redemption.id, { ...data, ...usage }, now);
     stageRedemptionEvent(
       tx,
       'redemption.used',
@@ -171,7 +173,7 @@ export async function useVoucher(
     return { voucher: voucherView({ ...data, ...usage }, now), replayed: false };
   });
   if (!outcome.replayed) {
-    logInfo('voucher_used', { redemptionId: found.id, partnerId: caller.partnerId, keyId: caller.keyId });
+    logInfo('voucher_used', { redemptionId: found.redemption.id, partnerId: caller.partnerId, keyId: caller.keyId });
   }
   return outcome;
 }

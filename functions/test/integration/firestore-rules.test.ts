@@ -34,6 +34,10 @@ import {
   where,
   type Firestore,
 } from 'firebase/firestore';
+import { openBalance } from '../../src/services/ledgerBooks';
+import { PROJECT_ID as SERVICE_PROJECT_ID } from './helpers';
+import { adminHeaders, bearerFor, call } from './requests';
+import { seedUser, uniqueId } from './seeds';
 
 const PROJECT_ID = 'demo-kiosk-rules';
 const RULES_PATH = resolve(__dirname, '../../../firestore.rules');
@@ -72,6 +76,8 @@ const SERVER_ONLY_DOCS: ReadonlyArray<readonly [collectionName: string, path: st
   ['voucherCodes', 'voucherCodes/7KQ2M9XH4TZP'],
   ['voucherUses', 'voucherUses/redemption-alice'],
   ['pushTokens', 'pushTokens/token-hash-1'],
+  // The idempotency record of an adjustment or a redemption (data/requestRecords.ts).
+  ['requestRecords', 'requestRecords/entry-alice'],
 ];
 
 const SEED: Record<string, Record<string, unknown>> = {
@@ -133,6 +139,7 @@ const SEED: Record<string, Record<string, unknown>> = {
   'partnerKeys/key-1': { partnerId: 'kaffee-alex', label: 'till', revokedAt: null },
   'voucherCodes/7KQ2M9XH4TZP': { redemptionId: 'redemption-alice' },
   'voucherUses/redemption-alice': { userId: ALICE, partnerId: 'kaffee-alex', rewardName: 'Coffee' },
+  'requestRecords/entry-alice': { submissionId: 'submission-1', requestFingerprint: 'abc' },
 };
 
 let testEnv: RulesTestEnvironment;
@@ -513,5 +520,60 @@ describe('everything else is denied by default', () => {
 
   it('denies a signed-in user writing a subcollection under a kiosk', async () => {
     await assertFails(setDoc(doc(signedIn(ALICE), `${KIOSK_PATH}/visits/v-1`), { x: 1 }));
+  });
+});
+
+describe('ledger and redemptions: a user reads no field only the service needs', () => {
+  /** What only the service needs: in requestRecords and voucherUses, never on a document its user reads. */
+  const INTERNAL = ['submissionId', 'requestFingerprint'];
+
+  it("a user's keyed adjustment, redemption and used voucher, read as the user, carry none of them", async () => {
+    // The documents as the functions write them, in the project they serve, read through the rules by their user.
+    const served = await initializeTestEnvironment({
+      projectId: SERVICE_PROJECT_ID,
+      firestore: { rules: readFileSync(RULES_PATH, 'utf8') },
+    });
+    try {
+      const headers = await adminHeaders();
+      const userId = await seedUser({ currentPoints: 0, totalPoints: 0 });
+      await openBalance(userId, 'test');
+      const adjusted = await call('POST', `/admin/users/${userId}/adjustments`, {
+        body: { points: 500, reason: 'Welcome bonus' },
+        headers: { ...headers, 'idempotency-key': 'adjust-1' },
+      });
+      expect(adjusted.status).toBe(201);
+      const partnerId = uniqueId('partner');
+      expect((await call('POST', '/admin/partners', { body: { id: partnerId, name: 'Café' }, headers })).status).toBe(
+        201,
+      );
+      const key = await call('POST', `/admin/partners/${partnerId}/keys`, { body: { label: 'till' }, headers });
+      const rewardId = uniqueId('reward');
+      const reward = { id: rewardId, name: 'Coffee', cost: 100, kind: 'voucher', partnerId };
+      expect((await call('POST', '/admin/rewards', { body: reward, headers })).status).toBe(201);
+      const redeemed = await call('POST', `/user/${userId}/redemptions`, {
+        body: { rewardId },
+        headers: { ...(await bearerFor(userId)), 'idempotency-key': 'redeem-1' },
+      });
+      expect(redeemed.status).toBe(201);
+      const { id: redemptionId, code } = redeemed.body.redemption;
+      const used = await call('POST', `/partner/vouchers/${code}/use`, {
+        headers: { 'x-api-key': key.body.key, 'idempotency-key': 'use-1' },
+      });
+      expect(used.status).toBe(200);
+
+      const asUser = firestoreOf(served.authenticatedContext(userId));
+      const entry = (await getDoc(doc(asUser, `ledger/${adjusted.body.adjustment.id}`))).data()!;
+      const redemption = (await getDoc(doc(asUser, `redemptions/${redemptionId}`))).data()!;
+      expect(entry).toMatchObject({ kind: 'adjust', by: expect.any(String) });
+      expect(Object.keys(entry)).toEqual(expect.not.arrayContaining(INTERNAL));
+      expect(redemption).toMatchObject({ status: 'used', usedAt: expect.anything() });
+      expect(Object.keys(redemption)).toEqual(expect.not.arrayContaining(INTERNAL));
+      expect(Object.keys(redemption.use ?? {})).toEqual(expect.not.arrayContaining(['keyId', 'partnerId']));
+      // What the service needs is where no client reads it.
+      const asUserRecord = doc(asUser, `requestRecords/${adjusted.body.adjustment.id}`);
+      await assertFails(getDoc(asUserRecord));
+    } finally {
+      await served.cleanup();
+    }
   });
 });

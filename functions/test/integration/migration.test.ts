@@ -6,9 +6,10 @@
 import { FieldValue, Timestamp, type DocumentData } from 'firebase-admin/firestore';
 import { cli } from './cli-runner';
 import { db, resetEmulators, withoutBackgroundTriggers } from './helpers';
-import { bearerFor, call } from './requests';
+import { adminHeaders, bearerFor, call } from './requests';
 import { pushTokenHolderRef } from '../../src/data/pushTokens';
-import { seedKioskAndUser, seedKiosk, seedTransaction, seedUser } from './seeds';
+import { openBalance } from '../../src/services/ledgerBooks';
+import { seedKioskAndUser, seedKiosk, seedTransaction, seedUser, uniqueId } from './seeds';
 
 beforeEach(resetEmulators);
 
@@ -165,4 +166,72 @@ test('a push token registered before holder documents: migrate gives it one, and
   });
   expect(put.status).toBe(200);
   expect((await db().doc(`users/${legacy}`).get()).get('pushToken')).toBeUndefined();
+});
+
+test('ledger entries and redemptions carrying the service fields: migrate moves them out, and keys replay as before', async () => {
+  const headers = await adminHeaders();
+  const userId = await seedUser({ currentPoints: 0, totalPoints: 0 });
+  await openBalance(userId, 'test');
+  const adjustment = { points: 500, reason: 'Welcome bonus' };
+  const adjust = (body: unknown) =>
+    call('POST', `/admin/users/${userId}/adjustments`, { body, headers: { ...headers, 'idempotency-key': 'a-1' } });
+  const adjusted = await adjust(adjustment);
+  expect(adjusted.status).toBe(201);
+  const partnerId = uniqueId('partner');
+  expect((await call('POST', '/admin/partners', { body: { id: partnerId, name: 'Café' }, headers })).status).toBe(201);
+  const partnerKey = (await call('POST', `/admin/partners/${partnerId}/keys`, { body: { label: 'till' }, headers }))
+    .body.key as string;
+  const rewardId = uniqueId('reward');
+  const reward = { id: rewardId, name: 'Coffee', cost: 100, kind: 'voucher', partnerId };
+  expect((await call('POST', '/admin/rewards', { body: reward, headers })).status).toBe(201);
+  const redeemed = await call('POST', `/user/${userId}/redemptions`, {
+    body: { rewardId },
+    headers: { ...(await bearerFor(userId)), 'idempotency-key': 'r-1' },
+  });
+  expect(redeemed.status).toBe(201);
+  const { id: redemptionId, code } = redeemed.body.redemption;
+  const use = () =>
+    call('POST', `/partner/vouchers/${code}/use`, { headers: { 'x-api-key': partnerKey, 'idempotency-key': 'u-1' } });
+  expect((await use()).status).toBe(200);
+
+  // Put back the form older versions stored: the fields on the documents their user reads.
+  const entryRef = db().doc(`ledger/${adjusted.body.adjustment.id}`);
+  const redemptionRef = db().doc(`redemptions/${redemptionId}`);
+  const useRef = db().doc(`voucherUses/${redemptionId}`);
+  const records = [entryRef, redemptionRef].map((ref) => db().doc(`requestRecords/${ref.id}`));
+  const [entryRecord, redemptionRecord] = await Promise.all(records.map(async (ref) => (await ref.get()).data()!));
+  const recordedUse = (await useRef.get()).data()!;
+  const oldUse = {
+    partnerId: recordedUse.partnerId,
+    keyId: recordedUse.keyId,
+    idempotencyKey: recordedUse.idempotencyKey,
+    useId: recordedUse.useId,
+  };
+  await entryRef.update(entryRecord);
+  await redemptionRef.update({ ...redemptionRecord, use: oldUse });
+  await useRef.update({ idempotencyKey: FieldValue.delete(), useId: FieldValue.delete() });
+  await Promise.all(records.map((ref) => ref.delete()));
+  const before = await Promise.all([entryRef, redemptionRef, useRef].map(async (ref) => (await ref.get()).data()));
+
+  expect(await migrate()).toMatchObject({ code: 0, report: { applied: false, internalFieldsMoved: 2 } });
+  expect(await Promise.all([entryRef, redemptionRef, useRef].map(async (ref) => (await ref.get()).data()))).toEqual(
+    before,
+  );
+  expect(await migrate('--apply')).toMatchObject({ code: 0, report: { applied: true, internalFieldsMoved: 2 } });
+  expect(await migrate('--apply')).toMatchObject({ code: 0, report: { internalFieldsMoved: 0 } });
+
+  const internal = ['submissionId', 'requestFingerprint', 'use'];
+  expect(Object.keys((await entryRef.get()).data()!)).toEqual(expect.not.arrayContaining(internal));
+  expect(Object.keys((await redemptionRef.get()).data()!)).toEqual(expect.not.arrayContaining(internal));
+  expect((await records[0].get()).data()).toEqual(entryRecord);
+  expect((await records[1].get()).data()).toEqual(redemptionRecord);
+  expect((await useRef.get()).data()).toEqual(recordedUse);
+  // The keys answer from the moved records: replays, and a reuse with another body.
+  const replayed = await adjust(adjustment);
+  expect(replayed.status).toBe(200);
+  expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+  expect((await adjust({ ...adjustment, points: 1 })).status).toBe(422);
+  const usedAgain = await use();
+  expect(usedAgain.status).toBe(200);
+  expect(usedAgain.headers.get('idempotent-replayed')).toBe('true');
 });

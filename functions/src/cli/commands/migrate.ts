@@ -13,7 +13,9 @@ const migrateCommand: Command = {
     'gives transactions recorded before occurredAt existed the time they were recorded, users without ' +
     'pointsByMonth their balance as added this month (so that it can expire), voucher codes issued before their ' +
     'lookup documents one, and marks the profiles whose Auth account exists (authAccount: the users sweep erases ' +
-    'them once it is deleted; accounts looked up 100 at a time). A dry run unless --apply: ' +
+    'them once it is deleted; accounts looked up 100 at a time), and moves the fields only the service reads ' +
+    "(submissionId, requestFingerprint, a voucher's use) off ledger entries and redemptions, which their user " +
+    'reads, into requestRecords/ and voucherUses/. A dry run unless --apply: ' +
     'prints what it would change as JSON and writes nothing. Running it again after --apply changes nothing. Exit 1 ' +
     'after --apply while a 24-hour record is still live (it cannot be converted): run it again after `liveUntil`, ' +
     'before this version serves.',
@@ -38,7 +40,8 @@ const migrateCommand: Command = {
       report.usersWithoutPointsByMonth +
       report.voucherCodesIndexed +
       report.profilesMarkedWithAccount +
-      report.pushTokensIndexed;
+      report.pushTokensIndexed +
+      report.internalFieldsMoved;
     if (!apply) await note(`migrate: dry run, nothing written; ${changes} changes to make (--apply makes them)`);
     else await note(`migrate: ${changes} changes made`);
     if (report.liveIdempotencyRecords > 0) {
