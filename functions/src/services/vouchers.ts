@@ -106,10 +106,11 @@ const REFUSALS: Record<Exclude<ReturnType<typeof voucherStatusOf>, 'issued'>, [E
 };
 
 /**
- * Where voucher `data` (its use: `recorded`) stands for a use by `caller` under `idempotencyKey`: usable,
- * or answered from the record (this call's own use whose answer was lost; an earlier
- * use of this partner under the same key, a replay), or refused with the voucher as
- * it is (409). A retry is answered from the record before anything else is checked.
+ * Where voucher `data` stands for a use by `caller` under `idempotencyKey`: usable,
+ * or answered from the use's record, `recorded` (data/voucherUses.ts: this call's
+ * own use whose answer was lost; an earlier use of this partner under the same key,
+ * a replay), or refused with the voucher as it is (409). A retry is answered from
+ * the record before anything else is checked.
  */
 function judgeUse(
   data: DocumentData,
