@@ -6,7 +6,8 @@ import { addDays, addMonths, expiryDay, monthOf, type Day } from '../../src/doma
 import { pointsExpiry } from '../../src/index';
 import { adjustBalance } from '../../src/services/adjustBalance';
 import { utcDay } from '../../src/domain/rewards';
-import { auditBooks, openBalance } from '../../src/services/ledgerBooks';
+import { auditBooks } from '../../src/services/audit';
+import { openBalance } from '../../src/services/ledgerBooks';
 import { runExpiry } from '../../src/services/pointsExpiry';
 import { cancelRedemption, redeemReward } from '../../src/services/redemptions';
 import { admin, cli, runCli } from './cli-runner';

@@ -1,4 +1,4 @@
-import { auditBooks } from '../../src/services/ledgerBooks';
+import { auditBooks } from '../../src/services/audit';
 import { awardTransactions } from '../../src/services/deposits';
 import { db, resetEmulators, waitForKioskCount } from './helpers';
 import { call } from './requests';

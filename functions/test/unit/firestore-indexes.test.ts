@@ -68,7 +68,7 @@ const QUERIES: QueryShape[] = [
       ['redemptions', "redemptions: { docs: pages(redemptionsCollection(), 'userId', onPage), ownerOf: byUser },"],
     ] as const
   ).map(([collection, line]) => ({
-    file: 'services/ledgerBooks.ts',
+    file: 'services/audit.ts',
     lines: [line],
     collection,
     orderBy: [
@@ -77,7 +77,7 @@ const QUERIES: QueryShape[] = [
     ] as [string, Direction][],
   })),
   {
-    file: 'services/ledgerBooks.ts',
+    file: 'services/audit.ts',
     lines: [
       "transactions: { docs: pages(transactionsCollection(), 'kioskId', onPage), ownerOf: (t) => t.get('kioskId') },",
     ],
@@ -96,7 +96,7 @@ const QUERIES: QueryShape[] = [
     equal: ['userId'],
   },
   ...(['ledger', 'transactions', 'redemptions'] as const).map((collection) => ({
-    file: 'services/ledgerBooks.ts',
+    file: 'services/audit.ts',
     // The audit's second look at one user, inside a read-only transaction: each of the user's collections.
     lines: ["const ofUser = (collection: CollectionReference) => tx.get(collection.where('userId', '==', userId));"],
     collection,

@@ -1,5 +1,6 @@
 /** audit, ledger:backfill: the points books, proven from the ledger and the transactions. */
-import { auditBooks, backfillLedger } from '../../services/ledgerBooks';
+import { auditBooks } from '../../services/audit';
+import { backfillLedger } from '../../services/ledgerBooks';
 import { print, type Command } from '../command';
 import { CliError } from '../errors';
 
