@@ -14,7 +14,7 @@ import { countOf, roundedSummary } from './books.mjs';
 
 const { Webhook } = requireFunctions('standardwebhooks');
 const { db } = requireFunctions('./lib/adapters/firestore.js');
-const { WEBHOOK_EVENT_TYPES } = requireFunctions('./lib/domain/webhookEventTypes.js');
+const { WEBHOOK_EVENT_TYPES } = requireFunctions('./lib/model/webhookEventTypes.js');
 
 const FAILING_SHARE = 0.1;
 
