@@ -6,7 +6,7 @@
 import { FieldValue, type DocumentData } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 
-export type SweepName = 'effectsSweep' | 'pointsExpiry';
+export type SweepName = 'effectsSweep' | 'pointsExpiry' | 'usersSweep';
 
 const cursorRef = (sweep: SweepName) => db().collection('sweepCursors').doc(sweep);
 

@@ -15,6 +15,7 @@ import { pushTokenHolderRef } from '../data/pushTokens';
 import { ProfileNotFound, accountGone, erasedProfile, isErasedProfile, isPoints, usersCollection } from '../data/users';
 import { logInfo } from '../log';
 import { pages } from './ledgerBooks';
+import type { TimeBudget } from '../domain/timeBudget';
 
 /** The one `forfeit` entry of a user: an id derived from theirs, so erasing again never writes a second. */
 export const forfeitEntryId = (userId: string): string => `forfeit-${userId}`;
@@ -128,6 +129,8 @@ export interface UsersSweepOutcome {
   erased: number;
   /** Erased profiles whose account an interrupted erasure left behind: deleted now. */
   accountsDeleted: number;
+  /** The last profile gone through when the time budget ran out (the next run continues after it), else absent. */
+  stoppedAfter?: string;
 }
 
 /**
@@ -137,9 +140,13 @@ export interface UsersSweepOutcome {
  * per call, and erases the profiles whose account is gone. A profile without the
  * mark never had an account (seeded data, an import) and is never erased here. An
  * erased profile still marked is an erasure cut short after its profile's commit:
- * its account is deleted now (and the mark with it).
+ * its account is deleted now (and the mark with it). It starts after the profile id
+ * `after` when given, and starts no new lookup batch once `budget` is spent.
  */
-export async function sweepDeletedAccounts(by = 'users-sweep'): Promise<UsersSweepOutcome> {
+export async function sweepDeletedAccounts(
+  by = 'users-sweep',
+  { after, budget }: { after?: string; budget?: TimeBudget } = {},
+): Promise<UsersSweepOutcome> {
   const outcome: UsersSweepOutcome = { profiles: 0, checked: 0, erased: 0, accountsDeleted: 0 };
   // Erased profiles still marked, met while paging: their accounts are deleted after each lookup batch.
   const leftBehind: string[] = [];
@@ -149,7 +156,10 @@ export async function sweepDeletedAccounts(by = 'users-sweep'): Promise<UsersSwe
     if (isErasedProfile(profile)) leftBehind.push(profile.id);
     return !isErasedProfile(profile);
   };
-  for await (const batch of lookupBatches(pages(usersCollection()), liveWithAccount)) {
+  for await (const batch of lookupBatches(
+    pages(usersCollection(), undefined, undefined, undefined, after),
+    liveWithAccount,
+  )) {
     outcome.checked += batch.length;
     for (const userId of await uidsWithoutAccount(batch)) {
       await eraseProfile(userId, by);
@@ -157,6 +167,11 @@ export async function sweepDeletedAccounts(by = 'users-sweep'): Promise<UsersSwe
       outcome.erased++;
     }
     outcome.accountsDeleted += await deleteAccountsLeftBehind(leftBehind.splice(0));
+    // A full batch is yielded as its last profile is read (everything up to it is done); a short one is the last.
+    if (batch.length === ACCOUNT_LOOKUP_BATCH && budget?.spent()) {
+      outcome.stoppedAfter = batch.at(-1);
+      break;
+    }
   }
   outcome.accountsDeleted += await deleteAccountsLeftBehind(leftBehind.splice(0));
   return outcome;

@@ -14,17 +14,26 @@ export const intOf = (value: unknown): number => (Number.isSafeInteger(value) ? 
 /** Called after each page the audit reads, with the collection's id: lets a test interleave writes honestly. */
 export type PageHook = (collectionId: string) => Promise<void>;
 
-/** Every document of `query` (ordered by `field`, then id), `size` at a time, so memory does not grow with the data. */
+/**
+ * Every document of `query` (ordered by `field`, then id), `size` at a time, so memory does not grow with the data;
+ * without `field`, from after the document id `afterId` when given (a sweep continuing where it stopped).
+ */
 export async function* pages(
   query: CollectionReference,
   field?: string,
   onPage?: PageHook,
   size = PAGE,
+  afterId?: string,
 ): AsyncGenerator<DocumentSnapshot> {
   const ordered = field ? query.orderBy(field).orderBy(FieldPath.documentId()) : query.orderBy(FieldPath.documentId());
   let last: DocumentSnapshot | undefined;
   for (;;) {
-    const page = await (last ? ordered.startAfter(last) : ordered).limit(size).get();
+    const start = last
+      ? ordered.startAfter(last)
+      : afterId !== undefined && !field
+        ? ordered.startAfter(afterId)
+        : ordered;
+    const page = await start.limit(size).get();
     await onPage?.(query.id);
     yield* page.docs;
     if (page.docs.length < size) return;

@@ -178,9 +178,21 @@ describe('an erasure cut short', () => {
     expect((await profileOf(person.uid))?.erasedAt).toBeDefined();
     expect(await accountExists(person.uid)).toBe(true);
 
-    expect(await runUsersSweep()).toEqual({ profiles: 1, checked: 0, erased: 0, accountsDeleted: 1 });
+    expect(await runUsersSweep()).toEqual({
+      profiles: 1,
+      checked: 0,
+      erased: 0,
+      accountsDeleted: 1,
+      unfinished: false,
+    });
     await expectErased(person, 40);
-    expect(await runUsersSweep()).toEqual({ profiles: 1, checked: 0, erased: 0, accountsDeleted: 0 });
+    expect(await runUsersSweep()).toEqual({
+      profiles: 1,
+      checked: 0,
+      erased: 0,
+      accountsDeleted: 0,
+      unfinished: false,
+    });
   });
 });
 
@@ -208,12 +220,24 @@ describe('the users sweep', () => {
     const seeded = await seedUser({ name: 'Seeded Only', currentPoints: 0 });
     await auth().deleteUser(person.uid);
 
-    expect(await runUsersSweep()).toEqual({ profiles: 2, checked: 1, erased: 1, accountsDeleted: 0 });
+    expect(await runUsersSweep()).toEqual({
+      profiles: 2,
+      checked: 1,
+      erased: 1,
+      accountsDeleted: 0,
+      unfinished: false,
+    });
     await expectErased(person, 40);
     expect((await profileOf(seeded))?.name).toBe('Seeded Only');
 
     // Again, through the CLI: the erased profile is not looked up again.
-    expect(JSON.parse(await admin('users:sweep'))).toEqual({ profiles: 2, checked: 0, erased: 0, accountsDeleted: 0 });
+    expect(JSON.parse(await admin('users:sweep'))).toEqual({
+      profiles: 2,
+      checked: 0,
+      erased: 0,
+      accountsDeleted: 0,
+      unfinished: false,
+    });
     await expectErased(person, 40);
   });
 
@@ -226,12 +250,57 @@ describe('the users sweep', () => {
     );
     const getUsers = jest.spyOn(auth(), 'getUsers');
     try {
-      expect(await runUsersSweep()).toEqual({ profiles: 230, checked: 230, erased: 230, accountsDeleted: 0 });
+      expect(await runUsersSweep()).toEqual({
+        profiles: 230,
+        checked: 230,
+        erased: 230,
+        accountsDeleted: 0,
+        unfinished: false,
+      });
       expect(getUsers.mock.calls.map(([identifiers]) => identifiers.length)).toEqual([100, 100, 30]);
     } finally {
       getUsers.mockRestore();
     }
     expect(await admin('audit')).toMatch(/^audit: OK/);
+  });
+
+  test('a run whose budget is spent stops after a lookup batch; the next continues after it, then from the start', async () => {
+    const uids = Array.from({ length: 230 }, (_, i) => `swept-${String(i).padStart(3, '0')}`);
+    await Promise.all(
+      uids.map((uid) =>
+        db().collection('users').doc(uid).set({ name: uid, currentPoints: 0, totalPoints: 0, authAccount: true }),
+      ),
+    );
+    // A budget of 0 is spent at once: each run does one batch of lookups (at most 100 profiles), then stops.
+    expect(await runUsersSweep({ budgetMs: 0 })).toEqual({
+      profiles: 100,
+      checked: 100,
+      erased: 100,
+      accountsDeleted: 0,
+      stoppedAfter: 'swept-099',
+      unfinished: true,
+    });
+    expect(await runUsersSweep({ budgetMs: 0 })).toMatchObject({
+      profiles: 100,
+      erased: 100,
+      stoppedAfter: 'swept-199',
+    });
+    expect(await runUsersSweep({ budgetMs: 0 })).toEqual({
+      profiles: 30,
+      checked: 30,
+      erased: 30,
+      accountsDeleted: 0,
+      unfinished: false,
+    });
+    for (const uid of uids) expect((await profileOf(uid))?.erasedAt).toBeDefined();
+    // The end reached, the next run starts from the first profile again (and finds them all erased).
+    expect(await runUsersSweep({ budgetMs: 0 })).toEqual({
+      profiles: 230,
+      checked: 0,
+      erased: 0,
+      accountsDeleted: 0,
+      unfinished: false,
+    });
   });
 });
 

@@ -7,6 +7,7 @@ import { FieldValue, Timestamp, type DocumentData } from 'firebase-admin/firesto
 import { cli } from './cli-runner';
 import { db, resetEmulators, withoutBackgroundTriggers } from './helpers';
 import { adminHeaders, bearerFor, call } from './requests';
+import { waitForEffects } from '../harness/wait';
 import { pushTokenHolderRef } from '../../src/data/pushTokens';
 import { openBalance } from '../../src/services/ledgerBooks';
 import { seedKioskAndUser, seedKiosk, seedTransaction, seedUser, uniqueId } from './seeds';
@@ -193,6 +194,9 @@ test('ledger entries and redemptions carrying the service fields: migrate moves 
   const use = () =>
     call('POST', `/partner/vouchers/${code}/use`, { headers: { 'x-api-key': partnerKey, 'idempotency-key': 'u-1' } });
   expect((await use()).status).toBe(200);
+  // The redemption's and the use's triggers finish first: their effects change the documents compared below.
+  await waitForEffects(db().collection('redemptions'), [redemptionId]);
+  await waitForEffects(db().collection('voucherUses'), [redemptionId]);
 
   // Put back the form older versions stored: the fields on the documents their user reads.
   const entryRef = db().doc(`ledger/${adjusted.body.adjustment.id}`);
