@@ -3,6 +3,7 @@ import { db } from '../adapters/firestore';
 import { effectsPending } from './pendingEffects';
 import { newestFirstPage } from './userPages';
 import type { TransactionView } from '../model/views';
+import type { HoldReason, TransactionStatus } from '../model/trustVocabulary';
 
 export const transactionsCollection = () => db().collection('transactions');
 
@@ -29,6 +30,10 @@ export interface RecordedTransaction {
   apiKeyId: string;
   /** Whether the user had a push token when it was recorded (the response's `pushNotification`). */
   pushQueued: boolean;
+  /** `held`: its points wait for review (contract §17); a release makes it `awarded`. */
+  status: TransactionStatus;
+  /** Every rule a held deposit tripped; none for one awarded at once. */
+  holdReasons: HoldReason[];
 }
 
 /** A recorded transaction as its kiosk is told (the `transaction` of POST /kiosk/transaction). */
@@ -46,6 +51,8 @@ export const transactionView = (id: string, transaction: RecordedTransaction): T
   capped: transaction.capped,
   newBalance: transaction.newBalance,
   occurredAt: transaction.occurredAt.toISOString(),
+  status: transaction.status,
+  holdReasons: transaction.holdReasons,
 });
 
 /** What a kiosk is told about a recorded transaction (the body of POST /kiosk/transaction). */
@@ -85,6 +92,9 @@ export function transactionResultFromSnapshot(snapshot: DocumentSnapshot): Trans
       ...(data as RecordedTransaction),
       capped: data.capped === true,
       occurredAt: occurredAtOf(data),
+      // Recorded before trust (contract §17): awarded.
+      status: data.status === 'held' ? 'held' : 'awarded',
+      holdReasons: Array.isArray(data.holdReasons) ? data.holdReasons : [],
     }),
     pushNotification: data.pushQueued === true,
   };

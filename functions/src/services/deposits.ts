@@ -4,6 +4,7 @@ import { commitOnFreshReads, contention, db } from '../adapters/firestore';
 import { offlineWindowDays } from '../config';
 import { depositKioskFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
 import { loadRewardsConfig } from '../data/rewardsConfig';
+import { riskConfigFromSnapshot, riskConfigRef } from '../data/riskConfig';
 import { pointsModel, usersCollection } from '../data/users';
 import {
   assertDeposit,
@@ -15,11 +16,13 @@ import {
 import { assertKioskMatches, type KioskCaller } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
 import { computeAward, type Award, type RewardsConfig } from '../domain/rewards';
+import { heldAward, type RiskConfig } from '../domain/risk';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { settleInOrder, type Settled } from '../domain/settleInOrder';
 import { ApiError, conflict, notFound, overloaded } from '../errors';
 import { planAward, recordedAnswer, stageAward, type AwardOutcome, type PlannedAward } from './awardRecord';
 import { profileToAward } from './provisioning';
+import { itemsByDayAfter, startRiskJudging } from './risk';
 import type { KioskStatus } from '../model/vocabulary';
 
 /**
@@ -124,13 +127,17 @@ export async function awardTransactions(deposits: Deposit[], origin: AwardOrigin
   return settled;
 }
 
-/** What every deposit's award reads alike: the rewards config and the kiosks, once each. */
+/** What every deposit's award reads alike: the rewards config, the limits (contract §17) and the kiosks, once each. */
 async function readShared(kioskIds: string[]) {
-  const [config, kioskSnaps] = await Promise.all([
+  const [config, [riskSnap, ...kioskSnaps]] = await Promise.all([
     loadRewardsConfig(),
-    db().getAll(...kioskIds.map((kioskId) => kiosksCollection().doc(kioskId))),
+    db().getAll(riskConfigRef(), ...kioskIds.map((kioskId) => kiosksCollection().doc(kioskId))),
   ]);
-  return { config, kiosks: new Map(kioskSnaps.map((snap) => [snap.id, depositKioskFromSnapshot(snap)])) };
+  return {
+    config,
+    limits: riskConfigFromSnapshot(riskSnap),
+    kiosks: new Map(kioskSnaps.map((snap) => [snap.id, depositKioskFromSnapshot(snap)])),
+  };
 }
 
 /** Each deposit's round, in which no transaction id appears twice: a key's k-th occurrence is in round k. */
@@ -163,7 +170,7 @@ function roundsOf(planned: PlannedAward[]): number[] {
 async function awardToUser(
   userId: string,
   awards: PlannedAward[],
-  read: { config: RewardsConfig; kiosks: Map<string, DepositKiosk>; origin: AwardOrigin },
+  read: { config: RewardsConfig; limits: RiskConfig; kiosks: Map<string, DepositKiosk>; origin: AwardOrigin },
 ): Promise<Settled<AwardOutcome>[]> {
   const submissionId = randomUUID();
   const refs = [usersCollection().doc(userId), ...awards.map(({ transactionRef }) => transactionRef)];
@@ -172,6 +179,10 @@ async function awardToUser(
     const [userSnap, ...snaps] = await db().getAll(...refs);
     const snapOf = new Map(snaps.map((snap) => [snap.ref.path, snap]));
     const profile = await profileToAward(userSnap, read.config);
+    const fresh = awards
+      .filter((award) => !snapOf.get(award.transactionRef.path)?.exists)
+      .map(({ deposit }) => deposit);
+    const risk = await startRiskJudging(read.limits, userId, fresh, read.kiosks, read.origin.oldestAcceptedDay);
     // Points are added in the month they are credited, whenever the deposit was made (domain/pointsExpiry.ts).
     const addedIn = monthOf(new Date());
     let user = profile.user;
@@ -193,14 +204,33 @@ async function awardToUser(
           happenedAt,
           read.origin.oldestAcceptedDay,
         );
+        // Trust (contract §17): past a limit the deposit is recorded and counted, its points held.
+        const holdReasons = risk.judge(award.deposit, user);
+        const held = holdReasons.length > 0;
+        if (held) latest = heldAward(read.config, latest, user.totalPoints);
+        risk.count(award.deposit, holdReasons);
         const transaction = stageAward(batch, award, latest, {
           submissionId,
           apiKeyId: read.origin.apiKeyId,
           pushQueued: user.pushToken !== undefined,
+          holdReasons,
         });
         const { currentPoints, totalPoints, recycledCount, earnedByDay } = latest;
-        const pointsByMonth = changePoints(user.pointsByMonth, latest.pointsEarned, addedIn);
-        user = { ...user, currentPoints, totalPoints, recycledCount, earnedByDay, pointsByMonth };
+        const pointsByMonth = held
+          ? user.pointsByMonth
+          : changePoints(user.pointsByMonth, latest.pointsEarned, addedIn);
+        const heldPoints = user.heldPoints + (held ? latest.pointsEarned : 0);
+        const itemsByDay = itemsByDayAfter(user.itemsByDay, award.deposit, read.origin.oldestAcceptedDay);
+        user = {
+          ...user,
+          currentPoints,
+          totalPoints,
+          recycledCount,
+          earnedByDay,
+          pointsByMonth,
+          heldPoints,
+          itemsByDay,
+        };
         return { outcome: { result: transaction, replayed: false } };
       } catch (error) {
         if (error instanceof ApiError) return { error };
@@ -215,7 +245,10 @@ async function awardToUser(
         recycledCount: latest.recycledCount,
         rank: latest.rank,
         earnedByDay: latest.earnedByDay,
+        heldPoints: user.heldPoints,
+        itemsByDay: user.itemsByDay,
       });
+      risk.stage(batch, new Date());
     }
     return { result: settled, commit: latest !== undefined };
   });

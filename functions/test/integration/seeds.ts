@@ -88,6 +88,8 @@ export async function seedTransaction(
     submissionId: 'test-submission',
     apiKeyId: 'test-key',
     pushQueued: false,
+    status: 'awarded',
+    holdReasons: [],
   };
   await transactionsCollection()
     .doc(transactionId)

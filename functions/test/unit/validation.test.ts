@@ -164,6 +164,19 @@ const cases: Record<BodySchemaName, SchemaCase> = {
     required: ['id', 'name'],
     wrongType: ['name', 7],
   },
+  // Trust (contract §17).
+  holdDecisionBody: {
+    valid: { reason: 'r' },
+    full: { reason: 'x'.repeat(200) },
+    required: ['reason'],
+    wrongType: ['reason', null],
+  },
+  suspensionBody: {
+    valid: { reason: 'r' },
+    full: { reason: 'x'.repeat(200) },
+    required: ['reason'],
+    wrongType: ['reason', 3],
+  },
 };
 
 describe('every body schema', () => {

@@ -10,6 +10,7 @@ import { AdminReward, RedeemedFrom, Redemption, Reward } from '../../model/point
 import { Webhook, WebhookDelivery } from '../../model/webhookViews';
 import { ErrorBody, Kiosk, NearbyKiosk, PushResponse, Transaction, User } from '../../model/views';
 import { Partner, PartnerKey, Voucher } from '../../model/partnerViews';
+import { Hold } from '../../model/trustViews';
 
 export type Json = Record<string, unknown>;
 
@@ -36,6 +37,8 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   Partner,
   PartnerKey,
   Voucher,
+  // Trust (contract §17).
+  Hold,
 ];
 const componentNames = new Set(COMPONENT_SCHEMAS.map((schema) => schema.$id));
 

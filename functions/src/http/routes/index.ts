@@ -43,6 +43,10 @@ import { useVoucherRoute } from './useVoucher';
 // A person's data (contract §15).
 import { exportUserRoute } from './exportUser';
 import { eraseUserRoute } from './eraseUser';
+// Trust (contract §17).
+import { listHoldsRoute, rejectHoldRoute, releaseHoldRoute } from './holdRoutes';
+import { suspendUserRoute, unsuspendUserRoute } from './suspensionRoutes';
+import { resolveAlertRoute } from './resolveAlert';
 
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
@@ -93,4 +97,11 @@ export const routes: AnyRoute[] = [
   // A person's data (contract §15).
   exportUserRoute,
   eraseUserRoute,
+  // Trust (contract §17).
+  listHoldsRoute,
+  releaseHoldRoute,
+  rejectHoldRoute,
+  suspendUserRoute,
+  unsuspendUserRoute,
+  resolveAlertRoute,
 ];
