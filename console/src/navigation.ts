@@ -22,6 +22,8 @@ export const NAV_LINKS = [
   ['/webhooks', 'Webhooks'],
   // Partners (§12)
   ['/partners', 'Partners'],
+  // Trust (§17)
+  ['/holds', 'Holds'],
 ] as const;
 
 const path = createStore(location.pathname);

@@ -32,6 +32,8 @@ const routes: Route[] = [
   { pattern: /^\/webhooks$/, load: () => import('./pages/Webhooks') },
   // Partners (§12)
   { pattern: /^\/partners$/, load: () => import('./pages/Partners') },
+  // Trust (§17)
+  { pattern: /^\/holds$/, load: () => import('./pages/Holds') },
 ];
 const notFound: Route = { pattern: /$^/, load: () => import('./pages/NotFound'), public: true };
 

@@ -114,6 +114,7 @@ const decisionRoute = (resolution: HoldResolution) => {
         409: {
           description: 'The hold was released or rejected before; the body shows it as `hold`',
           codes: ['hold-resolved'],
+          fields: ({ Hold }) => ({ hold: Hold }),
         },
         503: overloadedAnswer,
       },
