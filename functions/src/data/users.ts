@@ -65,6 +65,7 @@ export const erasedProfile = (): UpdateData<DocumentData> => ({
   pushToken: FieldValue.delete(),
   pushTokenUpdatedAt: FieldValue.delete(),
   earnedByDay: FieldValue.delete(),
+  itemsByDay: FieldValue.delete(),
   currentPoints: 0,
   // No points left to expire: the forfeit wrote them all off.
   ...zeroedPointsModel(),
