@@ -26,7 +26,7 @@ import type { BreakdownEntry } from '../model/promotionViews';
  */
 
 /** The shard an award of `userId` takes from first: users are spread evenly, each always on one. */
-export function homeShard(userId: string): number {
+function homeShard(userId: string): number {
   let hash = 2166136261;
   for (let index = 0; index < userId.length; index++) hash = Math.imul(hash ^ userId.charCodeAt(index), 16777619);
   return (hash >>> 0) % BUDGET_SHARDS;

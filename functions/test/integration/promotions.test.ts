@@ -300,6 +300,29 @@ describe('what a deposit earns', () => {
 });
 
 describe('budgets are exact under concurrency', () => {
+  test("one user's deposits in one batch take from the budget in turn, in one commit", async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    await setPromotion({ id: 'bonus', name: 'Bonus', bonusPoints: 10, budgetPoints: 25 });
+    const transactions = [1, 2, 3].map((i) => ({
+      kioskId,
+      userId,
+      plasticCount: 1,
+      metalCount: 0,
+      idempotencyKey: `batch-${i}`,
+    }));
+    itemsSent.set(kioskId, 3);
+    const answer = await call('POST', '/kiosk/transactions/batch', {
+      body: { transactions },
+      headers: { 'x-api-key': apiKey },
+    });
+    expect(answer.body.results.map(({ transaction }: Body) => (transaction as Body).pointsEarned)).toEqual([
+      20, 20, 15,
+    ]);
+    expect(await givenBy('bonus')).toBe(25);
+    expect(await auditDifferences()).toEqual([]);
+  });
+
   test('24 concurrent deposits against a nearly spent budget give exactly the budget', async () => {
     const { kioskId, apiKey } = await seedKioskWithKey();
     const users = await Promise.all(Array.from({ length: 24 }, () => seedUser()));
@@ -321,6 +344,27 @@ describe('budgets are exact under concurrency', () => {
     expect(await givenBy('bonus')).toBe(980);
     expect(await auditDifferences()).toEqual([]);
   }, 180_000);
+});
+
+describe('the audit', () => {
+  test("finds a promotion's pointsGiven that differs from its breakdowns, and a breakdown that differs from its points", async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    await setPromotion({ id: 'bonus', name: 'Bonus', bonusPoints: 5 });
+    const answer = await deposit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 });
+    expect(await auditDifferences()).toEqual([]);
+    const shards = await db().collection('promotions/bonus/budgetShards').where('given', '>', 0).get();
+    await shards.docs[0].ref.update({ given: 7 });
+    const id = answer.body.transaction.id;
+    await db()
+      .collection('transactions')
+      .doc(id)
+      .update({ breakdown: [{ source: 'base', points: 10 }] });
+    expect(await auditDifferences()).toEqual([
+      `transaction ${id}: breakdown sums to 10, pointsEarned is 15`,
+      "promotion bonus: pointsGiven 7, the transactions' breakdowns say 0",
+    ]);
+  });
 });
 
 describe('POST /admin/promotions/simulate', () => {
