@@ -3,6 +3,8 @@ import { db } from '../adapters/firestore';
 import { effectsPending } from './pendingEffects';
 import { newestFirstPage } from './userPages';
 import type { TransactionView } from '../model/views';
+import { legacyBreakdown } from '../domain/promotions';
+import type { BreakdownEntry } from '../model/promotionViews';
 
 export const transactionsCollection = () => db().collection('transactions');
 
@@ -29,6 +31,8 @@ export interface RecordedTransaction {
   apiKeyId: string;
   /** Whether the user had a push token when it was recorded (the response's `pushNotification`). */
   pushQueued: boolean;
+  /** Why these points (§16): the base, then each promotion's, summing to pointsEarned. */
+  breakdown: BreakdownEntry[];
 }
 
 /** A recorded transaction as its kiosk is told (the `transaction` of POST /kiosk/transaction). */
@@ -46,6 +50,7 @@ export const transactionView = (id: string, transaction: RecordedTransaction): T
   capped: transaction.capped,
   newBalance: transaction.newBalance,
   occurredAt: transaction.occurredAt.toISOString(),
+  breakdown: transaction.breakdown,
 });
 
 /** What a kiosk is told about a recorded transaction (the body of POST /kiosk/transaction). */
@@ -85,6 +90,7 @@ export function transactionResultFromSnapshot(snapshot: DocumentSnapshot): Trans
       ...(data as RecordedTransaction),
       capped: data.capped === true,
       occurredAt: occurredAtOf(data),
+      breakdown: data.breakdown ?? legacyBreakdown(data.pointsEarned),
     }),
     pushNotification: data.pushQueued === true,
   };

@@ -20,6 +20,7 @@ import {
 } from './limits';
 import { KIOSK_STATUSES, REWARD_KINDS } from './vocabulary';
 import { WEBHOOK_EVENT_TYPES } from './webhookEventTypes';
+import { promotionBody, simulateBody } from './promotionViews';
 
 const itemCount = Type.Integer({ minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL });
 const text = Type.String({ minLength: 1, maxLength: 2000 });
@@ -250,6 +251,9 @@ export const bodySchemas = {
   webhookBody,
   // Partners (§12); a partner key's body is a kiosk key's
   partnerBody,
+  // Promotions (contract §16).
+  promotionBody,
+  simulateBody,
 } as const;
 
 export type BodySchemaName = keyof typeof bodySchemas;

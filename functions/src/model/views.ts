@@ -8,6 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { closedObject, count, id, nullable, stringEnum } from './fields';
 import { coordinates } from './requestBodies';
 import { KIOSK_STATUSES } from './vocabulary';
+import { breakdownField } from './promotionViews';
 
 /** The one error body: a sentence for people, a code for programs. */
 export const ErrorBody = closedObject(
@@ -113,6 +114,8 @@ export const Transaction = closedObject(
       format: 'date-time',
       description: 'When the deposit was made (the `occurredAt` sent, else when it was accepted), ISO 8601 UTC',
     }),
+    // Promotions (contract §16).
+    breakdown: breakdownField,
   },
   { $id: 'Transaction', description: 'A recorded transaction, as the kiosk that submitted it is told.' },
 );

@@ -80,6 +80,7 @@ export function stageAward(
     submissionId: origin.submissionId,
     apiKeyId: origin.apiKeyId,
     pushQueued: origin.pushQueued,
+    breakdown: award.breakdown,
   };
   batch.create(transactionRef, newTransaction(recorded));
   batch.create(
@@ -89,7 +90,14 @@ export function stageAward(
       kind: 'earn',
       points: award.pointsEarned,
       balanceAfter: award.currentPoints,
-      transaction: { id: transactionRef.id, kioskId, plasticCount, metalCount, occurredAt: happenedAt },
+      transaction: {
+        id: transactionRef.id,
+        kioskId,
+        plasticCount,
+        metalCount,
+        occurredAt: happenedAt,
+        breakdown: award.breakdown,
+      },
     }),
   );
   const transaction = transactionView(transactionRef.id, recorded);
