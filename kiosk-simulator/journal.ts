@@ -32,7 +32,14 @@ export interface Deposit extends DepositDraft {
 /** What the service answered about one deposit: the single endpoint's answer, or a batch item's result. */
 export interface DepositAnswer {
   status: number;
-  transaction?: { id: string; pointsEarned: number; capped?: boolean; occurredAt?: string };
+  transaction?: {
+    id: string;
+    pointsEarned: number;
+    capped?: boolean;
+    occurredAt?: string;
+    /** Why these points (contract §16): the base, then each promotion's. */
+    breakdown?: { source: string; name?: string; points: number }[];
+  };
   replayed?: boolean;
   error?: string;
   code?: string;

@@ -32,6 +32,13 @@ export function createPrinter(write = (line) => console.log(line)) {
   const line = (/** @type {string} */ text) => write(`${clock()} ${text}`);
 
   /** @param {KioskEvent} event */
+  /** A transaction's points by where they came from, e.g. " (base 70 + Double points 70)", when a promotion gave some. */
+  const promoted = (transaction) => transaction?.breakdown?.some((entry) => entry.source === 'promotion') ?? false;
+  const why = (transaction) =>
+    promoted(transaction)
+      ? ` (${transaction.breakdown.map((entry) => `${entry.name ?? entry.source} ${entry.points}`).join(' + ')})`
+      : '';
+
   function onEvent(event) {
     switch (event.kind) {
       case 'recorded':
@@ -47,11 +54,11 @@ export function createPrinter(write = (line) => console.log(line)) {
         const { deposit, answer, verdict, via } = event;
         if (via === 'single') tally.sentAlone += 1;
         countAnswer(tally, answer, verdict);
-        // A batch is one line (below); of its items only those not accepted get one.
-        if (via === 'batch' && verdict === 'accepted') return;
+        // A batch is one line (below); of its items only those not accepted, or given a promotion, get one.
+        if (via === 'batch' && verdict === 'accepted' && !promoted(answer.transaction)) return;
         const what =
           verdict === 'accepted'
-            ? `${answer.replayed ? 'replayed' : 'awarded'} ${answer.transaction?.pointsEarned ?? '?'} points${answer.transaction?.capped ? ' (capped)' : ''}, transaction ${answer.transaction?.id}`
+            ? `${answer.replayed ? 'replayed' : 'awarded'} ${answer.transaction?.pointsEarned ?? '?'} points${why(answer.transaction)}${answer.transaction?.capped ? ' (capped)' : ''}, transaction ${answer.transaction?.id}`
             : `${answer.status}${answer.code ? ` ${answer.code}` : ''}${answer.error ? `: ${answer.error}` : ''} (${verdict === 'rejected' ? 'refused for good' : isOverloaded(answer) ? 'the service is overloaded: sent again after its Retry-After' : 'kept for the next upload'})`;
         line(`${via === 'single' ? 'deposit' : '  item'} ${deposit.idempotencyKey}: ${items(deposit)} → ${what}`);
         return;

@@ -26,6 +26,8 @@ export type {
 } from '../../functions/src/model/pointsViews';
 export type { UserView as UserProfile } from '../../functions/src/model/views';
 export type { PartnerView as Partner } from '../../functions/src/model/partnerViews';
+// Promotions (contract §16).
+export type { AdminPromotionView as AdminPromotion } from '../../functions/src/model/promotionViews';
 // Trust (contract §17).
 export type { HoldView as Hold } from '../../functions/src/model/trustViews';
 

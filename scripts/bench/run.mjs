@@ -17,6 +17,7 @@ import { measureExport } from './sections/export.mjs';
 import { measureHistory, measureNearby, measureThroughput } from './sections/growth.mjs';
 import { measureColdStart, measureWarm } from './sections/latency.mjs';
 import { measureWebhookLag } from './sections/webhooks.mjs';
+import { measurePromotions } from './sections/promotions.mjs';
 import { measureTrust } from './sections/trust.mjs';
 
 const [resultsFile, flag] = process.argv.slice(2);
@@ -72,19 +73,19 @@ const cold = await measureColdStart({ env, runs: plan.coldRuns, requests: coldRe
 
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
 const instances = [{ env: functionEnv(env) }, floorFunction()];
-const [warm, batch, webhooks, trust] = await withInstances(instances, async ([api, floor]) => {
+const [warm, batch, webhooks, promotions, trust] = await withInstances(instances, async ([api, floor]) => {
   const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, { path: '/openapi.json' })).body));
   const rows = await measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
   step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
   const backlog = await measureBatch({ url: api.url, runId, ...plan.batch });
   step(`Webhook delivery lag: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms`);
   const lag = await measureWebhookLag({ url: api.url, data, ...plan.webhooks });
+  step('Promotions: an award with 20 active against none; a budget under c=16');
+  const endpoint = list.find(({ name }) => name === 'POST /kiosk/transaction');
+  const promoted = await measurePromotions({ api: api.url, endpoint: /** @type {any} */ (endpoint), ...plan.warm });
   step('An award with every trust check on against every check off (contract §17)');
-  const deposit = /** @type {import('./data.mjs').Endpoint} */ (
-    list.find(({ name }) => name === 'POST /kiosk/transaction')
-  );
-  const checks = await measureTrust({ url: api.url, endpoint: deposit, ...plan.warm });
-  return /** @type {const} */ ([rows, backlog, lag, checks]);
+  const checks = await measureTrust({ url: api.url, endpoint: /** @type {any} */ (endpoint), ...plan.warm });
+  return /** @type {const} */ ([rows, backlog, lag, promoted, checks]);
 });
 
 step('Throughput of POST /kiosk/transaction as the users grow');
@@ -102,7 +103,7 @@ await mail.stop();
 
 const [cpu, cores, node, loadAfter] = [cpus()[0]?.model ?? 'unknown', cpus().length, process.version, loadavg()[0]];
 const machine = { cpu, cores, node, loadBefore, loadAfter };
-const measured = { cold, warm, batch, webhooks, throughput, nearby, history, exports, expiry, trust };
+const measured = { cold, warm, batch, webhooks, ...promotions, throughput, nearby, history, exports, expiry, trust };
 const results = { quick, plan, machine, ...measured };
 /** @typedef {typeof results} RunResults */
 writeFileSync(resultsFile, JSON.stringify(results, null, 2));

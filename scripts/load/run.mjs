@@ -24,6 +24,7 @@ import { hotPhase, retriesPhase, submitRecorded, transactionBody } from './burst
 import { pendingEffects, sweepEffects, waitForTriggersToSettle } from './effects.mjs';
 import { EXPIRE_AFTER_MONTHS, lifecycleBooks, lifecyclePhase, seedLifecycle } from './lifecycle.mjs';
 import { MIXED_REWARDS, mixedBooks, mixedPhase } from './mixed.mjs';
+import { promotionBooks, setUpPromotions } from './promotions.mjs';
 import { offlinePhase } from './offline.mjs';
 import { loadOptions } from './options.mjs';
 import { loadTables, writeReliabilityReport } from './report.mjs';
@@ -167,6 +168,7 @@ const retries = await retriesPhase(run);
 console.log(`offline: ${options.offlineKiosks} kiosks upload ${options.offlineDeposits} deposits each...`);
 const offline = await offlinePhase(run);
 const partners = await setUpPartners(run);
+await setUpPromotions(run);
 console.log(
   `mixed: ${options.spenders} spenders earn, redeem and are adjusted; ${options.rush} rush a stock of 10; ` +
     `${options.dormant} dormant users' points expire and ${options.leavers} leavers are erased meanwhile...`,
@@ -186,11 +188,13 @@ const retried = await settleDeliveries(run, receiver.webhookId);
 await receiver.close();
 const lag = transactions.map((doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis());
 
+const promotions = await promotionBooks(transactions);
 const phaseChecks = [
   await auditBooks(run, transactions, retries, offline),
   await voucherBooks(vouchers),
   await mixedBooks(run, mixed.tally),
   await lifecycleBooks(run, lifecycle),
+  promotions.checks,
   await trustBooks(trust),
 ];
 const webhooks = await webhookBooks(receiver, retried);
@@ -214,6 +218,7 @@ const figures = {
     trust: trust.figures,
     vouchers: vouchers.figures,
     webhooks: webhooks.figures,
+    promotions: promotions.figures,
   },
   totals: {
     'transactions recorded': transactions.length,

@@ -29,6 +29,8 @@ import { expiryCommands } from './commands/expiry';
 import { webhookCommands } from './commands/webhooks';
 import { partnerCommands } from './commands/partners';
 import { peopleCommands } from './commands/people';
+// Promotions (contract §16).
+import { promotionCommands } from './commands/promotions';
 // Trust (contract §17).
 import { trustCommands } from './commands/trust';
 import { loadProjectParams } from './params';
@@ -55,6 +57,8 @@ const COMMANDS: readonly Command[] = [
   ...webhookCommands,
   // Partners and vouchers (§12)
   ...partnerCommands,
+  // Promotions (contract §16).
+  ...promotionCommands,
   // Trust (contract §17).
   ...trustCommands,
 ];

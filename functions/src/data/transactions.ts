@@ -3,6 +3,8 @@ import { db } from '../adapters/firestore';
 import { effectsPending } from './pendingEffects';
 import { newestFirstPage } from './userPages';
 import type { TransactionView } from '../model/views';
+import { legacyBreakdown } from '../domain/promotions';
+import type { BreakdownEntry } from '../model/promotionViews';
 import type { HoldReason, TransactionStatus } from '../model/trustVocabulary';
 
 export const transactionsCollection = () => db().collection('transactions');
@@ -30,6 +32,8 @@ export interface RecordedTransaction {
   apiKeyId: string;
   /** Whether the user had a push token when it was recorded (the response's `pushNotification`). */
   pushQueued: boolean;
+  /** Why these points (§16): the base, then each promotion's, summing to pointsEarned. */
+  breakdown: BreakdownEntry[];
   /** `held`: its points wait for review (contract §17); a release makes it `awarded`. */
   status: TransactionStatus;
   /** Every rule a held deposit tripped; none for one awarded at once. */
@@ -51,6 +55,7 @@ export const transactionView = (id: string, transaction: RecordedTransaction): T
   capped: transaction.capped,
   newBalance: transaction.newBalance,
   occurredAt: transaction.occurredAt.toISOString(),
+  breakdown: transaction.breakdown,
   status: transaction.status,
   holdReasons: transaction.holdReasons,
 });
@@ -92,6 +97,7 @@ export function transactionResultFromSnapshot(snapshot: DocumentSnapshot): Trans
       ...(data as RecordedTransaction),
       capped: data.capped === true,
       occurredAt: occurredAtOf(data),
+      breakdown: data.breakdown ?? legacyBreakdown(data.pointsEarned),
       // Recorded before trust (contract §17): awarded.
       status: data.status === 'held' ? 'held' : 'awarded',
       holdReasons: Array.isArray(data.holdReasons) ? data.holdReasons : [],

@@ -20,6 +20,7 @@ import {
 } from './limits';
 import { KIOSK_STATUSES, REWARD_KINDS } from './vocabulary';
 import { WEBHOOK_EVENT_TYPES } from './webhookEventTypes';
+import { promotionBody, simulateBody } from './promotionViews';
 import { holdDecisionBody, suspensionBody } from './trustViews';
 
 const itemCount = Type.Integer({ minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL });
@@ -251,6 +252,9 @@ export const bodySchemas = {
   webhookBody,
   // Partners (§12); a partner key's body is a kiosk key's
   partnerBody,
+  // Promotions (contract §16).
+  promotionBody,
+  simulateBody,
   // Trust (contract §17).
   holdDecisionBody,
   suspensionBody,

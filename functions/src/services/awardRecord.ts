@@ -88,6 +88,7 @@ export function stageAward(
     pushQueued: origin.pushQueued,
     status: origin.holdReasons.length > 0 ? 'held' : 'awarded',
     holdReasons: origin.holdReasons,
+    breakdown: award.breakdown,
   };
   batch.create(transactionRef, newTransaction(recorded));
   const transaction = transactionView(transactionRef.id, recorded);
@@ -102,7 +103,14 @@ export function stageAward(
       kind: 'earn',
       points: award.pointsEarned,
       balanceAfter: award.currentPoints,
-      transaction: { id: transactionRef.id, kioskId, plasticCount, metalCount, occurredAt: happenedAt },
+      transaction: {
+        id: transactionRef.id,
+        kioskId,
+        plasticCount,
+        metalCount,
+        occurredAt: happenedAt,
+        breakdown: award.breakdown,
+      },
     }),
   );
   stageWebhookEvent(batch, {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { logInfo } from '../log';
 import { commitOnFreshReads, contention, db } from '../adapters/firestore';
 import { offlineWindowDays } from '../config';
-import { depositKioskFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
+import { depositKioskFromSnapshot, kioskClockFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
+import { activePromotions, type StoredPromotion } from '../data/promotions';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { riskConfigFromSnapshot, riskConfigRef } from '../data/riskConfig';
 import { pointsModel, usersCollection } from '../data/users';
@@ -17,12 +18,14 @@ import { assertKioskMatches, type KioskCaller } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
 import { computeAward, type Award, type RewardsConfig } from '../domain/rewards';
 import { heldAward, type RiskConfig } from '../domain/risk';
+import type { DepositSetting } from '../domain/promotions';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { settleInOrder, type Settled } from '../domain/settleInOrder';
 import { ApiError, conflict, notFound, overloaded } from '../errors';
 import { planAward, recordedAnswer, stageAward, type AwardOutcome, type PlannedAward } from './awardRecord';
 import { profileToAward } from './provisioning';
 import { itemsByDayAfter, startRiskJudging } from './risk';
+import { readWithBudgets } from './promotionBudgets';
 import type { KioskStatus } from '../model/vocabulary';
 
 /**
@@ -127,16 +130,22 @@ export async function awardTransactions(deposits: Deposit[], origin: AwardOrigin
   return settled;
 }
 
-/** What every deposit's award reads alike: the rewards config, the limits (contract §17) and the kiosks, once each. */
+/**
+ * What every deposit's award reads alike: the rewards config, the limits (contract §17),
+ * the kiosks and the active promotions (§16, read fresh, side by side with the rest), once each.
+ */
 async function readShared(kioskIds: string[]) {
-  const [config, [riskSnap, ...kioskSnaps]] = await Promise.all([
+  const [config, [riskSnap, ...kioskSnaps], promotions] = await Promise.all([
     loadRewardsConfig(),
     db().getAll(riskConfigRef(), ...kioskIds.map((kioskId) => kiosksCollection().doc(kioskId))),
+    activePromotions(),
   ]);
   return {
     config,
     limits: riskConfigFromSnapshot(riskSnap),
     kiosks: new Map(kioskSnaps.map((snap) => [snap.id, depositKioskFromSnapshot(snap)])),
+    clocks: new Map(kioskSnaps.map((snap) => [snap.id, kioskClockFromSnapshot(snap)])),
+    promotions: { current: promotions },
   };
 }
 
@@ -170,13 +179,33 @@ function roundsOf(planned: PlannedAward[]): number[] {
 async function awardToUser(
   userId: string,
   awards: PlannedAward[],
-  read: { config: RewardsConfig; limits: RiskConfig; kiosks: Map<string, DepositKiosk>; origin: AwardOrigin },
+  read: {
+    config: RewardsConfig;
+    limits: RiskConfig;
+    kiosks: Map<string, DepositKiosk>;
+    clocks: Map<string, DepositSetting['kiosk']>;
+    promotions: { current: StoredPromotion[] };
+    origin: AwardOrigin;
+  },
 ): Promise<Settled<AwardOutcome>[]> {
   const submissionId = randomUUID();
   const refs = [usersCollection().doc(userId), ...awards.map(({ transactionRef }) => transactionRef)];
+  const settingOf = ({ deposit }: PlannedAward): DepositSetting => ({
+    kioskId: deposit.kioskId,
+    totalItems: deposit.plasticCount + deposit.metalCount,
+    occurredAt: deposit.happenedAt,
+    kiosk: read.clocks.get(deposit.kioskId)!,
+  });
 
   return commitOnFreshReads(async (batch) => {
-    const [userSnap, ...snaps] = await db().getAll(...refs);
+    // The promotions' budget shards are read with the user, in the same round trip (§16).
+    const { snapshots, budgets } = await readWithBudgets(
+      read.promotions,
+      refs,
+      awards.filter(({ deposit }) => read.kiosks.get(deposit.kioskId)).map(settingOf),
+      userId,
+    );
+    const [userSnap, ...snaps] = snapshots;
     const snapOf = new Map(snaps.map((snap) => [snap.ref.path, snap]));
     const profile = await profileToAward(userSnap, read.config);
     const fresh = awards
@@ -203,7 +232,10 @@ async function awardToUser(
           { plasticCount, metalCount },
           happenedAt,
           read.origin.oldestAcceptedDay,
+          budgets.applying(settingOf(award)),
         );
+        // A held deposit's promotions spend their budgets now (docs/trust.md).
+        budgets.take(latest.breakdown);
         // Trust (contract §17): past a limit the deposit is recorded and counted, its points held.
         const holdReasons = risk.judge(award.deposit, user);
         const held = holdReasons.length > 0;
@@ -238,6 +270,7 @@ async function awardToUser(
       }
     });
     if (latest && user) {
+      budgets.stage(batch);
       profile.stageFigures(batch, {
         ...pointsModel(user.pointsByMonth),
         currentPoints: latest.currentPoints,

@@ -18,6 +18,7 @@ import { pointsModel, userFromSnapshot, usersCollection } from '../data/users';
 import { stageWebhookEvent } from '../data/webhookEvents';
 import { holdDecisionNotification } from '../domain/messages';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
+import { legacyBreakdown } from '../domain/promotions';
 import { rankFor } from '../domain/rewards';
 import { ApiError, notFound } from '../errors';
 import { logInfo } from '../log';
@@ -122,6 +123,8 @@ export async function decideHold(transactionId: string, request: HoldDecisionReq
             plasticCount: transactionSnap.get('plasticCount'),
             metalCount: transactionSnap.get('metalCount'),
             occurredAt: occurredAtOf(transactionSnap.data()!),
+            // As the award would have written it: the promotions were applied (and their budgets spent) when held.
+            breakdown: transactionSnap.get('breakdown') ?? legacyBreakdown(hold.points),
           },
         }),
       );

@@ -155,6 +155,41 @@ describe('impossible-travel', () => {
   });
 });
 
+describe('promotions (§16) and holds', () => {
+  test("a held deposit's points and breakdown have the promotions; its budget is spent when held, a rejection keeps it spent", async () => {
+    const headers = await adminHeaders();
+    const promotion = { id: 'held-double', name: 'Double', multiplier: 2, budgetPoints: 1000 };
+    expect((await call('POST', '/admin/promotions', { body: promotion, headers })).status).toBe(201);
+    const given = async () =>
+      (await call('GET', '/admin/promotions', { headers })).body.promotions.find(
+        (each: { id: string }) => each.id === promotion.id,
+      ).pointsGiven;
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    await call('POST', `/admin/users/${userId}/suspend`, { body: { reason: 'x' }, headers });
+    const breakdown = [
+      { source: 'base', points: 30 },
+      { source: 'promotion', promotionId: 'held-double', name: 'Double', points: 30 },
+    ];
+    const first = await submit(apiKey, { kioskId, userId, plasticCount: 3, metalCount: 0 });
+    const second = await submit(apiKey, { kioskId, userId, plasticCount: 3, metalCount: 0 });
+    for (const { body } of [first, second]) {
+      expect(body.transaction).toMatchObject({ status: 'held', pointsEarned: 60, newBalance: 0, breakdown });
+    }
+    expect(await given()).toBe(60);
+
+    expect((await decide(first.body.transaction.id, 'release')).body.newBalance).toBe(60);
+    expect((await decide(second.body.transaction.id, 'reject')).status).toBe(200);
+    expect(await given()).toBe(60);
+    const history = await call('GET', `/user/${userId}/history`, { headers });
+    expect(
+      history.body.entries.map((entry: { transaction: { breakdown: unknown } }) => entry.transaction.breakdown),
+    ).toEqual([breakdown]);
+    await waitForKioskCount(kioskId, 6);
+    expect((await auditBooks()).differences).toEqual([]);
+  });
+});
+
 describe('suspension', () => {
   test('every deposit held while suspended, told as being checked; redemptions 403; lifted by unsuspend', async () => {
     const { kioskId, apiKey } = await seedKioskWithKey();

@@ -376,6 +376,7 @@ describe('the response check', () => {
       capped: false,
       newBalance: 10,
       occurredAt: '2026-11-23T09:30:00.000Z',
+      breakdown: [{ source: 'base', points: 10 }],
       status: 'awarded',
       holdReasons: [],
     };

@@ -164,6 +164,30 @@ const cases: Record<BodySchemaName, SchemaCase> = {
     required: ['id', 'name'],
     wrongType: ['name', 7],
   },
+  promotionBody: {
+    valid: { id: 'weekend-double', name: 'Double points', multiplier: 2 },
+    full: {
+      id: 'weekend-double',
+      name: 'x'.repeat(100),
+      active: false,
+      startsAt: '2026-11-21T00:00:00Z',
+      endsAt: '2026-11-23T00:00:00+01:00',
+      hours: 'Sa,Su 00:00-24:00',
+      kioskIds: ['alex', 'zoo'],
+      minItems: 1000,
+      multiplier: 10,
+      bonusPoints: null,
+      budgetPoints: 100_000_000,
+    },
+    required: ['id', 'name'],
+    wrongType: ['multiplier', '2'],
+  },
+  simulateBody: {
+    valid: { kioskId: 'alex', plasticCount: 3, metalCount: 0 },
+    full: { kioskId: 'alex', userId: 'u1', plasticCount: 3, metalCount: 1000, occurredAt: '2026-11-21T10:00:00Z' },
+    required: ['kioskId', 'plasticCount', 'metalCount'],
+    wrongType: ['plasticCount', 1.5],
+  },
   // Trust (contract §17).
   holdDecisionBody: {
     valid: { reason: 'r' },

@@ -10,6 +10,7 @@ import { AdminReward, RedeemedFrom, Redemption, Reward } from '../../model/point
 import { Webhook, WebhookDelivery } from '../../model/webhookViews';
 import { ErrorBody, Kiosk, NearbyKiosk, PushResponse, Transaction, User } from '../../model/views';
 import { Partner, PartnerKey, Voucher } from '../../model/partnerViews';
+import { AdminPromotion, BreakdownEntry, PublicPromotion } from '../../model/promotionViews';
 import { Hold } from '../../model/trustViews';
 
 export type Json = Record<string, unknown>;
@@ -37,6 +38,10 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   Partner,
   PartnerKey,
   Voucher,
+  // Promotions (contract §16).
+  BreakdownEntry,
+  PublicPromotion,
+  AdminPromotion,
   // Trust (contract §17).
   Hold,
 ];

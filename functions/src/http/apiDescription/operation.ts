@@ -13,6 +13,7 @@ export type SchemaKit = { Type: typeof Type } & typeof import('../../model/field
   typeof import('../../model/pointsViews') &
   typeof import('../../model/webhookViews') &
   typeof import('../../model/partnerViews') &
+  typeof import('../../model/promotionViews') &
   typeof import('../../model/trustViews');
 
 /**
@@ -38,6 +39,7 @@ export const API_TAGS = [
   'Rewards',
   'Administration',
   'Partners',
+  'Promotions',
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number];
 

@@ -43,6 +43,11 @@ import { useVoucherRoute } from './useVoucher';
 // A person's data (contract §15).
 import { exportUserRoute } from './exportUser';
 import { eraseUserRoute } from './eraseUser';
+// Promotions (contract §16).
+import { upsertPromotionRoute } from './upsertPromotion';
+import { listPromotionsRoute } from './listPromotions';
+import { simulatePromotionsRoute } from './simulatePromotions';
+import { listPublicPromotionsRoute } from './listPublicPromotions';
 // Trust (contract §17).
 import { listHoldsRoute, rejectHoldRoute, releaseHoldRoute } from './holdRoutes';
 import { suspendUserRoute, unsuspendUserRoute } from './suspensionRoutes';
@@ -97,6 +102,11 @@ export const routes: AnyRoute[] = [
   // A person's data (contract §15).
   exportUserRoute,
   eraseUserRoute,
+  // Promotions (contract §16).
+  upsertPromotionRoute,
+  listPromotionsRoute,
+  simulatePromotionsRoute,
+  listPublicPromotionsRoute,
   // Trust (contract §17).
   listHoldsRoute,
   releaseHoldRoute,
