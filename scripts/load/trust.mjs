@@ -19,13 +19,13 @@ const ROGUE = { deposits: 25, items: 200, users: 5 };
 const PLACES = { berlin: { latitude: 52.52, longitude: 13.41 }, munich: { latitude: 48.14, longitude: 11.58 } };
 const MINUTE = 60_000;
 /** A traveller's deposits: where, and minutes after the first; `held` the impossible trips. */
-const TRIPS = [
-  { at: 'berlin', minutes: 0, held: false },
-  { at: 'munich', minutes: 30, held: true },
-  { at: 'munich', minutes: 31, held: false },
-  { at: 'berlin', minutes: 300, held: false },
-  { at: 'munich', minutes: 310, held: true },
-];
+const TRIPS = /** @type {const} */ ([
+  ['berlin', 0, false],
+  ['munich', 30, true],
+  ['munich', 31, false],
+  ['berlin', 300, false],
+  ['munich', 310, true],
+]).map(([at, minutes, held]) => ({ at, minutes, held }));
 
 /** The limits, before the phases that deposit under them start. */
 export const setTrustLimits = () => db().doc('config/risk').set(LIMITS);
@@ -35,11 +35,8 @@ export async function trustPhase(run) {
   const started = performance.now();
   const kioskIds = ['load-rogue-kiosk', 'load-berlin', 'load-munich'];
   const [rogueKiosk, berlin, munich] = kioskIds;
-  const users = [
-    ...Array.from({ length: ROGUE.users }, (_, i) => `load-rogue-user-${i}`),
-    'load-traveller-0',
-    'load-traveller-1',
-  ];
+  const travellers = ['load-traveller-0', 'load-traveller-1'];
+  const users = [...Array.from({ length: ROGUE.users }, (_, i) => `load-rogue-user-${i}`), ...travellers];
   const place = (/** @type {string} */ id) => (id === munich ? PLACES.munich : PLACES.berlin);
   const kiosk = (/** @type {string} */ id) =>
     newKiosk({ name: id, address: id, openingHours: '24/7', timezone: 'Europe/Berlin', location: place(id) });
@@ -61,7 +58,7 @@ export async function trustPhase(run) {
   );
   const base = Date.now() - 12 * 60 * MINUTE;
   const trips = await Promise.all(
-    ['load-traveller-0', 'load-traveller-1'].map(async (userId) => {
+    travellers.map(async (userId) => {
       const answers = [];
       for (const [i, { at, minutes }] of TRIPS.entries()) {
         const occurredAt = new Date(base + minutes * MINUTE).toISOString();
