@@ -144,15 +144,16 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
   });
   // A use consumes its voucher: each use takes the next unused one (n counts every endpoint's requests).
   let uses = 0;
-  /** @type {[string, (n: number) => [string, Record<string, string>?, unknown?]][]} */
+  /** @typedef {(n: number) => [string, Record<string, string>?, unknown?]} Build */
+  /** @type {[string, Build, Build?][]} The name, the n-th request and, for a few, their data floor's (floor.js). */
   const list = [
     ['GET /openapi.json', () => ['/openapi.json']],
-    ['GET /kiosk/{id}', (n) => [`/kiosk/${kiosk(n).id}`]],
-    ['GET /kiosks', () => ['/kiosks']],
+    ['GET /kiosk/{id}', (n) => [`/kiosk/${kiosk(n).id}`], (n) => [`/doc?path=kiosks/${kiosk(n).id}`]],
+    ['GET /kiosks', () => ['/kiosks'], () => ['/query?collection=kiosks']],
     ['GET /kiosks?near=', () => ['/kiosks?near=50,9&radiusKm=40']],
-    ['GET /user/{id}', (n) => [user(n), auth(n)]],
+    ['GET /user/{id}', (n) => [user(n), auth(n)], (n) => [`/doc?path=users/${uid(n)}&path=config/rewards`, auth(n)]],
     ['GET /user/{id}/history', (n) => [`${user(n)}/history`, auth(n)]],
-    ['GET /rewards', () => ['/rewards']],
+    ['GET /rewards', () => ['/rewards'], () => ['/query?collection=rewards&active&orderBy=cost']],
     ['POST /admin/users/{id}/adjustments', (n) => [`/admin/users/${uid(n)}/adjustments`, admin, adjustment(n)]],
     ['POST /user/{id}/redemptions', (n) => [`${user(n)}/redemptions`, { ...auth(n), ...once(n, 'red') }, REDEEM]],
     ['POST /kiosk/{id}/status', (n) => [`/kiosk/${kiosk(n).id}/status`, key(n), { status: 'available' }]],
@@ -173,12 +174,14 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
     ],
     ['POST /send-otp-email', (n) => ['/send-otp-email', client(n), otp(n)]],
   ];
-  return list.map(([name, build]) => ({
+  const requestOf = (/** @type {string} */ method, /** @type {Build} */ build) => (/** @type {number} */ n) => {
+    const [path, headers = {}, body] = build(n);
+    return { method, path, headers, body };
+  };
+  return list.map(([name, build, dataFloor]) => ({
     name,
-    request: (/** @type {number} */ n) => {
-      const [path, headers = {}, body] = build(n);
-      return { method: name.split(' ')[0], path, headers, body };
-    },
+    request: requestOf(name.split(' ')[0], build),
+    dataFloor: dataFloor && requestOf('GET', dataFloor),
   }));
 }
 /** @typedef {ReturnType<typeof endpoints>[number]} Endpoint */

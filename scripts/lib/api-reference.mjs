@@ -11,10 +11,7 @@ import { buildReferencePage } from './redocly.cjs';
 const PORT = 8090;
 export const API_REFERENCE_URL = `http://127.0.0.1:${PORT}/`;
 
-/**
- * Serves the page on every path (the page links its sections by path, e.g. /kiosk-devices).
- * @param {string} apiUrl
- */
+/** Serves the page on every path (the page links its sections by path, e.g. /kiosk-devices). @param {string} apiUrl */
 export function serveApiReference(apiUrl) {
   const dir = join(cacheDir, 'api-reference');
   const documentFile = join(dir, 'openapi.json');

@@ -97,10 +97,7 @@ export const TSC = join(functionsDir, 'node_modules', '.bin', 'tsc');
  */
 export const COMPILE_ARGS = ['-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', buildInfo];
 
-/**
- * @param {string} dir
- * @returns {Generator<string>}
- */
+/** @param {string} dir @returns {Generator<string>} */
 function* typeScriptSources(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -163,9 +160,7 @@ export function buildFunctions({ quiet = false } = {}) {
 
 /**
  * Resolves once `url` answers (with `ok`: answers 2xx), or rejects after `timeoutMs`.
- * @param {string} url
- * @param {number} timeoutMs
- * @param {{ ok?: boolean }} [options]
+ * @param {string} url @param {number} timeoutMs @param {{ ok?: boolean }} [options]
  */
 export const waitForHttp = (url, timeoutMs, { ok = false } = {}) =>
   waitFor(
@@ -231,10 +226,7 @@ export function runInEmulators({ projectId, command, only = SERVICE_EMULATORS, c
     stdio: onLine ? ['inherit', 'pipe', 'pipe'] : 'inherit',
   });
   if (onLine) {
-    /**
-     * @param {import('node:stream').Readable | null} stream
-     * @param {NodeJS.WritableStream} sink
-     */
+    /** @param {import('node:stream').Readable | null} stream @param {NodeJS.WritableStream} sink */
     const tee = (stream, sink) => {
       if (!stream) return;
       stream.pipe(sink, { end: false });

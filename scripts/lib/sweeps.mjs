@@ -1,9 +1,7 @@
 // @ts-check
-// The local stack's stand-in for Cloud Scheduler. The functions emulator does not run scheduled functions
-// (firebase-tools issue 2034), so `npm start` runs each scheduled function's own handler every 5 minutes: through the
-// operator CLI (`admin alerts:sweep`, `admin effects:sweep`, `admin expiry:run`, `admin users:sweep`), against the
-// local emulators. The users sweep is daily when deployed; every 5 minutes here, so that an account deleted in the Auth
-// emulator is seen erased while the demo runs.
+// The local stack's Cloud Scheduler: the functions emulator runs no scheduled function (firebase-tools issue 2034), so
+// `npm start` runs each one's handler through the operator CLI every 5 minutes (the daily users sweep too, so that an
+// account deleted in the Auth emulator is seen erased while the demo runs).
 import { LOCAL_PROJECT_ID, runAdmin } from './emulators.mjs';
 
 /** As `schedule: 'every 5 minutes'` of silentKioskSweep and effectsSweep in functions/src/index.ts. */

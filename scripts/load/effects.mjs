@@ -1,8 +1,7 @@
 // @ts-check
-// The end of a load run, before its books: the triggers drain, and the effects sweep (the scheduled `effectsSweep`, run
-// through `admin effects:sweep`) completes what no trigger finished: a delivery the emulator lost ( Request to function
-// failed: Error: write EPIPE ) or a run whose retries ran out. The books then hold either way, and the report says how
-// many effects the sweep had to complete.
+// The end of a load run, before its books: the triggers drain, and `admin effects:sweep` (the scheduled effectsSweep)
+// completes what no trigger finished (a delivery the emulator lost to EPIPE, retries run out); the report says how
+// many.
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { requireFunctions } from '../lib/paths.mjs';
 import { runAdmin } from '../lib/emulators.mjs';

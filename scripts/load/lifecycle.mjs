@@ -1,9 +1,7 @@
 // @ts-check
-// The load test's expiry and erasures (contract §14, §15), run during the mixed phase. Dormant users hold points added
-// in a month now past their validity (users from before the ledger, so their opening balance is an adjustment) and keep
-// depositing; leavers deposit too. Halfway through, the expiry run runs twice at once (the CLI, the code the daily
-// function runs) and every leaver is erased through the API (half by themselves, half by an operator), while both keep
-// depositing.
+// The load test's expiry and erasures (contract §14, §15), during the mixed phase: dormant users hold points of a month
+// past their validity, leavers deposit too; halfway, two expiry runs at once (the CLI) and every leaver erased through
+// the API (half by themselves, half by an operator), while both keep depositing.
 import { pause } from '../../kiosk-simulator/client.ts';
 import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';

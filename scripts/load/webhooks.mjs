@@ -1,9 +1,7 @@
 // @ts-check
-// The load test's webhook receiver (contract §13): an HTTP server of this process, registered for every event type
-// before the first phase, that answers 500 to 10 % of attempts at random and verifies every signature with
-// `standardwebhooks`, an independent Standard Webhooks implementation. After the run, deliveries that ended `failed`
-// (every attempt of the schedule refused) are retried through the API as an operator would. webhookBooks() then holds
-// the receiver to Firestore.
+// The load test's webhook receiver (contract §13): a server of this process, registered for every event type before the
+// first phase, answering 500 to 10 % of attempts and verifying every signature with `standardwebhooks`. Deliveries that
+// ended `failed` are then retried through the API as an operator would; webhookBooks() holds the receiver to Firestore.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { text } from 'node:stream/consumers';

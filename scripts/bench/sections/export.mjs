@@ -1,8 +1,7 @@
 // @ts-check
-// A person's data given back (contract §15) as the history grows: GET /user/{id}/export of a user with each of
-// `entries` ledger entries and their transactions, c=1, timed to its last byte; and the peak resident memory of the
-// instance that served it (VmHWM of its process, from /proc). Each size has an instance of its own, warmed by one
-// export of the shortest history; the sizes are measured in rotation.
+// A person's data (contract §15) as the history grows: GET /user/{id}/export with `entries` ledger entries, c=1, timed
+// to its last byte, and the serving instance's peak RSS (VmHWM, /proc). An instance per size, warmed by one export, the
+// sizes in rotation.
 import { readFileSync } from 'node:fs';
 import { idTokenFor } from '../../../functions/test/harness/auth.ts';
 import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
