@@ -33,11 +33,7 @@ const MAIL = { smtpPort: '1025', webPort: '1080' };
 const MAIL_PAGE = `http://127.0.0.1:${MAIL.webPort}`;
 const STARTUP_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 20_000;
-/**
- * The parts started after the first answer (maildev, the seed, the watcher) run at this lower CPU priority (nice 10),
- * so that on two cores they leave the emulators what they need to answer the first requests; they still get every cycle
- * the emulators leave.
- */
+/** The parts started after the first answer run at nice 10: on two cores they leave the emulators what they need. */
 const BACKGROUND_PRIORITY = 10;
 
 const bin = (/** @type {string} */ dir, /** @type {string} */ name) => join(dir, 'node_modules', '.bin', name);
@@ -51,9 +47,8 @@ const children = [];
 let stopping = false;
 
 /**
- * Starts a long-running part of the stack in its own process group, so that Ctrl-C reaches only this script, which then
- * stops each part once, the way it expects (the emulator suite shuts down cleanly on its first SIGINT). Output lines
- * are prefixed with the part's name. `background`: at BACKGROUND_PRIORITY.
+ * Starts a part of the stack in its own process group, so that Ctrl-C reaches only this script, which stops each part
+ * once, as it expects (the emulators shut down cleanly on their first SIGINT); its lines prefixed with its name.
  * @param {string} name @param {string} command @param {string[]} args
  * @param {import('node:child_process').SpawnOptions} [options]
  * @param {{ stopSignal?: NodeJS.Signals, background?: boolean }} [how]
@@ -92,10 +87,7 @@ function lowerPriority(proc) {
   }
 }
 
-/**
- * Sends `signal` to the process `pid` (to its process group where `pid` is negative), unless it is already gone.
- * @param {number | undefined} pid @param {NodeJS.Signals} signal
- */
+/** `signal` to process `pid` (its group where negative), unless gone. @param {number | undefined} pid @param {NodeJS.Signals} signal */
 function kill(pid, signal) {
   try {
     if (pid) process.kill(pid, signal);
@@ -141,10 +133,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-/**
- * `admin seed` against the emulators just started; resolves to its report (what it made, lines to paste).
- * @returns {Promise<string>}
- */
+/** `admin seed` against the emulators just started: its report (what it made, lines to paste). @returns {Promise<string>} */
 async function seed() {
   const { status, stdout, stderr } = await runAdmin(LOCAL_PROJECT_ID, ['seed'], lowerPriority);
   if (status !== 0) throw new Error(`exit code ${status}: ${stderr.trim()}`);

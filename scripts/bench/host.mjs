@@ -23,11 +23,7 @@ export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
 const envFiles = ['.env', '.env.local'].map((name) => join(functionsDir, name)).filter(existsSync);
 const params = Object.assign({}, ...envFiles.map((file) => parseEnv(readFileSync(file, 'utf8'))));
 
-/**
- * What Cloud Run functions sets for a 2nd gen HTTP function named `api`, the params, the emulator hosts, call timing on
- * (src/adapters/callTiming.ts), and `extra`.
- * @type {(extra?: Record<string, string>) => Record<string, string>}
- */
+/** Cloud Run's env of a 2nd gen function `api`, the params, the emulators, call timing on, and `extra`. @type {(extra?: Record<string, string>) => Record<string, string>} */
 export const functionEnv = (extra = {}) => {
   const env = {
     PATH: process.env.PATH,
@@ -168,10 +164,7 @@ export function cannon(url, { connections, amount, duration, build, onAnswer }) 
 }
 /** @typedef {Awaited<ReturnType<typeof cannon>>} Load */
 
-/**
- * `map` over `items`, one at a time.
- * @type {<T, R>(items: T[], map: (item: T, i: number) => Promise<R>) => Promise<R[]>}
- */
+/** `map` over `items`, one at a time. @type {<T, R>(items: T[], map: (item: T, i: number) => Promise<R>) => Promise<R[]>} */
 export const inSequence = async (items, map) => {
   const results = [];
   for (const item of items) results.push(await map(item, results.length));

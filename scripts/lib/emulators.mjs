@@ -47,11 +47,7 @@ function findSdkFirestoreJar() {
   return existsSync(KNOWN_SDK_JAR) ? KNOWN_SDK_JAR : undefined;
 }
 
-/**
- * firebase-tools downloads its Firestore emulator jar at first start, which fails without internet. The Cloud SDK's
- * emulator is installed on these machines but its jar has no Main-Class, so a launcher jar (a manifest only) points
- * java at it. Where no SDK jar exists, firebase-tools downloads its own as usual.
- */
+/** The Cloud SDK's Firestore emulator (its jar lacks Main-Class) via a launcher jar, else firebase-tools' download. */
 export function emulatorEnv() {
   // A burst of requests makes the functions emulator start one worker per request; on 2 cores dozens of them need
   // longer than the default 30 s to load.
@@ -108,10 +104,7 @@ function* typeScriptSources(dir) {
 
 const modified = (/** @type {string} */ path) => (existsSync(path) ? statSync(path).mtimeMs : 0);
 
-/**
- * Each source with its output in lib, and how new that output must be: as new as the source and as the compiler
- * settings. Times are modification times in ms, 0 for a missing file.
- */
+/** Each source's output in lib, its mtime (0: missing) and the mtime it needs (its source's, the settings'). */
 function sourcesAndOutputs() {
   const settings = Math.max(
     ...['tsconfig.json', 'tsconfig.build.json', 'package.json'].map((name) => modified(join(functionsDir, name))),
@@ -122,11 +115,7 @@ function sourcesAndOutputs() {
   });
 }
 
-/**
- * Whether functions/lib is up to date, in a few milliseconds: every output is as new as it needs to be, and the build
- * info of the last successful compile is there (a failed compile removes it, so the next one runs again and shows the
- * errors).
- */
+/** Whether functions/lib is up to date: every output new enough, and the last successful compile's build info there. */
 export function functionsBuilt() {
   return existsSync(buildInfo) && sourcesAndOutputs().every(({ outputTime, needed }) => outputTime >= needed);
 }
