@@ -38,8 +38,7 @@ const ADMIN_KIOSK = {
 };
 
 /**
- * A project of its own in the emulator for a section's `size`: its id, firebase-admin's Firestore for it (an app of its
- * own), and the start options of an api instance on it with `env`.
+ * A project for a section's `size`: its id, its Firestore (an app of its own), and an api instance's start options.
  * @param {string} size @param {Record<string, string>} [env]
  */
 export function sizeProject(size, env = {}) {
@@ -51,8 +50,7 @@ export function sizeProject(size, env = {}) {
 }
 
 /**
- * The settings, the bench's kiosks each with a key (`${keyPrefix}-${i}`) and `userCount` users (every other one with a
- * push token) in `firestore`, written with the service's own builders.
+ * The settings, the kiosks each with a key and `userCount` users (half with a push token), by the service's builders.
  * @param {import('firebase-admin/firestore').Firestore} firestore @param {number} userCount @param {string} keyPrefix
  */
 export async function seedFleet(firestore, userCount, keyPrefix) {

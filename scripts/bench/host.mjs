@@ -87,8 +87,7 @@ async function startFunction(/** @type {StartOptions} */ { source = functionsDir
 /** @typedef {Awaited<ReturnType<typeof startFunction>>} Instance */
 
 /**
- * Starts an instance per entry of `options`, waits for each one's first answer to GET `ready` (default /), runs
- * `measure` with the instances and those answers, stops them.
+ * An instance per entry of `options`, each answering GET `ready`; `measure` with them and their first answers.
  * @type {<R>(options: StartOptions[], measure: (instances: Instance[], first: FirstAnswer[]) => Promise<R>, ready?: GetRequest) => Promise<R>}
  */
 export const withInstances = async (options, measure, ready = { path: '/' }) => {
@@ -172,8 +171,7 @@ export const inSequence = async (items, map) => {
 };
 
 /**
- * `rounds` rounds of `measure(item, i, round)` over `items`, each round starting one further on, so that other load on
- * the machine hits every item alike: what each item measured, round by round.
+ * `rounds` rounds of `measure` over `items`, each starting one further on (other load hits all alike), per item.
  * @type {<T, R>(rounds: number, items: T[], measure: (item: T, i: number, round: number) => Promise<R>) => Promise<R[][]>}
  */
 export const inRotation = async (rounds, items, measure) => {
@@ -187,8 +185,7 @@ export const inRotation = async (rounds, items, measure) => {
 };
 
 /**
- * `rounds` of `amount` requests (c=1) per target, in rotation after a warm-up of `warmUp` each; latencies and backend
- * times pooled per target (each row's columns in the report).
+ * `rounds` of `amount` requests (c=1) per target in rotation, after `warmUp` each; figures pooled per target.
  * @param {{ url: string, request: BenchRequest }[]} targets @param {{ rounds: number, amount: number, warmUp?: number }} plan
  */
 export async function inTurn(targets, { rounds, amount, warmUp = 5 }) {

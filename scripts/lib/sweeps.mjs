@@ -18,8 +18,7 @@ export const SCHEDULED_SWEEPS = [
 ];
 
 /**
- * Runs the CLI `command` every 5 minutes until the process ends, one run at a time; each run's outcome (or failure) is
- * one line through `log`, led by `name`.
+ * Runs CLI `command` every 5 minutes, one run at a time, each outcome one line through `log`, led by `name`.
  * @param {{ name: string, command: string }} sweep @param {(line: string) => void} log
  */
 export function startSweep({ name, command }, log) {

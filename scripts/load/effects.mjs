@@ -45,8 +45,7 @@ export async function waitForTriggersToSettle(stallMs = 60_000, timeoutMs = 600_
 }
 
 /**
- * `admin effects:sweep --min-age 0`: every pending effect completed now, racing any trigger still at work (exactly once
- * either way). Its outcome per kind: found pending, completed by the sweep, failed.
+ * `admin effects:sweep --min-age 0` (racing any trigger still at work): per kind, found pending, completed, failed.
  * @param {string} projectId
  */
 export async function sweepEffects(projectId) {

@@ -20,8 +20,7 @@ export const EXPIRE_AFTER_MONTHS = 6;
 const OLD_POINTS = 500;
 
 /**
- * The dormant users' and leavers' documents: a dormant user's balance added in the month whose points expire on the 1st
- * of this one.
+ * The dormant users' (their balance from the month whose points expired on the 1st) and leavers' documents.
  * @param {string[]} dormant @param {string[]} leavers
  */
 export async function seedLifecycle(dormant, leavers) {
@@ -88,8 +87,7 @@ export async function lifecyclePhase(run) {
 }
 
 /**
- * The users/{id} documents of `ids`, each also with `entries` (the points of its `kind` entries in the ledger) and
- * `erased` (whether `erasedAt` is set).
+ * The users/{id} documents of `ids`, with `entries` (the points of its `kind` ledger entries) and `erased`.
  * @param {string[]} ids @param {string} kind
  */
 const usersWithEntries = async (ids, kind) =>

@@ -17,8 +17,7 @@ const { WEBHOOK_EVENT_TYPES } = requireFunctions('./lib/model/webhookEventTypes.
 const FAILING_SHARE = 0.1;
 
 /**
- * A receiver on 127.0.0.1 (http to loopback is allowed on the emulators only), listening, and registered for every
- * event type through the API. It answers 503 until it has the secret the registration answers with.
+ * A receiver on 127.0.0.1 (emulators only), registered for every event type; 503 until it has the secret.
  * @param {import('./run.mjs').Run} run
  */
 export async function startReceiver({ api, admin }) {
@@ -67,8 +66,7 @@ const deliveriesOf = (/** @type {string} */ webhookId) =>
   db().collection('webhookDeliveries').where('webhookId', '==', webhookId);
 
 /**
- * Waits until no delivery to `webhookId` is pending, then retries (through the API) each that ended `failed`, up to
- * `rounds` times. Returns how many were retried.
+ * Once no delivery is pending, retries through the API each that ended `failed`, `rounds` times: how many.
  * @param {import('./run.mjs').Run} run @param {string} webhookId
  */
 export async function settleDeliveries({ api, admin }, webhookId, rounds = 3) {
@@ -94,8 +92,7 @@ export async function settleDeliveries({ api, admin }, webhookId, rounds = 3) {
 }
 
 /**
- * The webhooks' books, and the figures of what the receiver saw: lag is from the event's commit (its document's create
- * time) to the receiver's first 2xx.
+ * The webhooks' books and what the receiver saw (lag: the event's commit to the receiver's first 2xx).
  * @param {Awaited<ReturnType<typeof startReceiver>>} receiver @param {number} retried
  */
 export async function webhookBooks({ webhookId, seen }, retried) {
