@@ -1,12 +1,10 @@
 // @ts-check
-// `npm run bench [-- --quick] [-- --console] [-- --report-only] [-- --only=cold|warm]`: builds the functions, times a warm `npm start`
-// against a bare `firebase emulators:start`, then runs scripts/bench/run.mjs inside the emulator suite (project
-// demo-kiosk-rewards-bench), then scripts/bench/console.mjs in the whole stack (Hosting too), keeps what they measured
-// in .cache/bench.json, writes BENCHMARKS.md from it and prints the targets.
-// --quick: every section shrunk (a few minutes), for trying the bench, not for figures.
-// --console: the console's section alone, put in place of the one BENCHMARKS.md has.
-// --report-only: BENCHMARKS.md again from .cache/bench.json, measuring nothing.
-// --only=cold|warm: that section of run.mjs alone, its rows printed (BENCHMARKS.md untouched), for trying a change.
+// `npm run bench [-- --quick] [--console] [--report-only] [--only=cold|warm]`: builds the functions, times a warm `npm
+// start` against a bare `firebase emulators:start`, runs scripts/bench/run.mjs in the emulators (project
+// demo-kiosk-rewards-bench), then scripts/bench/console.mjs with Hosting too; keeps the figures in .cache/bench.json,
+// writes BENCHMARKS.md from them and prints the targets. --quick: every section shrunk, for trying the bench, not for
+// figures; --console: the console's section alone, put in place of BENCHMARKS.md's; --report-only: BENCHMARKS.md again
+// from .cache/bench.json; --only=cold|warm: that section of run.mjs alone, its rows printed, BENCHMARKS.md untouched.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';

@@ -87,7 +87,10 @@ function lowerPriority(proc) {
   }
 }
 
-/** `signal` to process `pid` (its group where negative), unless gone. @param {number | undefined} pid @param {NodeJS.Signals} signal */
+/**
+ * `signal` to process `pid` (its group where negative), unless gone.
+ * @param {number | undefined} pid @param {NodeJS.Signals} signal
+ */
 function kill(pid, signal) {
   try {
     if (pid) process.kill(pid, signal);
@@ -133,7 +136,10 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-/** `admin seed` against the emulators just started: its report (what it made, lines to paste). @returns {Promise<string>} */
+/**
+ * `admin seed` against the emulators just started: its report (what it made, lines to paste).
+ * @returns {Promise<string>}
+ */
 async function seed() {
   const { status, stdout, stderr } = await runAdmin(LOCAL_PROJECT_ID, ['seed'], lowerPriority);
   if (status !== 0) throw new Error(`exit code ${status}: ${stderr.trim()}`);

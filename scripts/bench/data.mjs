@@ -1,8 +1,7 @@
 // @ts-check
-// The bench's data and requests: kiosks with keys (and a revoked key each), users (every other one with a push token),
-// users signed in to the Auth emulator with a history, an admin, a rewards catalog, and a partner with a key and issued
-// vouchers of its reward (one for each use the bench sends); per endpoint, the n-th request the bench sends it. Ids are
-// spread over n so that concurrent requests touch different documents.
+// The bench's data and requests: kiosks with keys (and a revoked one each), users (half with a push token), users
+// signed in to the Auth emulator with a history, an admin, rewards, a partner with a key and a voucher per use the
+// bench sends; per endpoint, its n-th request, ids spread over n so that concurrent requests touch different documents.
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';

@@ -1,7 +1,6 @@
 // @ts-check
-// Hosting a function as Cloud Functions does: @google-cloud/functions-framework serving target `api` of the built code
-// (or of the floor function, floor.js), one process per instance, against the emulators; sending load to it, all
-// through autocannon; and the rotation the sections measure their sizes in.
+// Hosting a function as Cloud Functions does: functions-framework serving target `api` of the built code (or of
+// floor.js), a process per instance, against the emulators; load through autocannon; the rotation of sizes.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -23,7 +22,10 @@ export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
 const envFiles = ['.env', '.env.local'].map((name) => join(functionsDir, name)).filter(existsSync);
 const params = Object.assign({}, ...envFiles.map((file) => parseEnv(readFileSync(file, 'utf8'))));
 
-/** Cloud Run's env of a 2nd gen function `api`, the params, the emulators, call timing on, and `extra`. @type {(extra?: Record<string, string>) => Record<string, string>} */
+/**
+ * Cloud Run's env of a 2nd gen function `api`, the params, the emulators, call timing on, and `extra`.
+ * @type {(extra?: Record<string, string>) => Record<string, string>}
+ */
 export const functionEnv = (extra = {}) => {
   const env = {
     PATH: process.env.PATH,
@@ -163,7 +165,10 @@ export function cannon(url, { connections, amount, duration, build, onAnswer }) 
 }
 /** @typedef {Awaited<ReturnType<typeof cannon>>} Load */
 
-/** `map` over `items`, one at a time. @type {<T, R>(items: T[], map: (item: T, i: number) => Promise<R>) => Promise<R[]>} */
+/**
+ * `map` over `items`, one at a time.
+ * @type {<T, R>(items: T[], map: (item: T, i: number) => Promise<R>) => Promise<R[]>}
+ */
 export const inSequence = async (items, map) => {
   const results = [];
   for (const item of items) results.push(await map(item, results.length));

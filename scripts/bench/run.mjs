@@ -83,7 +83,10 @@ if (only === 'cold') finish({ cold, machine: machine() });
 
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
 const instances = [{ env: functionEnv(env) }, floorFunction()];
-/** The warm rows (GET /openapi.json's HTTP floor sends a body of its size). @param {import('./host.mjs').Instance[]} _ */
+/**
+ * The warm rows (GET /openapi.json's HTTP floor sends a body of its size).
+ * @param {import('./host.mjs').Instance[]} _
+ */
 const warmRows = async ([api, floor]) => {
   const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, { path: '/openapi.json' })).body));
   return measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });

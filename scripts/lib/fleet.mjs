@@ -10,13 +10,19 @@ const { newTransaction } = requireFunctions('./lib/data/transactions.js');
 const { newProfile } = requireFunctions('./lib/data/users.js');
 const { DEFAULT_REWARDS } = requireFunctions('./lib/domain/rewards.js');
 
-/** Kiosk `i` of a seeded fleet, by the service's builder. @param {number} i @param {{ name: string, address: string, openingHours?: string, status?: string }} definition */
+/**
+ * Kiosk `i` of a seeded fleet, by the service's builder.
+ * @param {number} i @param {{ name: string, address: string, openingHours?: string, status?: string }} definition
+ */
 export function fleetKioskDoc(i, definition) {
   const location = { latitude: 48 + (i % 10) * 0.5, longitude: 8 + Math.floor(i / 10) * 0.5 };
   return newKiosk({ timezone: 'Europe/Berlin', ...definition, location });
 }
 
-/** The users/{id} document of a new user, with `pushToken` if given. @param {string} name @param {string} [pushToken] */
+/**
+ * The users/{id} document of a new user, with `pushToken` if given.
+ * @param {string} name @param {string} [pushToken]
+ */
 export const fleetUserDoc = (name, pushToken) => newProfile({ name, pushToken }, DEFAULT_REWARDS);
 
 /**
@@ -72,7 +78,10 @@ export function fleetUserWithHistory(
   ];
 }
 
-/** Writes `docs` ([ref, data]) in batches of 400. @param {any[][]} docs @param {import('firebase-admin/firestore').Firestore} [firestore] */
+/**
+ * Writes `docs` ([ref, data]) in batches of 400.
+ * @param {any[][]} docs @param {import('firebase-admin/firestore').Firestore} [firestore]
+ */
 export async function writeAll(docs, firestore = db()) {
   for (let i = 0; i < docs.length; i += 400) {
     const batch = firestore.batch();

@@ -1,7 +1,6 @@
 // @ts-check
-// What must stay flat as the data grows: awards per second as users grow, a search near a point as the fleet grows
-// elsewhere, a page of history as the history grows. Each size is served by a warm instance of its own; the sizes are
-// measured in rotation, so other load on the machine hits every size alike.
+// What must stay flat as the data grows: awards per second (users), a search near a point (the fleet elsewhere), a page
+// of history (the history). A warm instance per size, the sizes measured in rotation.
 import { pointAt } from '../../../functions/test/harness/geo.ts';
 import { idTokenFor } from '../../../functions/test/harness/auth.ts';
 import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
