@@ -18,7 +18,10 @@ export const loadRoute = (entry: RouteEntry): AnyRoute => ('load' in entry ? ent
 /** Every route, each module loaded: what the API description is built from. */
 export const allRoutes = (): AnyRoute[] => routeTable.map(loadRoute);
 
-/** Every endpoint of the `api` function, one line each. */
+/**
+ * Every endpoint of the `api` function, one entry each. A route imported above and listed as it is also works; it is
+ * then loaded at cold start.
+ */
 export const routeTable: RouteEntry[] = [
   lazy('GET', '/', () => (require('./health') as typeof import('./health')).healthRoute),
   openApiRoute(allRoutes),
