@@ -1,6 +1,6 @@
 // @ts-check
-// `npm run bench [-- --quick] [--console] [--report-only] [--only=cold|warm]`: builds the functions, times a warm `npm
-// start` against a bare `firebase emulators:start`, runs scripts/bench/run.mjs in the emulators (project
+// `npm run bench [-- --quick] [--console] [--report-only] [--only=cold|warm]`: builds the functions, times a warm
+// `npm start` against a bare `firebase emulators:start`, runs scripts/bench/run.mjs in the emulators (project
 // demo-kiosk-rewards-bench), then scripts/bench/console.mjs with Hosting too; keeps the figures in .cache/bench.json,
 // writes BENCHMARKS.md from them and prints the targets. --quick: every section shrunk, for trying the bench, not for
 // figures; --console: the console's section alone, put in place of BENCHMARKS.md's; --report-only: BENCHMARKS.md again

@@ -1,7 +1,6 @@
 // @ts-check
-// The console's figures (`node scripts/bench/console.mjs <results.json> [--quick]`, inside emulators:exec with
-// Hosting): a fleet through the API, then in Chromium the first page's JavaScript as Hosting compresses it and
-// navigation -> Fleet table rendered, signed in, with an empty HTTP cache each run.
+// The console's figures (`node scripts/bench/console.mjs <results.json> [--quick]`, with Hosting): the first page's
+// JavaScript as Hosting compresses it, and navigation -> Fleet table rendered, empty HTTP cache.
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { consoleUrl, launchBrowser, newPage, signIn } from '../../console/test/browser.ts';

@@ -1,7 +1,6 @@
 // @ts-check
-// The start row: launch -> first 200 from the API of a warm `npm start` (functions built) against a bare `firebase
-// emulators:start`, alternating; each launch in a process group of its own, ended as Ctrl-C ends it, the next waiting
-// until every port is closed. Runs before the bench's own emulators start (the ports are fixed).
+// The start row: launch -> first 200 of a warm `npm start` against a bare `firebase emulators:start`, alternating, each
+// in a process group of its own ended as Ctrl-C ends it; before the bench's own emulators.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';

@@ -1,7 +1,5 @@
-// The API reference page of the local stack, for people: served by `npm start` on API_REFERENCE_URL. It is built with
-// redocly from the document the running API serves (GET /openapi.json) when first asked for, and again whenever that
-// document changed (an edit in functions/src reloads the functions), so it costs the start-up nothing and never shows
-// an old API. The API itself answers only JSON.
+// redocly from the document the running API serves (GET /openapi.json), built when first asked for and again when that
+// document changed: no start-up cost, never an old API. The API itself answers only JSON.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';

@@ -1,7 +1,6 @@
 // @ts-check
-// The local stack's Cloud Scheduler: the functions emulator runs no scheduled function (firebase-tools issue 2034), so
-// `npm start` runs each one's handler through the operator CLI every 5 minutes (the daily users sweep too, so that an
-// account deleted in the Auth emulator is seen erased while the demo runs).
+// The local stack's Cloud Scheduler (the functions emulator runs no scheduled function): every 5 minutes, each one's
+// handler through the operator CLI (the daily users sweep too, so erasures show while the demo runs).
 import { LOCAL_PROJECT_ID, runAdmin } from './emulators.mjs';
 
 /** As `schedule: 'every 5 minutes'` of silentKioskSweep and effectsSweep in functions/src/index.ts. */

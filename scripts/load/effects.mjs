@@ -1,7 +1,6 @@
 // @ts-check
-// The end of a load run, before its books: the triggers drain, and `admin effects:sweep` (the scheduled effectsSweep)
-// completes what no trigger finished (a delivery the emulator lost to EPIPE, retries run out); the report says how
-// many.
+// The end of a load run: the triggers drain, and `admin effects:sweep` completes what no trigger finished (a delivery
+// the emulator lost, retries run out); the report counts those.
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { requireFunctions } from '../lib/paths.mjs';
 import { runAdmin } from '../lib/emulators.mjs';

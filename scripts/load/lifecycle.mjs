@@ -1,7 +1,6 @@
 // @ts-check
-// The load test's expiry and erasures (contract §14, §15), during the mixed phase: dormant users hold points of a month
-// past their validity, leavers deposit too; halfway, two expiry runs at once (the CLI) and every leaver erased through
-// the API (half by themselves, half by an operator), while both keep depositing.
+// The load test's expiry and erasures (§14, §15), in the mixed phase: halfway through, two expiry runs at once over
+// dormant users and every leaver erased (half by themselves, half by an operator), both depositing on.
 import { pause } from '../../kiosk-simulator/client.ts';
 import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';

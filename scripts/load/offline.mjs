@@ -1,8 +1,7 @@
 // @ts-check
-// The load test's offline phase: kiosk simulators (kiosk-simulator/simulator.ts), each with a journal file, journal
-// days of deposits offline, then report their status and upload the backlog in batches of 100 through a network that
-// drops requests and loses answers after the service acted (whole batches sent again), beside an overlapping batch of
-// the same journal; then some deposits are sent again alone.
+// The load test's offline phase: kiosk simulators, each with a journal file, journal days of deposits offline, then
+// report their status and upload the backlog in batches of 100 through a network that drops requests and loses answers
+// after the service acted, beside an overlapping batch; then resend some deposits alone.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

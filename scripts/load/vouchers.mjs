@@ -1,8 +1,7 @@
 // @ts-check
-// The load test's partners (contract §12): a café with three tills and another partner. After the mixed phase every
-// voucher is shown at the café's three tills at once, as people read codes out (case, hyphens, spaces), one till twice
-// with one key; the other partner tries the first GUESS_LIMIT codes (then 429); an operator cancels every fourth
-// voucher still issued at the same moment.
+// The load test's partners (§12): a café with three tills and another partner. After the mixed phase every voucher goes
+// to the café's three tills at once as read out (case, hyphens, spaces), one till twice with one key; the other partner
+// guesses the first GUESS_LIMIT codes; an operator cancels every fourth still issued meanwhile.
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf, docsOf, each, notificationsOf } from './books.mjs';
 import { countRefusals, post } from './bursts.mjs';

@@ -1,7 +1,6 @@
 // @ts-check
-// The load test's webhook receiver (contract §13): a server of this process, registered for every event type before the
-// first phase, answering 500 to 10 % of attempts and verifying every signature with `standardwebhooks`. Deliveries that
-// ended `failed` are then retried through the API as an operator would; webhookBooks() holds the receiver to Firestore.
+// The load test's webhook receiver (§13): registered for every event type, answering 500 to 10 % of attempts, every
+// signature verified with `standardwebhooks`; failed deliveries are retried as an operator would.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { text } from 'node:stream/consumers';

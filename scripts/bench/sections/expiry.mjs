@@ -1,8 +1,7 @@
 // @ts-check
-// The expiry run (contract §14): runExpiry (services/pointsExpiry.ts) on `due` users whose points expire that day
-// beside `idle` users with nothing to expire, and beside 10× as many; each size a project of its own, run in a worker
-// thread that loads the built functions with that project. Sizes rotate; before each run the due users' points are put
-// back, and each run is for a day of its own (one `expire` entry per user and day).
+// The expiry run (§14): runExpiry on `due` users whose points expire that day beside `idle` users with nothing to
+// expire, and 10× as many; each size a project of its own, run in a worker thread loading the built functions; sizes
+// rotate, the due users' points put back and a day of its own for each run.
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';

@@ -1,7 +1,6 @@
 // @ts-check
-// A person's data (contract §15) as the history grows: GET /user/{id}/export with `entries` ledger entries, c=1, timed
-// to its last byte, and the serving instance's peak RSS (VmHWM, /proc). An instance per size, warmed by one export, the
-// sizes in rotation.
+// A person's data (§15) as the history grows: GET /user/{id}/export, c=1, to its last byte, and the instance's peak RSS
+// (VmHWM); an instance per size, warmed by one export, the sizes in rotation.
 import { readFileSync } from 'node:fs';
 import { idTokenFor } from '../../../functions/test/harness/auth.ts';
 import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';

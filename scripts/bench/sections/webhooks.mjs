@@ -1,8 +1,7 @@
 // @ts-check
-// Webhook delivery lag (contract §13): a webhook to a receiver of this process on 127.0.0.1, then `events` adjustments
-// through the API at a steady pace (`points.adjusted` each); per event, from its commit (the webhookEvents document's
-// create time) and from the API's answer to the receiver's 2xx, each delivery verified with `standardwebhooks`. Fan-out
-// and deliveries run in the functions and tasks emulators: these are the emulator's figures.
+// Webhook delivery lag (§13): a receiver of this process, then `events` adjustments through the API at a steady pace;
+// per event, from its commit and from the API's answer to the receiver's 2xx, each delivery verified with
+// `standardwebhooks`. Fan-out and deliveries run in the emulators: their figures.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
 import { startWebhookReceiver } from '../../../functions/test/harness/webhook-receiver.ts';
