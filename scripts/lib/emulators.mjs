@@ -190,25 +190,15 @@ const shellQuote = (/** @type {string} */ arg) =>
  * Runs `command` (its words; run by a shell from `cwd`, default the repository root) inside `firebase emulators:exec`
  * with the emulators `only` names (default: the functions, Firestore and Auth emulators) for `projectId`.
  * emulators:exec fails the run if they do not start, and gives the command their hosts in its environment (what
- * test/harness/emulators.ts reads). `config` is another firebase.json (other ports). The output passes through;
- * `onLine` also sees each of its lines. Resolves to the exit status.
- * @param {{ projectId: string, command: string[], only?: string, cwd?: string, config?: string,
- *   onLine?: (line: string) => void }} options
+ * test/harness/emulators.ts reads). The output passes through; `onLine` also sees each of its lines. Resolves to the
+ * exit status.
+ * @param {{ projectId: string, command: string[], only?: string, cwd?: string, onLine?: (line: string) => void }} options
  * @returns {Promise<number>}
  */
-export function runInEmulators({ projectId, command, only = SERVICE_EMULATORS, cwd, config, onLine }) {
+export function runInEmulators({ projectId, command, only = SERVICE_EMULATORS, cwd, onLine }) {
   ensureLocalSecrets();
   const inner = `${cwd ? `cd ${shellQuote(cwd)} && ` : ''}${command.map(shellQuote).join(' ')}`;
-  const args = [
-    'firebase',
-    ...(config ? ['--config', config] : []),
-    'emulators:exec',
-    '--only',
-    only,
-    '--project',
-    projectId,
-    inner,
-  ];
+  const args = ['firebase', 'emulators:exec', '--only', only, '--project', projectId, inner];
   const child = spawn('npx', args, {
     cwd: repoRoot,
     env: { ...process.env, ...emulatorEnv() },
