@@ -22,7 +22,7 @@ const [resultsFile, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');
 /** --only=cold|warm: that section alone, written with the machine's figures (scripts/bench.mjs prints it). */
 const only = flags.find((flag) => flag.startsWith('--only='))?.slice('--only='.length);
-const machine = () => {
+const machineNow = () => {
   const [cpu, cores, node, loadAfter] = [cpus()[0]?.model ?? 'unknown', cpus().length, process.version, loadavg()[0]];
   return { cpu, cores, node, loadBefore, loadAfter };
 };
@@ -79,7 +79,7 @@ const list = endpoints(data);
 step(`Cold start: api and the empty function alternating, ${plan.coldRuns} runs`);
 const coldRequests = list.filter(({ name }) => ['GET /kiosk/{id}', 'GET /user/{id}'].includes(name));
 const cold = only === 'warm' ? [] : await measureColdStart({ env, runs: plan.coldRuns, requests: coldRequests });
-if (only === 'cold') finish({ cold, machine: machine() });
+if (only === 'cold') finish({ cold, machine: machineNow() });
 
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
 const instances = [{ env: functionEnv(env) }, floorFunction()];
@@ -91,7 +91,7 @@ const warmRows = async ([api, floor]) => {
   const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, { path: '/openapi.json' })).body));
   return measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
 };
-if (only === 'warm') finish({ warm: await withInstances(instances, warmRows), machine: machine() });
+if (only === 'warm') finish({ warm: await withInstances(instances, warmRows), machine: machineNow() });
 const [warm, batch, webhooks] = await withInstances(instances, async ([api, floor]) => {
   const rows = await warmRows([api, floor]);
   step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
@@ -114,19 +114,7 @@ step(`The expiry run: ${due} users due beside ${idle} and ${10 * idle} with noth
 const expiry = await measureExpiry(plan.expiry);
 await mail.stop();
 
-const results = {
-  quick,
-  plan,
-  machine: machine(),
-  cold,
-  warm,
-  batch,
-  webhooks,
-  throughput,
-  nearby,
-  history,
-  exports,
-  expiry,
-};
+const machine = machineNow();
+const results = { quick, plan, machine, cold, warm, batch, webhooks, throughput, nearby, history, exports, expiry };
 /** @typedef {typeof results} RunResults */
 finish(results);
