@@ -76,7 +76,7 @@ step('Seeding');
 const data = { ...(await seed(runId, voucherUses)), runId };
 const list = endpoints(data);
 
-step(`Cold start: api and the empty function alternating, ${plan.coldRuns} runs`);
+if (only !== 'warm') step(`Cold start: api and the empty function alternating, ${plan.coldRuns} runs`);
 const coldRequests = list.filter(({ name }) => ['GET /kiosk/{id}', 'GET /user/{id}'].includes(name));
 const cold = only === 'warm' ? [] : await measureColdStart({ env, runs: plan.coldRuns, requests: coldRequests });
 if (only === 'cold') finish({ cold, machine: machineNow() });
