@@ -34,7 +34,12 @@ export type ErrorCode =
   | 'voucher-not-found'
   | 'voucher-used'
   | 'voucher-expired'
-  | 'voucher-cancelled';
+  | 'voucher-cancelled'
+  // Trust (contract §17).
+  | 'hold-not-found'
+  | 'hold-resolved'
+  | 'account-suspended'
+  | 'alert-resolves-itself';
 
 /** What a refused request may add to its code and message: when to come again, or what would have been allowed. */
 export interface ErrorDetails {

@@ -5,6 +5,7 @@ import { newestFirstPage } from './userPages';
 import type { TransactionView } from '../model/views';
 import { legacyBreakdown } from '../domain/promotions';
 import type { BreakdownEntry } from '../model/promotionViews';
+import type { HoldReason, TransactionStatus } from '../model/trustVocabulary';
 
 export const transactionsCollection = () => db().collection('transactions');
 
@@ -33,6 +34,10 @@ export interface RecordedTransaction {
   pushQueued: boolean;
   /** Why these points (§16): the base, then each promotion's, summing to pointsEarned. */
   breakdown: BreakdownEntry[];
+  /** `held`: its points wait for review (contract §17); a release makes it `awarded`. */
+  status: TransactionStatus;
+  /** Every rule a held deposit tripped; none for one awarded at once. */
+  holdReasons: HoldReason[];
 }
 
 /** A recorded transaction as its kiosk is told (the `transaction` of POST /kiosk/transaction). */
@@ -51,6 +56,8 @@ export const transactionView = (id: string, transaction: RecordedTransaction): T
   newBalance: transaction.newBalance,
   occurredAt: transaction.occurredAt.toISOString(),
   breakdown: transaction.breakdown,
+  status: transaction.status,
+  holdReasons: transaction.holdReasons,
 });
 
 /** What a kiosk is told about a recorded transaction (the body of POST /kiosk/transaction). */
@@ -91,6 +98,9 @@ export function transactionResultFromSnapshot(snapshot: DocumentSnapshot): Trans
       capped: data.capped === true,
       occurredAt: occurredAtOf(data),
       breakdown: data.breakdown ?? legacyBreakdown(data.pointsEarned),
+      // Recorded before trust (contract §17): awarded.
+      status: data.status === 'held' ? 'held' : 'awarded',
+      holdReasons: Array.isArray(data.holdReasons) ? data.holdReasons : [],
     }),
     pushNotification: data.pushQueued === true,
   };

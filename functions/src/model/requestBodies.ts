@@ -21,6 +21,7 @@ import {
 import { KIOSK_STATUSES, REWARD_KINDS } from './vocabulary';
 import { WEBHOOK_EVENT_TYPES } from './webhookEventTypes';
 import { promotionBody, simulateBody } from './promotionViews';
+import { holdDecisionBody, suspensionBody } from './trustViews';
 
 const itemCount = Type.Integer({ minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL });
 const text = Type.String({ minLength: 1, maxLength: 2000 });
@@ -254,6 +255,9 @@ export const bodySchemas = {
   // Promotions (contract §16).
   promotionBody,
   simulateBody,
+  // Trust (contract §17).
+  holdDecisionBody,
+  suspensionBody,
 } as const;
 
 export type BodySchemaName = keyof typeof bodySchemas;

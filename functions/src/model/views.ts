@@ -9,6 +9,7 @@ import { closedObject, count, id, nullable, stringEnum } from './fields';
 import { coordinates } from './requestBodies';
 import { KIOSK_STATUSES } from './vocabulary';
 import { breakdownField } from './promotionViews';
+import { HOLD_REASONS, TRANSACTION_STATUSES } from './trustVocabulary';
 
 /** The one error body: a sentence for people, a code for programs. */
 export const ErrorBody = closedObject(
@@ -76,6 +77,8 @@ export const User = closedObject(
     recycledCount: { ...count, description: 'Items ever deposited' },
     rank: Type.String({ description: 'Derived from totalPoints under the thresholds configured now, e.g. `Silver`' }),
     hasPushToken: Type.Boolean({ description: 'Whether a device token is registered for pushes' }),
+    heldPoints: { ...count, description: "The sum of the user's held points, waiting for review (contract §17)" },
+    suspended: Type.Boolean({ description: "An operator suspended the user: every deposit's points are held" }),
     expiringPoints: nullable(
       closedObject(
         {
@@ -116,6 +119,14 @@ export const Transaction = closedObject(
     }),
     // Promotions (contract §16).
     breakdown: breakdownField,
+    status: stringEnum(TRANSACTION_STATUSES, {
+      description:
+        "`awarded`: the points are credited; `held`: they wait for an operator's review (contract §17), " +
+        '`newBalance` is the balance before and `pointsEarned` what a release credits',
+    }),
+    holdReasons: Type.Array(stringEnum(HOLD_REASONS), {
+      description: 'Every rule a held deposit tripped; empty when awarded at once',
+    }),
   },
   { $id: 'Transaction', description: 'A recorded transaction, as the kiosk that submitted it is told.' },
 );

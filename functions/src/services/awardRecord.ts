@@ -12,6 +12,8 @@ import { stageWebhookEvent } from '../data/webhookEvents';
 import type { Deposit } from '../domain/deposit';
 import { keyReused, keyedTransactionId, requestFingerprint } from '../domain/idempotency';
 import type { Award } from '../domain/rewards';
+import type { HoldReason } from '../model/trustVocabulary';
+import { stageHold } from './holds';
 
 /*
  * What one deposit's award records (its transaction and its `earn` ledger entry), and
@@ -56,12 +58,16 @@ export const planAward = (deposit: Deposit): PlannedAward => ({
     : transactionsCollection().doc(),
 });
 
-/** Stages the deposit's transaction and its one `earn` entry, under the transaction's own id; returns its answer. */
+/**
+ * Stages the deposit's transaction and its one `earn` entry, under the transaction's
+ * own id; a held deposit (`holdReasons`, contract §17) gets its hold instead of the
+ * entry, which a release writes. Returns its answer.
+ */
 export function stageAward(
   batch: WriteBatch,
   { deposit, fingerprint, transactionRef }: PlannedAward,
   award: Award,
-  origin: { submissionId: string; apiKeyId: string; pushQueued: boolean },
+  origin: { submissionId: string; apiKeyId: string; pushQueued: boolean; holdReasons: HoldReason[] },
 ): TransactionResult {
   const { kioskId, userId, plasticCount, metalCount, happenedAt, idempotencyKey } = deposit;
   const recorded: RecordedTransaction = {
@@ -80,9 +86,16 @@ export function stageAward(
     submissionId: origin.submissionId,
     apiKeyId: origin.apiKeyId,
     pushQueued: origin.pushQueued,
+    status: origin.holdReasons.length > 0 ? 'held' : 'awarded',
+    holdReasons: origin.holdReasons,
     breakdown: award.breakdown,
   };
   batch.create(transactionRef, newTransaction(recorded));
+  const transaction = transactionView(transactionRef.id, recorded);
+  if (recorded.status === 'held') {
+    stageHold(batch, transaction);
+    return { success: true, transaction, pushNotification: origin.pushQueued };
+  }
   batch.create(
     ledgerCollection().doc(transactionRef.id),
     newLedgerEntry({
@@ -100,7 +113,6 @@ export function stageAward(
       },
     }),
   );
-  const transaction = transactionView(transactionRef.id, recorded);
   stageWebhookEvent(batch, {
     type: 'transaction.awarded',
     subjectId: transactionRef.id,

@@ -5,6 +5,7 @@ import { offlineWindowDays } from '../config';
 import { depositKioskFromSnapshot, kioskClockFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
 import { activePromotions, type StoredPromotion } from '../data/promotions';
 import { loadRewardsConfig } from '../data/rewardsConfig';
+import { riskConfigFromSnapshot, riskConfigRef } from '../data/riskConfig';
 import { pointsModel, usersCollection } from '../data/users';
 import {
   assertDeposit,
@@ -16,12 +17,14 @@ import {
 import { assertKioskMatches, type KioskCaller } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
 import { computeAward, type Award, type RewardsConfig } from '../domain/rewards';
+import { heldAward, type RiskConfig } from '../domain/risk';
 import type { DepositSetting } from '../domain/promotions';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { settleInOrder, type Settled } from '../domain/settleInOrder';
 import { ApiError, conflict, notFound, overloaded } from '../errors';
 import { planAward, recordedAnswer, stageAward, type AwardOutcome, type PlannedAward } from './awardRecord';
 import { profileToAward } from './provisioning';
+import { itemsByDayAfter, startRiskJudging } from './risk';
 import { readWithBudgets } from './promotionBudgets';
 import type { KioskStatus } from '../model/vocabulary';
 
@@ -128,17 +131,18 @@ export async function awardTransactions(deposits: Deposit[], origin: AwardOrigin
 }
 
 /**
- * What every deposit's award reads alike: the rewards config, the kiosks and the
- * active promotions (§16, read fresh, side by side with the rest), once each.
+ * What every deposit's award reads alike: the rewards config, the limits (contract §17),
+ * the kiosks and the active promotions (§16, read fresh, side by side with the rest), once each.
  */
 async function readShared(kioskIds: string[]) {
-  const [config, kioskSnaps, promotions] = await Promise.all([
+  const [config, [riskSnap, ...kioskSnaps], promotions] = await Promise.all([
     loadRewardsConfig(),
-    db().getAll(...kioskIds.map((kioskId) => kiosksCollection().doc(kioskId))),
+    db().getAll(riskConfigRef(), ...kioskIds.map((kioskId) => kiosksCollection().doc(kioskId))),
     activePromotions(),
   ]);
   return {
     config,
+    limits: riskConfigFromSnapshot(riskSnap),
     kiosks: new Map(kioskSnaps.map((snap) => [snap.id, depositKioskFromSnapshot(snap)])),
     clocks: new Map(kioskSnaps.map((snap) => [snap.id, kioskClockFromSnapshot(snap)])),
     promotions: { current: promotions },
@@ -177,6 +181,7 @@ async function awardToUser(
   awards: PlannedAward[],
   read: {
     config: RewardsConfig;
+    limits: RiskConfig;
     kiosks: Map<string, DepositKiosk>;
     clocks: Map<string, DepositSetting['kiosk']>;
     promotions: { current: StoredPromotion[] };
@@ -203,6 +208,10 @@ async function awardToUser(
     const [userSnap, ...snaps] = snapshots;
     const snapOf = new Map(snaps.map((snap) => [snap.ref.path, snap]));
     const profile = await profileToAward(userSnap, read.config);
+    const fresh = awards
+      .filter((award) => !snapOf.get(award.transactionRef.path)?.exists)
+      .map(({ deposit }) => deposit);
+    const risk = await startRiskJudging(read.limits, userId, fresh, read.kiosks, read.origin.oldestAcceptedDay);
     // Points are added in the month they are credited, whenever the deposit was made (domain/pointsExpiry.ts).
     const addedIn = monthOf(new Date());
     let user = profile.user;
@@ -225,15 +234,35 @@ async function awardToUser(
           read.origin.oldestAcceptedDay,
           budgets.applying(settingOf(award)),
         );
+        // A held deposit's promotions spend their budgets now (docs/trust.md).
         budgets.take(latest.breakdown);
+        // Trust (contract §17): past a limit the deposit is recorded and counted, its points held.
+        const holdReasons = risk.judge(award.deposit, user);
+        const held = holdReasons.length > 0;
+        if (held) latest = heldAward(read.config, latest, user.totalPoints);
+        risk.count(award.deposit, holdReasons);
         const transaction = stageAward(batch, award, latest, {
           submissionId,
           apiKeyId: read.origin.apiKeyId,
           pushQueued: user.pushToken !== undefined,
+          holdReasons,
         });
         const { currentPoints, totalPoints, recycledCount, earnedByDay } = latest;
-        const pointsByMonth = changePoints(user.pointsByMonth, latest.pointsEarned, addedIn);
-        user = { ...user, currentPoints, totalPoints, recycledCount, earnedByDay, pointsByMonth };
+        const pointsByMonth = held
+          ? user.pointsByMonth
+          : changePoints(user.pointsByMonth, latest.pointsEarned, addedIn);
+        const heldPoints = user.heldPoints + (held ? latest.pointsEarned : 0);
+        const itemsByDay = itemsByDayAfter(user.itemsByDay, award.deposit, read.origin.oldestAcceptedDay);
+        user = {
+          ...user,
+          currentPoints,
+          totalPoints,
+          recycledCount,
+          earnedByDay,
+          pointsByMonth,
+          heldPoints,
+          itemsByDay,
+        };
         return { outcome: { result: transaction, replayed: false } };
       } catch (error) {
         if (error instanceof ApiError) return { error };
@@ -249,7 +278,10 @@ async function awardToUser(
         recycledCount: latest.recycledCount,
         rank: latest.rank,
         earnedByDay: latest.earnedByDay,
+        heldPoints: user.heldPoints,
+        itemsByDay: user.itemsByDay,
       });
+      risk.stage(batch, new Date());
     }
     return { result: settled, commit: latest !== undefined };
   });

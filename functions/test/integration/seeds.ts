@@ -90,6 +90,8 @@ export async function seedTransaction(
     apiKeyId: 'test-key',
     pushQueued: false,
     breakdown: legacyBreakdown(pointsEarned),
+    status: 'awarded',
+    holdReasons: [],
   };
   await transactionsCollection()
     .doc(transactionId)

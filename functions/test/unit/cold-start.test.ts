@@ -39,6 +39,7 @@ describe('cold start: importing src/index.ts', () => {
       'api',
       'deliverWebhook',
       'effectsSweep',
+      'holdDecisionEffects',
       'pointsExpiry',
       'redemptionEffects',
       'silentKioskSweep',
