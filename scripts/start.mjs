@@ -6,7 +6,6 @@
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { buildConsole } from './lib/console.mjs';
 import {
