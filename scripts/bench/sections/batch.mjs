@@ -4,10 +4,9 @@
 // functions emulator. Per upload: time to the last answer, until every effect is complete, and the contention recorded.
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
 import { waitFor } from '../../../functions/test/harness/wait.ts';
-import { fleetKioskDoc, fleetUserDoc, writeAll } from '../../lib/fleet.mjs';
+import { db, fleetKioskDoc, fleetUserDoc, writeAll } from '../../lib/fleet.mjs';
 import { median } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
-import { db } from '../data.mjs';
 import { cannon, inRotation } from '../host.mjs';
 
 const KIOSK_ID = 'bench-backlog-kiosk';
