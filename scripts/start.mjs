@@ -77,26 +77,18 @@ function startChild(name, command, args, options = {}, { stopSignal = 'SIGTERM',
   return child;
 }
 
-/** @param {import('node:child_process').ChildProcess} proc */
-function lowerPriority(proc) {
+/** `act` on a process, unless it never started or is already gone (its own 'error' or 'exit' says so). */
+function unlessGone(/** @type {() => void} */ act) {
   try {
-    setPriority(proc.pid ?? 0, BACKGROUND_PRIORITY);
+    act();
   } catch {
-    // Not started, or already gone: its own 'error' or 'exit' says so.
+    // Gone: nothing left to act on.
   }
 }
-
-/**
- * `signal` to process `pid` (its group where negative), unless gone.
- * @param {number | undefined} pid @param {NodeJS.Signals} signal
- */
-function kill(pid, signal) {
-  try {
-    if (pid) process.kill(pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
+const lowerPriority = (/** @type {import('node:child_process').ChildProcess} */ proc) =>
+  unlessGone(() => setPriority(proc.pid ?? 0, BACKGROUND_PRIORITY));
+/** `signal` to process `pid` (its group where negative). @param {number | undefined} pid @param {NodeJS.Signals} signal */
+const kill = (pid, signal) => unlessGone(() => pid && process.kill(pid, signal));
 
 /** @param {number} code */
 async function shutdown(code) {
