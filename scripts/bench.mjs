@@ -7,7 +7,6 @@
 // from .cache/bench.json; --only=cold|warm: that section of run.mjs alone, its rows printed, BENCHMARKS.md untouched.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { measureStart } from './bench/start.mjs';
 import { consoleSection, judge, report, spliceConsoleSection } from './bench/report.mjs';

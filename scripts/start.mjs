@@ -6,7 +6,6 @@
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { buildConsole } from './lib/console.mjs';
 import {
@@ -78,26 +77,18 @@ function startChild(name, command, args, options = {}, { stopSignal = 'SIGTERM',
   return child;
 }
 
-/** @param {import('node:child_process').ChildProcess} proc */
-function lowerPriority(proc) {
+/** `act` on a process, unless it never started or is already gone (its own 'error' or 'exit' says so). */
+function unlessGone(/** @type {() => void} */ act) {
   try {
-    setPriority(proc.pid ?? 0, BACKGROUND_PRIORITY);
+    act();
   } catch {
-    // Not started, or already gone: its own 'error' or 'exit' says so.
+    // Gone: nothing left to act on.
   }
 }
-
-/**
- * `signal` to process `pid` (its group where negative), unless gone.
- * @param {number | undefined} pid @param {NodeJS.Signals} signal
- */
-function kill(pid, signal) {
-  try {
-    if (pid) process.kill(pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
+const lowerPriority = (/** @type {import('node:child_process').ChildProcess} */ proc) =>
+  unlessGone(() => setPriority(proc.pid ?? 0, BACKGROUND_PRIORITY));
+/** `signal` to process `pid` (its group where negative). @param {number | undefined} pid @param {NodeJS.Signals} signal */
+const kill = (pid, signal) => unlessGone(() => pid && process.kill(pid, signal));
 
 /** @param {number} code */
 async function shutdown(code) {
@@ -124,6 +115,10 @@ function fail(message) {
   void shutdown(1);
   return forever();
 }
+
+/** `promise`'s value; if it rejects, the stack stops with `what`, the reason and `hint`. */
+const orFail = (/** @type {string} */ what, /** @type {Promise<any>} */ promise, hint = '') =>
+  promise.catch((error) => fail(`${what}: ${error instanceof Error ? error.message : error}.${hint}`));
 
 /** Between the steps of the start-up: once something stopped the stack, start nothing more. */
 const unlessStopping = () => (stopping ? forever() : Promise.resolve());
@@ -174,19 +169,17 @@ function banner(seedReport, answeredMs) {
 }
 
 ensureLocalSecrets();
-if (!functionsBuilt()) {
+const builds = {
+  'The functions do not compile': () => functionsBuilt() || buildFunctions(),
+  'The console does not build': buildConsole,
+};
+for (const [failure, build] of Object.entries(builds)) {
   try {
-    buildFunctions();
+    build();
   } catch {
-    console.error('The functions do not compile (see the messages above).');
+    console.error(`${failure} (see the messages above).`);
     process.exit(1);
   }
-}
-try {
-  buildConsole();
-} catch {
-  console.error('The console does not build (see the messages above).');
-  process.exit(1);
 }
 
 startChild(
@@ -197,14 +190,9 @@ startChild(
   { stopSignal: 'SIGINT' },
 );
 
-try {
-  // The emulator answers (404) before it has loaded the functions: wait for the health route itself.
-  await waitForHttp(`${API}/`, STARTUP_TIMEOUT_MS, { ok: true });
-} catch (error) {
-  await fail(
-    `The API did not come up: ${error instanceof Error ? error.message : error}. See the emulator output above.`,
-  );
-}
+// The emulator answers (404) before it has loaded the functions: wait for the health route itself.
+const apiUp = waitForHttp(`${API}/`, STARTUP_TIMEOUT_MS, { ok: true });
+await orFail('The API did not come up', apiUp, ' See the emulator output above.');
 const answeredMs = performance.now();
 await unlessStopping();
 
@@ -219,9 +207,7 @@ startChild(
   {},
   { background: true },
 );
-const seeded = seed().catch((error) =>
-  fail(`Could not seed the demo data: ${error instanceof Error ? error.message : error}.`),
-);
+const seeded = orFail('Could not seed the demo data', seed());
 // Incremental (COMPILE_ARGS): on the code built above the watcher's first pass writes nothing, so the emulators do not
 // reload; from then on an edit in functions/src is compiled (its errors shown with [tsc]) and reloads the functions.
 startChild(
@@ -232,11 +218,7 @@ startChild(
   { background: true },
 );
 const seedReport = await seeded;
-try {
-  await waitForHttp(MAIL_PAGE, STARTUP_TIMEOUT_MS);
-} catch (error) {
-  await fail(`The mail catcher did not come up: ${error instanceof Error ? error.message : error}.`);
-}
+await orFail('The mail catcher did not come up', waitForHttp(MAIL_PAGE, STARTUP_TIMEOUT_MS));
 await unlessStopping();
 for (const sweep of SCHEDULED_SWEEPS) startSweep(sweep, (line) => console.log(`[sweep] ${line}`));
 console.log(banner(seedReport, answeredMs));

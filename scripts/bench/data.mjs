@@ -3,12 +3,11 @@
 // signed in to the Auth emulator with a history, an admin, rewards, a partner with a key and a voucher per use the
 // bench sends; per endpoint, its n-th request, ids spread over n so that concurrent requests touch different documents.
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
-import { fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
+import { db, fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { functionEnv, inSequence } from './host.mjs';
 
-/** @type {() => import('firebase-admin/firestore').Firestore} */
-export const db = requireFunctions('./lib/adapters/firestore.js').db;
+export { db };
 const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFunctions('./lib/data/kioskKeys.js');
 const { upsertReward } = requireFunctions('./lib/data/rewards.js');
 const { partnerKeys, upsertPartner } = requireFunctions('./lib/data/partners.js');

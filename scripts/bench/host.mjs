@@ -6,7 +6,6 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import autocannon from 'autocannon';

@@ -5,7 +5,6 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { EMULATORS, HOSTS, LOCAL_PROJECT_ID, apiUrl, emulatorEnv } from '../lib/emulators.mjs';

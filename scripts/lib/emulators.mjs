@@ -151,18 +151,13 @@ export function buildFunctions({ quiet = false } = {}) {
  * Resolves once `url` answers (with `ok`: answers 2xx), or rejects after `timeoutMs`.
  * @param {string} url @param {number} timeoutMs @param {{ ok?: boolean }} [options]
  */
-export const waitForHttp = (url, timeoutMs, { ok = false } = {}) =>
-  waitFor(
-    `${url} to answer${ok ? ' 2xx' : ''}`,
-    () =>
-      fetch(url).then(
-        (response) => !ok || response.ok || undefined,
-        () => undefined,
-      ),
-    timeoutMs,
-    undefined,
-    200,
-  );
+export const waitForHttp = (url, timeoutMs, { ok = false } = {}) => {
+  const answered = async () => {
+    const response = await fetch(url).catch(() => undefined);
+    return response && (!ok || response.ok) ? true : undefined;
+  };
+  return waitFor(`${url} to answer${ok ? ' 2xx' : ''}`, answered, timeoutMs, undefined, 200);
+};
 
 /**
  * The operator CLI (as built) with `args`, against `projectId` on the emulator suite of firebase.json: its exit status

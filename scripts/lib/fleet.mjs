@@ -3,7 +3,8 @@
 // Europe/Berlin, new users, users with a history; and the batched writes that store them.
 import { requireFunctions } from './paths.mjs';
 
-const { db } = requireFunctions('./lib/adapters/firestore.js');
+/** The service's Firestore (the scripts' own project): `db()`. @type {() => import('firebase-admin/firestore').Firestore} */
+export const db = requireFunctions('./lib/adapters/firestore.js').db;
 const { newKiosk } = requireFunctions('./lib/data/kiosks.js');
 const { newLedgerEntry } = requireFunctions('./lib/data/ledger.js');
 const { newTransaction } = requireFunctions('./lib/data/transactions.js');

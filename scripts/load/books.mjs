@@ -4,10 +4,8 @@
 import { parseJson } from '../../kiosk-simulator/client.ts';
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';
 import { runAdmin } from '../lib/emulators.mjs';
-import { requireFunctions } from '../lib/paths.mjs';
+import { db } from '../lib/fleet.mjs';
 import { summarize } from '../lib/stats.mjs';
-
-const { db } = requireFunctions('./lib/adapters/firestore.js');
 
 /**
  * A phase's checks, by what must hold: [found, expected, ok?] (ok: found === expected unless given).

@@ -2,11 +2,11 @@
 // The end of a load run: the triggers drain, and `admin effects:sweep` completes what no trigger finished (a delivery
 // the emulator lost, retries run out); the report counts those.
 import { waitFor } from '../../functions/test/harness/wait.ts';
+import { db } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { runAdmin } from '../lib/emulators.mjs';
 import { countOf, sum } from './books.mjs';
 
-const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
 
 /**

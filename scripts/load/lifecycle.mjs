@@ -2,13 +2,12 @@
 // The load test's expiry and erasures (§14, §15), in the mixed phase: halfway through, two expiry runs at once over
 // dormant users and every leaver erased (half by themselves, half by an operator), both depositing on.
 import { pause } from '../../kiosk-simulator/client.ts';
-import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
+import { db, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { runAdmin } from '../lib/emulators.mjs';
 import { countOf, docsOf, each, sum } from './books.mjs';
 import { headersOf, submitRecorded, transactionBody } from './bursts.mjs';
 
-const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { pointsModel } = requireFunctions('./lib/data/users.js');
 const { openBalance } = requireFunctions('./lib/services/ledgerBooks.js');
 const { addMonths, monthOf } = requireFunctions('./lib/domain/pointsExpiry.js');

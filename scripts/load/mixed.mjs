@@ -6,12 +6,10 @@
 // as a client that lost its answers would. What the answers said is tallied here; mixedBooks() then holds Firestore to
 // it.
 import { waitFor } from '../../functions/test/harness/wait.ts';
-import { requireFunctions } from '../lib/paths.mjs';
+import { db } from '../lib/fleet.mjs';
 import { AnswersByKey, countOf, docsOf, each, notificationsOf, randomInt, sum } from './books.mjs';
 import { countRefusals, headersOf, post, sendBlindly, submitRecorded, transactionBody } from './bursts.mjs';
 import { CAFE } from './vouchers.mjs';
-
-const { db } = requireFunctions('./lib/adapters/firestore.js');
 
 /** The catalog of the phase; `scarce` is the one rushed. The vouchers are the café's (vouchers.mjs). */
 const honouredByCafe = { partnerId: CAFE.id, validDays: 30 };

@@ -2,11 +2,11 @@
 // The load test's partners (§12): a café with three tills and another partner. After the mixed phase every voucher goes
 // to the café's three tills at once as read out (case, hyphens, spaces), one till twice with one key; the other partner
 // guesses the first GUESS_LIMIT codes; an operator cancels every fourth still issued meanwhile.
+import { db } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf, docsOf, each, notificationsOf } from './books.mjs';
 import { countRefusals, post } from './bursts.mjs';
 
-const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { GUESS_LIMIT } = requireFunctions('./lib/services/vouchers.js');
 
 export const CAFE = { id: 'load-cafe', name: 'Load test café' };

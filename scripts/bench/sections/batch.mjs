@@ -2,13 +2,11 @@
 // A kiosk's backlog: `items` deposits of the last four days in one POST /kiosk/transactions/batch, against the same
 // deposits as single POST /kiosk/transaction requests one and 16 at a time, the modes rotating. The trigger runs in the
 // functions emulator. Per upload: time to the last answer, until every effect is complete, and the contention recorded.
-import { performance } from 'node:perf_hooks';
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
 import { waitFor } from '../../../functions/test/harness/wait.ts';
-import { fleetKioskDoc, fleetUserDoc, writeAll } from '../../lib/fleet.mjs';
+import { db, fleetKioskDoc, fleetUserDoc, writeAll } from '../../lib/fleet.mjs';
 import { median } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
-import { db } from '../data.mjs';
 import { cannon, inRotation } from '../host.mjs';
 
 const KIOSK_ID = 'bench-backlog-kiosk';

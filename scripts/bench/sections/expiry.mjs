@@ -17,7 +17,6 @@ const POINTS = 100;
 /** Runs runExpiry for the day it is sent, answering with the time it took (ms) and its outcome. */
 const WORKER = `
 const { parentPort } = require('node:worker_threads');
-const { performance } = require('node:perf_hooks');
 const lib = (path) => require(${JSON.stringify(join(functionsDir, 'lib'))} + path);
 const { runExpiry } = lib('/services/pointsExpiry.js');
 const { pushTransport } = lib('/adapters/push.js');

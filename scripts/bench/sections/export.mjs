@@ -3,8 +3,7 @@
 // (VmHWM); an instance per size, warmed by one export, the sizes in rotation.
 import { readFileSync } from 'node:fs';
 import { idTokenFor } from '../../../functions/test/harness/auth.ts';
-import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
-import { db } from '../data.mjs';
+import { db, fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
 import { firstAnswer, functionEnv, inSequence, inTurn, withInstances } from '../host.mjs';
 
 /** The instance's resident memory now and its peak so far (MiB), from /proc/<pid>/status. */

@@ -3,10 +3,10 @@
 // of history (the history). A warm instance per size, the sizes measured in rotation.
 import { pointAt } from '../../../functions/test/harness/geo.ts';
 import { idTokenFor } from '../../../functions/test/harness/auth.ts';
-import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
+import { db, fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
 import { median, summarize } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
-import { db, endpoints, seedFleet, sizeProject } from '../data.mjs';
+import { endpoints, seedFleet, sizeProject } from '../data.mjs';
 import { cannon, firstAnswer, functionEnv, inRotation, inSequence, inTurn, withInstances } from '../host.mjs';
 
 /**
