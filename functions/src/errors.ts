@@ -34,7 +34,11 @@ export type ErrorCode =
   | 'voucher-not-found'
   | 'voucher-used'
   | 'voucher-expired'
-  | 'voucher-cancelled';
+  | 'voucher-cancelled'
+  // Claim codes (§18)
+  | 'claim-not-found'
+  | 'claim-used'
+  | 'claim-expired';
 
 /** What a refused request may add to its code and message: when to come again, or what would have been allowed. */
 export interface ErrorDetails {

@@ -3,12 +3,14 @@ import { db } from '../adapters/firestore';
 import { effectsPending } from './pendingEffects';
 import { newestFirstPage } from './userPages';
 import type { TransactionView } from '../model/views';
+import type { TransactionStatus } from '../model/claimViews';
 
 export const transactionsCollection = () => db().collection('transactions');
 
 /** What an award records; the trigger adds `effects` later. */
 export interface RecordedTransaction {
-  userId: string;
+  /** Null: an anonymous deposit (§18), nobody's until claimed. */
+  userId: string | null;
   kioskId: string;
   plasticCount: number;
   metalCount: number;
@@ -16,8 +18,9 @@ export interface RecordedTransaction {
   pointsEarned: number;
   /** The daily cap reduced `pointsEarned`. */
   capped: boolean;
-  balanceBefore: number;
-  newBalance: number;
+  /** Null while unclaimed (§18): no balance is changed. */
+  balanceBefore: number | null;
+  newBalance: number | null;
   /** When the kiosk took the deposit (before an offline kiosk uploaded it, perhaps days before). */
   occurredAt: Date;
   idempotencyKey: string | null;
@@ -29,6 +32,13 @@ export interface RecordedTransaction {
   apiKeyId: string;
   /** Whether the user had a push token when it was recorded (the response's `pushNotification`). */
   pushQueued: boolean;
+  // Claim codes (contract §18).
+  /** `unclaimed`: an anonymous deposit whose points wait for a claim; a document without it was `awarded`. */
+  status: TransactionStatus;
+  /** An anonymous deposit's code and until when it is honoured; absent on a deposit made by a user. */
+  claim?: { code: string; expiresAt: Date };
+  /** When a user claimed it. */
+  claimedAt?: Date;
 }
 
 /** A recorded transaction as its kiosk is told (the `transaction` of POST /kiosk/transaction). */
@@ -46,6 +56,12 @@ export const transactionView = (id: string, transaction: RecordedTransaction): T
   capped: transaction.capped,
   newBalance: transaction.newBalance,
   occurredAt: transaction.occurredAt.toISOString(),
+  // Claim codes (contract §18).
+  status: transaction.status,
+  ...(transaction.claim && {
+    claim: { code: transaction.claim.code, expiresAt: transaction.claim.expiresAt.toISOString() },
+  }),
+  ...(transaction.claimedAt && { claimedAt: transaction.claimedAt.toISOString() }),
 });
 
 /** What a kiosk is told about a recorded transaction (the body of POST /kiosk/transaction). */
@@ -56,9 +72,16 @@ export interface TransactionResult {
 }
 
 /** A transactions/{id} document as first stored; the one place one is written out. */
-export const newTransaction = ({ occurredAt, ...transaction }: RecordedTransaction): DocumentData => ({
+export const newTransaction = ({
+  occurredAt,
+  claim,
+  claimedAt,
+  ...transaction
+}: RecordedTransaction): DocumentData => ({
   ...transaction,
   occurredAt: Timestamp.fromDate(occurredAt),
+  ...(claim && { claim: { code: claim.code, expiresAt: Timestamp.fromDate(claim.expiresAt) } }),
+  ...(claimedAt && { claimedAt: Timestamp.fromDate(claimedAt) }),
   createdAt: FieldValue.serverTimestamp(),
   ...effectsPending,
 });
@@ -70,23 +93,41 @@ export function occurredAtOf(data: DocumentData): Date {
   return occurredAt.toDate();
 }
 
+/** What a stored transaction says of its claim (§18); documents recorded before claims have none. */
+export function claimOf(data: DocumentData): Pick<RecordedTransaction, 'status' | 'claim' | 'claimedAt'> {
+  const { status, claim, claimedAt } = data;
+  return {
+    status: status === ('unclaimed' satisfies TransactionStatus) ? 'unclaimed' : 'awarded',
+    ...(claim?.expiresAt instanceof Timestamp && {
+      claim: { code: String(claim.code), expiresAt: claim.expiresAt.toDate() },
+    }),
+    ...(claimedAt instanceof Timestamp && { claimedAt: claimedAt.toDate() }),
+  };
+}
+
 /**
  * The answer for a transaction as it was recorded, read from its document: a commit
  * whose answer was lost is reported from what actually landed, never from what was
  * staged, and a replay repeats the original answer.
  */
 export function transactionResultFromSnapshot(snapshot: DocumentSnapshot): TransactionResult {
+  const recorded = recordedTransactionOf(snapshot);
+  return {
+    success: true,
+    transaction: transactionView(snapshot.id, recorded),
+    pushNotification: recorded.pushQueued === true,
+  };
+}
+
+/** A stored transaction as recorded, but for the fields older documents may lack. */
+export function recordedTransactionOf(snapshot: DocumentSnapshot): RecordedTransaction {
   const data = snapshot.data();
   if (!data) throw new Error(`transaction ${snapshot.id} does not exist`);
   return {
-    success: true,
-    // Read as recorded, but for the fields older documents may lack.
-    transaction: transactionView(snapshot.id, {
-      ...(data as RecordedTransaction),
-      capped: data.capped === true,
-      occurredAt: occurredAtOf(data),
-    }),
-    pushNotification: data.pushQueued === true,
+    ...(data as RecordedTransaction),
+    capped: data.capped === true,
+    occurredAt: occurredAtOf(data),
+    ...claimOf(data),
   };
 }
 

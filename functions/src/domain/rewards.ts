@@ -185,11 +185,16 @@ export const utcDay = (instant: Date): string => instant.toISOString().slice(0, 
 export function computeAward(
   config: RewardsConfig,
   user: UserTotals,
-  counts: { plasticCount: number; metalCount: number },
+  counts: {
+    plasticCount: number;
+    metalCount: number;
+    /** What the deposit was worth when it was recorded (a claim, §18); absent: its worth now. */
+    worth?: number;
+  },
   occurredAt: Date,
   oldestDay: string,
 ): Award {
-  const fullPoints = pointsFor(config, counts.plasticCount, counts.metalCount);
+  const fullPoints = counts.worth ?? pointsFor(config, counts.plasticCount, counts.metalCount);
   const totalItems = counts.plasticCount + counts.metalCount;
   const day = utcDay(occurredAt);
   const earnedBefore = user.earnedByDay[day] ?? 0;

@@ -37,6 +37,10 @@ export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   'voucher-used': 409,
   'voucher-expired': 409,
   'voucher-cancelled': 409,
+  // Claim codes (§18)
+  'claim-not-found': 404,
+  'claim-used': 409,
+  'claim-expired': 409,
 };
 
 /** An ApiError as the API answers it: its code's status, the headers its details call for, and `{ error, code }`. */

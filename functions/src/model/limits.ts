@@ -31,3 +31,5 @@ export const MAX_VOUCHER_VALID_DAYS = 730;
 
 /** 12 characters of 5 bits: 60 random bits, beyond guessing. */
 export const VOUCHER_CODE_LENGTH = 12;
+/** Longer than any code (a voucher's, a claim's) written with spaces and hyphens: refused before it is looked at. */
+export const MAX_WRITTEN_CODE_LENGTH = 64;

@@ -20,6 +20,7 @@ import {
 } from './limits';
 import { KIOSK_STATUSES, REWARD_KINDS } from './vocabulary';
 import { WEBHOOK_EVENT_TYPES } from './webhookEventTypes';
+import { claimBody } from './claimViews';
 
 const itemCount = Type.Integer({ minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL });
 const text = Type.String({ minLength: 1, maxLength: 2000 });
@@ -70,7 +71,10 @@ export type KioskStatusBody = Static<typeof kioskStatusBody>;
 
 const depositFields = {
   kioskId: id,
-  userId: id,
+  userId: nullable({
+    ...id,
+    description: 'Who deposited; null: the recycler did not identify, and gets a claim code instead (§18)',
+  }),
   plasticCount: itemCount,
   metalCount: itemCount,
   // Optional, and never null: ajv refuses null where no `nullable` says otherwise.
@@ -250,6 +254,8 @@ export const bodySchemas = {
   webhookBody,
   // Partners (§12); a partner key's body is a kiosk key's
   partnerBody,
+  // Claim codes (§18).
+  claimBody,
 } as const;
 
 export type BodySchemaName = keyof typeof bodySchemas;

@@ -8,6 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { closedObject, count, id, nullable, stringEnum } from './fields';
 import { coordinates } from './requestBodies';
 import { KIOSK_STATUSES } from './vocabulary';
+import { transactionClaimFields } from './claimViews';
 
 /** The one error body: a sentence for people, a code for programs. */
 export const ErrorBody = closedObject(
@@ -101,18 +102,28 @@ export type UserView = Static<typeof User>;
 export const Transaction = closedObject(
   {
     id: { ...id, description: 'The transaction id; the same on every replay of one Idempotency-Key' },
-    userId: id,
+    userId: nullable({ ...id, description: 'Null: an anonymous deposit not claimed yet (§18)' }),
     kioskId: id,
     plasticCount: count,
     metalCount: count,
     totalItems: count,
-    pointsEarned: { ...count, description: 'The points awarded: all the items are worth, or what the daily cap left' },
+    pointsEarned: {
+      ...count,
+      description:
+        'The points awarded: all the items are worth, or what the daily cap left (unclaimed: what the deposit is ' +
+        'worth; the daily cap of its claimer applies when it is claimed)',
+    },
     capped: Type.Boolean({ description: "The daily cap of the deposit's UTC day reduced `pointsEarned`" }),
-    newBalance: { ...count, description: "The user's spendable points after this transaction" },
+    newBalance: nullable({
+      ...count,
+      description: "The user's spendable points after this transaction; null while it is unclaimed",
+    }),
     occurredAt: Type.String({
       format: 'date-time',
       description: 'When the deposit was made (the `occurredAt` sent, else when it was accepted), ISO 8601 UTC',
     }),
+    // Claim codes (contract §18).
+    ...transactionClaimFields,
   },
   { $id: 'Transaction', description: 'A recorded transaction, as the kiosk that submitted it is told.' },
 );

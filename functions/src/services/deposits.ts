@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { logInfo } from '../log';
 import { commitOnFreshReads, contention, db } from '../adapters/firestore';
-import { offlineWindowDays } from '../config';
+import { capWindowDays, claimValidDays, offlineWindowDays } from '../config';
 import { depositKioskFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { pointsModel, usersCollection } from '../data/users';
@@ -14,11 +14,14 @@ import {
 } from '../domain/deposit';
 import { assertKioskMatches, type KioskCaller } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
-import { computeAward, type Award, type RewardsConfig } from '../domain/rewards';
+import { computeAward, pointsFor, type Award, type RewardsConfig } from '../domain/rewards';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { settleInOrder, type Settled } from '../domain/settleInOrder';
 import { ApiError, conflict, notFound, overloaded } from '../errors';
 import { planAward, recordedAnswer, stageAward, type AwardOutcome, type PlannedAward } from './awardRecord';
+import { claimAnswered, claimReads, stageClaimed, stageUnclaimed, type PlannedClaim } from './claimAward';
+import { recordedTransactionOf } from '../data/transactions';
+import type { DocumentSnapshot } from 'firebase-admin/firestore';
 import { profileToAward } from './provisioning';
 import type { KioskStatus } from '../model/vocabulary';
 
@@ -47,7 +50,7 @@ export async function acceptDeposits(
     settle: (deposits) =>
       awardTransactions(deposits, {
         apiKeyId: caller.keyId,
-        oldestAcceptedDay: oldestAcceptedDay(now, offlineMaxDays),
+        oldestAcceptedDay: oldestAcceptedDay(now, capWindowDays()),
         checkIfNew: (deposit) => assertInOfflineWindow(deposit, now, offlineMaxDays),
       }),
   });
@@ -67,7 +70,7 @@ export async function acceptDeposit(
 export interface AwardOrigin {
   /** The kiosk key that sent them. */
   apiKeyId: string;
-  /** The first UTC day a deposit may still arrive for: earlier days' earnings are forgotten. */
+  /** The first UTC day a deposit may still arrive (or be claimed, §18) for: earlier days' earnings are forgotten. */
   oldestAcceptedDay: string;
   /** Throws an ApiError for a new deposit the service must refuse; a retry is answered from its record first. */
   checkIfNew?: (deposit: Deposit) => void;
@@ -109,10 +112,11 @@ export async function awardTransactions(deposits: Deposit[], origin: AwardOrigin
   const rounds = roundsOf(planned);
   const settled = await settleInOrder(planned, {
     prepare: (award) => award,
-    groupOf: (award) => award.deposit.userId,
+    groupOf: (award) => award.deposit.userId ?? ANONYMOUS,
     roundOf: (index) => rounds[index],
     settle: (awards) => {
       const { userId } = awards[0].deposit;
+      if (userId === null) return recordAnonymous(awards, { ...shared, origin });
       return oneAtATimePerUser(userId, () => {
         // Waiting longer than contention may last is overload: given up before anything is read or written.
         if (Date.now() - arrivedAt > contention.deadlineMs) throw overloaded();
@@ -123,6 +127,9 @@ export async function awardTransactions(deposits: Deposit[], origin: AwardOrigin
   for (const each of settled) if ('outcome' in each) logOutcome(each.outcome);
   return settled;
 }
+
+/** The group of anonymous deposits (§18), recorded together: no user id is empty. */
+const ANONYMOUS = '';
 
 /** What every deposit's award reads alike: the rewards config and the kiosks, once each. */
 async function readShared(kioskIds: string[]) {
@@ -166,7 +173,11 @@ async function awardToUser(
   read: { config: RewardsConfig; kiosks: Map<string, DepositKiosk>; origin: AwardOrigin },
 ): Promise<Settled<AwardOutcome>[]> {
   const submissionId = randomUUID();
-  const refs = [usersCollection().doc(userId), ...awards.map(({ transactionRef }) => transactionRef)];
+  const refs = [
+    usersCollection().doc(userId),
+    ...awards.map(({ transactionRef }) => transactionRef),
+    ...awards.flatMap(({ claim }) => (claim ? claimReads(claim) : [])),
+  ];
 
   return commitOnFreshReads(async (batch) => {
     const [userSnap, ...snaps] = await db().getAll(...refs);
@@ -179,25 +190,31 @@ async function awardToUser(
     const settled = awards.map((award): Settled<AwardOutcome> => {
       const recorded = snapOf.get(award.transactionRef.path);
       try {
-        if (recorded?.exists) return { outcome: recordedAnswer(award, recorded, submissionId) };
-        read.origin.checkIfNew?.(award.deposit);
         const { kioskId, plasticCount, metalCount, happenedAt } = award.deposit;
-        const kiosk = read.kiosks.get(kioskId);
-        if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
-        if (!user) throw notFound(`User ${userId} not found`);
-        assertTakesDeposits(kioskId, kiosk.status);
+        if (award.claim) {
+          const answered = claimAnswered(award.claim, recorded!, (ref) => snapOf.get(ref.path), submissionId);
+          if (answered) return { outcome: answered };
+          if (!user) throw notFound(`User ${userId} not found`);
+          // Trust (§17) refuses a suspended claimer here, 403 account-suspended, before anything is staged.
+        } else {
+          if (recorded?.exists) return { outcome: recordedAnswer(award, recorded, submissionId) };
+          read.origin.checkIfNew?.(award.deposit);
+          const kiosk = read.kiosks.get(kioskId);
+          if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
+          if (!user) throw notFound(`User ${userId} not found`);
+          assertTakesDeposits(kioskId, kiosk.status);
+        }
         latest = computeAward(
           read.config,
           user,
-          { plasticCount, metalCount },
+          { plasticCount, metalCount, worth: award.claim?.worth },
           happenedAt,
           read.origin.oldestAcceptedDay,
         );
-        const transaction = stageAward(batch, award, latest, {
-          submissionId,
-          apiKeyId: read.origin.apiKeyId,
-          pushQueued: user.pushToken !== undefined,
-        });
+        const origin = { userId, submissionId, pushQueued: user.pushToken !== undefined };
+        const transaction = award.claim
+          ? stageClaimed(batch, { ...award, claim: award.claim }, recorded!, latest, origin)
+          : stageAward(batch, award, latest, { ...origin, apiKeyId: read.origin.apiKeyId });
         const { currentPoints, totalPoints, recycledCount, earnedByDay } = latest;
         const pointsByMonth = changePoints(user.pointsByMonth, latest.pointsEarned, addedIn);
         user = { ...user, currentPoints, totalPoints, recycledCount, earnedByDay, pointsByMonth };
@@ -219,6 +236,68 @@ async function awardToUser(
     }
     return { result: settled, commit: latest !== undefined };
   });
+}
+
+/**
+ * Anonymous deposits (§18) in one atomic commit: each recorded as any deposit (a
+ * retry answered from its record, the origin's and the kiosk's checks), worth its
+ * points now, credited to nobody: its claim code waits for a claim (awardClaim).
+ */
+async function recordAnonymous(
+  awards: PlannedAward[],
+  read: { config: RewardsConfig; kiosks: Map<string, DepositKiosk>; origin: AwardOrigin },
+): Promise<Settled<AwardOutcome>[]> {
+  const submissionId = randomUUID();
+  const validDays = claimValidDays();
+  return commitOnFreshReads(async (batch) => {
+    const snaps = await db().getAll(...awards.map(({ transactionRef }) => transactionRef));
+    let staged = false;
+    const settled = awards.map((award, index): Settled<AwardOutcome> => {
+      try {
+        if (snaps[index].exists) return { outcome: recordedAnswer(award, snaps[index], submissionId) };
+        read.origin.checkIfNew?.(award.deposit);
+        const { kioskId, plasticCount, metalCount } = award.deposit;
+        const kiosk = read.kiosks.get(kioskId);
+        if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
+        assertTakesDeposits(kioskId, kiosk.status);
+        const worth = pointsFor(read.config, plasticCount, metalCount);
+        staged = true;
+        const origin = { submissionId, apiKeyId: read.origin.apiKeyId, validDays };
+        return { outcome: { result: stageUnclaimed(batch, award, worth, origin), replayed: false } };
+      } catch (error) {
+        if (error instanceof ApiError) return { error };
+        throw error;
+      }
+    });
+    return { result: settled, commit: staged };
+  });
+}
+
+/**
+ * A claim (§18): the anonymous `transaction` awarded to `userId` as their deposit of
+ * when it happened, through the very path of a deposit's award (awardToUser): the
+ * daily cap of its `occurredAt` day, the `earn` entry, `recycledCount`, the webhook
+ * event, one commit at a time per user.
+ */
+export async function awardClaim(
+  userId: string,
+  transaction: DocumentSnapshot,
+  claim: PlannedClaim,
+): Promise<AwardOutcome> {
+  const { kioskId, plasticCount, metalCount, occurredAt, apiKeyId } = recordedTransactionOf(transaction);
+  const award: PlannedAward = {
+    deposit: { kioskId, userId, plasticCount, metalCount, happenedAt: occurredAt },
+    fingerprint: claim.fingerprint,
+    transactionRef: transaction.ref,
+    claim,
+  };
+  const config = await loadRewardsConfig();
+  const origin = { apiKeyId, oldestAcceptedDay: oldestAcceptedDay(new Date(), capWindowDays()) };
+  const [settled] = await oneAtATimePerUser(userId, () =>
+    awardToUser(userId, [award], { config, kiosks: new Map(), origin }),
+  );
+  if ('error' in settled) throw settled.error;
+  return settled.outcome;
 }
 
 /**

@@ -88,6 +88,7 @@ export async function seedTransaction(
     submissionId: 'test-submission',
     apiKeyId: 'test-key',
     pushQueued: false,
+    status: 'awarded',
   };
   await transactionsCollection()
     .doc(transactionId)

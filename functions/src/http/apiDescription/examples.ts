@@ -47,6 +47,16 @@ export const transactionExample: TransactionView = {
   capped: false,
   newBalance: 1320,
   occurredAt: '2026-11-23T08:12:44.000Z',
+  status: 'awarded',
+};
+
+/** An anonymous deposit (§18), as its kiosk is told: no user yet, a code to claim it with. */
+export const unclaimedTransactionExample: TransactionView = {
+  ...transactionExample,
+  userId: null,
+  newBalance: null,
+  status: 'unclaimed',
+  claim: { code: '7K3QM9XWD2HT', expiresAt: '2026-12-23T08:12:44.000Z' },
 };
 
 export const rewardExample: RewardView = {

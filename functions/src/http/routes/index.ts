@@ -43,6 +43,8 @@ import { useVoucherRoute } from './useVoucher';
 // A person's data (contract §15).
 import { exportUserRoute } from './exportUser';
 import { eraseUserRoute } from './eraseUser';
+// Claim codes (contract §18).
+import { claimDepositRoute } from './claimDeposit';
 
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
@@ -93,4 +95,6 @@ export const routes: AnyRoute[] = [
   // A person's data (contract §15).
   exportUserRoute,
   eraseUserRoute,
+  // Claim codes (contract §18).
+  claimDepositRoute,
 ];

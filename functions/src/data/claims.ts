@@ -1,0 +1,41 @@
+/**
+ * Claim codes (contract §18). Two collections, neither readable by a client:
+ * - `claimCodes/{sha256 of the code}`: which transaction a code belongs to, created
+ *   with the anonymous deposit, so one read finds a code (never a query), and the
+ *   code itself is no document id (ids show up in logs and consoles);
+ * - `claims/{transactionId}`: the claim itself, created in the commit that awards the
+ *   transaction to its claimer: who claimed it and under which request. At most one
+ *   per transaction, and its creation is what tells the claimer (triggers/claimCreated.ts).
+ * A claim sent with an Idempotency-Key also records that key, `requestRecords/{id}`
+ * (data/requestRecords.ts), so the key names one claim forever.
+ */
+import type { DocumentData } from 'firebase-admin/firestore';
+import { FieldValue } from 'firebase-admin/firestore';
+import { db } from '../adapters/firestore';
+import { sha256Hex } from '../domain/hash';
+
+export const claimCodesCollection = () => db().collection('claimCodes');
+export const claimsCollection = () => db().collection('claims');
+
+/** The claimCodes document of a code as stored (normalised). */
+export const claimCodeRef = (code: string) => claimCodesCollection().doc(sha256Hex(`claim-code:${code}`));
+
+/** A claimCodes document: the anonymous transaction behind the code. */
+export const newClaimCodeEntry = (transactionId: string): DocumentData => ({ transactionId });
+
+/**
+ * The request record a user's Idempotency-Key names for claims, forever; led by the
+ * kind of request, so it is never an adjustment's or a redemption's id.
+ */
+export const keyedClaimRecordId = (userId: string, key: string): string =>
+  sha256Hex(JSON.stringify(['claim', userId, key]));
+
+export interface NewClaim {
+  userId: string;
+  /** Chosen once per call: a call that finds its own commit (its answer lost) is not refused as a second claim. */
+  submissionId: string;
+  idempotencyKey: string | null;
+}
+
+/** A claims/{transactionId} document as first stored; the one place one is written out. */
+export const newClaim = (claim: NewClaim): DocumentData => ({ ...claim, claimedAt: FieldValue.serverTimestamp() });
