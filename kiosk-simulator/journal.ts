@@ -16,7 +16,8 @@ export const MAX_BATCH_ITEMS = 100;
 
 /** What the kiosk knows of a deposit when the bottles are in: who, how many, when. */
 export interface DepositDraft {
-  userId: string;
+  /** Null: the recycler did not identify; the answer carries a claim code (contract §18). */
+  userId: string | null;
   plasticCount: number;
   metalCount: number;
   /** ISO 8601 (UTC), when the kiosk took it. */
@@ -32,7 +33,14 @@ export interface Deposit extends DepositDraft {
 /** What the service answered about one deposit: the single endpoint's answer, or a batch item's result. */
 export interface DepositAnswer {
   status: number;
-  transaction?: { id: string; pointsEarned: number; capped?: boolean; occurredAt?: string };
+  transaction?: {
+    id: string;
+    pointsEarned: number;
+    capped?: boolean;
+    occurredAt?: string;
+    /** An anonymous deposit's: the code the kiosk shows (§18). */
+    claim?: { code: string; expiresAt: string };
+  };
   replayed?: boolean;
   error?: string;
   code?: string;

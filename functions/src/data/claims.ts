@@ -13,6 +13,8 @@ import type { DocumentData } from 'firebase-admin/firestore';
 import { FieldValue } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
+import type { TransactionStatus } from '../model/claimViews';
+import { transactionsCollection } from './transactions';
 
 export const claimCodesCollection = () => db().collection('claimCodes');
 export const claimsCollection = () => db().collection('claims');
@@ -39,3 +41,16 @@ export interface NewClaim {
 
 /** A claims/{transactionId} document as first stored; the one place one is written out. */
 export const newClaim = (claim: NewClaim): DocumentData => ({ ...claim, claimedAt: FieldValue.serverTimestamp() });
+
+/**
+ * How many of a kiosk's deposits are still unclaimed (expired ones included): one
+ * count aggregation, served by the single-field indexes of `kioskId` and `status`.
+ */
+export async function unclaimedCountOf(kioskId: string): Promise<number> {
+  const unclaimed = await transactionsCollection()
+    .where('kioskId', '==', kioskId)
+    .where('status', '==', 'unclaimed' satisfies TransactionStatus)
+    .count()
+    .get();
+  return unclaimed.data().count;
+}

@@ -101,6 +101,15 @@ describe('anonymous deposits (userId null)', () => {
     expect(batch.body.results[0].transaction).toMatchObject({ pointsEarned: 20, userId: null });
     expect(batch.body.results[2].transaction).toMatchObject({ pointsEarned: 20, userId: null });
     await waitForKioskCount(kioskId, 6);
+
+    // The console's count of the kiosk's unclaimed deposits: 3, then 2 once one is claimed.
+    const unclaimed = async () =>
+      (await call('GET', `/admin/kiosks/${kioskId}/unclaimed`, { headers: await adminHeaders() })).body;
+    expect(await unclaimed()).toEqual({ success: true, unclaimed: 3 });
+    expect((await claim(userId, codes[0])).status).toBe(200);
+    expect(await unclaimed()).toEqual({ success: true, unclaimed: 2 });
+    const unknown = await call('GET', '/admin/kiosks/nowhere/unclaimed', { headers: await adminHeaders() });
+    expect(unknown.status).toBe(404);
   });
 });
 

@@ -45,6 +45,7 @@ import { exportUserRoute } from './exportUser';
 import { eraseUserRoute } from './eraseUser';
 // Claim codes (contract §18).
 import { claimDepositRoute } from './claimDeposit';
+import { kioskUnclaimedRoute } from './kioskUnclaimed';
 
 /** Every endpoint of the `api` function. */
 export const routes: AnyRoute[] = [
@@ -97,4 +98,5 @@ export const routes: AnyRoute[] = [
   eraseUserRoute,
   // Claim codes (contract §18).
   claimDepositRoute,
+  kioskUnclaimedRoute,
 ];
