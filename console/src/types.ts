@@ -24,7 +24,7 @@ export type {
   LedgerEntryView as LedgerEntry,
   RedemptionView as Redemption,
 } from '../../functions/src/model/pointsViews';
-export type { UserView as UserProfile } from '../../functions/src/model/views';
+export type { TransactionView as Transaction, UserView as UserProfile } from '../../functions/src/model/views';
 export type { PartnerView as Partner } from '../../functions/src/model/partnerViews';
 
 // Webhooks (contract §13): the API's own lists (a module with no import, so the bundle takes it as it is).
