@@ -111,6 +111,9 @@ export function judge(/** @type {Results} */ r) {
       met: vouchers.length === 4 && worstVoucher.ratio <= 1.2,
     },
     atMost(expiry, 1.2, larger.timeMs, base.timeMs, 'ms', `; ${larger.usersRead} vs ${base.usersRead} users read`),
+    ...r.claims.map((row) =>
+      atMost(`A claim ≤ 1.2× a plain deposit, p50 at c=${row.c}`, 1.2, row.claimP50, row.depositP50),
+    ),
   ];
 }
 
@@ -125,6 +128,7 @@ export function report(/** @type {Results} */ r) {
     throughput: `Throughput of POST /kiosk/transaction as the users grow, medians of ${throughput.rounds} runs of ${throughput.seconds} s`,
     nearby: 'Kiosks near a point as the fleet grows elsewhere, c=1',
     history: 'A page of history as the history grows, c=1, pages of 10',
+    claims: 'Claim codes (§18): a claim against a plain deposit, p50, requests and rounds as the warm section',
     webhooks: `Webhook delivery lag on the emulators: ${webhooks.events} events, one every ${webhooks.intervalMs} ms, after ${webhooks.warmUp} not measured`,
     exports: `A person's data exported as the history grows (as many transactions as entries), c=1, medians of ${plan.export.rounds}`,
     expiry: `The expiry run as users with nothing to expire grow, medians of ${plan.expiry.rounds}`,

@@ -12,6 +12,7 @@ import { MailCatcher } from '../../functions/test/harness/mail-catcher.ts';
 import { endpoints, seed } from './data.mjs';
 import { firstAnswer, floorFunction, functionEnv, logDir, withInstances } from './host.mjs';
 import { measureBatch } from './sections/batch.mjs';
+import { measureClaims } from './sections/claims.mjs';
 import { measureExpiry } from './sections/expiry.mjs';
 import { measureExport } from './sections/export.mjs';
 import { measureHistory, measureNearby, measureThroughput } from './sections/growth.mjs';
@@ -71,14 +72,16 @@ const cold = await measureColdStart({ env, runs: plan.coldRuns, requests: coldRe
 
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
 const instances = [{ env: functionEnv(env) }, floorFunction()];
-const [warm, batch, webhooks] = await withInstances(instances, async ([api, floor]) => {
+const [warm, batch, webhooks, claims] = await withInstances(instances, async ([api, floor]) => {
   const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, { path: '/openapi.json' })).body));
   const rows = await measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
   step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
   const backlog = await measureBatch({ url: api.url, runId, ...plan.batch });
   step(`Webhook delivery lag: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms`);
   const lag = await measureWebhookLag({ url: api.url, data, ...plan.webhooks });
-  return /** @type {const} */ ([rows, backlog, lag]);
+  step('Claim codes (§18): a claim against a plain deposit, c=1 and c=16');
+  const claimRows = await measureClaims({ url: api.url, data, ...plan.warm });
+  return /** @type {const} */ ([rows, backlog, lag, claimRows]);
 });
 
 step('Throughput of POST /kiosk/transaction as the users grow');
@@ -96,7 +99,8 @@ await mail.stop();
 
 const [cpu, cores, node, loadAfter] = [cpus()[0]?.model ?? 'unknown', cpus().length, process.version, loadavg()[0]];
 const machine = { cpu, cores, node, loadBefore, loadAfter };
-const results = { quick, plan, machine, cold, warm, batch, webhooks, throughput, nearby, history, exports, expiry };
+const sections = { cold, warm, batch, webhooks, claims, throughput, nearby, history, exports, expiry };
+const results = { quick, plan, machine, ...sections };
 /** @typedef {typeof results} RunResults */
 writeFileSync(resultsFile, JSON.stringify(results, null, 2));
 rmSync(logDir, { recursive: true, force: true });

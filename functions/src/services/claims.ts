@@ -27,27 +27,23 @@ export const claimGuessesOf = (userId: string): Bucket => ({
   windowMs: GUESS_WINDOW_MS,
 });
 
+const guessing = (retryAfterSeconds: number) =>
+  new ApiError('rate-limited', `Too many unknown claim codes; try again in ${retryAfterSeconds} seconds`, {
+    retryAfterSeconds,
+  });
+
 /** The anonymous transaction behind a written code, or 404 `claim-not-found` (counted) / 429 while guessing. */
 async function findClaimed(userId: string, written: string): Promise<{ code: string; transaction: DocumentSnapshot }> {
   const code = normaliseClaimCode(written);
+  // Only the code's entry is read under the count: it never changes, so claims of one code never lock each other.
   const lookup = await lookUpCounted(claimGuessesOf(userId), async (tx) => {
-    if (!code) return undefined;
-    const entry = await tx.get(claimCodeRef(code));
-    if (!entry.exists) return undefined;
-    const transaction = await tx.get(transactionsCollection().doc(entry.get('transactionId')));
-    return transaction.exists ? transaction : undefined;
+    const entry = code ? await tx.get(claimCodeRef(code)) : undefined;
+    return entry?.exists ? String(entry.get('transactionId')) : undefined;
   });
-  if (lookup.refused) {
-    throw new ApiError(
-      'rate-limited',
-      `Too many unknown claim codes; try again in ${lookup.retryAfterSeconds} seconds`,
-      {
-        retryAfterSeconds: lookup.retryAfterSeconds,
-      },
-    );
-  }
-  if (!lookup.found || !code) throw new ApiError('claim-not-found', 'No deposit has this claim code');
-  return { code, transaction: lookup.found };
+  if (lookup.refused) throw guessing(lookup.retryAfterSeconds);
+  const transaction = lookup.found ? await transactionsCollection().doc(lookup.found).get() : undefined;
+  if (!code || !transaction?.exists) throw new ApiError('claim-not-found', 'No deposit has this claim code');
+  return { code, transaction };
 }
 
 export interface ClaimOutcome {
