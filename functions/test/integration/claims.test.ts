@@ -3,12 +3,17 @@
  * on the kiosk, worth their points at deposit time, credited to nobody; claimed once,
  * by one user, as if they had deposited then.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Timestamp } from 'firebase-admin/firestore';
 import { claimCodeRef } from '../../src/data/claims';
 import { auditBooks } from '../../src/services/audit';
 import { openBalance } from '../../src/services/ledgerBooks';
 import { db, resetEmulators, waitFor, waitForEffects, waitForKioskCount } from './helpers';
-import { adminHeaders, bearerFor, call } from './requests';
+import { API_URL, adminHeaders, bearerFor, call } from './requests';
 import { seedKioskWithKey, seedUser, uniqueId } from './seeds';
 
 beforeEach(resetEmulators);
@@ -249,5 +254,26 @@ describe('POST /user/{id}/claims', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(500);
     // Another user is not held up, and a known code costs nothing.
     expect((await claim(other, transaction.claim.code)).status).toBe(200);
+  });
+});
+
+describe('the kiosk simulator (npm run kiosk)', () => {
+  test('deposit --anonymous prints the claim code as the kiosk shows it, with its QR code; the code claims', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const journal = join(mkdtempSync(join(tmpdir(), 'kiosk-claims-')), 'journal.json');
+    const args = ['deposit', '--anonymous', '--plastic', '3', '--kiosk', kioskId, '--key', apiKey, '--api', API_URL];
+    const cli = join(__dirname, '..', '..', '..', 'kiosk-simulator', 'cli.mjs');
+    const { stdout } = await promisify(execFile)(process.execPath, [cli, ...args, '--journal', journal]);
+    const shown =
+      /claim code ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}): claim your points in the app until \d{4}-\d\d-\d\d/.exec(
+        stdout,
+      );
+    expect(shown).not.toBeNull();
+    // The QR code: rows of half blocks, as wide as each other.
+    const rows = stdout.split('\n').filter((line) => /^[ █▀▄]+$/.test(line));
+    expect(rows.length).toBeGreaterThan(10);
+    expect(new Set(rows.map((row) => row.length)).size).toBe(1);
+    const userId = await seedUser();
+    expect(await claim(userId, shown![1])).toMatchObject({ status: 200, body: { newBalance: 30 } });
   });
 });
