@@ -9,8 +9,7 @@
  * A claim sent with an Idempotency-Key also records that key, `requestRecords/{id}`
  * (data/requestRecords.ts), so the key names one claim forever.
  */
-import type { DocumentData } from 'firebase-admin/firestore';
-import { FieldValue } from 'firebase-admin/firestore';
+import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
 import type { TransactionStatus } from '../model/claimViews';
@@ -22,8 +21,40 @@ export const claimsCollection = () => db().collection('claims');
 /** The claimCodes document of a code as stored (normalised). */
 export const claimCodeRef = (code: string) => claimCodesCollection().doc(sha256Hex(`claim-code:${code}`));
 
+/**
+ * What a claim needs of its anonymous deposit, none of which changes while it is
+ * unclaimed: kept on the code's entry too, so a claim reads the entry and, with the
+ * user, the transaction (its status), and nothing else.
+ */
+export interface ClaimedDeposit {
+  transactionId: string;
+  kioskId: string;
+  plasticCount: number;
+  metalCount: number;
+  occurredAt: Date;
+  /** The points the deposit was worth when recorded. */
+  worth: number;
+}
+
 /** A claimCodes document: the anonymous transaction behind the code. */
-export const newClaimCodeEntry = (transactionId: string): DocumentData => ({ transactionId });
+export const newClaimCodeEntry = ({ occurredAt, ...deposit }: ClaimedDeposit): DocumentData => ({
+  ...deposit,
+  occurredAt: Timestamp.fromDate(occurredAt),
+});
+
+/** The deposit behind a code, from its entry; undefined for no entry. */
+export function claimedDepositOf(entry: DocumentSnapshot): ClaimedDeposit | undefined {
+  const data = entry.data();
+  if (!data) return undefined;
+  return {
+    transactionId: data.transactionId,
+    kioskId: data.kioskId,
+    plasticCount: data.plasticCount,
+    metalCount: data.metalCount,
+    occurredAt: (data.occurredAt as Timestamp).toDate(),
+    worth: data.worth,
+  };
+}
 
 /**
  * The request record a user's Idempotency-Key names for claims, forever; led by the

@@ -171,6 +171,14 @@ export function stageUnclaimed(
     claim: { code, expiresAt: claimExpiry(happenedAt, origin.validDays) },
   };
   batch.create(transactionRef, newTransaction(recorded));
-  batch.create(claimCodeRef(code), newClaimCodeEntry(transactionRef.id));
+  const claimed = {
+    transactionId: transactionRef.id,
+    kioskId,
+    plasticCount,
+    metalCount,
+    occurredAt: happenedAt,
+    worth,
+  };
+  batch.create(claimCodeRef(code), newClaimCodeEntry(claimed));
   return { success: true, transaction: transactionView(transactionRef.id, recorded), pushNotification: false };
 }

@@ -7,10 +7,9 @@
  * looked up, in one transaction with it (lookUpCounted), so claims at once cannot
  * look up more than the limit.
  */
-import type { DocumentSnapshot } from 'firebase-admin/firestore';
-import { claimCodeRef } from '../data/claims';
+import { claimCodeRef, claimedDepositOf, type ClaimedDeposit } from '../data/claims';
+import { loadRewardsConfig } from '../data/rewardsConfig';
 import { lookUpCounted, type Bucket } from '../data/rateLimits';
-import { transactionsCollection } from '../data/transactions';
 import { normaliseClaimCode } from '../domain/claimCode';
 import { ApiError } from '../errors';
 import { logInfo } from '../log';
@@ -32,18 +31,21 @@ const guessing = (retryAfterSeconds: number) =>
     retryAfterSeconds,
   });
 
-/** The anonymous transaction behind a written code, or 404 `claim-not-found` (counted) / 429 while guessing. */
-async function findClaimed(userId: string, written: string): Promise<{ code: string; transaction: DocumentSnapshot }> {
+/**
+ * The anonymous deposit behind a written code, or 404 `claim-not-found` (counted) / 429
+ * while guessing. Its entry is read with the count, in one round trip: it never changes,
+ * so claims of one code never lock each other.
+ */
+async function findClaimed(userId: string, written: string): Promise<{ code: string; claimed: ClaimedDeposit }> {
   const code = normaliseClaimCode(written);
-  // Only the code's entry is read under the count: it never changes, so claims of one code never lock each other.
-  const lookup = await lookUpCounted(claimGuessesOf(userId), async (tx) => {
-    const entry = code ? await tx.get(claimCodeRef(code)) : undefined;
-    return entry?.exists ? String(entry.get('transactionId')) : undefined;
-  });
+  const lookup = await lookUpCounted(
+    claimGuessesOf(userId),
+    async (_tx, [entry]) => (entry ? claimedDepositOf(entry) : undefined),
+    code ? [claimCodeRef(code)] : [],
+  );
   if (lookup.refused) throw guessing(lookup.retryAfterSeconds);
-  const transaction = lookup.found ? await transactionsCollection().doc(lookup.found).get() : undefined;
-  if (!code || !transaction?.exists) throw new ApiError('claim-not-found', 'No deposit has this claim code');
-  return { code, transaction };
+  if (!code || !lookup.found) throw new ApiError('claim-not-found', 'No deposit has this claim code');
+  return { code, claimed: lookup.found };
 }
 
 export interface ClaimOutcome {
@@ -62,10 +64,10 @@ export async function claimDeposit(
   written: string,
   idempotencyKey: string | undefined,
 ): Promise<ClaimOutcome> {
-  const { code, transaction } = await findClaimed(userId, written);
-  const worth: number = transaction.get('pointsEarned');
-  const claim = planClaim(transaction.id, { userId, code, worth, idempotencyKey });
-  const { result, replayed } = await awardClaim(userId, transaction, claim);
+  // The rewards config is read beside the lookup: a claim costs the lookup's round trips and the award's.
+  const [{ code, claimed }, config] = await Promise.all([findClaimed(userId, written), loadRewardsConfig()]);
+  const claim = planClaim(claimed.transactionId, { userId, code, worth: claimed.worth, idempotencyKey });
+  const { result, replayed } = await awardClaim(userId, claimed, claim, config);
   logInfo(replayed ? 'claim_replayed' : 'deposit_claimed', {
     transactionId: result.transaction.id,
     userId,

@@ -20,8 +20,8 @@ import { settleInOrder, type Settled } from '../domain/settleInOrder';
 import { ApiError, conflict, notFound, overloaded } from '../errors';
 import { planAward, recordedAnswer, stageAward, type AwardOutcome, type PlannedAward } from './awardRecord';
 import { claimAnswered, claimReads, stageClaimed, stageUnclaimed, type PlannedClaim } from './claimAward';
-import { recordedTransactionOf } from '../data/transactions';
-import type { DocumentSnapshot } from 'firebase-admin/firestore';
+import { transactionsCollection } from '../data/transactions';
+import type { ClaimedDeposit } from '../data/claims';
 import { profileToAward } from './provisioning';
 import type { KioskStatus } from '../model/vocabulary';
 
@@ -274,25 +274,25 @@ async function recordAnonymous(
 }
 
 /**
- * A claim (§18): the anonymous `transaction` awarded to `userId` as their deposit of
- * when it happened, through the very path of a deposit's award (awardToUser): the
+ * A claim (§18): the anonymous deposit `claimed` awarded to `userId` as their deposit
+ * of when it happened, through the very path of a deposit's award (awardToUser): the
  * daily cap of its `occurredAt` day, the `earn` entry, `recycledCount`, the webhook
  * event, one commit at a time per user.
  */
 export async function awardClaim(
   userId: string,
-  transaction: DocumentSnapshot,
+  { transactionId, kioskId, plasticCount, metalCount, occurredAt }: ClaimedDeposit,
   claim: PlannedClaim,
+  config: RewardsConfig,
 ): Promise<AwardOutcome> {
-  const { kioskId, plasticCount, metalCount, occurredAt, apiKeyId } = recordedTransactionOf(transaction);
   const award: PlannedAward = {
     deposit: { kioskId, userId, plasticCount, metalCount, happenedAt: occurredAt },
     fingerprint: claim.fingerprint,
-    transactionRef: transaction.ref,
+    transactionRef: transactionsCollection().doc(transactionId),
     claim,
   };
-  const config = await loadRewardsConfig();
-  const origin = { apiKeyId, oldestAcceptedDay: oldestAcceptedDay(new Date(), capWindowDays()) };
+  // The key of the deposit's kiosk is the transaction's own: a claim records no kiosk key.
+  const origin = { apiKeyId: '', oldestAcceptedDay: oldestAcceptedDay(new Date(), capWindowDays()) };
   const [settled] = await oneAtATimePerUser(userId, () =>
     awardToUser(userId, [award], { config, kiosks: new Map(), origin }),
   );

@@ -62,7 +62,14 @@ describe('anonymous deposits (userId null)', () => {
     });
     // One read finds the code: its lookup document, keyed by the code's hash.
     const entry = await claimCodeRef(transaction.claim.code).get();
-    expect(entry.data()).toEqual({ transactionId: transaction.id });
+    expect(entry.data()).toEqual({
+      transactionId: transaction.id,
+      kioskId,
+      plasticCount: 3,
+      metalCount: 0,
+      occurredAt: Timestamp.fromDate(occurredAt),
+      worth: 30,
+    });
     expect(entry.id).not.toContain(transaction.claim.code);
 
     const stored = await waitForEffects(transaction.id);

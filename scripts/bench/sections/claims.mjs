@@ -1,7 +1,7 @@
 // @ts-check
 // Claim codes (contract §18): a claim's p50 against a plain deposit's, c=1 and c=16, on the warm api instance. Each
-// claim takes a code of its own, made beforehand by an anonymous deposit; the deposits timed name the fleet's users as
-// the warm section's do, and the claims the same users (an admin claiming for them), so both spread alike over users.
+// claim takes a code of its own, made beforehand by an anonymous deposit, and is sent by its user with their own ID token
+// (no Auth backend call, as the app sends it); the deposits timed are for the same users, so both spread alike.
 // Ratio = claim p50 ÷ deposit p50 (target ≤ 1.2).
 import { summarize } from '../../lib/stats.mjs';
 import { cannon, inRotation } from '../host.mjs';
@@ -10,8 +10,7 @@ import { cannon, inRotation } from '../host.mjs';
  * @param {{ url: string, data: import('../data.mjs').Data, concurrencies: number[], rounds: number, amount: (c: number) => number }} plan
  */
 export async function measureClaims({ url, data, concurrencies, rounds, amount }) {
-  const { kiosks, users, adminToken, runId } = data;
-  const admin = { authorization: `Bearer ${adminToken}` };
+  const { kiosks, authUsers: users, tokens, runId } = data;
   /** A deposit at the n-th kiosk for `userId` (null: anonymous), under a key of its own. */
   const deposit = (/** @type {number} */ n, /** @type {string | null} */ userId) => {
     const { id, apiKey } = kiosks[n % kiosks.length];
@@ -34,12 +33,11 @@ export async function measureClaims({ url, data, concurrencies, rounds, amount }
     let claims = 0;
     const claim = () => {
       const i = claims++;
-      return {
-        method: 'POST',
-        path: `/user/${users[i % users.length]}/claims`,
-        headers: admin,
-        body: { code: codes[i] },
-      };
+      const [path, headers] = [
+        `/user/${users[i % users.length]}/claims`,
+        { authorization: `Bearer ${tokens[i % users.length]}` },
+      ];
+      return { method: 'POST', path, headers, body: { code: codes[i] } };
     };
     const plain = (/** @type {number} */ n) => deposit(n, users[n % users.length]);
     for (const build of [plain, claim]) await cannon(url, { connections: c, amount: c, build });
