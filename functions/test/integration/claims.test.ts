@@ -11,6 +11,8 @@ import { promisify } from 'node:util';
 import { Timestamp } from 'firebase-admin/firestore';
 import { claimCodeRef } from '../../src/data/claims';
 import { auditBooks } from '../../src/services/audit';
+import { claimDeposit } from '../../src/services/claims';
+import { withLostCommitAnswer, writesTo } from './commit-faults';
 import { openBalance } from '../../src/services/ledgerBooks';
 import { db, resetEmulators, waitFor, waitForEffects, waitForKioskCount } from './helpers';
 import { API_URL, adminHeaders, bearerFor, call } from './requests';
@@ -197,6 +199,22 @@ describe('POST /user/{id}/claims', () => {
     expect((await db().collection('claims').doc(transaction.id).get()).get('userId')).toBe(winner);
     // A later claim, by the winner too, is refused: the code is used.
     expect((await claim(winner, transaction.claim.code)).body.code).toBe('claim-used');
+    expect(await auditBooks()).toMatchObject({ differences: [] });
+  });
+
+  test("a claim whose commit's answer is lost is answered as its own, awarded once", async () => {
+    // The service in this process, as the function runs it: its params as functions/.env sets them.
+    process.env.OFFLINE_MAX_DAYS ??= '7';
+    process.env.CLAIM_VALID_DAYS ??= '30';
+    const { transaction } = await anonymousDeposit(4);
+    const userId = await seedUser();
+    const { result, injected } = await withLostCommitAnswer(db(), writesTo('claims'), () =>
+      claimDeposit(userId, transaction.claim.code, undefined),
+    );
+    expect(injected).toBe(1);
+    expect(result).toMatchObject({ replayed: false, newBalance: 40, transaction: { userId, pointsEarned: 40 } });
+    const entries = await db().collection('ledger').where('userId', '==', userId).get();
+    expect(entries.docs.map((doc) => doc.get('points'))).toEqual([40]);
     expect(await auditBooks()).toMatchObject({ differences: [] });
   });
 
