@@ -38,6 +38,8 @@ export interface DepositAnswer {
     pointsEarned: number;
     capped?: boolean;
     occurredAt?: string;
+    /** Why these points (contract §16): the base, then each promotion's. */
+    breakdown?: { source: string; name?: string; points: number }[];
     /** An anonymous deposit's: the code the kiosk shows (§18). */
     claim?: { code: string; expiresAt: string };
   };

@@ -48,6 +48,13 @@ export function createPrinter(write = (line) => console.log(line), { qr = false 
   const line = (/** @type {string} */ text) => write(`${clock()} ${text}`);
 
   /** @param {KioskEvent} event */
+  /** A transaction's points by where they came from, e.g. " (base 70 + Double points 70)", when a promotion gave some. */
+  const promoted = (transaction) => transaction?.breakdown?.some((entry) => entry.source === 'promotion') ?? false;
+  const why = (transaction) =>
+    promoted(transaction)
+      ? ` (${transaction.breakdown.map((entry) => `${entry.name ?? entry.source} ${entry.points}`).join(' + ')})`
+      : '';
+
   function onEvent(event) {
     switch (event.kind) {
       case 'recorded':
@@ -63,11 +70,12 @@ export function createPrinter(write = (line) => console.log(line), { qr = false 
         const { deposit, answer, verdict, via } = event;
         if (via === 'single') tally.sentAlone += 1;
         countAnswer(tally, answer, verdict);
-        // A batch is one line (below); of its items only those not accepted get one.
-        if (via === 'batch' && verdict === 'accepted' && !answer.transaction?.claim) return;
+        // A batch is one line (below); of its items only those not accepted, given a promotion or a claim code get one.
+        const told = promoted(answer.transaction) || answer.transaction?.claim;
+        if (via === 'batch' && verdict === 'accepted' && !told) return;
         const what =
           verdict === 'accepted'
-            ? `${answer.replayed ? 'replayed' : 'awarded'} ${answer.transaction?.pointsEarned ?? '?'} points${answer.transaction?.capped ? ' (capped)' : ''}, transaction ${answer.transaction?.id}`
+            ? `${answer.replayed ? 'replayed' : 'awarded'} ${answer.transaction?.pointsEarned ?? '?'} points${why(answer.transaction)}${answer.transaction?.capped ? ' (capped)' : ''}, transaction ${answer.transaction?.id}`
             : `${answer.status}${answer.code ? ` ${answer.code}` : ''}${answer.error ? `: ${answer.error}` : ''} (${verdict === 'rejected' ? 'refused for good' : isOverloaded(answer) ? 'the service is overloaded: sent again after its Retry-After' : 'kept for the next upload'})`;
         line(`${via === 'single' ? 'deposit' : '  item'} ${deposit.idempotencyKey}: ${items(deposit)} → ${what}`);
         if (verdict === 'accepted' && answer.transaction?.claim) {

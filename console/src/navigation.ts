@@ -22,6 +22,8 @@ export const NAV_LINKS = [
   ['/webhooks', 'Webhooks'],
   // Partners (§12)
   ['/partners', 'Partners'],
+  // Promotions (contract §16).
+  ['/promotions', 'Promotions'],
 ] as const;
 
 const path = createStore(location.pathname);

@@ -32,6 +32,8 @@ const routes: Route[] = [
   { pattern: /^\/webhooks$/, load: () => import('./pages/Webhooks') },
   // Partners (§12)
   { pattern: /^\/partners$/, load: () => import('./pages/Partners') },
+  // Promotions (contract §16).
+  { pattern: /^\/promotions$/, load: () => import('./pages/Promotions') },
 ];
 const notFound: Route = { pattern: /$^/, load: () => import('./pages/NotFound'), public: true };
 

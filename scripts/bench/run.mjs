@@ -18,6 +18,7 @@ import { measureExport } from './sections/export.mjs';
 import { measureHistory, measureNearby, measureThroughput } from './sections/growth.mjs';
 import { measureColdStart, measureWarm } from './sections/latency.mjs';
 import { measureWebhookLag } from './sections/webhooks.mjs';
+import { measurePromotions } from './sections/promotions.mjs';
 
 const [resultsFile, flag] = process.argv.slice(2);
 const quick = flag === '--quick';
@@ -72,16 +73,19 @@ const cold = await measureColdStart({ env, runs: plan.coldRuns, requests: coldRe
 
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
 const instances = [{ env: functionEnv(env) }, floorFunction()];
-const [warm, batch, webhooks, claims] = await withInstances(instances, async ([api, floor]) => {
+const [warm, batch, webhooks, promotions, claims] = await withInstances(instances, async ([api, floor]) => {
   const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, { path: '/openapi.json' })).body));
   const rows = await measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
   step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
   const backlog = await measureBatch({ url: api.url, runId, ...plan.batch });
   step(`Webhook delivery lag: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms`);
   const lag = await measureWebhookLag({ url: api.url, data, ...plan.webhooks });
+  step('Promotions: an award with 20 active against none; a budget under c=16');
+  const endpoint = list.find(({ name }) => name === 'POST /kiosk/transaction');
+  const promoted = await measurePromotions({ api: api.url, endpoint: /** @type {any} */ (endpoint), ...plan.warm });
   step('Claim codes (§18): a claim against a plain deposit, c=1 and c=16');
   const claimRows = await measureClaims({ url: api.url, data, ...plan.warm });
-  return /** @type {const} */ ([rows, backlog, lag, claimRows]);
+  return /** @type {const} */ ([rows, backlog, lag, promoted, claimRows]);
 });
 
 step('Throughput of POST /kiosk/transaction as the users grow');
@@ -99,8 +103,8 @@ await mail.stop();
 
 const [cpu, cores, node, loadAfter] = [cpus()[0]?.model ?? 'unknown', cpus().length, process.version, loadavg()[0]];
 const machine = { cpu, cores, node, loadBefore, loadAfter };
-const sections = { cold, warm, batch, webhooks, claims, throughput, nearby, history, exports, expiry };
-const results = { quick, plan, machine, ...sections };
+const measured = { cold, warm, batch, webhooks, ...promotions, claims, throughput, nearby, history, exports, expiry };
+const results = { quick, plan, machine, ...measured };
 /** @typedef {typeof results} RunResults */
 writeFileSync(resultsFile, JSON.stringify(results, null, 2));
 rmSync(logDir, { recursive: true, force: true });

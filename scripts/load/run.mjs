@@ -24,6 +24,7 @@ import { hotPhase, retriesPhase, submitRecorded, transactionBody } from './burst
 import { pendingEffects, sweepEffects, waitForTriggersToSettle } from './effects.mjs';
 import { EXPIRE_AFTER_MONTHS, lifecycleBooks, lifecyclePhase, seedLifecycle } from './lifecycle.mjs';
 import { MIXED_REWARDS, mixedBooks, mixedPhase } from './mixed.mjs';
+import { promotionBooks, setUpPromotions } from './promotions.mjs';
 import { offlinePhase } from './offline.mjs';
 import { claimsBooks, claimsPhase } from './claims.mjs';
 import { loadOptions } from './options.mjs';
@@ -169,6 +170,7 @@ const offline = await offlinePhase(run);
 console.log(`claims: ${options.claims} deposits without a user, four in five claimed by two users at once...`);
 const claims = await claimsPhase(run);
 const partners = await setUpPartners(run);
+await setUpPromotions(run);
 console.log(
   `mixed: ${options.spenders} spenders earn, redeem and are adjusted; ${options.rush} rush a stock of 10; ` +
     `${options.dormant} dormant users' points expire and ${options.leavers} leavers are erased meanwhile...`,
@@ -187,12 +189,14 @@ const retried = await settleDeliveries(run, receiver.webhookId);
 await receiver.close();
 const lag = transactions.map((doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis());
 
+const promotions = await promotionBooks(transactions);
 const phaseChecks = [
   await auditBooks(run, transactions, retries, offline),
   await voucherBooks(vouchers),
   await claimsBooks(run, claims.tally),
   await mixedBooks(run, mixed.tally),
   await lifecycleBooks(run, lifecycle),
+  promotions.checks,
 ];
 const webhooks = await webhookBooks(receiver, retried);
 const pending = { 'effects still pending after the sweep': [sum(Object.values(await pendingEffects())), 0] };
@@ -215,6 +219,7 @@ const figures = {
     lifecycle: lifecycle.figures,
     vouchers: vouchers.figures,
     webhooks: webhooks.figures,
+    promotions: promotions.figures,
   },
   totals: {
     'transactions recorded': transactions.length,

@@ -29,6 +29,8 @@ import { expiryCommands } from './commands/expiry';
 import { webhookCommands } from './commands/webhooks';
 import { partnerCommands } from './commands/partners';
 import { peopleCommands } from './commands/people';
+// Promotions (contract §16).
+import { promotionCommands } from './commands/promotions';
 import { loadProjectParams } from './params';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
@@ -53,6 +55,8 @@ const COMMANDS: readonly Command[] = [
   ...webhookCommands,
   // Partners and vouchers (§12)
   ...partnerCommands,
+  // Promotions (contract §16).
+  ...promotionCommands,
 ];
 
 async function run(argv: string[]): Promise<void> {

@@ -14,6 +14,7 @@ import { db } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
 import type { TransactionStatus } from '../model/claimViews';
 import { transactionsCollection } from './transactions';
+import type { BreakdownEntry } from '../model/promotionViews';
 
 export const claimCodesCollection = () => db().collection('claimCodes');
 export const claimsCollection = () => db().collection('claims');
@@ -32,8 +33,8 @@ export interface ClaimedDeposit {
   plasticCount: number;
   metalCount: number;
   occurredAt: Date;
-  /** The points the deposit was worth when recorded. */
-  worth: number;
+  /** What the deposit was worth when recorded (§16), before its claimer's daily cap. */
+  breakdown: BreakdownEntry[];
 }
 
 /** A claimCodes document: the anonymous transaction behind the code. */
@@ -52,7 +53,7 @@ export function claimedDepositOf(entry: DocumentSnapshot): ClaimedDeposit | unde
     plasticCount: data.plasticCount,
     metalCount: data.metalCount,
     occurredAt: (data.occurredAt as Timestamp).toDate(),
-    worth: data.worth,
+    breakdown: data.breakdown,
   };
 }
 

@@ -12,6 +12,7 @@ import {
 } from '../domain/kiosk';
 import { isTimeZone, openingHoursProblem } from '../domain/openingHours';
 import { notFound } from '../errors';
+import type { Coordinates } from '../model/requestBodies';
 import type { KioskStatus } from '../model/vocabulary';
 
 export const kiosksCollection = () => db().collection('kiosks');
@@ -124,6 +125,21 @@ export function depositKioskFromSnapshot(
 ): { status: KioskStatus | undefined; name: string | undefined } | undefined {
   const data = snapshot.data();
   return data && { status: statusOf(data), name: nameOf(data) };
+}
+
+/**
+ * Where and in which time zone a kiosk's promotions judge their `hours` (§16): a
+ * field broken by hand falls back to UTC and (0, 0), never failing the deposit.
+ */
+export function kioskClockFromSnapshot(snapshot: DocumentSnapshot): { timezone: string; location: Coordinates } {
+  const { timezone, location } = snapshot.data() ?? {};
+  return {
+    timezone: typeof timezone === 'string' && isTimeZone(timezone) ? timezone : DEFAULT_TIMEZONE,
+    location:
+      location instanceof GeoPoint
+        ? { latitude: location.latitude, longitude: location.longitude }
+        : { latitude: 0, longitude: 0 },
+  };
 }
 
 /** 404 unless the kiosk exists; its fields are not read, so a kiosk broken by hand still gets keys. */

@@ -3,6 +3,8 @@ import { db } from '../adapters/firestore';
 import { newestFirstPage } from './userPages';
 import type { LedgerEntryView, RedeemedFromView } from '../model/pointsViews';
 import type { LedgerKind } from '../model/vocabulary';
+import { legacyBreakdown } from '../domain/promotions';
+import type { BreakdownEntry } from '../model/promotionViews';
 
 export const ledgerCollection = () => db().collection('ledger');
 
@@ -13,6 +15,8 @@ export interface EarnedFrom {
   plasticCount: number;
   metalCount: number;
   occurredAt: Date;
+  /** The transaction's breakdown (§16). */
+  breakdown: BreakdownEntry[];
 }
 
 /** What a `redeem` or `refund` entry keeps of its redemption, stored as the history shows it. */
@@ -77,6 +81,7 @@ export function ledgerEntryView(snapshot: DocumentSnapshot): LedgerEntryView {
         plasticCount: transaction.plasticCount,
         metalCount: transaction.metalCount,
         occurredAt: iso(transaction.occurredAt),
+        breakdown: transaction.breakdown ?? legacyBreakdown(data.points),
       },
     }),
     ...(redemption && {

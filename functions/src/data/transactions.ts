@@ -3,6 +3,8 @@ import { db } from '../adapters/firestore';
 import { effectsPending } from './pendingEffects';
 import { newestFirstPage } from './userPages';
 import type { TransactionView } from '../model/views';
+import { legacyBreakdown } from '../domain/promotions';
+import type { BreakdownEntry } from '../model/promotionViews';
 import type { TransactionStatus } from '../model/claimViews';
 
 export const transactionsCollection = () => db().collection('transactions');
@@ -32,6 +34,8 @@ export interface RecordedTransaction {
   apiKeyId: string;
   /** Whether the user had a push token when it was recorded (the response's `pushNotification`). */
   pushQueued: boolean;
+  /** Why these points (§16): the base, then each promotion's, summing to pointsEarned. */
+  breakdown: BreakdownEntry[];
   // Claim codes (contract §18).
   /** `unclaimed`: an anonymous deposit whose points wait for a claim; a document without it was `awarded`. */
   status: TransactionStatus;
@@ -56,6 +60,7 @@ export const transactionView = (id: string, transaction: RecordedTransaction): T
   capped: transaction.capped,
   newBalance: transaction.newBalance,
   occurredAt: transaction.occurredAt.toISOString(),
+  breakdown: transaction.breakdown,
   // Claim codes (contract §18).
   status: transaction.status,
   ...(transaction.claim && {
@@ -127,6 +132,7 @@ export function recordedTransactionOf(snapshot: DocumentSnapshot): RecordedTrans
     ...(data as RecordedTransaction),
     capped: data.capped === true,
     occurredAt: occurredAtOf(data),
+    breakdown: data.breakdown ?? legacyBreakdown(data.pointsEarned),
     ...claimOf(data),
   };
 }

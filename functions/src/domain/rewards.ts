@@ -1,3 +1,5 @@
+import { capBreakdown, depositWorth, type ApplyingPromotion } from './promotions';
+import type { BreakdownEntry } from '../model/promotionViews';
 import { MAX_EXPIRE_AFTER_MONTHS, MIN_EXPIRE_AFTER_MONTHS, parseDay, type Day, type ExpiryRule } from './pointsExpiry';
 
 /**
@@ -173,12 +175,15 @@ export interface Award extends UserTotals {
   rank: string;
   /** The cap reduced the points (the items all count; a deposit is never refused for the cap). */
   capped: boolean;
+  /** Why these points: the base, then each promotion's (§16), summing to pointsEarned. */
+  breakdown: BreakdownEntry[];
 }
 
 export const utcDay = (instant: Date): string => instant.toISOString().slice(0, 10);
 
 /**
- * The award for a deposit made at `occurredAt`, counted against the cap of that UTC
+ * The award for a deposit made at `occurredAt`, worth its base and the promotions that
+ * apply to it (domain/promotions.ts depositWorth), counted against the cap of that UTC
  * day. `oldestDay` is the first day a deposit may still arrive for: earnings of
  * earlier days are dropped from the user's record, which so stays a few entries long.
  */
@@ -188,17 +193,21 @@ export function computeAward(
   counts: {
     plasticCount: number;
     metalCount: number;
-    /** What the deposit was worth when it was recorded (a claim, §18); absent: its worth now. */
-    worth?: number;
+    /** What the deposit was worth when it was recorded (a claim, §18): the cap cuts it; absent: its worth now. */
+    recorded?: readonly BreakdownEntry[];
   },
   occurredAt: Date,
   oldestDay: string,
+  promotions: ApplyingPromotion[] = [],
 ): Award {
-  const fullPoints = counts.worth ?? pointsFor(config, counts.plasticCount, counts.metalCount);
+  const base = pointsFor(config, counts.plasticCount, counts.metalCount);
   const totalItems = counts.plasticCount + counts.metalCount;
   const day = utcDay(occurredAt);
   const earnedBefore = user.earnedByDay[day] ?? 0;
-  const pointsEarned = Math.min(fullPoints, Math.max(0, config.dailyPointsCap - earnedBefore));
+  const capLeft = config.dailyPointsCap - earnedBefore;
+  const { pointsEarned, breakdown, capped } = counts.recorded
+    ? capBreakdown(counts.recorded, capLeft)
+    : depositWorth(base, promotions, capLeft);
   const totalPoints = user.totalPoints + pointsEarned;
   const earnedByDay: Record<string, number> = {};
   for (const [earnedDay, points] of Object.entries(user.earnedByDay)) {
@@ -207,7 +216,8 @@ export function computeAward(
   earnedByDay[day] = earnedBefore + pointsEarned;
   return {
     earnedByDay,
-    capped: pointsEarned < fullPoints,
+    capped,
+    breakdown,
     pointsEarned,
     totalItems,
     balanceBefore: user.currentPoints,

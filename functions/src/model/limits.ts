@@ -31,5 +31,13 @@ export const MAX_VOUCHER_VALID_DAYS = 730;
 
 /** 12 characters of 5 bits: 60 random bits, beyond guessing. */
 export const VOUCHER_CODE_LENGTH = 12;
+
+// Promotions (contract §16).
+export const MAX_PROMOTION_NAME_LENGTH = 100;
+export const MAX_PROMOTION_MULTIPLIER = 10;
+export const MAX_PROMOTION_BONUS_POINTS = 10_000;
+export const MAX_PROMOTION_MIN_ITEMS = 1000;
+export const MAX_PROMOTION_KIOSKS = 100;
+export const MAX_PROMOTION_BUDGET_POINTS = 100_000_000;
 /** Longer than any code (a voucher's, a claim's) written with spaces and hyphens: refused before it is looked at. */
 export const MAX_WRITTEN_CODE_LENGTH = 64;

@@ -3,6 +3,7 @@
  * the history's entries and operators' adjustments, in TypeBox; the views' types are
  * derived from them.
  */
+import { breakdownField } from './promotionViews';
 import { Type, type Static } from '@sinclair/typebox';
 import { expiresAt, usedAt, voucherStatus } from './partnerViews';
 import { closedObject, count, id, nullable, stringEnum, successBody } from './fields';
@@ -103,6 +104,8 @@ export const LedgerEntry = closedObject(
           plasticCount: Type.Integer({ minimum: 0 }),
           metalCount: Type.Integer({ minimum: 0 }),
           occurredAt: Type.String({ format: 'date-time' }),
+          // Promotions (contract §16).
+          breakdown: breakdownField,
         },
         { description: 'The deposit an `earn` entry came from' },
       ),

@@ -20,6 +20,7 @@ import {
 } from './limits';
 import { KIOSK_STATUSES, REWARD_KINDS } from './vocabulary';
 import { WEBHOOK_EVENT_TYPES } from './webhookEventTypes';
+import { promotionBody, simulateBody } from './promotionViews';
 import { claimBody } from './claimViews';
 
 const itemCount = Type.Integer({ minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL });
@@ -254,6 +255,9 @@ export const bodySchemas = {
   webhookBody,
   // Partners (§12); a partner key's body is a kiosk key's
   partnerBody,
+  // Promotions (contract §16).
+  promotionBody,
+  simulateBody,
   // Claim codes (§18).
   claimBody,
 } as const;

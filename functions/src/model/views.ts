@@ -8,6 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { closedObject, count, id, nullable, stringEnum } from './fields';
 import { coordinates } from './requestBodies';
 import { KIOSK_STATUSES } from './vocabulary';
+import { breakdownField } from './promotionViews';
 import { transactionClaimFields } from './claimViews';
 
 /** The one error body: a sentence for people, a code for programs. */
@@ -122,6 +123,8 @@ export const Transaction = closedObject(
       format: 'date-time',
       description: 'When the deposit was made (the `occurredAt` sent, else when it was accepted), ISO 8601 UTC',
     }),
+    // Promotions (contract §16).
+    breakdown: breakdownField,
     // Claim codes (contract §18).
     ...transactionClaimFields,
   },

@@ -13,6 +13,7 @@ import { transactionsCollection } from '../data/transactions';
 import { isErasedProfile, pointsByMonthOf, usersCollection } from '../data/users';
 import { oldestMonth, sumOf } from '../domain/pointsExpiry';
 import { addEntry, intOf, pages, type PageHook, type Sums } from './ledgerBooks';
+import { PromotionTally, breakdownDifferences } from './promotionAudit';
 
 /** Firestore orders strings, ids included, by their UTF-8 bytes (not by UTF-16 code units as `<` does). */
 const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
@@ -261,6 +262,8 @@ const USER_CHECKS: readonly UserCheck[] = [
   spentOnRedemptions,
   expiredOncePerDay,
   forfeitedOnlyWhenErased,
+  // Promotions (§16): each transaction's breakdown sums to its points.
+  ({ transactions }) => breakdownDifferences(transactions),
 ];
 
 const differencesOf = (books: UserBooks): string[] => USER_CHECKS.flatMap((check) => check(books));
@@ -330,11 +333,13 @@ export async function auditBooks({ onPage }: { onPage?: PageHook } = {}): Promis
     if (differencesOf(books).length === 0 && !changedSince(books, since)) continue;
     report.differences.push(...differencesOf(await booksAtOneTime(ownerId)));
   }
+  const promotions = new PromotionTally();
   for await (const { ownerId, owner, members } of joined(pages(kiosksCollection(), undefined, onPage), {
     transactions: { docs: pages(transactionsCollection(), 'kioskId', onPage), ownerOf: (t) => t.get('kioskId') },
   })) {
     const { transactions } = members;
     report.transactions += transactions.length;
+    promotions.add(transactions);
     const plastic = transactions.reduce((sum, t) => sum + intOf(t.get('plasticCount')), 0);
     const metal = transactions.reduce((sum, t) => sum + intOf(t.get('metalCount')), 0);
     if (!owner) {
@@ -352,5 +357,6 @@ export async function auditBooks({ onPage }: { onPage?: PageHook } = {}): Promis
       }
     }
   }
+  report.differences.push(...(await promotions.differences()));
   return report;
 }

@@ -85,6 +85,7 @@ export function stageAward(
     submissionId: origin.submissionId,
     apiKeyId: origin.apiKeyId,
     pushQueued: origin.pushQueued,
+    breakdown: award.breakdown,
     status: 'awarded',
   };
   batch.create(transactionRef, newTransaction(recorded));
@@ -111,7 +112,7 @@ export function stageEarned(
       kind: 'earn',
       points: recorded.pointsEarned,
       balanceAfter: recorded.newBalance,
-      transaction: { id: transactionId, kioskId, plasticCount, metalCount, occurredAt },
+      transaction: { id: transactionId, kioskId, plasticCount, metalCount, occurredAt, breakdown: recorded.breakdown },
     }),
   );
   const transaction = transactionView(transactionId, recorded);

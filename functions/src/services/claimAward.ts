@@ -19,6 +19,10 @@ import {
 import { claimExpiry, claimStateOf, newClaimCode } from '../domain/claimCode';
 import { keyReused, requestFingerprint } from '../domain/idempotency';
 import type { Award } from '../domain/rewards';
+import { pointsByPromotion } from '../domain/promotions';
+import { shardRef } from '../data/promotions';
+import type { BreakdownEntry } from '../model/promotionViews';
+import { homeShard } from './promotionBudgets';
 import { conflict } from '../errors';
 import type { AwardOutcome, PlannedAward } from './awardRecord';
 import { stageEarned } from './awardRecord';
@@ -33,8 +37,8 @@ import { stageEarned } from './awardRecord';
 
 /** A claim of an anonymous transaction, awarded as its claimer's deposit of then (PlannedAward.claim). */
 export interface PlannedClaim {
-  /** What the deposit was worth when recorded: the claim caps it, never prices it again. */
-  worth: number;
+  /** What the deposit was worth when recorded (§16): the claim caps it, never prices it again. */
+  recorded: BreakdownEntry[];
   /** claims/{transactionId}: created by the one claim that commits. */
   claimRef: DocumentReference;
   /** The request record of the claimer's Idempotency-Key; none without a key. */
@@ -44,12 +48,17 @@ export interface PlannedClaim {
   fingerprint: string;
 }
 
-/** The claim of `transactionId` (worth `worth`) by `userId`, with its Idempotency-Key if any. */
+/** The claim of `transactionId` (worth `recorded`) by `userId`, with its Idempotency-Key if any. */
 export const planClaim = (
   transactionId: string,
-  { userId, code, worth, idempotencyKey }: { userId: string; code: string; worth: number; idempotencyKey?: string },
+  {
+    userId,
+    code,
+    recorded,
+    idempotencyKey,
+  }: { userId: string; code: string; recorded: BreakdownEntry[]; idempotencyKey?: string },
 ): PlannedClaim => ({
-  worth,
+  recorded,
   claimRef: claimsCollection().doc(transactionId),
   keyRef: idempotencyKey ? requestRecordsCollection().doc(keyedClaimRecordId(userId, idempotencyKey)) : undefined,
   idempotencyKey,
@@ -112,6 +121,7 @@ export function stageClaimed(
   const credited = {
     userId,
     status: 'awarded' as const,
+    breakdown: award.breakdown,
     pointsEarned: award.pointsEarned,
     capped: award.capped,
     balanceBefore: award.balanceBefore,
@@ -129,6 +139,7 @@ export function stageClaimed(
     { lastUpdateTime: transaction.updateTime! },
   );
   batch.create(claim.claimRef, newClaim({ userId, submissionId, idempotencyKey: claim.idempotencyKey ?? null }));
+  stageCutGivenBack(batch, transaction.get('kioskId'), claim.recorded, award.breakdown);
   if (claim.keyRef) {
     batch.create(claim.keyRef, newRequestRecord({ submissionId, requestFingerprint: claim.fingerprint }));
   }
@@ -137,7 +148,26 @@ export function stageClaimed(
 }
 
 /**
- * Stages an anonymous deposit (§18): its transaction, worth `worth` and credited to
+ * What the claimer's daily cap cut off a promotion's points (§16) goes back to its
+ * budget, so that its `pointsGiven` stays the sum of the transactions' breakdowns: to
+ * the shard the deposit took from first (homeShard of its kiosk, as recordAnonymous
+ * reads the budgets), by a blind decrement that a concurrent award's precondition sees.
+ */
+function stageCutGivenBack(
+  batch: WriteBatch,
+  kioskId: string,
+  recorded: readonly BreakdownEntry[],
+  awarded: readonly BreakdownEntry[],
+): void {
+  const kept = pointsByPromotion(awarded);
+  for (const [promotionId, points] of pointsByPromotion(recorded)) {
+    const cut = points - (kept.get(promotionId) ?? 0);
+    if (cut > 0) batch.update(shardRef(promotionId, homeShard(kioskId)), { given: FieldValue.increment(-cut) });
+  }
+}
+
+/**
+ * Stages an anonymous deposit (§18): its transaction, worth `breakdown` and credited to
  * nobody, with a new claim code valid `validDays` after it happened, and the code's
  * lookup document. The code is drawn anew on every attempt: a commit that landed is
  * found by its transaction first, and two codes alike (2^-60) fail the create and
@@ -146,7 +176,7 @@ export function stageClaimed(
 export function stageUnclaimed(
   batch: WriteBatch,
   { deposit, fingerprint, transactionRef }: PlannedAward,
-  worth: number,
+  breakdown: BreakdownEntry[],
   origin: { submissionId: string; apiKeyId: string; validDays: number },
 ): TransactionResult {
   const { kioskId, plasticCount, metalCount, happenedAt, idempotencyKey } = deposit;
@@ -157,7 +187,7 @@ export function stageUnclaimed(
     plasticCount,
     metalCount,
     totalItems: plasticCount + metalCount,
-    pointsEarned: worth,
+    pointsEarned: breakdown.reduce((sum, entry) => sum + entry.points, 0),
     capped: false,
     balanceBefore: null,
     newBalance: null,
@@ -168,6 +198,7 @@ export function stageUnclaimed(
     apiKeyId: origin.apiKeyId,
     pushQueued: false,
     status: 'unclaimed',
+    breakdown,
     claim: { code, expiresAt: claimExpiry(happenedAt, origin.validDays) },
   };
   batch.create(transactionRef, newTransaction(recorded));
@@ -177,7 +208,7 @@ export function stageUnclaimed(
     plasticCount,
     metalCount,
     occurredAt: happenedAt,
-    worth,
+    breakdown,
   };
   batch.create(claimCodeRef(code), newClaimCodeEntry(claimed));
   return { success: true, transaction: transactionView(transactionRef.id, recorded), pushNotification: false };

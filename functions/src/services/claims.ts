@@ -66,7 +66,7 @@ export async function claimDeposit(
 ): Promise<ClaimOutcome> {
   // The rewards config is read beside the lookup: a claim costs the lookup's round trips and the award's.
   const [{ code, claimed }, config] = await Promise.all([findClaimed(userId, written), loadRewardsConfig()]);
-  const claim = planClaim(claimed.transactionId, { userId, code, worth: claimed.worth, idempotencyKey });
+  const claim = planClaim(claimed.transactionId, { userId, code, recorded: claimed.breakdown, idempotencyKey });
   const { result, replayed } = await awardClaim(userId, claimed, claim, config);
   logInfo(replayed ? 'claim_replayed' : 'deposit_claimed', {
     transactionId: result.transaction.id,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { logInfo } from '../log';
 import { commitOnFreshReads, contention, db } from '../adapters/firestore';
 import { capWindowDays, claimValidDays, offlineWindowDays } from '../config';
-import { depositKioskFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
+import { depositKioskFromSnapshot, kioskClockFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
+import { activePromotions, type StoredPromotion } from '../data/promotions';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { pointsModel, usersCollection } from '../data/users';
 import {
@@ -15,6 +16,7 @@ import {
 import { assertKioskMatches, type KioskCaller } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
 import { computeAward, pointsFor, type Award, type RewardsConfig } from '../domain/rewards';
+import { depositWorth, type DepositSetting } from '../domain/promotions';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { settleInOrder, type Settled } from '../domain/settleInOrder';
 import { ApiError, conflict, notFound, overloaded } from '../errors';
@@ -23,6 +25,7 @@ import { claimAnswered, claimReads, stageClaimed, stageUnclaimed, type PlannedCl
 import { transactionsCollection } from '../data/transactions';
 import type { ClaimedDeposit } from '../data/claims';
 import { profileToAward } from './provisioning';
+import { readWithBudgets } from './promotionBudgets';
 import type { KioskStatus } from '../model/vocabulary';
 
 /**
@@ -112,7 +115,7 @@ export async function awardTransactions(deposits: Deposit[], origin: AwardOrigin
   const rounds = roundsOf(planned);
   const settled = await settleInOrder(planned, {
     prepare: (award) => award,
-    groupOf: (award) => award.deposit.userId ?? ANONYMOUS,
+    groupOf: ({ deposit }) => deposit.userId ?? anonymousGroup(deposit.kioskId),
     roundOf: (index) => rounds[index],
     settle: (awards) => {
       const { userId } = awards[0].deposit;
@@ -128,16 +131,28 @@ export async function awardTransactions(deposits: Deposit[], origin: AwardOrigin
   return settled;
 }
 
-/** The group of anonymous deposits (§18), recorded together: no user id is empty. */
-const ANONYMOUS = '';
+/**
+ * The group of a kiosk's anonymous deposits (§18), recorded together: no user id holds
+ * a slash (domain/ids.ts), so none is ever taken for one.
+ */
+const anonymousGroup = (kioskId: string): string => `/anonymous/${kioskId}`;
 
-/** What every deposit's award reads alike: the rewards config and the kiosks, once each. */
+/**
+ * What every deposit's award reads alike: the rewards config, the kiosks and the
+ * active promotions (§16, read fresh, side by side with the rest), once each.
+ */
 async function readShared(kioskIds: string[]) {
-  const [config, kioskSnaps] = await Promise.all([
+  const [config, kioskSnaps, promotions] = await Promise.all([
     loadRewardsConfig(),
     db().getAll(...kioskIds.map((kioskId) => kiosksCollection().doc(kioskId))),
+    activePromotions(),
   ]);
-  return { config, kiosks: new Map(kioskSnaps.map((snap) => [snap.id, depositKioskFromSnapshot(snap)])) };
+  return {
+    config,
+    kiosks: new Map(kioskSnaps.map((snap) => [snap.id, depositKioskFromSnapshot(snap)])),
+    clocks: new Map(kioskSnaps.map((snap) => [snap.id, kioskClockFromSnapshot(snap)])),
+    promotions: { current: promotions },
+  };
 }
 
 /** Each deposit's round, in which no transaction id appears twice: a key's k-th occurrence is in round k. */
@@ -170,7 +185,13 @@ function roundsOf(planned: PlannedAward[]): number[] {
 async function awardToUser(
   userId: string,
   awards: PlannedAward[],
-  read: { config: RewardsConfig; kiosks: Map<string, DepositKiosk>; origin: AwardOrigin },
+  read: {
+    config: RewardsConfig;
+    kiosks: Map<string, DepositKiosk>;
+    clocks: Map<string, DepositSetting['kiosk']>;
+    promotions: { current: StoredPromotion[] };
+    origin: AwardOrigin;
+  },
 ): Promise<Settled<AwardOutcome>[]> {
   const submissionId = randomUUID();
   const refs = [
@@ -178,9 +199,17 @@ async function awardToUser(
     ...awards.map(({ transactionRef }) => transactionRef),
     ...awards.flatMap(({ claim }) => (claim ? claimReads(claim) : [])),
   ];
+  const settingOf = ({ deposit }: PlannedAward) => depositSetting(deposit, read.clocks);
 
   return commitOnFreshReads(async (batch) => {
-    const [userSnap, ...snaps] = await db().getAll(...refs);
+    // The promotions' budget shards are read with the user, in the same round trip (§16).
+    const { snapshots, budgets } = await readWithBudgets(
+      read.promotions,
+      refs,
+      awards.filter(({ deposit }) => read.kiosks.get(deposit.kioskId)).map(settingOf),
+      userId,
+    );
+    const [userSnap, ...snaps] = snapshots;
     const snapOf = new Map(snaps.map((snap) => [snap.ref.path, snap]));
     const profile = await profileToAward(userSnap, read.config);
     // Points are added in the month they are credited, whenever the deposit was made (domain/pointsExpiry.ts).
@@ -207,11 +236,14 @@ async function awardToUser(
         latest = computeAward(
           read.config,
           user,
-          { plasticCount, metalCount, worth: award.claim?.worth },
+          { plasticCount, metalCount, recorded: award.claim?.recorded },
           happenedAt,
           read.origin.oldestAcceptedDay,
+          // A claimed deposit's promotions were applied, and their budgets spent, when it was recorded.
+          award.claim ? [] : budgets.applying(settingOf(award)),
         );
         const origin = { userId, submissionId, pushQueued: user.pushToken !== undefined };
+        if (!award.claim) budgets.take(latest.breakdown);
         const transaction = award.claim
           ? stageClaimed(batch, { ...award, claim: award.claim }, recorded!, latest, origin)
           : stageAward(batch, award, latest, { ...origin, apiKeyId: read.origin.apiKeyId });
@@ -225,6 +257,7 @@ async function awardToUser(
       }
     });
     if (latest && user) {
+      budgets.stage(batch);
       profile.stageFigures(batch, {
         ...pointsModel(user.pointsByMonth),
         currentPoints: latest.currentPoints,
@@ -245,33 +278,60 @@ async function awardToUser(
  */
 async function recordAnonymous(
   awards: PlannedAward[],
-  read: { config: RewardsConfig; kiosks: Map<string, DepositKiosk>; origin: AwardOrigin },
+  read: {
+    config: RewardsConfig;
+    kiosks: Map<string, DepositKiosk>;
+    clocks: Map<string, DepositSetting['kiosk']>;
+    promotions: { current: StoredPromotion[] };
+    origin: AwardOrigin;
+  },
 ): Promise<Settled<AwardOutcome>[]> {
   const submissionId = randomUUID();
   const validDays = claimValidDays();
+  // One kiosk's (anonymousGroup): its id picks the budget shards its promotions take from (promotionBudgets.ts).
+  const { kioskId } = awards[0].deposit;
+  const known = awards.filter(({ deposit }) => read.kiosks.get(deposit.kioskId));
   return commitOnFreshReads(async (batch) => {
-    const snaps = await db().getAll(...awards.map(({ transactionRef }) => transactionRef));
+    const { snapshots, budgets } = await readWithBudgets(
+      read.promotions,
+      awards.map(({ transactionRef }) => transactionRef),
+      known.map(({ deposit }) => depositSetting(deposit, read.clocks)),
+      kioskId,
+    );
     let staged = false;
     const settled = awards.map((award, index): Settled<AwardOutcome> => {
       try {
-        if (snaps[index].exists) return { outcome: recordedAnswer(award, snaps[index], submissionId) };
+        if (snapshots[index].exists) return { outcome: recordedAnswer(award, snapshots[index], submissionId) };
         read.origin.checkIfNew?.(award.deposit);
-        const { kioskId, plasticCount, metalCount } = award.deposit;
+        const { plasticCount, metalCount } = award.deposit;
         const kiosk = read.kiosks.get(kioskId);
         if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
         assertTakesDeposits(kioskId, kiosk.status);
-        const worth = pointsFor(read.config, plasticCount, metalCount);
+        // Its worth now, promotions included and their budgets spent; the cap is its claimer's, when claimed.
+        const base = pointsFor(read.config, plasticCount, metalCount);
+        const applying = budgets.applying(depositSetting(award.deposit, read.clocks));
+        const { breakdown } = depositWorth(base, applying, Number.POSITIVE_INFINITY);
+        budgets.take(breakdown);
         staged = true;
         const origin = { submissionId, apiKeyId: read.origin.apiKeyId, validDays };
-        return { outcome: { result: stageUnclaimed(batch, award, worth, origin), replayed: false } };
+        return { outcome: { result: stageUnclaimed(batch, award, breakdown, origin), replayed: false } };
       } catch (error) {
         if (error instanceof ApiError) return { error };
         throw error;
       }
     });
+    if (staged) budgets.stage(batch);
     return { result: settled, commit: staged };
   });
 }
+
+/** Where and when a deposit was made, as the promotions judge it (§16). */
+const depositSetting = (deposit: Deposit, clocks: Map<string, DepositSetting['kiosk']>): DepositSetting => ({
+  kioskId: deposit.kioskId,
+  totalItems: deposit.plasticCount + deposit.metalCount,
+  occurredAt: deposit.happenedAt,
+  kiosk: clocks.get(deposit.kioskId)!,
+});
 
 /**
  * A claim (§18): the anonymous deposit `claimed` awarded to `userId` as their deposit
@@ -294,7 +354,7 @@ export async function awardClaim(
   // The key of the deposit's kiosk is the transaction's own: a claim records no kiosk key.
   const origin = { apiKeyId: '', oldestAcceptedDay: oldestAcceptedDay(new Date(), capWindowDays()) };
   const [settled] = await oneAtATimePerUser(userId, () =>
-    awardToUser(userId, [award], { config, kiosks: new Map(), origin }),
+    awardToUser(userId, [award], { config, kiosks: new Map(), clocks: new Map(), promotions: { current: [] }, origin }),
   );
   if ('error' in settled) throw settled.error;
   return settled.outcome;

@@ -70,7 +70,7 @@ describe('anonymous deposits (userId null)', () => {
       plasticCount: 3,
       metalCount: 0,
       occurredAt: Timestamp.fromDate(occurredAt),
-      worth: 30,
+      breakdown: [{ source: 'base', points: 30 }],
     });
     expect(entry.id).not.toContain(transaction.claim.code);
 

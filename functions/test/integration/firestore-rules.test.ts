@@ -78,6 +78,9 @@ const SERVER_ONLY_DOCS: ReadonlyArray<readonly [collectionName: string, path: st
   ['pushTokens', 'pushTokens/token-hash-1'],
   // The idempotency record of an adjustment or a redemption (data/requestRecords.ts).
   ['requestRecords', 'requestRecords/entry-alice'],
+  // Promotions (contract §16) and their budget shards.
+  ['promotions', 'promotions/weekend-double'],
+  ['promotions/weekend-double/budgetShards', 'promotions/weekend-double/budgetShards/0'],
 ];
 
 const SEED: Record<string, Record<string, unknown>> = {
@@ -140,6 +143,8 @@ const SEED: Record<string, Record<string, unknown>> = {
   'voucherCodes/7KQ2M9XH4TZP': { redemptionId: 'redemption-alice' },
   'voucherUses/redemption-alice': { userId: ALICE, partnerId: 'kaffee-alex', rewardName: 'Coffee' },
   'requestRecords/entry-alice': { submissionId: 'submission-1', requestFingerprint: 'abc' },
+  'promotions/weekend-double': { name: 'Double points', active: true, multiplier: 2, budgetPoints: 100 },
+  'promotions/weekend-double/budgetShards/0': { allotment: 7, given: 3, revision: 'r1' },
 };
 
 let testEnv: RulesTestEnvironment;

@@ -9,6 +9,7 @@ import { newPushTokenHolder, pushTokenHolderRef } from '../../src/data/pushToken
 import type { KioskDayRow } from '../../src/domain/kioskDays';
 import { DEFAULT_REWARDS, pointsFor } from '../../src/domain/rewards';
 import type { KioskStatus } from '../../src/model/vocabulary';
+import { legacyBreakdown } from '../../src/domain/promotions';
 
 let counter = 0;
 /** Ids unique across the run, so a late trigger of an earlier test never lands on a later test's data. */
@@ -88,6 +89,7 @@ export async function seedTransaction(
     submissionId: 'test-submission',
     apiKeyId: 'test-key',
     pushQueued: false,
+    breakdown: legacyBreakdown(pointsEarned),
     status: 'awarded',
   };
   await transactionsCollection()

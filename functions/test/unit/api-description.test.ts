@@ -374,6 +374,7 @@ describe('the response check', () => {
       capped: false,
       newBalance: 10,
       occurredAt: '2026-11-23T09:30:00.000Z',
+      breakdown: [{ source: 'base', points: 10 }],
       status: 'awarded',
     };
     const answer = json(200, { success: true, transaction, pushNotification: false });

@@ -66,6 +66,7 @@ describe('award', () => {
     expect(award).toEqual({
       earnedByDay: { '2026-11-22': 10 },
       capped: false,
+      breakdown: [{ source: 'base', points: 10 }],
       pointsEarned: 10,
       totalItems: 1,
       balanceBefore: 10,

@@ -10,6 +10,7 @@ import { AdminReward, RedeemedFrom, Redemption, Reward } from '../../model/point
 import { Webhook, WebhookDelivery } from '../../model/webhookViews';
 import { ErrorBody, Kiosk, NearbyKiosk, PushResponse, Transaction, User } from '../../model/views';
 import { Partner, PartnerKey, Voucher } from '../../model/partnerViews';
+import { AdminPromotion, BreakdownEntry, PublicPromotion } from '../../model/promotionViews';
 
 export type Json = Record<string, unknown>;
 
@@ -36,6 +37,10 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   Partner,
   PartnerKey,
   Voucher,
+  // Promotions (contract §16).
+  BreakdownEntry,
+  PublicPromotion,
+  AdminPromotion,
 ];
 const componentNames = new Set(COMPONENT_SCHEMAS.map((schema) => schema.$id));
 

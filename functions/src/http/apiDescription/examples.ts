@@ -47,6 +47,7 @@ export const transactionExample: TransactionView = {
   capped: false,
   newBalance: 1320,
   occurredAt: '2026-11-23T08:12:44.000Z',
+  breakdown: [{ source: 'base', points: 70 }],
   status: 'awarded',
 };
 

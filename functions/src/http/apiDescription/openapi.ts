@@ -21,6 +21,7 @@ import * as fields from '../../model/fields';
 import * as fleetViews from '../../model/fleetViews';
 import * as pointsViews from '../../model/pointsViews';
 import * as partnerViews from '../../model/partnerViews';
+import * as promotionViews from '../../model/promotionViews';
 import {
   CREDENTIAL_ANSWERS,
   HEADERS,
@@ -51,6 +52,7 @@ const kit: SchemaKit = {
   ...pointsViews,
   ...webhookViews,
   ...partnerViews,
+  ...promotionViews,
 };
 
 const bodySchemaComponentName = (name: BodySchemaName): string => name[0].toUpperCase() + name.slice(1);

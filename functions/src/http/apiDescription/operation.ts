@@ -12,7 +12,8 @@ export type SchemaKit = { Type: typeof Type } & typeof import('../../model/field
   typeof import('../../model/fleetViews') &
   typeof import('../../model/pointsViews') &
   typeof import('../../model/webhookViews') &
-  typeof import('../../model/partnerViews');
+  typeof import('../../model/partnerViews') &
+  typeof import('../../model/promotionViews');
 
 /**
  * A schema a route declares beside its handler, built from the kit when the API
@@ -37,6 +38,7 @@ export const API_TAGS = [
   'Rewards',
   'Administration',
   'Partners',
+  'Promotions',
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number];
 

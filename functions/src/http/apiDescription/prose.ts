@@ -52,6 +52,9 @@ export const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
   Partners:
     'Partners who honour vouchers: operators register them and issue their keys (an admin ID token); a partner ' +
     'checks and uses a voucher code with its own key (`X-API-Key`), and learns nothing about the user.',
+  Promotions:
+    'What a deposit is worth beyond its base: operators define promotions (multipliers, bonuses, budgets) and try ' +
+    'them (an admin ID token); anyone may list the promotions on offer.',
 };
 
 export const INTRODUCTION = `

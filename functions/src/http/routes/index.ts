@@ -43,6 +43,11 @@ import { useVoucherRoute } from './useVoucher';
 // A person's data (contract §15).
 import { exportUserRoute } from './exportUser';
 import { eraseUserRoute } from './eraseUser';
+// Promotions (contract §16).
+import { upsertPromotionRoute } from './upsertPromotion';
+import { listPromotionsRoute } from './listPromotions';
+import { simulatePromotionsRoute } from './simulatePromotions';
+import { listPublicPromotionsRoute } from './listPublicPromotions';
 // Claim codes (contract §18).
 import { claimDepositRoute } from './claimDeposit';
 import { kioskUnclaimedRoute } from './kioskUnclaimed';
@@ -96,6 +101,11 @@ export const routes: AnyRoute[] = [
   // A person's data (contract §15).
   exportUserRoute,
   eraseUserRoute,
+  // Promotions (contract §16).
+  upsertPromotionRoute,
+  listPromotionsRoute,
+  simulatePromotionsRoute,
+  listPublicPromotionsRoute,
   // Claim codes (contract §18).
   claimDepositRoute,
   kioskUnclaimedRoute,

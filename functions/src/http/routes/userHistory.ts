@@ -4,7 +4,7 @@ import { userPagedListRoute } from '../userPagedList';
 const exampleEntry: LedgerEntryView = {
   id: '6f1d0c8e3b7a4d2f9e5c1a0b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e',
   kind: 'earn',
-  points: 70,
+  points: 140,
   balanceAfter: 1320,
   createdAt: '2026-11-23T09:30:02.118Z',
   transaction: {
@@ -12,7 +12,11 @@ const exampleEntry: LedgerEntryView = {
     kioskId: 'berlin-alexanderplatz',
     plasticCount: 3,
     metalCount: 2,
-    occurredAt: '2026-11-23T08:12:44.000Z',
+    occurredAt: '2026-11-22T08:12:44.000Z',
+    breakdown: [
+      { source: 'base', points: 70 },
+      { source: 'promotion', promotionId: 'weekend-double', name: 'Double points this weekend', points: 70 },
+    ],
   },
 };
 

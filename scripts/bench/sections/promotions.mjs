@@ -1,0 +1,76 @@
+// @ts-check
+// Promotions (contract §16): POST /kiosk/transaction with 20 active promotions against none, c=1 and c=16, the two
+// alternating round by round (4 of the 20 apply to every deposit: a multiplier, two bonuses and a budgeted bonus; the
+// other 16 are at other kiosks); and a budgeted promotion under c=16: awards per second, and its budget given exactly.
+import { performance } from 'node:perf_hooks';
+import { summarize } from '../../lib/stats.mjs';
+import { requireFunctions } from '../../lib/paths.mjs';
+import { cannon } from '../host.mjs';
+
+const { upsertPromotion, promotionFromBody, pointsGivenBy } = requireFunctions('./lib/data/promotions.js');
+/** @param {Record<string, unknown>} body @param {boolean} active */
+const set = (body, active) => upsertPromotion(promotionFromBody({ ...body, active }));
+
+const TWENTY = [
+  { id: 'bench-double', name: 'Double', multiplier: 2 },
+  { id: 'bench-bonus-a', name: 'Bonus A', bonusPoints: 5 },
+  { id: 'bench-bonus-b', name: 'Bonus B', bonusPoints: 3 },
+  { id: 'bench-budget', name: 'Budgeted', bonusPoints: 1, budgetPoints: 100_000_000 },
+  ...Array.from({ length: 16 }, (_, i) => ({
+    id: `bench-other-${i}`,
+    name: 'Elsewhere',
+    multiplier: 3,
+    kioskIds: [`elsewhere-${i}`],
+  })),
+];
+const BUDGETED = { id: 'bench-budgeted', name: 'Budgeted under load', bonusPoints: 10 };
+
+/**
+ * @param {{ api: string, endpoint: import('../data.mjs').Endpoint, rounds: number, amount: (c: number) => number }} plan
+ */
+export async function measurePromotions({ api, endpoint, rounds, amount }) {
+  const rows = [];
+  for (const connections of [1, 16]) {
+    /** @type {Record<'none' | 'twenty', number[]>} */
+    const latencies = { none: [], twenty: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const mode of /** @type {const} */ (['none', 'twenty'])) {
+        await Promise.all(TWENTY.map((promotion) => set(promotion, mode === 'twenty')));
+        await cannon(api, { connections, amount: connections * 2, build: endpoint.request });
+        const run = await cannon(api, { connections, amount: amount(connections), build: endpoint.request });
+        latencies[mode].push(...run.latencies);
+      }
+    }
+    const [none, twenty] = [summarize(latencies.none).p50, summarize(latencies.twenty).p50];
+    console.log(`  c=${connections}: p50 ${none.toFixed(1)} ms with none, ${twenty.toFixed(1)} ms with 20`);
+    rows.push({ c: connections, noneP50: none, twentyP50: twenty, ratio: twenty / none });
+  }
+  await Promise.all(TWENTY.map((promotion) => set(promotion, false)));
+
+  // Half the awards' worth of bonus: the budget runs out halfway, under c=16.
+  const awards = amount(16) * rounds;
+  const budgetPoints = (awards / 2) * BUDGETED.bonusPoints;
+  await set({ ...BUDGETED, budgetPoints }, true);
+  let answered = 0;
+  let breakdownSum = 0;
+  const started = performance.now();
+  await cannon(api, {
+    connections: 16,
+    amount: awards,
+    build: endpoint.request,
+    onAnswer: (status, body) => {
+      if (status !== 200) return;
+      answered += 1;
+      for (const entry of JSON.parse(body).transaction.breakdown) {
+        if (entry.promotionId === BUDGETED.id) breakdownSum += entry.points;
+      }
+    },
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const pointsGiven = (await pointsGivenBy([BUDGETED.id])).get(BUDGETED.id);
+  await set({ ...BUDGETED, budgetPoints }, false);
+  const exact = pointsGiven === budgetPoints && breakdownSum === budgetPoints;
+  console.log(`  budgeted: ${answered} awards in ${seconds.toFixed(1)} s, ${pointsGiven} of ${budgetPoints} given`);
+  const row = { c: 16, awards: answered, awardsPerSecond: answered / seconds, budgetPoints, pointsGiven, exact };
+  return { promotions: rows, promotionBudget: [{ ...row, breakdownSum }] };
+}
