@@ -54,6 +54,7 @@ describe('anonymous deposits (userId null)', () => {
         capped: false,
         newBalance: null,
         occurredAt: occurredAt.toISOString(),
+        breakdown: [{ source: 'base', points: 30 }],
         status: 'unclaimed',
         claim: {
           code: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{12}$/),
@@ -150,6 +151,7 @@ describe('POST /user/{id}/claims', () => {
         userId,
         pointsEarned: 100,
         capped: true,
+        breakdown: [{ source: 'base', points: 100 }],
         newBalance: 200,
         status: 'awarded',
         claimedAt: expect.any(String),
@@ -185,6 +187,42 @@ describe('POST /user/{id}/claims', () => {
     // The history shows it as the user's.
     const history = await call('GET', `/user/${userId}/history`, { headers: await bearerFor(userId) });
     expect(JSON.stringify(history.body)).toContain(transaction.id);
+  });
+
+  test("promotions (§16): applied and spent at deposit time; what the claim's cap cuts goes back to the budget", async () => {
+    const headers = await adminHeaders();
+    const promotion = { id: uniqueId('double'), name: 'Double points', multiplier: 2, budgetPoints: 1000 };
+    expect((await call('POST', '/admin/promotions', { body: promotion, headers })).status).toBe(201);
+    const givenBy = async () =>
+      (await call('GET', '/admin/promotions', { headers })).body.promotions.find((p: any) => p.id === promotion.id)
+        .pointsGiven;
+    const { transaction } = await anonymousDeposit(30);
+    const promoted = { source: 'promotion', promotionId: promotion.id, name: promotion.name };
+    expect(transaction).toMatchObject({
+      pointsEarned: 600,
+      breakdown: [
+        { source: 'base', points: 300 },
+        { ...promoted, points: 300 },
+      ],
+    });
+    expect(await givenBy()).toBe(300);
+
+    // 4,600 of today's 5,000 earned already: the cap leaves 400, cut from the promotion first.
+    const userId = await seedUser();
+    await db()
+      .doc(`users/${userId}`)
+      .update({ earnedByDay: { [transaction.occurredAt.slice(0, 10)]: 4600 } });
+    const claimed = await claim(userId, transaction.claim.code);
+    expect(claimed.body.transaction).toMatchObject({
+      pointsEarned: 400,
+      capped: true,
+      breakdown: [
+        { source: 'base', points: 300 },
+        { ...promoted, points: 100 },
+      ],
+    });
+    expect(await givenBy()).toBe(100);
+    expect(await auditBooks()).toMatchObject({ differences: [] });
   });
 
   test('two users claiming one code at once: one 200, one 409 claim-used, one award', async () => {
