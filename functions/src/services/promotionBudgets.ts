@@ -10,7 +10,7 @@ import {
   type StoredPromotion,
 } from '../data/promotions';
 import { pointsByPromotion, promotionApplies, type ApplyingPromotion, type DepositSetting } from '../domain/promotions';
-import { overloaded } from '../errors';
+import { logWarn } from '../log';
 import type { BreakdownEntry } from '../model/promotionViews';
 
 /*
@@ -71,7 +71,7 @@ export async function readWithBudgets(
   settings: DepositSetting[],
   userId: string,
 ): Promise<{ snapshots: DocumentSnapshot[]; budgets: PromotionBudgets }> {
-  for (let attempt = 0; attempt < MAX_REREADS; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     const candidates = promotions.current.filter((promotion) =>
       settings.some((setting) => promotionApplies(promotion, setting)),
     );
@@ -92,15 +92,18 @@ export async function readWithBudgets(
     const stale = candidates.some((promotion) =>
       shards.get(promotion.id)!.some(({ shard }) => shard.revision !== null && shard.revision !== promotion.revision),
     );
-    if (!stale) return { snapshots: all.slice(0, reads.length), budgets: budgetsOf(candidates, shards) };
+    // Still another revision after a few reads: a promotion broken by hand, or changed without pause. The award goes
+    // on with what it read (its preconditions still keep the budgets exact) rather than refuse the kiosk.
+    if (!stale || attempt === MAX_READS) {
+      if (stale) logWarn('promotion_revisions_differ', { promotionIds: candidates.map(({ id }) => id) });
+      return { snapshots: all.slice(0, reads.length), budgets: budgetsOf(candidates, shards) };
+    }
     promotions.current = await activePromotions();
   }
-  // Changed more often than an award can read it: the kiosk tries again later.
-  throw overloaded();
 }
 
-/** How many times an award reads the promotions again after one changed under it, before it gives up. */
-const MAX_REREADS = 5;
+/** How many times an award reads the promotions and their shards when one changed under it. */
+const MAX_READS = 5;
 
 /** What a shard has left to give; null: no limit. */
 const shardLeft = ({ shard, taken }: ReadShard): number | null =>

@@ -285,6 +285,16 @@ describe('what a deposit earns', () => {
     expect(await auditDifferences()).toEqual([]);
   });
 
+  test('a promotion whose revision was broken by hand still applies, never refusing the kiosk', async () => {
+    const { kioskId, apiKey } = await seedKioskWithKey();
+    const userId = await seedUser();
+    await setPromotion({ id: 'bonus', name: 'Bonus', bonusPoints: 5, budgetPoints: 100 });
+    await db().collection('promotions').doc('bonus').update({ revision: 'edited-by-hand' });
+    const answer = await deposit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 });
+    expect([answer.status, answer.body.transaction?.pointsEarned]).toEqual([200, 15]);
+    expect(await givenBy('bonus')).toBe(5);
+  });
+
   test('a replayed deposit is answered from its record and gives nothing more', async () => {
     const { kioskId, apiKey } = await seedKioskWithKey();
     const userId = await seedUser();
