@@ -1,11 +1,10 @@
 // @ts-check
-// `npm run bench [-- --quick] [-- --console] [-- --report-only]`: builds the functions, times a warm `npm start`
-// against a bare `firebase emulators:start`, then runs scripts/bench/run.mjs inside the emulator suite (project
-// demo-kiosk-rewards-bench), then scripts/bench/console.mjs in the whole stack (Hosting too), keeps what they measured
-// in .cache/bench.json, writes BENCHMARKS.md from it and prints the targets.
-// --quick: every section shrunk (a few minutes), for trying the bench, not for figures.
-// --console: the console's section alone, put in place of the one BENCHMARKS.md has.
-// --report-only: BENCHMARKS.md again from .cache/bench.json, measuring nothing.
+// `npm run bench [-- --quick] [--console] [--report-only] [--only=cold|warm]`: builds the functions, times a warm
+// `npm start` against a bare `firebase emulators:start`, runs scripts/bench/run.mjs in the emulators (project
+// demo-kiosk-rewards-bench), then scripts/bench/console.mjs with Hosting too; keeps the figures in .cache/bench.json,
+// writes BENCHMARKS.md from them and prints the targets. --quick: every section shrunk, for trying the bench, not for
+// figures; --console: the console's section alone, put in place of BENCHMARKS.md's; --report-only: BENCHMARKS.md again
+// from .cache/bench.json; --only=cold|warm: that section of run.mjs alone, its rows printed, BENCHMARKS.md untouched.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,12 +20,15 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     console: { type: 'boolean', default: false },
     'report-only': { type: 'boolean', default: false },
+    only: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 const { quick, console: consoleOnly } = values;
 if (values.help) {
-  console.log('Usage: npm run bench -- [--quick] [--console] [--report-only]   (see the top of scripts/bench.mjs)');
+  console.log(
+    'Usage: npm run bench -- [--quick] [--console] [--report-only] [--only=cold|warm]   (see scripts/bench.mjs)',
+  );
   process.exit(0);
 }
 const BENCHMARKS = join(repoRoot, 'BENCHMARKS.md');
@@ -36,7 +38,8 @@ const RESULTS = join(cacheDir, 'bench.json');
 async function measureInEmulators(/** @type {string} */ only, /** @type {string} */ name) {
   const file = join(cacheDir, `bench-${name}.json`);
   rmSync(file, { force: true });
-  const command = ['node', join(repoRoot, 'scripts', 'bench', `${name}.mjs`), file, ...(quick ? ['--quick'] : [])];
+  const flags = [...(quick ? ['--quick'] : []), ...(values.only ? [`--only=${values.only}`] : [])];
+  const command = ['node', join(repoRoot, 'scripts', 'bench', `${name}.mjs`), file, ...flags];
   const status = await runInEmulators({ projectId: 'demo-kiosk-rewards-bench', only, command });
   if (status !== 0) {
     console.error(`scripts/bench/${name}.mjs did not complete; see the output above.`);
@@ -50,7 +53,13 @@ const startedAt = performance.now();
 // warm `npm start` finds it built).
 if (!values['report-only']) {
   buildFunctions();
-  buildConsole();
+  if (!values.only) buildConsole();
+}
+if (values.only) {
+  const { machine, ...rows } = await measureInEmulators(SERVICE_EMULATORS, 'run');
+  for (const section of Object.values(rows)) console.table(section);
+  console.log(`load average ${machine.loadBefore.toFixed(1)} before, ${machine.loadAfter.toFixed(1)} after`);
+  process.exit(0);
 }
 if (consoleOnly) {
   const section = consoleSection(await measureInEmulators(EMULATORS, 'console'));

@@ -1,7 +1,6 @@
 // @ts-check
-// `npm run loadtest`: builds the functions, starts the emulator suite for a project of its own
-// (demo-kiosk-rewards-load) and runs scripts/load/run.mjs inside it. Flags (sizes of the phases) are those of
-// scripts/load/options.mjs; `--help` lists them.
+// `npm run loadtest`: builds the functions, starts the emulators for project demo-kiosk-rewards-load and runs
+// scripts/load/run.mjs in them; its flags (the phases' sizes, `--help`): scripts/load/options.mjs.
 import { join } from 'node:path';
 import { buildFunctions, runInEmulators } from './lib/emulators.mjs';
 import { repoRoot } from './lib/paths.mjs';

@@ -1,10 +1,8 @@
 // @ts-check
-// `npm start`: the local stack. Starts the emulator suite (functions, firestore, auth, and hosting serving the operator
-// console, built first when console/ changed); once the API answers, starts the rest side by side: the mail catcher
-// (maildev), the demo data seed, the API reference page and the TypeScript compiler in watch mode (an edit in
-// functions/src reloads the functions); then prints how to use the stack and how long the API took to answer. Compiles
-// before anything starts only when functions/lib is not up to date (a second start skips it). Runs until Ctrl-C or
-// SIGTERM, then stops everything; if any part stops on its own, everything stops, exit 1.
+// `npm start`: the local stack. The emulator suite (functions, firestore, auth, hosting with the console, built when
+// console/ changed); once the API answers, maildev, the demo seed, the API reference page and tsc --watch (an edit in
+// functions/src reloads the functions). Compiles first only when functions/lib is stale. Ctrl-C or SIGTERM stops
+// everything; a part stopping on its own stops everything, exit 1.
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
@@ -35,11 +33,7 @@ const MAIL = { smtpPort: '1025', webPort: '1080' };
 const MAIL_PAGE = `http://127.0.0.1:${MAIL.webPort}`;
 const STARTUP_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 20_000;
-/**
- * The parts started after the first answer (maildev, the seed, the watcher) run at this lower CPU priority (nice 10),
- * so that on two cores they leave the emulators what they need to answer the first requests; they still get every cycle
- * the emulators leave.
- */
+/** The parts started after the first answer run at nice 10: on two cores they leave the emulators what they need. */
 const BACKGROUND_PRIORITY = 10;
 
 const bin = (/** @type {string} */ dir, /** @type {string} */ name) => join(dir, 'node_modules', '.bin', name);
@@ -53,12 +47,9 @@ const children = [];
 let stopping = false;
 
 /**
- * Starts a long-running part of the stack in its own process group, so that Ctrl-C reaches only this script, which then
- * stops each part once, the way it expects (the emulator suite shuts down cleanly on its first SIGINT). Output lines
- * are prefixed with the part's name. `background`: at BACKGROUND_PRIORITY.
- * @param {string} name
- * @param {string} command
- * @param {string[]} args
+ * Starts a part of the stack in its own process group, so that Ctrl-C reaches only this script, which stops each part
+ * once, as it expects (the emulators shut down cleanly on their first SIGINT); its lines prefixed with its name.
+ * @param {string} name @param {string} command @param {string[]} args
  * @param {import('node:child_process').SpawnOptions} [options]
  * @param {{ stopSignal?: NodeJS.Signals, background?: boolean }} [how]
  * @returns {Child}
@@ -97,9 +88,8 @@ function lowerPriority(proc) {
 }
 
 /**
- * Sends `signal` to the process `pid` (to its process group where `pid` is negative), unless it is already gone.
- * @param {number | undefined} pid
- * @param {NodeJS.Signals} signal
+ * `signal` to process `pid` (its group where negative), unless gone.
+ * @param {number | undefined} pid @param {NodeJS.Signals} signal
  */
 function kill(pid, signal) {
   try {
@@ -147,7 +137,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 /**
- * `admin seed` against the emulators just started; resolves to its report (what it made, lines to paste).
+ * `admin seed` against the emulators just started: its report (what it made, lines to paste).
  * @returns {Promise<string>}
  */
 async function seed() {

@@ -1,7 +1,6 @@
 // @ts-check
-// `npm test`: lints, checks the formatting, type-checks (scripts, functions and the console), builds, runs the unit
-// tests, then the integration tests inside `firebase emulators:exec` (which fails the run if the emulators do not
-// start), then the console's browser tests against the whole stack (Hosting included), and ends with one summary line.
+// `npm test`: lint, formatting, types (scripts, functions, console), build, the unit tests, the integration tests in
+// `firebase emulators:exec`, the console's browser tests against the whole stack, then one summary line.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';

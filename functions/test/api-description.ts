@@ -8,7 +8,9 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from '../src/http/apiDescription/openapi';
 import { routeSegments } from '../src/http/router';
-import { routes } from '../src/http/routes';
+import { allRoutes } from '../src/http/routes';
+
+const routes = allRoutes();
 
 type Json = Record<string, any>;
 

@@ -1,8 +1,6 @@
 // @ts-check
-// The console's figures, run by scripts/bench.mjs inside `firebase emulators:exec` with the Hosting emulator:
-// `node scripts/bench/console.mjs <results.json> [--quick]`. A fleet of kiosks through the API, one operator; then, in
-// Chromium, the JavaScript the first page (Fleet) loads, compressed as Hosting serves it, and the time from navigation
-// to the Fleet table rendered, signed in, with an empty HTTP cache each run.
+// The console's figures (`node scripts/bench/console.mjs <results.json> [--quick]`, with Hosting): the first page's
+// JavaScript as Hosting compresses it, and navigation -> Fleet table rendered, empty HTTP cache.
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { consoleUrl, launchBrowser, newPage, signIn } from '../../console/test/browser.ts';

@@ -1,8 +1,7 @@
 // @ts-check
-// The bench's data and requests: kiosks with keys (and a revoked key each), users (every other one with a push token),
-// users signed in to the Auth emulator with a history, an admin, a rewards catalog, and a partner with a key and issued
-// vouchers of its reward (one for each use the bench sends); per endpoint, the n-th request the bench sends it. Ids are
-// spread over n so that concurrent requests touch different documents.
+// The bench's data and requests: kiosks with keys (and a revoked one each), users (half with a push token), users
+// signed in to the Auth emulator with a history, an admin, rewards, a partner with a key and a voucher per use the
+// bench sends; per endpoint, its n-th request, ids spread over n so that concurrent requests touch different documents.
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
@@ -38,8 +37,7 @@ const ADMIN_KIOSK = {
 };
 
 /**
- * A project of its own in the emulator for a section's `size`: its id, firebase-admin's Firestore for it (an app of its
- * own), and the start options of an api instance on it with `env`.
+ * A project for a section's `size`: its id, its Firestore (an app of its own), and an api instance's start options.
  * @param {string} size @param {Record<string, string>} [env]
  */
 export function sizeProject(size, env = {}) {
@@ -51,8 +49,7 @@ export function sizeProject(size, env = {}) {
 }
 
 /**
- * The settings, the bench's kiosks each with a key (`${keyPrefix}-${i}`) and `userCount` users (every other one with a
- * push token) in `firestore`, written with the service's own builders.
+ * The settings, the kiosks each with a key and `userCount` users (half with a push token), by the service's builders.
  * @param {import('firebase-admin/firestore').Firestore} firestore @param {number} userCount @param {string} keyPrefix
  */
 export async function seedFleet(firestore, userCount, keyPrefix) {
@@ -144,15 +141,16 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
   });
   // A use consumes its voucher: each use takes the next unused one (n counts every endpoint's requests).
   let uses = 0;
-  /** @type {[string, (n: number) => [string, Record<string, string>?, unknown?]][]} */
+  /** @typedef {(n: number) => [string, Record<string, string>?, unknown?]} Build */
+  /** @type {[string, Build, Build?][]} The name, the n-th request and, for a few, their data floor's (floor.js). */
   const list = [
     ['GET /openapi.json', () => ['/openapi.json']],
-    ['GET /kiosk/{id}', (n) => [`/kiosk/${kiosk(n).id}`]],
-    ['GET /kiosks', () => ['/kiosks']],
+    ['GET /kiosk/{id}', (n) => [`/kiosk/${kiosk(n).id}`], (n) => [`/doc?path=kiosks/${kiosk(n).id}`]],
+    ['GET /kiosks', () => ['/kiosks'], () => ['/query?collection=kiosks']],
     ['GET /kiosks?near=', () => ['/kiosks?near=50,9&radiusKm=40']],
-    ['GET /user/{id}', (n) => [user(n), auth(n)]],
+    ['GET /user/{id}', (n) => [user(n), auth(n)], (n) => [`/doc?path=users/${uid(n)}&path=config/rewards`, auth(n)]],
     ['GET /user/{id}/history', (n) => [`${user(n)}/history`, auth(n)]],
-    ['GET /rewards', () => ['/rewards']],
+    ['GET /rewards', () => ['/rewards'], () => ['/query?collection=rewards&active&orderBy=cost']],
     ['POST /admin/users/{id}/adjustments', (n) => [`/admin/users/${uid(n)}/adjustments`, admin, adjustment(n)]],
     ['POST /user/{id}/redemptions', (n) => [`${user(n)}/redemptions`, { ...auth(n), ...once(n, 'red') }, REDEEM]],
     ['POST /kiosk/{id}/status', (n) => [`/kiosk/${kiosk(n).id}/status`, key(n), { status: 'available' }]],
@@ -173,12 +171,14 @@ export function endpoints({ kiosks, users, authUsers, tokens, revoked, partnerKe
     ],
     ['POST /send-otp-email', (n) => ['/send-otp-email', client(n), otp(n)]],
   ];
-  return list.map(([name, build]) => ({
+  const requestOf = (/** @type {string} */ method, /** @type {Build} */ build) => (/** @type {number} */ n) => {
+    const [path, headers = {}, body] = build(n);
+    return { method, path, headers, body };
+  };
+  return list.map(([name, build, dataFloor]) => ({
     name,
-    request: (/** @type {number} */ n) => {
-      const [path, headers = {}, body] = build(n);
-      return { method: name.split(' ')[0], path, headers, body };
-    },
+    request: requestOf(name.split(' ')[0], build),
+    dataFloor: dataFloor && requestOf('GET', dataFloor),
   }));
 }
 /** @typedef {ReturnType<typeof endpoints>[number]} Endpoint */

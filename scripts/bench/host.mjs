@@ -1,7 +1,6 @@
 // @ts-check
-// Hosting a function as Cloud Functions does: @google-cloud/functions-framework serving target `api` of the built code
-// (or of the floor function, floor.js), one process per instance, against the emulators; sending load to it, all
-// through autocannon; and the rotation the sections measure their sizes in.
+// Hosting a function as Cloud Functions does: functions-framework serving target `api` of the built code (or of
+// floor.js), a process per instance, against the emulators; load through autocannon; the rotation of sizes.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -24,8 +23,7 @@ const envFiles = ['.env', '.env.local'].map((name) => join(functionsDir, name)).
 const params = Object.assign({}, ...envFiles.map((file) => parseEnv(readFileSync(file, 'utf8'))));
 
 /**
- * What Cloud Run functions sets for a 2nd gen HTTP function named `api`, the params, the emulator hosts, call timing on
- * (src/adapters/callTiming.ts), and `extra`.
+ * Cloud Run's env of a 2nd gen function `api`, the params, the emulators, call timing on, and `extra`.
  * @type {(extra?: Record<string, string>) => Record<string, string>}
  */
 export const functionEnv = (extra = {}) => {
@@ -91,8 +89,7 @@ async function startFunction(/** @type {StartOptions} */ { source = functionsDir
 /** @typedef {Awaited<ReturnType<typeof startFunction>>} Instance */
 
 /**
- * Starts an instance per entry of `options`, waits for each one's first answer to GET `ready` (default /), runs
- * `measure` with the instances and those answers, stops them.
+ * An instance per entry of `options`, each answering GET `ready`; `measure` with them and their first answers.
  * @type {<R>(options: StartOptions[], measure: (instances: Instance[], first: FirstAnswer[]) => Promise<R>, ready?: GetRequest) => Promise<R>}
  */
 export const withInstances = async (options, measure, ready = { path: '/' }) => {
@@ -179,8 +176,7 @@ export const inSequence = async (items, map) => {
 };
 
 /**
- * `rounds` rounds of `measure(item, i, round)` over `items`, each round starting one further on, so that other load on
- * the machine hits every item alike: what each item measured, round by round.
+ * `rounds` rounds of `measure` over `items`, each starting one further on (other load hits all alike), per item.
  * @type {<T, R>(rounds: number, items: T[], measure: (item: T, i: number, round: number) => Promise<R>) => Promise<R[][]>}
  */
 export const inRotation = async (rounds, items, measure) => {
@@ -194,8 +190,7 @@ export const inRotation = async (rounds, items, measure) => {
 };
 
 /**
- * `rounds` of `amount` requests (c=1) per target, in rotation after a warm-up of `warmUp` each; latencies and backend
- * times pooled per target (each row's columns in the report).
+ * `rounds` of `amount` requests (c=1) per target in rotation, after `warmUp` each; figures pooled per target.
  * @param {{ url: string, request: BenchRequest }[]} targets @param {{ rounds: number, amount: number, warmUp?: number }} plan
  */
 export async function inTurn(targets, { rounds, amount, warmUp = 5 }) {

@@ -25,7 +25,7 @@ const worstOf = (/** @type {Results['warm']} */ rows) => rows.reduce((a, b) => (
  * @type {(field: string, value: unknown) => string}
  */
 const cell = (field, value) => {
-  if (field === 'ratio') return x(Number(value));
+  if (field === 'ratio' || field === 'dataRatio') return value === '' ? '' : x(Number(value));
   if (typeof value === 'number') return Number.isInteger(value) ? n(value) : ms(value);
   if (Array.isArray(value)) return value.map(ms).join(', ');
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
@@ -136,7 +136,7 @@ export function report(/** @type {Results} */ r) {
   /** Each section's heading, by the field of the results that holds its rows, in the order of BENCHMARKS.md. */
   const headings = {
     cold: `Cold start: spawn → first 200, medians of ${plan.coldRuns}`,
-    warm: 'Warm latency: the endpoint against the HTTP floor p50 + its backend p50',
+    warm: 'Warm latency: the endpoint against the HTTP floor p50 + its backend p50, and against its data floor',
     batch: `A backlog of ${batch.items}: one batch against single submissions, medians of ${batch.rounds} (counts summed)`,
     throughput: `Throughput of POST /kiosk/transaction as the users grow, medians of ${throughput.rounds} runs of ${throughput.seconds} s`,
     nearby: 'Kiosks near a point as the fleet grows elsewhere, c=1',

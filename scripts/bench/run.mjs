@@ -1,6 +1,6 @@
 // @ts-check
 // The bench proper, run by scripts/bench.mjs inside `firebase emulators:exec`:
-//   node scripts/bench/run.mjs <results.json> [--quick]
+//   node scripts/bench/run.mjs <results.json> [--quick] [--only=cold|warm]
 // Every instance is functions-framework on the built code (host.mjs) against the Firestore and Auth emulators, with
 // call timing on; the functions emulator only runs the Firestore triggers (the batch section) and the webhook fan-out
 // and deliveries, with the tasks emulator (the webhook section). Writes what it measured to <results.json>.
@@ -20,8 +20,19 @@ import { measureColdStart, measureWarm } from './sections/latency.mjs';
 import { measureWebhookLag } from './sections/webhooks.mjs';
 import { measurePromotions } from './sections/promotions.mjs';
 
-const [resultsFile, flag] = process.argv.slice(2);
-const quick = flag === '--quick';
+const [resultsFile, ...flags] = process.argv.slice(2);
+const quick = flags.includes('--quick');
+/** --only=cold|warm: that section alone, written with the machine's figures (scripts/bench.mjs prints it). */
+const only = flags.find((flag) => flag.startsWith('--only='))?.slice('--only='.length);
+const machineNow = () => {
+  const [cpu, cores, node, loadAfter] = [cpus()[0]?.model ?? 'unknown', cpus().length, process.version, loadavg()[0]];
+  return { cpu, cores, node, loadBefore, loadAfter };
+};
+const finish = (/** @type {object} */ results) => {
+  writeFileSync(resultsFile, JSON.stringify(results, null, 2));
+  rmSync(logDir, { recursive: true, force: true });
+  process.exit(0);
+};
 /** @type {<T>(full: T, small: T) => T} */
 const scale = (full, small) => (quick ? small : full);
 /** How often each section repeats what it times; --quick shrinks it to minutes, for trying the bench itself. */
@@ -67,15 +78,24 @@ step('Seeding');
 const data = { ...(await seed(runId, voucherUses)), runId };
 const list = endpoints(data);
 
-step(`Cold start: api and the empty function alternating, ${plan.coldRuns} runs`);
+if (only !== 'warm') step(`Cold start: api and the empty function alternating, ${plan.coldRuns} runs`);
 const coldRequests = list.filter(({ name }) => ['GET /kiosk/{id}', 'GET /user/{id}'].includes(name));
-const cold = await measureColdStart({ env, runs: plan.coldRuns, requests: coldRequests });
+const cold = only === 'warm' ? [] : await measureColdStart({ env, runs: plan.coldRuns, requests: coldRequests });
+if (only === 'cold') finish({ cold, machine: machineNow() });
 
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
 const instances = [{ env: functionEnv(env) }, floorFunction()];
-const [warm, batch, webhooks, promotions, claims] = await withInstances(instances, async ([api, floor]) => {
+/**
+ * The warm rows (GET /openapi.json's HTTP floor sends a body of its size).
+ * @param {import('./host.mjs').Instance[]} _
+ */
+const warmRows = async ([api, floor]) => {
   const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, { path: '/openapi.json' })).body));
-  const rows = await measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
+  return measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
+};
+if (only === 'warm') finish({ warm: await withInstances(instances, warmRows), machine: machineNow() });
+const [warm, batch, webhooks, promotions, claims] = await withInstances(instances, async ([api, floor]) => {
+  const rows = await warmRows([api, floor]);
   step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
   const backlog = await measureBatch({ url: api.url, runId, ...plan.batch });
   step(`Webhook delivery lag: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms`);
@@ -101,11 +121,8 @@ step(`The expiry run: ${due} users due beside ${idle} and ${10 * idle} with noth
 const expiry = await measureExpiry(plan.expiry);
 await mail.stop();
 
-const [cpu, cores, node, loadAfter] = [cpus()[0]?.model ?? 'unknown', cpus().length, process.version, loadavg()[0]];
-const machine = { cpu, cores, node, loadBefore, loadAfter };
+const machine = machineNow();
 const measured = { cold, warm, batch, webhooks, ...promotions, claims, throughput, nearby, history, exports, expiry };
 const results = { quick, plan, machine, ...measured };
 /** @typedef {typeof results} RunResults */
-writeFileSync(resultsFile, JSON.stringify(results, null, 2));
-rmSync(logDir, { recursive: true, force: true });
-process.exit(0);
+finish(results);

@@ -1,8 +1,6 @@
 // @ts-check
-// The start row: launch -> first 200 from the API of a warm `npm start` (the stack script, after npm start's dependency
-// check; the functions already built) against a bare `firebase emulators:start` of the same emulators, alternating.
-// Each launch runs in a process group of its own, ended as Ctrl-C ends it, and the next waits until every port is
-// closed. Runs before the bench's own emulators start (the ports are fixed).
+// The start row: launch -> first 200 of a warm `npm start` against a bare `firebase emulators:start`, alternating, each
+// in a process group of its own ended as Ctrl-C ends it; before the bench's own emulators.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';

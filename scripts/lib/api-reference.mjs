@@ -1,7 +1,5 @@
-// The API reference page of the local stack, for people: served by `npm start` on API_REFERENCE_URL. It is built with
-// redocly from the document the running API serves (GET /openapi.json) when first asked for, and again whenever that
-// document changed (an edit in functions/src reloads the functions), so it costs the start-up nothing and never shows
-// an old API. The API itself answers only JSON.
+// redocly from the document the running API serves (GET /openapi.json), built when first asked for and again when that
+// document changed: no start-up cost, never an old API. The API itself answers only JSON.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -11,10 +9,7 @@ import { buildReferencePage } from './redocly.cjs';
 const PORT = 8090;
 export const API_REFERENCE_URL = `http://127.0.0.1:${PORT}/`;
 
-/**
- * Serves the page on every path (the page links its sections by path, e.g. /kiosk-devices).
- * @param {string} apiUrl
- */
+/** Serves the page on every path (the page links its sections by path, e.g. /kiosk-devices). @param {string} apiUrl */
 export function serveApiReference(apiUrl) {
   const dir = join(cacheDir, 'api-reference');
   const documentFile = join(dir, 'openapi.json');

@@ -28,8 +28,7 @@ function consoleBuilt() {
   );
 }
 
-/** Builds the console (type-check, then `vite build`) unless console/dist is up to date. `quiet`: output to stderr. */
-export function buildConsole({ quiet = false } = {}) {
-  if (consoleBuilt()) return;
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: consoleDir, stdio: quiet ? ['ignore', 2, 2] : 'inherit' });
+/** Builds the console (type-check, then `vite build`) unless console/dist is up to date. */
+export function buildConsole() {
+  if (!consoleBuilt()) execFileSync('npm', ['run', '--silent', 'build'], { cwd: consoleDir, stdio: 'inherit' });
 }

@@ -47,11 +47,7 @@ function findSdkFirestoreJar() {
   return existsSync(KNOWN_SDK_JAR) ? KNOWN_SDK_JAR : undefined;
 }
 
-/**
- * firebase-tools downloads its Firestore emulator jar at first start, which fails without internet. The Cloud SDK's
- * emulator is installed on these machines but its jar has no Main-Class, so a launcher jar (a manifest only) points
- * java at it. Where no SDK jar exists, firebase-tools downloads its own as usual.
- */
+/** The Cloud SDK's Firestore emulator (its jar lacks Main-Class) via a launcher jar, else firebase-tools' download. */
 export function emulatorEnv() {
   // A burst of requests makes the functions emulator start one worker per request; on 2 cores dozens of them need
   // longer than the default 30 s to load.
@@ -97,10 +93,7 @@ export const TSC = join(functionsDir, 'node_modules', '.bin', 'tsc');
  */
 export const COMPILE_ARGS = ['-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', buildInfo];
 
-/**
- * @param {string} dir
- * @returns {Generator<string>}
- */
+/** @param {string} dir @returns {Generator<string>} */
 function* typeScriptSources(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -111,10 +104,7 @@ function* typeScriptSources(dir) {
 
 const modified = (/** @type {string} */ path) => (existsSync(path) ? statSync(path).mtimeMs : 0);
 
-/**
- * Each source with its output in lib, and how new that output must be: as new as the source and as the compiler
- * settings. Times are modification times in ms, 0 for a missing file.
- */
+/** Each source's output in lib, its mtime (0: missing) and the mtime it needs (its source's, the settings'). */
 function sourcesAndOutputs() {
   const settings = Math.max(
     ...['tsconfig.json', 'tsconfig.build.json', 'package.json'].map((name) => modified(join(functionsDir, name))),
@@ -125,11 +115,7 @@ function sourcesAndOutputs() {
   });
 }
 
-/**
- * Whether functions/lib is up to date, in a few milliseconds: every output is as new as it needs to be, and the build
- * info of the last successful compile is there (a failed compile removes it, so the next one runs again and shows the
- * errors).
- */
+/** Whether functions/lib is up to date: every output new enough, and the last successful compile's build info there. */
 export function functionsBuilt() {
   return existsSync(buildInfo) && sourcesAndOutputs().every(({ outputTime, needed }) => outputTime >= needed);
 }
@@ -163,9 +149,7 @@ export function buildFunctions({ quiet = false } = {}) {
 
 /**
  * Resolves once `url` answers (with `ok`: answers 2xx), or rejects after `timeoutMs`.
- * @param {string} url
- * @param {number} timeoutMs
- * @param {{ ok?: boolean }} [options]
+ * @param {string} url @param {number} timeoutMs @param {{ ok?: boolean }} [options]
  */
 export const waitForHttp = (url, timeoutMs, { ok = false } = {}) =>
   waitFor(
@@ -206,35 +190,22 @@ const shellQuote = (/** @type {string} */ arg) =>
  * Runs `command` (its words; run by a shell from `cwd`, default the repository root) inside `firebase emulators:exec`
  * with the emulators `only` names (default: the functions, Firestore and Auth emulators) for `projectId`.
  * emulators:exec fails the run if they do not start, and gives the command their hosts in its environment (what
- * test/harness/emulators.ts reads). `config` is another firebase.json (other ports). The output passes through;
- * `onLine` also sees each of its lines. Resolves to the exit status.
- * @param {{ projectId: string, command: string[], only?: string, cwd?: string, config?: string,
- *   onLine?: (line: string) => void }} options
+ * test/harness/emulators.ts reads). The output passes through; `onLine` also sees each of its lines. Resolves to the
+ * exit status.
+ * @param {{ projectId: string, command: string[], only?: string, cwd?: string, onLine?: (line: string) => void }} options
  * @returns {Promise<number>}
  */
-export function runInEmulators({ projectId, command, only = SERVICE_EMULATORS, cwd, config, onLine }) {
+export function runInEmulators({ projectId, command, only = SERVICE_EMULATORS, cwd, onLine }) {
   ensureLocalSecrets();
   const inner = `${cwd ? `cd ${shellQuote(cwd)} && ` : ''}${command.map(shellQuote).join(' ')}`;
-  const args = [
-    'firebase',
-    ...(config ? ['--config', config] : []),
-    'emulators:exec',
-    '--only',
-    only,
-    '--project',
-    projectId,
-    inner,
-  ];
+  const args = ['firebase', 'emulators:exec', '--only', only, '--project', projectId, inner];
   const child = spawn('npx', args, {
     cwd: repoRoot,
     env: { ...process.env, ...emulatorEnv() },
     stdio: onLine ? ['inherit', 'pipe', 'pipe'] : 'inherit',
   });
   if (onLine) {
-    /**
-     * @param {import('node:stream').Readable | null} stream
-     * @param {NodeJS.WritableStream} sink
-     */
+    /** @param {import('node:stream').Readable | null} stream @param {NodeJS.WritableStream} sink */
     const tee = (stream, sink) => {
       if (!stream) return;
       stream.pipe(sink, { end: false });

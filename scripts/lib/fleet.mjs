@@ -11,8 +11,7 @@ const { newProfile } = requireFunctions('./lib/data/users.js');
 const { DEFAULT_REWARDS } = requireFunctions('./lib/domain/rewards.js');
 
 /**
- * The kiosks/{id} document of kiosk number `i` of a seeded fleet, built by the service's own builder from `definition`
- * (name, address, openingHours, status).
+ * Kiosk `i` of a seeded fleet, by the service's builder.
  * @param {number} i @param {{ name: string, address: string, openingHours?: string, status?: string }} definition
  */
 export function fleetKioskDoc(i, definition) {
@@ -21,7 +20,7 @@ export function fleetKioskDoc(i, definition) {
 }
 
 /**
- * The users/{id} document of a new user called `name`, with `pushToken` if given.
+ * The users/{id} document of a new user, with `pushToken` if given.
  * @param {string} name @param {string} [pushToken]
  */
 export const fleetUserDoc = (name, pushToken) => newProfile({ name, pushToken }, DEFAULT_REWARDS);
@@ -81,8 +80,7 @@ export function fleetUserWithHistory(
 
 /**
  * Writes `docs` ([ref, data]) in batches of 400.
- * @param {any[][]} docs pairs of a DocumentReference and its data
- * @param {import('firebase-admin/firestore').Firestore} [firestore]
+ * @param {any[][]} docs @param {import('firebase-admin/firestore').Firestore} [firestore]
  */
 export async function writeAll(docs, firestore = db()) {
   for (let i = 0; i < docs.length; i += 400) {

@@ -3,10 +3,7 @@
 // `jest --json` writes them, so that `npm test` sums up the browser tests with the unit and integration tiers.
 import { basename } from 'node:path';
 
-/**
- * @param {AsyncIterable<{ type: string, data: any }>} source the runner's events
- * @returns {AsyncGenerator<string>}
- */
+/** @param {AsyncIterable<{ type: string, data: any }>} source the runner's events @returns {AsyncGenerator<string>} */
 export default async function* jestShapedResults(source) {
   /** @type {Map<string, { status: string, fullName: string, failureMessages: string[] }[]>} */
   const byFile = new Map();

@@ -26,8 +26,7 @@ function redocly(args) {
 
 /**
  * The reference page: one self-contained HTML file (Redoc and the document inlined, nothing loaded from a CDN).
- * @param {string} documentFile
- * @param {string} pageFile
+ * @param {string} documentFile @param {string} pageFile
  */
 function buildReferencePage(documentFile, pageFile) {
   return redocly(['build-docs', documentFile, '--inlineBundle', '--output', pageFile]);

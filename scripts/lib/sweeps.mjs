@@ -1,9 +1,6 @@
 // @ts-check
-// The local stack's stand-in for Cloud Scheduler. The functions emulator does not run scheduled functions
-// (firebase-tools issue 2034), so `npm start` runs each scheduled function's own handler every 5 minutes: through the
-// operator CLI (`admin alerts:sweep`, `admin effects:sweep`, `admin expiry:run`, `admin users:sweep`), against the
-// local emulators. The users sweep is daily when deployed; every 5 minutes here, so that an account deleted in the Auth
-// emulator is seen erased while the demo runs.
+// The local stack's Cloud Scheduler (the functions emulator runs no scheduled function): every 5 minutes, each one's
+// handler through the operator CLI (the daily users sweep too, so erasures show while the demo runs).
 import { LOCAL_PROJECT_ID, runAdmin } from './emulators.mjs';
 
 /** As `schedule: 'every 5 minutes'` of silentKioskSweep and effectsSweep in functions/src/index.ts. */
@@ -20,8 +17,7 @@ export const SCHEDULED_SWEEPS = [
 ];
 
 /**
- * Runs the CLI `command` every 5 minutes until the process ends, one run at a time; each run's outcome (or failure) is
- * one line through `log`, led by `name`.
+ * Runs CLI `command` every 5 minutes, one run at a time, each outcome one line through `log`, led by `name`.
  * @param {{ name: string, command: string }} sweep @param {(line: string) => void} log
  */
 export function startSweep({ name, command }, log) {

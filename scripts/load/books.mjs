@@ -10,8 +10,7 @@ import { summarize } from '../lib/stats.mjs';
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 
 /**
- * A phase's checks, by what must hold: [found, expected, ok?]; it holds when found === expected, unless `ok` says
- * otherwise.
+ * A phase's checks, by what must hold: [found, expected, ok?] (ok: found === expected unless given).
  * @typedef {Record<string, unknown[]>} Checks
  * @typedef {{ id: string } & Record<string, any>} Row a document's id and fields
  * @typedef {{ id: string, kioskId: string, userId: string, pointsEarned: number, plasticCount: number, metalCount: number, occurredAt: string }} Transaction
@@ -32,8 +31,7 @@ export const docsOf = async (/** @type {string} */ collection, /** @type {string
   rowsOf(await db().getAll(...ids.map((id) => db().collection(collection).doc(id))));
 
 /**
- * The ids answered for each Idempotency-Key (a key answered with two ids did the work twice), and what each id stands
- * for.
+ * The ids answered per Idempotency-Key (two ids: the work was done twice), and what each id stands for.
  * @template [T=undefined]
  */
 export class AnswersByKey {
@@ -119,8 +117,7 @@ export class Ledger {
 }
 
 /**
- * The check that each row holds what `expectedOf` says (by field): found, how many do (and the first one that does not,
- * named); expected, all of them.
+ * Each row holds `expectedOf` (by field): found, how many do (the first that does not, named); expected, all.
  * @param {Row[]} rows @param {(row: Row) => Record<string, unknown>} expectedOf
  */
 export function each(rows, expectedOf) {
@@ -184,8 +181,7 @@ export async function auditBooks(run, transactions, retries, offline) {
 }
 
 /**
- * The operator CLI's `audit` on the whole database (every balance from the ledger, every kiosk counter from the
- * transactions): its verdict line, and the books' last check (the verdict, or the first differences it printed).
+ * `admin audit` on the whole database: its verdict line, and the books' check (the verdict or its first differences).
  * @param {string} projectId
  */
 export async function pointsAudit(projectId) {

@@ -1,6 +1,5 @@
 // @ts-check
-// The load test's requests outside autocannon, each answer recorded in the run's ledger, and the two phases made of
-// kiosk transactions:
+// The load test's requests outside autocannon, each answer recorded in the run's ledger, and two phases of deposits:
 //   hot:     many concurrent awards to one user
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
@@ -39,8 +38,7 @@ export async function headersOf(/** @type {string[]} */ ids) {
 }
 
 /**
- * The same request `times` times, `atOnce` of them at once and the rest one after another: a client whose answers were
- * lost. Resolves with every answer.
+ * The same request `times` times, `atOnce` at once, the rest in turn (a client whose answers were lost): every answer.
  * @template T @param {() => Promise<T>} send @param {number} times
  */
 export async function sendBlindly(send, times, atOnce = Math.min(times, 2)) {

@@ -1,8 +1,6 @@
 // @ts-check
-// The end of a load run, before its books: the triggers drain, and the effects sweep (the scheduled `effectsSweep`, run
-// through `admin effects:sweep`) completes what no trigger finished: a delivery the emulator lost ( Request to function
-// failed: Error: write EPIPE ) or a run whose retries ran out. The books then hold either way, and the report says how
-// many effects the sweep had to complete.
+// The end of a load run: the triggers drain, and `admin effects:sweep` completes what no trigger finished (a delivery
+// the emulator lost, retries run out); the report counts those.
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { requireFunctions } from '../lib/paths.mjs';
 import { runAdmin } from '../lib/emulators.mjs';
@@ -46,8 +44,7 @@ export async function waitForTriggersToSettle(stallMs = 60_000, timeoutMs = 600_
 }
 
 /**
- * `admin effects:sweep --min-age 0`: every pending effect completed now, racing any trigger still at work (exactly once
- * either way). Its outcome per kind: found pending, completed by the sweep, failed.
+ * `admin effects:sweep --min-age 0` (racing any trigger still at work): per kind, found pending, completed, failed.
  * @param {string} projectId
  */
 export async function sweepEffects(projectId) {

@@ -1,9 +1,6 @@
 // @ts-check
-// The load test's expiry and erasures (contract §14, §15), run during the mixed phase. Dormant users hold points added
-// in a month now past their validity (users from before the ledger, so their opening balance is an adjustment) and keep
-// depositing; leavers deposit too. Halfway through, the expiry run runs twice at once (the CLI, the code the daily
-// function runs) and every leaver is erased through the API (half by themselves, half by an operator), while both keep
-// depositing.
+// The load test's expiry and erasures (§14, §15), in the mixed phase: halfway through, two expiry runs at once over
+// dormant users and every leaver erased (half by themselves, half by an operator), both depositing on.
 import { pause } from '../../kiosk-simulator/client.ts';
 import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
@@ -22,8 +19,7 @@ export const EXPIRE_AFTER_MONTHS = 6;
 const OLD_POINTS = 500;
 
 /**
- * The dormant users' and leavers' documents: a dormant user's balance added in the month whose points expire on the 1st
- * of this one.
+ * The dormant users' (their balance from the month whose points expired on the 1st) and leavers' documents.
  * @param {string[]} dormant @param {string[]} leavers
  */
 export async function seedLifecycle(dormant, leavers) {
@@ -90,8 +86,7 @@ export async function lifecyclePhase(run) {
 }
 
 /**
- * The users/{id} documents of `ids`, each also with `entries` (the points of its `kind` entries in the ledger) and
- * `erased` (whether `erasedAt` is set).
+ * The users/{id} documents of `ids`, with `entries` (the points of its `kind` ledger entries) and `erased`.
  * @param {string[]} ids @param {string} kind
  */
 const usersWithEntries = async (ids, kind) =>

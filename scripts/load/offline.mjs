@@ -1,10 +1,7 @@
 // @ts-check
-// The load test's offline phase: kiosks that lost their connection for days. Each is the kiosk simulator
-// (kiosk-simulator/simulator.ts, the code behind `npm run kiosk`) with a journal file of its own: offline it journals
-// its deposits, their occurredAt spread over the last days, oldest first; back online it reports its status and uploads
-// the backlog in batches of 100 through a network that drops some requests and loses some answers after the service
-// acted on them (so whole batches are sent again blindly), while an overlapping batch of the same journal goes up
-// beside it; afterwards some of its deposits are sent again alone.
+// The load test's offline phase: kiosk simulators, each with a journal file, journal days of deposits offline, then
+// report their status and upload the backlog in batches of 100 through a network that drops requests and loses answers
+// after the service acted, beside an overlapping batch; then resend some deposits alone.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

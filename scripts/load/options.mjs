@@ -37,8 +37,7 @@ export const USAGE = [
 ].join('\n');
 
 /**
- * The sizes given in `args`, defaults for the rest. Throws on an unknown flag, a missing value, or a value that is not
- * a whole number in range.
+ * The sizes in `args`, defaults for the rest; throws on an unknown flag or a missing or out-of-range whole number.
  * @param {string[]} args
  */
 export function loadOptions(args) {

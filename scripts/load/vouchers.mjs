@@ -1,9 +1,7 @@
 // @ts-check
-// The load test's partners (contract §12): a café with three tills (a key each) and another partner. The vouchers of
-// the mixed phase name the café. After the mixed phase every voucher is shown at the café's three tills at once,
-// written as people read codes out (lower case, hyphens, spaces): each till sends its use with a key of its own, one
-// till twice with the same key; the other partner tries the code too (the first GUESS_LIMIT codes: beyond them the
-// partner is a guesser, answered 429); and an operator cancels every fourth voucher still issued at the same moment.
+// The load test's partners (§12): a café with three tills and another partner. After the mixed phase every voucher goes
+// to the café's three tills at once as read out (case, hyphens, spaces), one till twice with one key; the other partner
+// guesses the first GUESS_LIMIT codes; an operator cancels every fourth still issued meanwhile.
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf, docsOf, each, notificationsOf } from './books.mjs';
 import { countRefusals, post } from './bursts.mjs';

@@ -1,9 +1,6 @@
 // @ts-check
-// The load test's webhook receiver (contract §13): an HTTP server of this process, registered for every event type
-// before the first phase, that answers 500 to 10 % of attempts at random and verifies every signature with
-// `standardwebhooks`, an independent Standard Webhooks implementation. After the run, deliveries that ended `failed`
-// (every attempt of the schedule refused) are retried through the API as an operator would. webhookBooks() then holds
-// the receiver to Firestore.
+// The load test's webhook receiver (§13): registered for every event type, answering 500 to 10 % of attempts, every
+// signature verified with `standardwebhooks`; failed deliveries are retried as an operator would.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { text } from 'node:stream/consumers';
@@ -19,8 +16,7 @@ const { WEBHOOK_EVENT_TYPES } = requireFunctions('./lib/model/webhookEventTypes.
 const FAILING_SHARE = 0.1;
 
 /**
- * A receiver on 127.0.0.1 (http to loopback is allowed on the emulators only), listening, and registered for every
- * event type through the API. It answers 503 until it has the secret the registration answers with.
+ * A receiver on 127.0.0.1 (emulators only), registered for every event type; 503 until it has the secret.
  * @param {import('./run.mjs').Run} run
  */
 export async function startReceiver({ api, admin }) {
@@ -69,8 +65,7 @@ const deliveriesOf = (/** @type {string} */ webhookId) =>
   db().collection('webhookDeliveries').where('webhookId', '==', webhookId);
 
 /**
- * Waits until no delivery to `webhookId` is pending, then retries (through the API) each that ended `failed`, up to
- * `rounds` times. Returns how many were retried.
+ * Once no delivery is pending, retries through the API each that ended `failed`, `rounds` times: how many.
  * @param {import('./run.mjs').Run} run @param {string} webhookId
  */
 export async function settleDeliveries({ api, admin }, webhookId, rounds = 3) {
@@ -96,8 +91,7 @@ export async function settleDeliveries({ api, admin }, webhookId, rounds = 3) {
 }
 
 /**
- * The webhooks' books, and the figures of what the receiver saw: lag is from the event's commit (its document's create
- * time) to the receiver's first 2xx.
+ * The webhooks' books and what the receiver saw (lag: the event's commit to the receiver's first 2xx).
  * @param {Awaited<ReturnType<typeof startReceiver>>} receiver @param {number} retried
  */
 export async function webhookBooks({ webhookId, seen }, retried) {

@@ -7,12 +7,12 @@ import { ApiError, badRequest, notFound } from '../errors';
 import { errorAnswerOf } from './errorAnswers';
 import { clientIpOf } from './clientIp';
 import { Router } from './router';
-import { routes } from './routes';
+import { loadRoute, routeTable } from './routes';
 import type { AnyRoute, ApiRequest, ApiResponse } from './types';
 import { validateBody } from './validation';
 import { MAX_BODY_BYTES } from '../model/limits';
 
-const router = new Router(routes);
+const router = new Router(routeTable);
 
 const CORS_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-API-Key';
 
@@ -74,7 +74,8 @@ async function dispatch(req: Request, res: Response): Promise<ApiResponse> {
     }
     return { status: 204, headers, body: {} };
   }
-  const { route, params } = router.match(req.method, req.path);
+  const match = router.match(req.method, req.path);
+  const [route, params] = [loadRoute(match.route), match.params];
   const caller = await route.authenticate?.({ headers: req.headers, params });
   const request: ApiRequest<unknown, unknown> = {
     method: req.method,

@@ -48,3 +48,11 @@ export interface Route<Body = unknown, Caller = undefined> {
 // route's own handler is typed by its Route<Body, Caller>.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- variance: Route<X> is not assignable to Route<unknown>
 export type AnyRoute = Route<any, any>;
+
+/** A route the router matches by method and path alone, its module loaded on the first call (http/routes/index.ts). */
+export interface LazyRoute extends Pick<AnyRoute, 'method' | 'path'> {
+  load: () => AnyRoute;
+}
+
+/** What the route table holds: a route, or a route loaded on first use. */
+export type RouteEntry = AnyRoute | LazyRoute;

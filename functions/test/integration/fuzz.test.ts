@@ -31,7 +31,7 @@ import { partnerKeys, upsertPartner } from '../../src/data/partners';
 import { bucketDocumentId } from '../../src/data/rateLimits';
 import { sha256Hex } from '../../src/domain/hash';
 import { guessesOf } from '../../src/services/vouchers';
-import { routes } from '../../src/http/routes';
+import { allRoutes } from '../../src/http/routes';
 import { emulatorsFromEnv } from '../harness/emulators';
 import {
   anyValue,
@@ -73,6 +73,8 @@ import { resetEmulators, setBackgroundTriggers } from './helpers';
 import { idTokenFor } from './requests';
 import { kioskDayRow, seedKiosk, seedKioskDays, seedKioskWithKey, seedUser, uniqueId } from './seeds';
 import { WEBHOOK_EVENT_TYPES } from '../../src/model/webhookEventTypes';
+
+const routes = allRoutes();
 
 // Params are read from process.env at call time; nothing else sets them in this process.
 Object.assign(process.env, {

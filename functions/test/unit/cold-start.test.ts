@@ -3,7 +3,7 @@
  * some routes need. Every instance of every function loads src/index.ts at cold
  * start; nodemailer (mail), opening_hours (kiosk views) and ajv with TypeBox (request
  * bodies) are loaded by their routes on first use, firebase-admin/messaging by the push adapter,
- * and the OpenAPI builder by GET /openapi.json alone.
+ * and the OpenAPI builder by GET /openapi.json alone. Each route's module is loaded by its first call.
  * `npm run bench` measures the time; this only checks what is loaded.
  */
 
@@ -114,20 +114,57 @@ describe('cold start: an instance loads only the function it serves (FUNCTION_TA
   } as const;
   type Marker = keyof typeof MARKERS;
 
-  function loadAs(target: string): { defined: string[]; loaded: Marker[] } {
+  /** What `load` returns and the modules loaded by then, in an instance serving `target`. */
+  function loadIsolatedAs<T>(target: string, load: () => T): { exported: T; modules: string[] } {
     const saved = process.env.FUNCTION_TARGET;
     process.env.FUNCTION_TARGET = target;
     try {
-      const { exported, modules } = loadIsolated(() => require('../../src/index') as Record<string, unknown>);
-      return {
-        defined: Object.keys(exported).filter((name) => exported[name] !== undefined),
-        loaded: (Object.keys(MARKERS) as Marker[]).filter((name) => modules.some((key) => key.includes(MARKERS[name]))),
-      };
+      return loadIsolated(load);
     } finally {
       if (saved === undefined) delete process.env.FUNCTION_TARGET;
       else process.env.FUNCTION_TARGET = saved;
     }
   }
+
+  function loadAs(target: string): { defined: string[]; loaded: Marker[] } {
+    const { exported, modules } = loadIsolatedAs(target, () => require('../../src/index') as Record<string, unknown>);
+    return {
+      defined: Object.keys(exported).filter((name) => exported[name] !== undefined),
+      loaded: (Object.keys(MARKERS) as Marker[]).filter((name) => modules.some((key) => key.includes(MARKERS[name]))),
+    };
+  }
+
+  /** The route, service and data modules among `modules`, as paths under src/. */
+  const routeServiceAndDataModules = (modules: string[]) =>
+    modules
+      .filter((key) => /\/src\/(http\/routes|services|data)\//.test(key))
+      .map((key) => key.replace(/.*\/src\//, ''))
+      .sort();
+
+  // The route table names each route's method and path; its module (and the services and data modules behind it,
+  // ~20 ms in all) loads on the route's first call.
+  it('api: loads the route table and no route, service or data module behind it', () => {
+    const { modules } = loadIsolatedAs('api', () => require('../../src/index'));
+    expect(routeServiceAndDataModules(modules)).toEqual([
+      'http/routes/health.ts',
+      'http/routes/index.ts',
+      'http/routes/openApi.ts',
+    ]);
+  });
+
+  it("api: a route's first call loads its own module, not the other routes'", () => {
+    const { exported: route, modules } = loadIsolatedAs('api', () => {
+      const { loadRoute, routeTable } = require('../../src/http/routes') as typeof import('../../src/http/routes');
+      return loadRoute(routeTable.find(({ method, path }) => method === 'GET' && path === '/kiosk/:kioskId')!);
+    });
+    expect(route.doc.operationId).toBe('getKiosk');
+    expect(routeServiceAndDataModules(modules).filter((name) => name.startsWith('http/routes/'))).toEqual([
+      'http/routes/getKiosk.ts',
+      'http/routes/health.ts',
+      'http/routes/index.ts',
+      'http/routes/openApi.ts',
+    ]);
+  });
 
   it.each([
     ['api', 'the HTTP layer only', ['firebase-functions HTTPS provider', 'the HTTP layer']],

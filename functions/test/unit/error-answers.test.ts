@@ -1,7 +1,9 @@
 import type { ErrorCode } from '../../src/errors';
 import { STATUS_OF_CODE } from '../../src/http/errorAnswers';
 import { openApiDocument } from '../../src/http/apiDescription/openapi';
-import { routes } from '../../src/http/routes';
+import { allRoutes } from '../../src/http/routes';
+
+const routes = allRoutes();
 
 type Json = Record<string, unknown>;
 

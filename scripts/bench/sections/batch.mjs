@@ -1,9 +1,7 @@
 // @ts-check
-// A kiosk's backlog: `items` deposits of the last four days (20 users, every other one with a push token) in one POST
-// /kiosk/transactions/batch, against the same deposits (other keys) as single POST /kiosk/transaction requests one at a
-// time and 16 at a time; the modes rotate round by round. The trigger runs in the functions emulator. Per upload: time
-// to the last answer, time until every effect is complete, and what the functions recorded of contention
-// (`diagnostics`: transactions retried, folds writing the kiosk's hot documents).
+// A kiosk's backlog: `items` deposits of the last four days in one POST /kiosk/transactions/batch, against the same
+// deposits as single POST /kiosk/transaction requests one and 16 at a time, the modes rotating. The trigger runs in the
+// functions emulator. Per upload: time to the last answer, until every effect is complete, and the contention recorded.
 import { performance } from 'node:perf_hooks';
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
 import { waitFor } from '../../../functions/test/harness/wait.ts';

@@ -1,10 +1,7 @@
 // @ts-check
-// The expiry run (contract §14): runExpiry (services/pointsExpiry.ts, the code of the daily function and of
-// `expiry:run`) on `due` users whose points expire on the run's day beside `idle` users with nothing to expire (points
-// of the current month only), and beside 10× as many idle users; each size a project of its own. The run uses the
-// service's Firestore, so each size runs in a worker thread of its own that loads the built functions with that
-// project. Sizes rotate round by round; before each run the due users' points are put back, and each run is for a day
-// of its own (the run writes one `expire` entry per user and day).
+// The expiry run (§14): runExpiry on `due` users whose points expire that day beside `idle` users with nothing to
+// expire, and 10× as many; each size a project of its own, run in a worker thread loading the built functions; sizes
+// rotate, the due users' points put back and a day of its own for each run.
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';

@@ -1,8 +1,6 @@
 // @ts-check
-// A person's data given back (contract §15) as the history grows: GET /user/{id}/export of a user with each of
-// `entries` ledger entries and their transactions, c=1, timed to its last byte; and the peak resident memory of the
-// instance that served it (VmHWM of its process, from /proc). Each size has an instance of its own, warmed by one
-// export of the shortest history; the sizes are measured in rotation.
+// A person's data (§15) as the history grows: GET /user/{id}/export, c=1, to its last byte, and the instance's peak RSS
+// (VmHWM); an instance per size, warmed by one export, the sizes in rotation.
 import { readFileSync } from 'node:fs';
 import { idTokenFor } from '../../../functions/test/harness/auth.ts';
 import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';

@@ -1,7 +1,6 @@
 // @ts-check
-// What must stay flat as the data grows: awards per second as users grow, a search near a point as the fleet grows
-// elsewhere, a page of history as the history grows. Each size is served by a warm instance of its own; the sizes are
-// measured in rotation, so other load on the machine hits every size alike.
+// What must stay flat as the data grows: awards per second (users), a search near a point (the fleet elsewhere), a page
+// of history (the history). A warm instance per size, the sizes measured in rotation.
 import { pointAt } from '../../../functions/test/harness/geo.ts';
 import { idTokenFor } from '../../../functions/test/harness/auth.ts';
 import { fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
@@ -11,8 +10,7 @@ import { db, endpoints, seedFleet, sizeProject } from '../data.mjs';
 import { cannon, firstAnswer, functionEnv, inRotation, inSequence, inTurn, withInstances } from '../host.mjs';
 
 /**
- * POST /kiosk/transaction (the warm section's requests, on each size's fleet) through autocannon for `seconds` per
- * point, per users seeded and connections.
+ * POST /kiosk/transaction (the warm section's, on each size's fleet) for `seconds`, per users seeded and connections.
  * @param {{ env: Record<string, string>, data: import('../data.mjs').Data, users: number[], connections: number[], seconds: number, rounds: number }} plan
  */
 export async function measureThroughput({ env, data, users, connections, seconds, rounds }) {
@@ -58,8 +56,7 @@ const NEIGHBOURHOOD = { latitude: 52.521918, longitude: 13.413215 };
 const RADIUS_KM = 5;
 
 /**
- * GET /kiosks?near= at one neighbourhood of `near` kiosks, with each of `fleets` kiosks elsewhere in Europe (100+ km
- * away), each fleet a project of its own.
+ * GET /kiosks?near= at `near` kiosks, with each of `fleets` kiosks 100+ km away, each fleet a project of its own.
  * @param {{ env: Record<string, string>, fleets: number[], near: number, rounds: number, amount: number }} plan
  */
 export async function measureNearby({ env, fleets, near, rounds, amount }) {
@@ -105,8 +102,7 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
 }
 
 /**
- * GET /user/{id}/history?limit=10: the first page of a user with each of `entries` entries, and the last page of the
- * longest history.
+ * GET /user/{id}/history?limit=10: the first page at each of `entries` entries, and the longest one's last page.
  * @param {{ env: Record<string, string>, runId: string, kioskId: string, entries: number[], rounds: number, amount: number }} plan
  */
 export async function measureHistory({ env, runId, kioskId, entries, rounds, amount }) {

@@ -29,7 +29,8 @@ export async function measureColdStart({ env, runs, requests }) {
 
 /**
  * Per endpoint and concurrency: rounds of `amount` requests to the empty function's HTTP floor, then to the endpoint,
- * on warm instances. Ratio = endpoint p50 ÷ (HTTP floor p50 + the p50 of the endpoint's own backend time).
+ * on warm instances. Ratio = endpoint p50 ÷ (HTTP floor p50 + the p50 of the endpoint's own backend time); data ratio =
+ * endpoint p50 ÷ the p50 of its data floor, where the endpoint has one.
  * @param {{ api: string, floor: string, endpoints: import('../data.mjs').Endpoint[], concurrencies: number[], rounds: number, amount: (c: number) => number, bodyBytes: number }} options
  */
 export async function measureWarm({ api, floor, endpoints, concurrencies, rounds, amount, bodyBytes }) {
@@ -40,21 +41,31 @@ export async function measureWarm({ api, floor, endpoints, concurrencies, rounds
       const floorPath = endpoint.name === 'GET /openapi.json' ? `/body?bytes=${bodyBytes}` : '/';
       await cannon(api, { connections, amount: connections * 2, build: endpoint.request });
       /** @type {import('../host.mjs').Load[][]} */
-      const [floorRuns, apiRuns] = [[], []];
+      const [floorRuns, apiRuns, dataRuns] = [[], [], []];
+      if (endpoint.dataFloor) await cannon(floor, { connections, amount: connections * 2, build: endpoint.dataFloor });
       for (let round = 0; round < rounds; round++) {
         const floorRequest = { method: 'GET', path: floorPath };
         floorRuns.push(await cannon(floor, { connections, amount: n, build: () => floorRequest }));
         apiRuns.push(await cannon(api, { connections, amount: n, build: endpoint.request }));
+        if (endpoint.dataFloor)
+          dataRuns.push(await cannon(floor, { connections, amount: n, build: endpoint.dataFloor }));
       }
       const latency = summarize(apiRuns.flatMap((run) => run.latencies));
       const failures = apiRuns.flatMap((run) => run.failures);
       const httpFloorP50 = summarize(floorRuns.flatMap((run) => run.latencies)).p50;
       const backendP50 = summarize(apiRuns.flatMap((run) => run.backend)).p50;
       const ratio = latency.p50 / (httpFloorP50 + backendP50);
-      const failed = failures.length + floorRuns.flatMap((run) => run.failures).length;
+      // The data floor: the same Firestore and Auth calls made by a bare function (floor.js); '' where none is set.
+      const dataFloorP50 = dataRuns.length ? summarize(dataRuns.flatMap((run) => run.latencies)).p50 : '';
+      const dataRatio = dataFloorP50 === '' ? '' : latency.p50 / dataFloorP50;
+      const failed = failures.length + [...floorRuns, ...dataRuns].flatMap((run) => run.failures).length;
       const judged = failures.length <= latency.n / 10;
-      console.log(`  c=${connections} ${endpoint.name}: p50 ${latency.p50.toFixed(1)} ms, ratio ${ratio.toFixed(2)}`);
-      const row = { c: connections, endpoint: endpoint.name, ...latency, httpFloorP50, backendP50, ratio, judged };
+      const againstData = dataRatio === '' ? '' : `, ${dataRatio.toFixed(2)} of the data floor`;
+      console.log(
+        `  c=${connections} ${endpoint.name}: p50 ${latency.p50.toFixed(1)} ms, ratio ${ratio.toFixed(2)}${againstData}`,
+      );
+      const floors = { httpFloorP50, backendP50, ratio, dataFloorP50, dataRatio };
+      const row = { c: connections, endpoint: endpoint.name, ...latency, ...floors, judged };
       rows.push({ ...row, failed, firstFailure: failures[0] ?? '' });
     }
   }

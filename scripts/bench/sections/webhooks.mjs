@@ -1,10 +1,7 @@
 // @ts-check
-// Webhook delivery lag (contract §13): a webhook registered by the service to a receiver this process runs on 127.0.0.1
-// (the emulators allow http to loopback), then `events` adjustments through the API at a steady pace, each one
-// `points.adjusted` event. Per event: from its commit (the webhookEvents document's create time) and from the API's
-// answer to the receiver's 2xx. The fan-out trigger and the task queue function run in the functions emulator, their
-// tasks in the tasks emulator: these are the emulator's figures. Every delivery is verified with the `standardwebhooks`
-// package.
+// Webhook delivery lag (§13): a receiver of this process, then `events` adjustments through the API at a steady pace;
+// per event, from its commit and from the API's answer to the receiver's 2xx, each delivery verified with
+// `standardwebhooks`. Fan-out and deliveries run in the emulators: their figures.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
 import { startWebhookReceiver } from '../../../functions/test/harness/webhook-receiver.ts';
