@@ -24,6 +24,8 @@ export const NAV_LINKS = [
   ['/partners', 'Partners'],
   // Promotions (contract §16).
   ['/promotions', 'Promotions'],
+  // Trust (§17)
+  ['/holds', 'Holds'],
 ] as const;
 
 const path = createStore(location.pathname);

@@ -34,6 +34,8 @@ const routes: Route[] = [
   { pattern: /^\/partners$/, load: () => import('./pages/Partners') },
   // Promotions (contract §16).
   { pattern: /^\/promotions$/, load: () => import('./pages/Promotions') },
+  // Trust (§17)
+  { pattern: /^\/holds$/, load: () => import('./pages/Holds') },
 ];
 const notFound: Route = { pattern: /$^/, load: () => import('./pages/NotFound'), public: true };
 

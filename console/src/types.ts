@@ -28,6 +28,8 @@ export type { TransactionView as Transaction, UserView as UserProfile } from '..
 export type { PartnerView as Partner } from '../../functions/src/model/partnerViews';
 // Promotions (contract §16).
 export type { AdminPromotionView as AdminPromotion } from '../../functions/src/model/promotionViews';
+// Trust (contract §17).
+export type { HoldView as Hold } from '../../functions/src/model/trustViews';
 
 // Webhooks (contract §13): the API's own lists (a module with no import, so the bundle takes it as it is).
 export { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from '../../functions/src/model/webhookEventTypes';

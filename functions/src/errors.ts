@@ -35,6 +35,11 @@ export type ErrorCode =
   | 'voucher-used'
   | 'voucher-expired'
   | 'voucher-cancelled'
+  // Trust (contract §17).
+  | 'hold-not-found'
+  | 'hold-resolved'
+  | 'account-suspended'
+  | 'alert-resolves-itself'
   // Claim codes (§18)
   | 'claim-not-found'
   | 'claim-used'

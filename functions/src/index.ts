@@ -112,6 +112,14 @@ export const voucherUseEffects = defineCreateTrigger(
 );
 
 /** pushOpenedAlert: the push of an opened alert, once. */
+// Trust (contract §17): the user is told of a release or a rejection of their held points.
+export const holdDecisionEffects = defineCreateTrigger(
+  'holdDecisionEffects',
+  // Claim 30 + push 82 + outcome write 20 = 132 s.
+  { document: 'holdDecisions/{transactionId}', timeoutSeconds: 180, maxInstances: 20 },
+  () => (require('./triggers/holdDecided') as typeof import('./triggers/holdDecided')).onHoldDecided,
+);
+
 export const alertPush = defineCreateTrigger(
   'alertPush',
   // Claim 30 + push 82 + the outcome write (one try, logged when it fails) = 112 s.

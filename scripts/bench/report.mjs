@@ -124,6 +124,9 @@ export function judge(/** @type {Results} */ r) {
       measured: `${row.pointsGiven} given, breakdowns ${row.breakdownSum}, of ${row.budgetPoints}; ${ms(row.awardsPerSecond)} awards/s`,
       met: row.exact,
     })),
+    ...(r.trust ?? []).map((row) =>
+      atMost(`An award with every trust check on ≤ 1.2× off, c=${row.c}`, 1.2, row.onP50, row.offP50),
+    ),
     ...(r.claims ?? []).map((row) =>
       atMost(`A claim ≤ 1.2× a plain deposit, p50 at c=${row.c}`, 1.2, row.claimP50, row.depositP50),
     ),
@@ -147,6 +150,7 @@ export function report(/** @type {Results} */ r) {
     promotionBudget: 'A budgeted promotion under c=16: half the awards fit its budget',
     exports: `A person's data exported as the history grows (as many transactions as entries), c=1, medians of ${plan.export.rounds}`,
     expiry: `The expiry run as users with nothing to expire grow, medians of ${plan.expiry.rounds}`,
+    trust: 'POST /kiosk/transaction with every trust check on (contract §17) against every check off, p50',
   };
   // Why the two targets on a range query cannot be met here: what the tables show is the emulator's.
   const scans = 'On the emulator a range query scans the whole collection; deployed Firestore reads the range alone.';

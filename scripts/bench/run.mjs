@@ -19,6 +19,7 @@ import { measureHistory, measureNearby, measureThroughput } from './sections/gro
 import { measureColdStart, measureWarm } from './sections/latency.mjs';
 import { measureWebhookLag } from './sections/webhooks.mjs';
 import { measurePromotions } from './sections/promotions.mjs';
+import { measureTrust } from './sections/trust.mjs';
 
 const [resultsFile, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');
@@ -94,7 +95,7 @@ const warmRows = async ([api, floor]) => {
   return measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
 };
 if (only === 'warm') finish({ warm: await withInstances(instances, warmRows), machine: machineNow() });
-const [warm, batch, webhooks, promotions, claims] = await withInstances(instances, async ([api, floor]) => {
+const [warm, batch, webhooks, promotions, trust, claims] = await withInstances(instances, async ([api, floor]) => {
   const rows = await warmRows([api, floor]);
   step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
   const backlog = await measureBatch({ url: api.url, runId, ...plan.batch });
@@ -103,9 +104,11 @@ const [warm, batch, webhooks, promotions, claims] = await withInstances(instance
   step('Promotions: an award with 20 active against none; a budget under c=16');
   const endpoint = list.find(({ name }) => name === 'POST /kiosk/transaction');
   const promoted = await measurePromotions({ api: api.url, endpoint: /** @type {any} */ (endpoint), ...plan.warm });
+  step('An award with every trust check on against every check off (contract §17)');
+  const checks = await measureTrust({ url: api.url, endpoint: /** @type {any} */ (endpoint), ...plan.warm });
   step('Claim codes (§18): a claim against a plain deposit, c=1 and c=16');
   const claimRows = await measureClaims({ url: api.url, data, ...plan.warm });
-  return /** @type {const} */ ([rows, backlog, lag, promoted, claimRows]);
+  return /** @type {const} */ ([rows, backlog, lag, promoted, checks, claimRows]);
 });
 
 step('Throughput of POST /kiosk/transaction as the users grow');
@@ -122,7 +125,20 @@ const expiry = await measureExpiry(plan.expiry);
 await mail.stop();
 
 const machine = machineNow();
-const measured = { cold, warm, batch, webhooks, ...promotions, claims, throughput, nearby, history, exports, expiry };
+const measured = {
+  cold,
+  warm,
+  batch,
+  webhooks,
+  ...promotions,
+  throughput,
+  nearby,
+  history,
+  exports,
+  expiry,
+  trust,
+  claims,
+};
 const results = { quick, plan, machine, ...measured };
 /** @typedef {typeof results} RunResults */
 finish(results);

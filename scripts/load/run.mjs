@@ -7,7 +7,8 @@
 //   offline: 10 kiosks upload 120 deposits each of the last 6 days (offline.mjs)
 //   claims:  100 deposits without a user, four in five claimed by two users at once (claims.mjs)
 //   mixed:   40 spenders earn, redeem (100 rush a stock of 10), are adjusted and refunded (mixed.mjs);
-//            meanwhile 20 dormant users' old points expire and 20 leavers are erased (lifecycle.mjs)
+//            meanwhile 20 dormant users' old points expire and 20 leavers are erased (lifecycle.mjs), and a rogue
+//            kiosk and two travellers trip the limits of §17, their holds released and rejected at once (trust.mjs)
 //   vouchers: every voucher of the mixed phase used from three tills at once (vouchers.mjs)
 // A webhook receiver that fails 10 % of attempts hears every event of the run (webhooks.mjs). Then the triggers drain,
 // the effects sweep completes what none of them finished (effects.mjs), and deliveries that failed are retried. Sizes
@@ -30,6 +31,7 @@ import { claimsBooks, claimsPhase } from './claims.mjs';
 import { loadOptions } from './options.mjs';
 import { loadTables, writeReliabilityReport } from './report.mjs';
 import { setUpPartners, voucherBooks, voucherPhase } from './vouchers.mjs';
+import { setTrustLimits, trustBooks, trustPhase } from './trust.mjs';
 import { settleDeliveries, startReceiver, webhookBooks } from './webhooks.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
@@ -175,7 +177,8 @@ console.log(
   `mixed: ${options.spenders} spenders earn, redeem and are adjusted; ${options.rush} rush a stock of 10; ` +
     `${options.dormant} dormant users' points expire and ${options.leavers} leavers are erased meanwhile...`,
 );
-const [mixed, lifecycle] = await Promise.all([mixedPhase(run), lifecyclePhase(run)]);
+await setTrustLimits();
+const [mixed, lifecycle, trust] = await Promise.all([mixedPhase(run), lifecyclePhase(run), trustPhase(run)]);
 console.log(`vouchers: each voucher used from ${partners.tills.length} tills at once...`);
 const rewardIds = [MIXED_REWARDS.scarce.id, MIXED_REWARDS.voucher.id];
 const vouchers = await voucherPhase(run, partners, rewardIds, mixed.tally.cancelled);
@@ -197,6 +200,7 @@ const phaseChecks = [
   await mixedBooks(run, mixed.tally),
   await lifecycleBooks(run, lifecycle),
   promotions.checks,
+  await trustBooks(trust),
 ];
 const webhooks = await webhookBooks(receiver, retried);
 const pending = { 'effects still pending after the sweep': [sum(Object.values(await pendingEffects())), 0] };
@@ -217,6 +221,7 @@ const figures = {
     claims: claims.figures,
     mixed: mixed.figures,
     lifecycle: lifecycle.figures,
+    trust: trust.figures,
     vouchers: vouchers.figures,
     webhooks: webhooks.figures,
     promotions: promotions.figures,

@@ -1,13 +1,14 @@
 import { api } from '../api';
+import { ActionButton } from '../components/Actions';
 import { ApiKeys } from '../components/ApiKeys';
 import { DayFigures } from '../components/DayFigures';
 import { Details } from '../components/Details';
-import { LoadState } from '../components/Outcome';
+import { LoadState, Outcome } from '../components/Outcome';
 import { Page } from '../components/Page';
 import { addDays, formatDateTime, formatFill, formatNumber, utcDay } from '../format';
-import { useLoad } from '../hooks';
+import { useAction, useLoad } from '../hooks';
 import type { PageProps } from '../navigation';
-import type { AdminKiosk, KioskDay } from '../types';
+import type { AdminKiosk, Alert, KioskDay } from '../types';
 
 const DAYS = 30;
 
@@ -45,6 +46,7 @@ export default function Kiosk({ params }: PageProps) {
       {kiosk.data && (
         <>
           <Details items={kioskDetails(kiosk.data)} />
+          <SuspiciousAlert kioskId={kioskId} />
           <ApiKeys
             path={path}
             keyOf={(answer) => answer.apiKey}
@@ -59,6 +61,46 @@ export default function Kiosk({ params }: PageProps) {
   );
 }
 
+/**
+ * Trust (contract §17): the kiosk's open `suspicious` alert (past its throughput limit),
+ * which stays open until an operator resolves it here.
+ */
+function SuspiciousAlert({ kioskId }: { kioskId: string }) {
+  const resolve = useAction();
+  const alert = useLoad(
+    () =>
+      api<{ alerts: Alert[] }>('/admin/alerts', { query: { state: 'open', limit: 100 } }).then((answer) =>
+        answer.alerts.find((each) => each.kioskId === kioskId && each.kind === 'suspicious'),
+      ),
+    [kioskId],
+  );
+  if (!alert.data && resolve.outcome === undefined) return null;
+  return (
+    <section>
+      <h2>Suspicious throughput</h2>
+      {alert.data && (
+        <>
+          <p>
+            {alert.data.detail} (since {formatDateTime(alert.data.openedAt)}). Review its holds on the Holds page.
+          </p>
+          <div class="actions">
+            <ActionButton
+              action={resolve}
+              run={async () => {
+                await api(`/admin/alerts/${encodeURIComponent(alert.data!.id)}/resolve`, { method: 'POST' });
+                alert.reload();
+                return 'The suspicious alert is resolved: the next deposit past the limit opens a new one.';
+              }}
+            >
+              Resolve suspicious alert
+            </ActionButton>
+          </div>
+        </>
+      )}
+      <Outcome outcome={resolve.outcome} />
+    </section>
+  );
+}
 /** Deposits made here without a user whose points nobody has claimed yet (contract §18). */
 function UnclaimedDeposits({ kioskId }: { kioskId: string }) {
   const unclaimed = useLoad(

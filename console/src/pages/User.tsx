@@ -26,6 +26,8 @@ const profileDetails = (user: UserProfile): [string, string][] => [
       ? `${formatNumber(user.expiringPoints.points)} points on ${formatUtcDate(user.expiringPoints.expiresAt)}`
       : 'None',
   ],
+  ['Held points', formatNumber(user.heldPoints)],
+  ['Suspended', user.suspended ? 'Yes: every deposit is held, redemptions are refused' : 'No'],
   ['Items recycled', formatNumber(user.recycledCount)],
   ['Push notifications', user.hasPushToken ? 'A device is registered' : 'No device registered'],
 ];
@@ -64,6 +66,11 @@ export default function User({ params }: PageProps) {
               profile.reload();
               history.first();
             }}
+          />
+          <Suspension
+            suspended={profile.data.suspended}
+            userPath={`/admin/users/${encodeURIComponent(userId)}`}
+            onChanged={profile.reload}
           />
           <ClaimCode
             userPath={path}
@@ -139,6 +146,49 @@ function AdjustPoints({ userPath, onAdjusted }: { userPath: string; onAdjusted: 
   );
 }
 
+/** Trust (contract §17): suspending holds every deposit's points and refuses redemptions; lifted with one button. */
+function Suspension(props: { suspended: boolean; userPath: string; onChanged: () => void }) {
+  const [reason, setReason] = useState('');
+  const change = useAction();
+  return (
+    <section>
+      <h2>Suspension</h2>
+      {props.suspended ? (
+        <>
+          <div class="actions">
+            <ActionButton
+              action={change}
+              run={async () => {
+                await api(`${props.userPath}/unsuspend`, { method: 'POST' });
+                props.onChanged();
+                return 'The suspension is lifted. Holds made meanwhile stay open for review.';
+              }}
+            >
+              Unsuspend user
+            </ActionButton>
+          </div>
+          <Outcome outcome={change.outcome} />
+        </>
+      ) : (
+        <ActionForm
+          action={change}
+          submitLabel="Suspend user"
+          danger
+          onSubmit={() =>
+            change.run(async () => {
+              await api(`${props.userPath}/suspend`, { method: 'POST', body: { reason } });
+              setReason('');
+              props.onChanged();
+              return "Suspended: every deposit's points are held for review, and redemptions are refused.";
+            })
+          }
+        >
+          <TextField label="Why suspend" value={reason} maxLength={200} onValue={setReason} />
+        </ActionForm>
+      )}
+    </section>
+  );
+}
 /**
  * Support claims an anonymous deposit's code for the user (contract §18), e.g. read
  * out from a kiosk's receipt on the phone. One Idempotency-Key per attempt, as for

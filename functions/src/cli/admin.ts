@@ -31,6 +31,8 @@ import { partnerCommands } from './commands/partners';
 import { peopleCommands } from './commands/people';
 // Promotions (contract §16).
 import { promotionCommands } from './commands/promotions';
+// Trust (contract §17).
+import { trustCommands } from './commands/trust';
 import { loadProjectParams } from './params';
 import { assertAnswers, resolveTarget } from './target';
 import { usageText } from './usage';
@@ -57,6 +59,8 @@ const COMMANDS: readonly Command[] = [
   ...partnerCommands,
   // Promotions (contract §16).
   ...promotionCommands,
+  // Trust (contract §17).
+  ...trustCommands,
 ];
 
 async function run(argv: string[]): Promise<void> {

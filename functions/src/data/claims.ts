@@ -12,7 +12,7 @@
 import { FieldValue, Timestamp, type DocumentData, type DocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
-import type { TransactionStatus } from '../model/claimViews';
+import type { TransactionStatus } from '../model/trustVocabulary';
 import { transactionsCollection } from './transactions';
 import type { BreakdownEntry } from '../model/promotionViews';
 

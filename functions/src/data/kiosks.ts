@@ -54,6 +54,10 @@ function kioskDefinitionFields(definition: Omit<KioskDefinition, 'id'>, lastUpda
 /** A kiosk's fields, each undefined when the document holds no usable value for it. */
 type KioskFields = { [Field in keyof Omit<KioskRecord, 'id'>]: KioskRecord[Field] | undefined };
 
+const locationOf = (data: DocumentData) =>
+  data.location instanceof GeoPoint
+    ? { latitude: data.location.latitude, longitude: data.location.longitude }
+    : undefined;
 const nameOf = (data: DocumentData): string | undefined => (typeof data.name === 'string' ? data.name : undefined);
 const statusOf = (data: DocumentData): KioskStatus | undefined =>
   isKioskStatus(data.status) ? data.status : undefined;
@@ -67,10 +71,7 @@ const countOf = (value: unknown): number | undefined =>
  * a view evaluates it (and caches the parse).
  */
 function readKioskFields(data: DocumentData): KioskFields {
-  const location =
-    data.location instanceof GeoPoint
-      ? { latitude: data.location.latitude, longitude: data.location.longitude }
-      : undefined;
+  const location = locationOf(data);
   const openingHours: unknown = data.openingHours ?? DEFAULT_OPENING_HOURS;
   const timezone: unknown = data.timezone ?? DEFAULT_TIMEZONE;
   return {
@@ -117,14 +118,19 @@ function wholeKiosk(kioskId: string, data: DocumentData): KioskRecord {
 
 /**
  * What a deposit needs of a kiosk: that it exists, its status (may it take one?) and
- * its name (for the notification), each undefined when not usable. Read on their own
- * so that a kiosk whose display fields were broken by hand still takes deposits.
+ * its name (for the notification) and its place (for the travel limit, contract §17),
+ * each undefined when not usable. Read on their own so that a kiosk whose display
+ * fields were broken by hand still takes deposits.
  */
-export function depositKioskFromSnapshot(
-  snapshot: DocumentSnapshot,
-): { status: KioskStatus | undefined; name: string | undefined } | undefined {
+export function depositKioskFromSnapshot(snapshot: DocumentSnapshot):
+  | {
+      status: KioskStatus | undefined;
+      name: string | undefined;
+      location: { latitude: number; longitude: number } | undefined;
+    }
+  | undefined {
   const data = snapshot.data();
-  return data && { status: statusOf(data), name: nameOf(data) };
+  return data && { status: statusOf(data), name: nameOf(data), location: locationOf(data) };
 }
 
 /**

@@ -11,7 +11,15 @@ export interface NewNotification {
    * `transaction` for an award, `redemption` for a reward redeemed (the id is theirs), `message` for an operator's, `voucher-used` when a partner used a voucher,
    * `points-expiring` for points that expire in 30 days (services/expiryReminders.ts).
    */
-  type: 'transaction' | 'redemption' | 'message' | 'points-expiring' | 'voucher-used';
+  type:
+    | 'transaction'
+    | 'redemption'
+    | 'message'
+    | 'points-expiring'
+    | 'voucher-used'
+    // Trust (contract §17): an operator released or rejected held points.
+    | 'points-released'
+    | 'points-rejected';
   title: string;
   body: string;
   data: Record<string, string>;

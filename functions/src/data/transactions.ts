@@ -5,7 +5,7 @@ import { newestFirstPage } from './userPages';
 import type { TransactionView } from '../model/views';
 import { legacyBreakdown } from '../domain/promotions';
 import type { BreakdownEntry } from '../model/promotionViews';
-import type { TransactionStatus } from '../model/claimViews';
+import type { HoldReason, TransactionStatus } from '../model/trustVocabulary';
 
 export const transactionsCollection = () => db().collection('transactions');
 
@@ -36,9 +36,11 @@ export interface RecordedTransaction {
   pushQueued: boolean;
   /** Why these points (§16): the base, then each promotion's, summing to pointsEarned. */
   breakdown: BreakdownEntry[];
-  // Claim codes (contract §18).
-  /** `unclaimed`: an anonymous deposit whose points wait for a claim; a document without it was `awarded`. */
+  /** `held`: its points wait for review (contract §17); `unclaimed`: an anonymous deposit's wait for a claim (§18). */
   status: TransactionStatus;
+  /** Every rule a held deposit tripped; none for one awarded at once. */
+  holdReasons: HoldReason[];
+  // Claim codes (contract §18).
   /** An anonymous deposit's code and until when it is honoured; absent on a deposit made by a user. */
   claim?: { code: string; expiresAt: Date };
   /** When a user claimed it. */
@@ -61,8 +63,9 @@ export const transactionView = (id: string, transaction: RecordedTransaction): T
   newBalance: transaction.newBalance,
   occurredAt: transaction.occurredAt.toISOString(),
   breakdown: transaction.breakdown,
-  // Claim codes (contract §18).
   status: transaction.status,
+  holdReasons: transaction.holdReasons,
+  // Claim codes (contract §18).
   ...(transaction.claim && {
     claim: { code: transaction.claim.code, expiresAt: transaction.claim.expiresAt.toISOString() },
   }),
@@ -102,7 +105,8 @@ export function occurredAtOf(data: DocumentData): Date {
 export function claimOf(data: DocumentData): Pick<RecordedTransaction, 'status' | 'claim' | 'claimedAt'> {
   const { status, claim, claimedAt } = data;
   return {
-    status: status === ('unclaimed' satisfies TransactionStatus) ? 'unclaimed' : 'awarded',
+    // Recorded before trust and claims (contract §17, §18): awarded.
+    status: status === 'held' || status === 'unclaimed' ? status : 'awarded',
     ...(claim?.expiresAt instanceof Timestamp && {
       claim: { code: String(claim.code), expiresAt: claim.expiresAt.toDate() },
     }),
@@ -133,6 +137,7 @@ export function recordedTransactionOf(snapshot: DocumentSnapshot): RecordedTrans
     capped: data.capped === true,
     occurredAt: occurredAtOf(data),
     breakdown: data.breakdown ?? legacyBreakdown(data.pointsEarned),
+    holdReasons: Array.isArray(data.holdReasons) ? data.holdReasons : [],
     ...claimOf(data),
   };
 }

@@ -10,6 +10,7 @@ import {
   oldestMonth,
   type PointsByMonth,
 } from '../domain/pointsExpiry';
+import type { ItemsByDay } from '../domain/risk';
 import { ApiError } from '../errors';
 import { effectsPending } from './pendingEffects';
 import { newPushTokenHolder, pushTokenHolderRef } from './pushTokens';
@@ -64,6 +65,7 @@ export const erasedProfile = (): UpdateData<DocumentData> => ({
   pushToken: FieldValue.delete(),
   pushTokenUpdatedAt: FieldValue.delete(),
   earnedByDay: FieldValue.delete(),
+  itemsByDay: FieldValue.delete(),
   currentPoints: 0,
   // No points left to expire: the forfeit wrote them all off.
   ...zeroedPointsModel(),
@@ -109,6 +111,12 @@ export interface UserRecord {
   earnedByDay: EarningsByDay;
   /** `currentPoints` by the month they were added (domain/pointsExpiry.ts). */
   pointsByMonth: PointsByMonth;
+  /** The points of the user's open holds (contract §17). */
+  heldPoints: number;
+  /** Suspended by an operator: every deposit's points are held. */
+  suspended: boolean;
+  /** Items deposited per UTC day of `occurredAt`, for the daily items limit (domain/risk.ts). */
+  itemsByDay: ItemsByDay;
 }
 
 /** The public shape of a user: never the token itself. */
@@ -127,6 +135,9 @@ export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undef
     pushToken: typeof data.pushToken === 'string' && data.pushToken.length > 0 ? data.pushToken : undefined,
     earnedByDay: earningsOf(data),
     pointsByMonth: pointsByMonthOf(data),
+    heldPoints: isPoints(data.heldPoints) ? data.heldPoints : 0,
+    suspended: data.suspension !== undefined && data.suspension !== null,
+    itemsByDay: countsByDayOf(data.itemsByDay),
   };
 }
 
@@ -162,13 +173,15 @@ export const zeroedPointsModel = (): DocumentData => pointsModel({});
 export const isPoints = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 /** Points earned per UTC day, as stored (`earnedByDay`); what is not a count of points is left out. */
-export function earningsOf(data: DocumentData): Record<string, number> {
-  const earned: Record<string, number> = {};
-  const byDay: unknown = data.earnedByDay;
+export const earningsOf = (data: DocumentData): Record<string, number> => countsByDayOf(data.earnedByDay);
+
+/** A count per UTC day as stored (`earnedByDay`, `itemsByDay`); what is not a count is left out. */
+function countsByDayOf(byDay: unknown): Record<string, number> {
+  const counts: Record<string, number> = {};
   if (byDay !== null && typeof byDay === 'object') {
-    for (const [day, points] of Object.entries(byDay)) if (isPoints(points)) earned[day] = points;
+    for (const [day, count] of Object.entries(byDay)) if (isPoints(count)) counts[day] = count;
   }
-  return earned;
+  return counts;
 }
 
 /**
@@ -184,6 +197,8 @@ export const toUserView = (user: UserRecord, rewards: RewardsConfig): UserView =
   rank: rankFor(rewards, user.totalPoints),
   hasPushToken: user.pushToken !== undefined,
   expiringPoints: expiringPointsOf(user.pointsByMonth, rewards),
+  heldPoints: user.heldPoints,
+  suspended: user.suspended,
 });
 
 /**

@@ -8,6 +8,8 @@ export interface TransactionSummary {
   totalItems: number;
   pointsEarned: number;
   newBalance: number;
+  /** Held for review (contract §17): the points are being checked, not credited. */
+  held?: boolean;
 }
 
 export interface NotificationContent {
@@ -19,6 +21,22 @@ export interface NotificationContent {
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 export function transactionNotification(summary: TransactionSummary): NotificationContent {
+  if (summary.held) {
+    return {
+      title: `We are checking your ${plural(summary.pointsEarned, 'point')}`,
+      body:
+        `Thanks for recycling ${plural(summary.totalItems, 'item')} at ${summary.kioskName}. ` +
+        'Your points are being checked and will be credited once an operator has looked at them.',
+      data: {
+        type: 'transaction',
+        status: 'held',
+        transactionId: summary.transactionId,
+        kioskId: summary.kioskId,
+        pointsEarned: String(summary.pointsEarned),
+        newBalance: String(summary.newBalance),
+      },
+    };
+  }
   return {
     title: `You earned ${plural(summary.pointsEarned, 'point')}`,
     body:
@@ -86,6 +104,32 @@ export function voucherUsedNotification(use: {
   };
 }
 
+/** What a user is told when an operator released or rejected their held points (contract §17). */
+export function holdDecisionNotification(decision: {
+  transactionId: string;
+  kioskId: string;
+  resolution: 'released' | 'rejected';
+  points: number;
+  newBalance: number;
+}): NotificationContent {
+  const released = decision.resolution === 'released';
+  return {
+    title: released
+      ? `Your ${plural(decision.points, 'point')} are credited`
+      : `Your ${plural(decision.points, 'point')} were not credited`,
+    body: released
+      ? `We checked your deposit and credited it. Your balance is now ${plural(decision.newBalance, 'point')}.`
+      : 'We checked your deposit and could not credit its points. Contact support if you think this is wrong.',
+    data: {
+      type: released ? 'points-released' : 'points-rejected',
+      transactionId: decision.transactionId,
+      kioskId: decision.kioskId,
+      points: String(decision.points),
+      newBalance: String(decision.newBalance),
+    },
+  };
+}
+
 /** The push topic operators' devices subscribe to; every opened alert is pushed there once. */
 export const OPERATORS_TOPIC = 'operators';
 
@@ -93,6 +137,7 @@ const ALERT_TITLES: Record<AlertKind, string> = {
   'bin-full': 'bin full',
   error: 'error reported',
   silent: 'silent',
+  suspicious: 'suspicious throughput, points held',
 };
 
 export function alertNotification(alert: { id: string; kioskId: string; kind: AlertKind; detail: string }) {

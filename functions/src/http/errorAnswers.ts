@@ -37,6 +37,11 @@ export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   'voucher-used': 409,
   'voucher-expired': 409,
   'voucher-cancelled': 409,
+  // Trust (contract §17).
+  'hold-not-found': 404,
+  'hold-resolved': 409,
+  'account-suspended': 403,
+  'alert-resolves-itself': 409,
   // Claim codes (§18)
   'claim-not-found': 404,
   'claim-used': 409,

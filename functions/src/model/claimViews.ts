@@ -4,20 +4,11 @@
  * requestBodies.ts's registry take them from this file.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { closedObject, stringEnum } from './fields';
+import { closedObject } from './fields';
 import { MAX_WRITTEN_CODE_LENGTH } from './limits';
-
-export const TRANSACTION_STATUSES = ['awarded', 'unclaimed'] as const;
-/** `awarded`: credited to its user; `unclaimed`: an anonymous deposit whose points wait for a claim. */
-export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** The fields a transaction gains for claims, spread into model/views.ts's Transaction. */
 export const transactionClaimFields = {
-  status: stringEnum(TRANSACTION_STATUSES, {
-    description:
-      '`awarded`: the points are credited to `userId`; `unclaimed`: an anonymous deposit (`userId` null) whose ' +
-      'points wait for a claim with its code',
-  }),
   claim: Type.Optional(
     closedObject(
       {

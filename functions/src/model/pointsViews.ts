@@ -134,7 +134,11 @@ export type AdjustmentView = Static<typeof Adjustment>;
 export const Notification = closedObject(
   {
     id,
-    type: Type.String({ description: "`transaction`, `redemption` or `message` (an operator's)" }),
+    type: Type.String({
+      description:
+        "`transaction`, `redemption`, `message` (an operator's), `points-expiring`, `voucher-used`, " +
+        '`points-released` or `points-rejected` (held points reviewed, contract §17)',
+    }),
     title: Type.String(),
     body: Type.String(),
     data: Type.Record(Type.String(), Type.String(), { description: 'What the app opens from it' }),

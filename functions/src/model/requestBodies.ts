@@ -21,6 +21,7 @@ import {
 import { KIOSK_STATUSES, REWARD_KINDS } from './vocabulary';
 import { WEBHOOK_EVENT_TYPES } from './webhookEventTypes';
 import { promotionBody, simulateBody } from './promotionViews';
+import { holdDecisionBody, suspensionBody } from './trustViews';
 import { claimBody } from './claimViews';
 
 const itemCount = Type.Integer({ minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL });
@@ -258,6 +259,9 @@ export const bodySchemas = {
   // Promotions (contract §16).
   promotionBody,
   simulateBody,
+  // Trust (contract §17).
+  holdDecisionBody,
+  suspensionBody,
   // Claim codes (§18).
   claimBody,
 } as const;

@@ -9,6 +9,7 @@ import { closedObject, count, id, nullable, stringEnum } from './fields';
 import { coordinates } from './requestBodies';
 import { KIOSK_STATUSES } from './vocabulary';
 import { breakdownField } from './promotionViews';
+import { HOLD_REASONS, TRANSACTION_STATUSES } from './trustVocabulary';
 import { transactionClaimFields } from './claimViews';
 
 /** The one error body: a sentence for people, a code for programs. */
@@ -77,6 +78,8 @@ export const User = closedObject(
     recycledCount: { ...count, description: 'Items ever deposited' },
     rank: Type.String({ description: 'Derived from totalPoints under the thresholds configured now, e.g. `Silver`' }),
     hasPushToken: Type.Boolean({ description: 'Whether a device token is registered for pushes' }),
+    heldPoints: { ...count, description: "The sum of the user's held points, waiting for review (contract §17)" },
+    suspended: Type.Boolean({ description: "An operator suspended the user: every deposit's points are held" }),
     expiringPoints: nullable(
       closedObject(
         {
@@ -125,6 +128,15 @@ export const Transaction = closedObject(
     }),
     // Promotions (contract §16).
     breakdown: breakdownField,
+    status: stringEnum(TRANSACTION_STATUSES, {
+      description:
+        "`awarded`: the points are credited; `held`: they wait for an operator's review (contract §17), " +
+        '`newBalance` is the balance before and `pointsEarned` what a release credits; `unclaimed`: an anonymous ' +
+        'deposit (`userId` null) whose points wait for a claim with its code (§18)',
+    }),
+    holdReasons: Type.Array(stringEnum(HOLD_REASONS), {
+      description: 'Every rule a held deposit tripped; empty when awarded at once',
+    }),
     // Claim codes (contract §18).
     ...transactionClaimFields,
   },

@@ -9,9 +9,10 @@ export type KioskStatus = (typeof KIOSK_STATUSES)[number];
 /**
  * An alert is open for a kiosk exactly while its condition holds: `bin-full` (a bin
  * at or above the fill threshold), `error` (an error code set), `silent` (available,
- * seen once, and not within the online window).
+ * seen once, and not within the online window); each resolves by itself. `suspicious`
+ * (a kiosk past its throughput limit, contract §17) stays open until an operator resolves it.
  */
-export const ALERT_KINDS = ['bin-full', 'error', 'silent'] as const;
+export const ALERT_KINDS = ['bin-full', 'error', 'silent', 'suspicious'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export const REWARD_KINDS = ['voucher', 'donation'] as const;

@@ -10,6 +10,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'points.expired',
   'alert.opened',
   'alert.resolved',
+  // Trust (contract §17).
+  'points.held',
+  'points.released',
+  'points.rejected',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -9,6 +9,7 @@ import { closedObject, id, nullable, stringEnum } from './fields';
 import { Alert } from './fleetViews';
 import { Adjustment, LedgerEntry, Redemption } from './pointsViews';
 import { Transaction } from './views';
+import { Hold } from './trustViews';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhookEventTypes';
 
 export const webhookEventType = stringEnum(WEBHOOK_EVENT_TYPES);
@@ -115,6 +116,10 @@ export const EVENT_DATA: Record<WebhookEventType, { data: TSchema; summary: stri
   'points.expired': { data: LedgerEntryEventData, summary: "Some of a user's points expired (its `expire` entry)" },
   'alert.opened': { data: Alert, summary: 'An alert opened on a kiosk' },
   'alert.resolved': { data: Alert, summary: "A kiosk's alert was resolved" },
+  // Trust (contract §17).
+  'points.held': { data: Hold, summary: "A deposit was recorded and its points held for an operator's review" },
+  'points.released': { data: Hold, summary: "An operator released a deposit's held points: they are credited" },
+  'points.rejected': { data: Hold, summary: "An operator rejected a deposit's held points: they are never credited" },
 };
 
 /** The body POSTed for an event of `type`. */

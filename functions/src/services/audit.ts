@@ -128,7 +128,7 @@ const balancesFromEntries: UserCheck = ({ userId, user, entries }) => {
 /**
  * Every `earn` entry names a transaction of the user in `transaction.id` (as the
  * history shows it), and every transaction has exactly one `earn` entry, of its
- * `pointsEarned`.
+ * `pointsEarned` (a held one none: heldWithoutEarn).
  */
 const earnedFromTransactions: UserCheck = (books) => {
   const { userId, transactions } = books;
@@ -142,7 +142,7 @@ const earnedFromTransactions: UserCheck = (books) => {
         `earn entry ${entry.id} of user ${userId} names transaction ${entry.get('transaction.id')}, ` +
         'which is no transaction of theirs',
     );
-  for (const transaction of transactions.filter(isCredited)) {
+  for (const transaction of transactions.filter((each) => !isHeld(each) && isCredited(each))) {
     const entries = byTransaction.get(transaction.id) ?? [];
     const pointsEarned = intOf(transaction.get('pointsEarned'));
     if (entries.length !== 1) {
@@ -159,6 +159,29 @@ const earnedFromTransactions: UserCheck = (books) => {
   return differences;
 };
 
+/** Held for review (contract §17), open or rejected: a released one is `awarded`. */
+const isHeld = (transaction: DocumentSnapshot) => transaction.get('status') === 'held';
+
+/**
+ * Trust (contract §17): a held transaction, open or rejected, has no `earn` entry (a
+ * released one is `awarded`, with exactly one: earnedFromTransactions), and the
+ * user's `heldPoints` are the points of their open holds.
+ */
+const heldWithoutEarn: UserCheck = (books) => {
+  const { userId, user, transactions } = books;
+  const earned = new Set(ofKind(books, 'earn').map((entry) => String(entry.get('transaction.id'))));
+  const held = transactions.filter(isHeld);
+  const differences = held
+    .filter((transaction) => earned.has(transaction.id))
+    .map((transaction) => `transaction ${transaction.id} of user ${userId} is held, yet has an earn entry`);
+  const open = held.filter((transaction) => transaction.get('holdResolution') !== 'rejected');
+  const openPoints = open.reduce((sum, transaction) => sum + intOf(transaction.get('pointsEarned')), 0);
+  const stored = user?.exists && user.get('erasedAt') === undefined ? intOf(user.get('heldPoints')) : openPoints;
+  if (stored !== openPoints) {
+    differences.push(`user ${userId}: heldPoints ${stored}, the open holds say ${openPoints}`);
+  }
+  return differences;
+};
 /** Credited to its user: not an anonymous deposit waiting for its claim (§18), which has no `earn` entry yet. */
 const isCredited = (transaction: DocumentSnapshot): boolean => transaction.get('status') !== 'unclaimed';
 
@@ -257,6 +280,7 @@ const forfeitedOnlyWhenErased: UserCheck = (books) =>
 const USER_CHECKS: readonly UserCheck[] = [
   balancesFromEntries,
   earnedFromTransactions,
+  heldWithoutEarn,
   // Claim codes (§18).
   unclaimedAreNobodys,
   spentOnRedemptions,

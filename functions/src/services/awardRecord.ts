@@ -14,6 +14,8 @@ import type { Deposit } from '../domain/deposit';
 import { keyReused, keyedTransactionId, requestFingerprint } from '../domain/idempotency';
 import type { Award } from '../domain/rewards';
 import type { PlannedClaim } from './claimAward';
+import type { HoldReason } from '../model/trustVocabulary';
+import { stageHold } from './holds';
 
 /*
  * What one deposit's award records (its transaction and its `earn` ledger entry), and
@@ -60,12 +62,16 @@ export const planAward = (deposit: Deposit): PlannedAward => ({
     : transactionsCollection().doc(),
 });
 
-/** Stages the deposit's transaction and its one `earn` entry, under the transaction's own id; returns its answer. */
+/**
+ * Stages the deposit's transaction and its one `earn` entry, under the transaction's
+ * own id; a held deposit (`holdReasons`, contract §17) gets its hold instead of the
+ * entry, which a release writes. Returns its answer.
+ */
 export function stageAward(
   batch: WriteBatch,
   { deposit, fingerprint, transactionRef }: PlannedAward,
   award: Award,
-  origin: { userId: string; submissionId: string; apiKeyId: string; pushQueued: boolean },
+  origin: { userId: string; submissionId: string; apiKeyId: string; pushQueued: boolean; holdReasons: HoldReason[] },
 ): TransactionResult {
   const { userId } = origin;
   const { kioskId, plasticCount, metalCount, happenedAt, idempotencyKey } = deposit;
@@ -85,8 +91,9 @@ export function stageAward(
     submissionId: origin.submissionId,
     apiKeyId: origin.apiKeyId,
     pushQueued: origin.pushQueued,
+    status: origin.holdReasons.length > 0 ? 'held' : 'awarded',
+    holdReasons: origin.holdReasons,
     breakdown: award.breakdown,
-    status: 'awarded',
   };
   batch.create(transactionRef, newTransaction(recorded));
   const transaction = stageEarned(batch, transactionRef.id, { ...recorded, userId, newBalance: award.currentPoints });
@@ -96,8 +103,8 @@ export function stageAward(
 /**
  * Stages what crediting a transaction to its user records beside the user's figures:
  * its one `earn` entry (the transaction's own id) and its `transaction.awarded`
- * webhook event; returns the transaction as told. A deposit's award and a claim's
- * (services/claimAward.ts) alike.
+ * webhook event, or for a held one (§17) its hold instead; returns the transaction as
+ * told. A deposit's award and a claim's (services/claimAward.ts) alike.
  */
 export function stageEarned(
   batch: WriteBatch,
@@ -105,6 +112,11 @@ export function stageEarned(
   recorded: RecordedTransaction & { userId: string; newBalance: number },
 ): TransactionView {
   const { userId, kioskId, plasticCount, metalCount, occurredAt } = recorded;
+  if (recorded.status === 'held') {
+    const held = transactionView(transactionId, recorded);
+    stageHold(batch, { ...held, userId });
+    return held;
+  }
   batch.create(
     ledgerCollection().doc(transactionId),
     newLedgerEntry({

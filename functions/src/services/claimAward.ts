@@ -22,6 +22,7 @@ import type { Award } from '../domain/rewards';
 import { pointsByPromotion } from '../domain/promotions';
 import { shardRef } from '../data/promotions';
 import type { BreakdownEntry } from '../model/promotionViews';
+import { HOLD_REASONS, type HoldReason } from '../model/trustVocabulary';
 import { homeShard } from './promotionBudgets';
 import { conflict } from '../errors';
 import type { AwardOutcome, PlannedAward } from './awardRecord';
@@ -114,13 +115,14 @@ export function stageClaimed(
   { transactionRef, claim }: PlannedAward & { claim: PlannedClaim },
   transaction: DocumentSnapshot,
   award: Award,
-  origin: { userId: string; submissionId: string; pushQueued: boolean },
+  origin: { userId: string; submissionId: string; pushQueued: boolean; holdReasons: HoldReason[] },
 ): TransactionResult {
-  const { userId, submissionId, pushQueued } = origin;
+  const { userId, submissionId, pushQueued, holdReasons } = origin;
   const claimedAt = new Date();
   const credited = {
     userId,
-    status: 'awarded' as const,
+    status: holdReasons.length > 0 ? ('held' as const) : ('awarded' as const),
+    holdReasons,
     breakdown: award.breakdown,
     pointsEarned: award.pointsEarned,
     capped: award.capped,
@@ -146,6 +148,14 @@ export function stageClaimed(
   const recorded = { ...recordedTransactionOf(transaction), ...credited, claimedAt };
   return { success: true, transaction: stageEarned(batch, transactionRef.id, recorded), pushNotification: pushQueued };
 }
+
+/** The hold reasons an anonymous deposit was recorded with (its kiosk's, §17): a claim holds it for them too. */
+export const recordedHoldReasons = (transaction: DocumentSnapshot): HoldReason[] =>
+  recordedTransactionOf(transaction).holdReasons;
+
+/** `reasons` once each, in the order a hold lists them. */
+export const inHoldOrder = (reasons: HoldReason[]): HoldReason[] =>
+  HOLD_REASONS.filter((reason) => reasons.includes(reason));
 
 /**
  * What the claimer's daily cap cut off a promotion's points (§16) goes back to its
@@ -177,7 +187,7 @@ export function stageUnclaimed(
   batch: WriteBatch,
   { deposit, fingerprint, transactionRef }: PlannedAward,
   breakdown: BreakdownEntry[],
-  origin: { submissionId: string; apiKeyId: string; validDays: number },
+  origin: { submissionId: string; apiKeyId: string; validDays: number; holdReasons: HoldReason[] },
 ): TransactionResult {
   const { kioskId, plasticCount, metalCount, happenedAt, idempotencyKey } = deposit;
   const code = newClaimCode();
@@ -198,6 +208,7 @@ export function stageUnclaimed(
     apiKeyId: origin.apiKeyId,
     pushQueued: false,
     status: 'unclaimed',
+    holdReasons: origin.holdReasons,
     breakdown,
     claim: { code, expiresAt: claimExpiry(happenedAt, origin.validDays) },
   };

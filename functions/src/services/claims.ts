@@ -9,6 +9,7 @@
  */
 import { claimCodeRef, claimedDepositOf, type ClaimedDeposit } from '../data/claims';
 import { loadRewardsConfig } from '../data/rewardsConfig';
+import { loadRiskConfig } from '../data/riskConfig';
 import { lookUpCounted, type Bucket } from '../data/rateLimits';
 import { normaliseClaimCode } from '../domain/claimCode';
 import { ApiError } from '../errors';
@@ -65,9 +66,13 @@ export async function claimDeposit(
   idempotencyKey: string | undefined,
 ): Promise<ClaimOutcome> {
   // The rewards config is read beside the lookup: a claim costs the lookup's round trips and the award's.
-  const [{ code, claimed }, config] = await Promise.all([findClaimed(userId, written), loadRewardsConfig()]);
+  const [{ code, claimed }, config, limits] = await Promise.all([
+    findClaimed(userId, written),
+    loadRewardsConfig(),
+    loadRiskConfig(),
+  ]);
   const claim = planClaim(claimed.transactionId, { userId, code, recorded: claimed.breakdown, idempotencyKey });
-  const { result, replayed } = await awardClaim(userId, claimed, claim, config);
+  const { result, replayed } = await awardClaim(userId, claimed, claim, { config, limits });
   logInfo(replayed ? 'claim_replayed' : 'deposit_claimed', {
     transactionId: result.transaction.id,
     userId,

@@ -5,6 +5,7 @@ import { capWindowDays, claimValidDays, offlineWindowDays } from '../config';
 import { depositKioskFromSnapshot, kioskClockFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
 import { activePromotions, type StoredPromotion } from '../data/promotions';
 import { loadRewardsConfig } from '../data/rewardsConfig';
+import { riskConfigFromSnapshot, riskConfigRef } from '../data/riskConfig';
 import { pointsModel, usersCollection } from '../data/users';
 import {
   assertDeposit,
@@ -16,15 +17,25 @@ import {
 import { assertKioskMatches, type KioskCaller } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
 import { computeAward, pointsFor, type Award, type RewardsConfig } from '../domain/rewards';
+import { heldAward, type RiskConfig } from '../domain/risk';
 import { depositWorth, type DepositSetting } from '../domain/promotions';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { settleInOrder, type Settled } from '../domain/settleInOrder';
 import { ApiError, conflict, notFound, overloaded } from '../errors';
 import { planAward, recordedAnswer, stageAward, type AwardOutcome, type PlannedAward } from './awardRecord';
-import { claimAnswered, claimReads, stageClaimed, stageUnclaimed, type PlannedClaim } from './claimAward';
+import {
+  claimAnswered,
+  claimReads,
+  inHoldOrder,
+  recordedHoldReasons,
+  stageClaimed,
+  stageUnclaimed,
+  type PlannedClaim,
+} from './claimAward';
 import { transactionsCollection } from '../data/transactions';
 import type { ClaimedDeposit } from '../data/claims';
 import { profileToAward } from './provisioning';
+import { itemsByDayAfter, startRiskJudging } from './risk';
 import { readWithBudgets } from './promotionBudgets';
 import type { KioskStatus } from '../model/vocabulary';
 
@@ -138,17 +149,18 @@ export async function awardTransactions(deposits: Deposit[], origin: AwardOrigin
 const anonymousGroup = (kioskId: string): string => `/anonymous/${kioskId}`;
 
 /**
- * What every deposit's award reads alike: the rewards config, the kiosks and the
- * active promotions (§16, read fresh, side by side with the rest), once each.
+ * What every deposit's award reads alike: the rewards config, the limits (contract §17),
+ * the kiosks and the active promotions (§16, read fresh, side by side with the rest), once each.
  */
 async function readShared(kioskIds: string[]) {
-  const [config, kioskSnaps, promotions] = await Promise.all([
+  const [config, [riskSnap, ...kioskSnaps], promotions] = await Promise.all([
     loadRewardsConfig(),
-    db().getAll(...kioskIds.map((kioskId) => kiosksCollection().doc(kioskId))),
+    db().getAll(riskConfigRef(), ...kioskIds.map((kioskId) => kiosksCollection().doc(kioskId))),
     activePromotions(),
   ]);
   return {
     config,
+    limits: riskConfigFromSnapshot(riskSnap),
     kiosks: new Map(kioskSnaps.map((snap) => [snap.id, depositKioskFromSnapshot(snap)])),
     clocks: new Map(kioskSnaps.map((snap) => [snap.id, kioskClockFromSnapshot(snap)])),
     promotions: { current: promotions },
@@ -187,6 +199,7 @@ async function awardToUser(
   awards: PlannedAward[],
   read: {
     config: RewardsConfig;
+    limits: RiskConfig;
     kiosks: Map<string, DepositKiosk>;
     clocks: Map<string, DepositSetting['kiosk']>;
     promotions: { current: StoredPromotion[] };
@@ -212,6 +225,20 @@ async function awardToUser(
     const [userSnap, ...snaps] = snapshots;
     const snapOf = new Map(snaps.map((snap) => [snap.ref.path, snap]));
     const profile = await profileToAward(userSnap, read.config);
+    const fresh = awards
+      .filter((award) => !award.claim && !snapOf.get(award.transactionRef.path)?.exists)
+      .map(({ deposit }) => deposit);
+    const risk = await startRiskJudging(read.limits, userId, fresh, read.kiosks, read.origin.oldestAcceptedDay);
+    // A claim (§18) is judged on its claimer's limits; its kiosk's were judged when it was recorded.
+    const claimed = awards.filter(({ claim }) => claim).map(({ deposit }) => deposit);
+    const claimerLimits = { ...read.limits, kioskItemsPerMinute: null };
+    const claimRisk = await startRiskJudging(
+      claimerLimits,
+      userId,
+      claimed,
+      read.kiosks,
+      read.origin.oldestAcceptedDay,
+    );
     // Points are added in the month they are credited, whenever the deposit was made (domain/pointsExpiry.ts).
     const addedIn = monthOf(new Date());
     let user = profile.user;
@@ -224,7 +251,8 @@ async function awardToUser(
           const answered = claimAnswered(award.claim, recorded!, (ref) => snapOf.get(ref.path), submissionId);
           if (answered) return { outcome: answered };
           if (!user) throw notFound(`User ${userId} not found`);
-          // Trust (§17) refuses a suspended claimer here, 403 account-suspended, before anything is staged.
+          // Trust (§17): a suspended user claims nothing (their deposits are held; a claim is refused).
+          if (user.suspended) throw new ApiError('account-suspended', 'This account is suspended: it cannot claim');
         } else {
           if (recorded?.exists) return { outcome: recordedAnswer(award, recorded, submissionId) };
           read.origin.checkIfNew?.(award.deposit);
@@ -242,14 +270,36 @@ async function awardToUser(
           // A claimed deposit's promotions were applied, and their budgets spent, when it was recorded.
           award.claim ? [] : budgets.applying(settingOf(award)),
         );
-        const origin = { userId, submissionId, pushQueued: user.pushToken !== undefined };
+        // A held deposit's promotions spend their budgets now (docs/trust.md); a claim's spent them when recorded.
         if (!award.claim) budgets.take(latest.breakdown);
+        // Trust (contract §17): past a limit the deposit is recorded and counted, its points held.
+        const judging = award.claim ? claimRisk : risk;
+        const holdReasons = award.claim
+          ? inHoldOrder([...recordedHoldReasons(recorded!), ...judging.judge(award.deposit, user)])
+          : risk.judge(award.deposit, user);
+        const held = holdReasons.length > 0;
+        if (held) latest = heldAward(read.config, latest, user.totalPoints);
+        judging.count(award.deposit, holdReasons);
+        const origin = { userId, submissionId, pushQueued: user.pushToken !== undefined, holdReasons };
         const transaction = award.claim
           ? stageClaimed(batch, { ...award, claim: award.claim }, recorded!, latest, origin)
           : stageAward(batch, award, latest, { ...origin, apiKeyId: read.origin.apiKeyId });
         const { currentPoints, totalPoints, recycledCount, earnedByDay } = latest;
-        const pointsByMonth = changePoints(user.pointsByMonth, latest.pointsEarned, addedIn);
-        user = { ...user, currentPoints, totalPoints, recycledCount, earnedByDay, pointsByMonth };
+        const pointsByMonth = held
+          ? user.pointsByMonth
+          : changePoints(user.pointsByMonth, latest.pointsEarned, addedIn);
+        const heldPoints = user.heldPoints + (held ? latest.pointsEarned : 0);
+        const itemsByDay = itemsByDayAfter(user.itemsByDay, award.deposit, read.origin.oldestAcceptedDay);
+        user = {
+          ...user,
+          currentPoints,
+          totalPoints,
+          recycledCount,
+          earnedByDay,
+          pointsByMonth,
+          heldPoints,
+          itemsByDay,
+        };
         return { outcome: { result: transaction, replayed: false } };
       } catch (error) {
         if (error instanceof ApiError) return { error };
@@ -265,7 +315,11 @@ async function awardToUser(
         recycledCount: latest.recycledCount,
         rank: latest.rank,
         earnedByDay: latest.earnedByDay,
+        heldPoints: user.heldPoints,
+        itemsByDay: user.itemsByDay,
       });
+      risk.stage(batch, new Date());
+      claimRisk.stage(batch, new Date());
     }
     return { result: settled, commit: latest !== undefined };
   });
@@ -280,6 +334,7 @@ async function recordAnonymous(
   awards: PlannedAward[],
   read: {
     config: RewardsConfig;
+    limits: RiskConfig;
     kiosks: Map<string, DepositKiosk>;
     clocks: Map<string, DepositSetting['kiosk']>;
     promotions: { current: StoredPromotion[] };
@@ -298,6 +353,10 @@ async function recordAnonymous(
       known.map(({ deposit }) => depositSetting(deposit, read.clocks)),
       kioskId,
     );
+    // Trust (§17): its items count towards its kiosk's limit now; its claimer's limits are judged at the claim.
+    const kioskLimit = { ...read.limits, userItemsPerDay: null, travelKmh: null };
+    const fresh = awards.filter((_, index) => !snapshots[index].exists).map(({ deposit }) => deposit);
+    const risk = await startRiskJudging(kioskLimit, kioskId, fresh, read.kiosks, read.origin.oldestAcceptedDay);
     let staged = false;
     const settled = awards.map((award, index): Settled<AwardOutcome> => {
       try {
@@ -312,15 +371,20 @@ async function recordAnonymous(
         const applying = budgets.applying(depositSetting(award.deposit, read.clocks));
         const { breakdown } = depositWorth(base, applying, Number.POSITIVE_INFINITY);
         budgets.take(breakdown);
+        const holdReasons = risk.judge(award.deposit, { suspended: false, itemsByDay: {} });
+        risk.count(award.deposit, holdReasons);
         staged = true;
-        const origin = { submissionId, apiKeyId: read.origin.apiKeyId, validDays };
+        const origin = { submissionId, apiKeyId: read.origin.apiKeyId, validDays, holdReasons };
         return { outcome: { result: stageUnclaimed(batch, award, breakdown, origin), replayed: false } };
       } catch (error) {
         if (error instanceof ApiError) return { error };
         throw error;
       }
     });
-    if (staged) budgets.stage(batch);
+    if (staged) {
+      budgets.stage(batch);
+      risk.stage(batch, new Date());
+    }
     return { result: settled, commit: staged };
   });
 }
@@ -343,7 +407,7 @@ export async function awardClaim(
   userId: string,
   { transactionId, kioskId, plasticCount, metalCount, occurredAt }: ClaimedDeposit,
   claim: PlannedClaim,
-  config: RewardsConfig,
+  { config, limits }: { config: RewardsConfig; limits: RiskConfig },
 ): Promise<AwardOutcome> {
   const award: PlannedAward = {
     deposit: { kioskId, userId, plasticCount, metalCount, happenedAt: occurredAt },
@@ -354,7 +418,14 @@ export async function awardClaim(
   // The key of the deposit's kiosk is the transaction's own: a claim records no kiosk key.
   const origin = { apiKeyId: '', oldestAcceptedDay: oldestAcceptedDay(new Date(), capWindowDays()) };
   const [settled] = await oneAtATimePerUser(userId, () =>
-    awardToUser(userId, [award], { config, kiosks: new Map(), clocks: new Map(), promotions: { current: [] }, origin }),
+    awardToUser(userId, [award], {
+      config,
+      limits,
+      kiosks: new Map(),
+      clocks: new Map(),
+      promotions: { current: [] },
+      origin,
+    }),
   );
   if ('error' in settled) throw settled.error;
   return settled.outcome;

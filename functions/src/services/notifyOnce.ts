@@ -23,7 +23,7 @@ export type Claim =
 
 /** What is told, to whom, about which document (`subject` names the log events: `<subject>_push_sent`). */
 export interface Telling {
-  subject: 'transaction' | 'redemption' | 'expiryReminder' | 'voucherUse';
+  subject: 'transaction' | 'redemption' | 'expiryReminder' | 'voucherUse' | 'holdDecision';
   ref: DocumentReference;
   /** The document's `effects` as read in the transaction. */
   effects: DocumentData;

@@ -15,6 +15,8 @@ import { applyExpiryReminderEffects } from './expiryReminders';
 import { applyTransactionEffects } from './transactionEffects';
 import { fanOutWebhookEvent } from './webhookFanOut';
 import { voucherUsesCollection } from '../data/voucherUses';
+import { holdDecisionsCollection } from '../data/holds';
+import { applyHoldDecisionEffects } from './holds';
 import { applyVoucherUseEffects } from './voucherUseEffects';
 import { usersCollection } from '../data/users';
 import { finishErasure } from './erasure';
@@ -42,6 +44,8 @@ interface SweptKinds {
   // Webhooks (contract §13).
   webhookEvents: SweptKind;
   voucherUses: SweptKind;
+  // Trust (§17): the telling of a release or a rejection of held points.
+  holdDecisions: SweptKind;
   // A person's data (§15): erased profiles whose notifications are deleted again.
   erasures: SweptKind;
 }
@@ -97,6 +101,13 @@ const SWEEPABLE: readonly Sweepable[] = [
   },
   // Partners and vouchers (§12)
   { kind: 'voucherUses', collection: voucherUsesCollection, timeField: 'usedAt', complete: applyVoucherUseEffects },
+  // Trust (§17)
+  {
+    kind: 'holdDecisions',
+    collection: holdDecisionsCollection,
+    timeField: 'createdAt',
+    complete: applyHoldDecisionEffects,
+  },
   // A person's data (§15): no notification written by a trigger that read the user before the erasure survives it.
   {
     kind: 'erasures',

@@ -77,6 +77,9 @@ export async function profileToAward(userSnap: DocumentSnapshot, rewards: Reward
       recycledCount: 0,
       earnedByDay: {},
       pointsByMonth: {},
+      heldPoints: 0,
+      suspended: false,
+      itemsByDay: {},
     },
     stageFigures: (batch, figures) => batch.create(userSnap.ref, { ...profile, ...figures }),
   };

@@ -24,6 +24,7 @@ import { newRequestRecord, requestRecordsCollection } from '../data/requestRecor
 import { rewardFromSnapshot, rewardsCollection } from '../data/rewards';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from '../data/rewardsConfig';
 import { ProfileNotFound, pointsModel, userFromSnapshot, usersCollection } from '../data/users';
+import { accountSuspended } from './suspension';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { stageRedemptionEvent } from '../data/webhookEvents';
 import { keyReused, requestFingerprint } from '../domain/idempotency';
@@ -87,6 +88,7 @@ export async function redeemReward(
     if (recordedSnap.exists) return { result: answerFor(recordedSnap, recordSnap), commit: false };
     const found = userFromSnapshot(userSnap);
     if (!found) throw new ProfileNotFound(userId);
+    if (found.suspended) throw accountSuspended(userId);
     const reward = rewardFromSnapshot(rewardSnap);
     if (!reward) throw notFound(`Reward ${rewardId} not found`);
     // Points past their date are written off first, in this commit, and never spent (contract Part four).

@@ -61,6 +61,7 @@ export async function applyTransactionEffects(transactionId: string, push: PushT
       totalItems: transaction.totalItems,
       pointsEarned: transaction.pointsEarned,
       newBalance: transaction.newBalance,
+      held: transaction.status === 'held',
     });
     return stageTelling(tx, {
       subject: 'transaction',

@@ -56,6 +56,7 @@ describe('anonymous deposits (userId null)', () => {
         occurredAt: occurredAt.toISOString(),
         breakdown: [{ source: 'base', points: 30 }],
         status: 'unclaimed',
+        holdReasons: [],
         claim: {
           code: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{12}$/),
           expiresAt: new Date(occurredAt.getTime() + 30 * DAY_MS).toISOString(),

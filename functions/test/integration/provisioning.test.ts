@@ -39,6 +39,8 @@ describe("the user's own first request", () => {
       rank: 'Bronze',
       hasPushToken: false,
       expiringPoints: null,
+      heldPoints: 0,
+      suspended: false,
     });
     const profile = await profileOf(uid);
     expect(profile).toMatchObject({ name: 'Grace Hopper', currentPoints: 0, totalPoints: 0, recycledCount: 0 });

@@ -91,6 +91,7 @@ export async function seedTransaction(
     pushQueued: false,
     breakdown: legacyBreakdown(pointsEarned),
     status: 'awarded',
+    holdReasons: [],
   };
   await transactionsCollection()
     .doc(transactionId)

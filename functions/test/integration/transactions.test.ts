@@ -26,6 +26,8 @@ describe('POST /kiosk/transaction', () => {
       pointsEarned: 70,
       capped: false,
       newBalance: 170,
+      status: 'awarded',
+      holdReasons: [],
     };
     expect(res.body).toEqual({
       success: true,

@@ -26,6 +26,8 @@ describe('GET /user/{userId}', () => {
         rank: 'Silver',
         hasPushToken: true,
         expiringPoints: null,
+        heldPoints: 0,
+        suspended: false,
       },
     });
     expect(res.text).not.toContain('secret-device-token');

@@ -323,6 +323,8 @@ describe('the response check', () => {
       rank: 'Bronze',
       hasPushToken: true,
       expiringPoints: null,
+      heldPoints: 0,
+      suspended: false,
     };
     expect(responseProblems('GET', '/user/u', json(200, { success: true, user }))).toEqual([]);
     expect(
@@ -382,6 +384,7 @@ describe('the response check', () => {
       occurredAt: '2026-11-23T09:30:00.000Z',
       breakdown: [{ source: 'base', points: 10 }],
       status: 'awarded',
+      holdReasons: [],
     };
     const answer = json(200, { success: true, transaction, pushNotification: false });
     const body = { kioskId: 'k1', userId: 'u1', plasticCount: 1, metalCount: 0 };

@@ -40,6 +40,7 @@ describe('cold start: importing src/index.ts', () => {
       'claimEffects',
       'deliverWebhook',
       'effectsSweep',
+      'holdDecisionEffects',
       'pointsExpiry',
       'redemptionEffects',
       'silentKioskSweep',

@@ -111,6 +111,7 @@ const QUERIES: QueryShape[] = [
       ['expiryReminders', 'createdAt'],
       ['webhookEvents', 'occurredAt'],
       ['voucherUses', 'usedAt'],
+      ['holdDecisions', 'createdAt'],
       ['users', 'erasedAt'],
     ] as const
   ).map(([collection, timeField]): QueryShape => ({
@@ -314,6 +315,29 @@ const QUERIES: QueryShape[] = [
     collection: 'webhooks',
     orderBy: [['createdAt', ASC]],
   },
+  // Trust (contract §17): the user's previous deposit (the travel limit); the holds, open or all, newest first.
+  {
+    file: 'services/risk.ts',
+    lines: [
+      ".where('userId', '==', userId)",
+      ".where('occurredAt', '<=', Timestamp.fromDate(deposit.happenedAt))",
+      ".orderBy('occurredAt', 'desc')",
+    ],
+    collection: 'transactions',
+    equal: ['userId'],
+    range: 'occurredAt',
+    orderBy: [['occurredAt', DESC]],
+  },
+  ...[['resolution'], []].map((equal): QueryShape => ({
+    file: 'data/holds.ts',
+    lines: ["open ? holdsCollection().where('resolution', '==', null) : holdsCollection(),"],
+    collection: 'holds',
+    equal,
+    orderBy: [
+      ['createdAt', DESC],
+      ['__name__', DESC],
+    ],
+  })),
 ];
 
 interface IndexField {

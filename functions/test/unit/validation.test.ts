@@ -188,6 +188,19 @@ const cases: Record<BodySchemaName, SchemaCase> = {
     required: ['kioskId', 'plasticCount', 'metalCount'],
     wrongType: ['plasticCount', 1.5],
   },
+  // Trust (contract §17).
+  holdDecisionBody: {
+    valid: { reason: 'r' },
+    full: { reason: 'x'.repeat(200) },
+    required: ['reason'],
+    wrongType: ['reason', null],
+  },
+  suspensionBody: {
+    valid: { reason: 'r' },
+    full: { reason: 'x'.repeat(200) },
+    required: ['reason'],
+    wrongType: ['reason', 3],
+  },
   claimBody: {
     valid: { code: '7K3QM9XWD2HT' },
     full: { code: ' 7k3q-m9xw d2ht ' },

@@ -11,6 +11,7 @@ import { Webhook, WebhookDelivery } from '../../model/webhookViews';
 import { ErrorBody, Kiosk, NearbyKiosk, PushResponse, Transaction, User } from '../../model/views';
 import { Partner, PartnerKey, Voucher } from '../../model/partnerViews';
 import { AdminPromotion, BreakdownEntry, PublicPromotion } from '../../model/promotionViews';
+import { Hold } from '../../model/trustViews';
 
 export type Json = Record<string, unknown>;
 
@@ -41,6 +42,8 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   BreakdownEntry,
   PublicPromotion,
   AdminPromotion,
+  // Trust (contract §17).
+  Hold,
 ];
 const componentNames = new Set(COMPONENT_SCHEMAS.map((schema) => schema.$id));
 

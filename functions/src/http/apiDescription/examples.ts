@@ -34,6 +34,8 @@ export const userExample: UserView = {
   rank: 'Silver',
   hasPushToken: true,
   expiringPoints: { points: 400, expiresAt: '2027-01-01T00:00:00.000Z' },
+  heldPoints: 0,
+  suspended: false,
 };
 
 export const transactionExample: TransactionView = {
@@ -49,6 +51,7 @@ export const transactionExample: TransactionView = {
   occurredAt: '2026-11-23T08:12:44.000Z',
   breakdown: [{ source: 'base', points: 70 }],
   status: 'awarded',
+  holdReasons: [],
 };
 
 /** An anonymous deposit (§18), as its kiosk is told: no user yet, a code to claim it with. */

@@ -41,6 +41,7 @@ import { INTRODUCTION, SERVERS, TAG_DESCRIPTIONS } from './prose';
 import { bodySchemas, itemSchemas, type BodySchemaName } from '../../model/requestBodies';
 import * as views from '../../model/views';
 import * as webhookViews from '../../model/webhookViews';
+import * as trustViews from '../../model/trustViews';
 import { WEBHOOK_EVENT_TYPES } from '../../model/webhookEventTypes';
 
 /** What the routes' schema thunks build their schemas from. */
@@ -53,6 +54,7 @@ const kit: SchemaKit = {
   ...webhookViews,
   ...partnerViews,
   ...promotionViews,
+  ...trustViews,
 };
 
 const bodySchemaComponentName = (name: BodySchemaName): string => name[0].toUpperCase() + name.slice(1);

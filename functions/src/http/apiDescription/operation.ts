@@ -13,7 +13,8 @@ export type SchemaKit = { Type: typeof Type } & typeof import('../../model/field
   typeof import('../../model/pointsViews') &
   typeof import('../../model/webhookViews') &
   typeof import('../../model/partnerViews') &
-  typeof import('../../model/promotionViews');
+  typeof import('../../model/promotionViews') &
+  typeof import('../../model/trustViews');
 
 /**
  * A schema a route declares beside its handler, built from the kit when the API

@@ -169,6 +169,9 @@ export const PATH_PARAMETERS: Record<string, string> = {
   // Partners and vouchers (§12)
   partnerId: "The partner's id",
   code: 'A voucher code as the user shows it; case, spaces and hyphens do not matter',
+  // Trust (contract §17).
+  transactionId: "The held transaction's id, as `GET /admin/holds` lists it",
+  alertId: 'The alert id, as `GET /admin/alerts` lists it',
 };
 
 const idempotencyKeyParameter = (required: boolean, description: string): Json => ({

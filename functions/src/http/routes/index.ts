@@ -212,6 +212,33 @@ export const routeTable: RouteEntry[] = [
     '/promotions',
     () => (require('./listPublicPromotions') as typeof import('./listPublicPromotions')).listPublicPromotionsRoute,
   ),
+  // Trust (contract §17).
+  lazy('GET', '/admin/holds', () => (require('./holdRoutes') as typeof import('./holdRoutes')).listHoldsRoute),
+  lazy(
+    'POST',
+    '/admin/holds/:transactionId/release',
+    () => (require('./holdRoutes') as typeof import('./holdRoutes')).releaseHoldRoute,
+  ),
+  lazy(
+    'POST',
+    '/admin/holds/:transactionId/reject',
+    () => (require('./holdRoutes') as typeof import('./holdRoutes')).rejectHoldRoute,
+  ),
+  lazy(
+    'POST',
+    '/admin/users/:userId/suspend',
+    () => (require('./suspensionRoutes') as typeof import('./suspensionRoutes')).suspendUserRoute,
+  ),
+  lazy(
+    'POST',
+    '/admin/users/:userId/unsuspend',
+    () => (require('./suspensionRoutes') as typeof import('./suspensionRoutes')).unsuspendUserRoute,
+  ),
+  lazy(
+    'POST',
+    '/admin/alerts/:alertId/resolve',
+    () => (require('./resolveAlert') as typeof import('./resolveAlert')).resolveAlertRoute,
+  ),
   // Claim codes (contract §18).
   lazy(
     'POST',

@@ -50,6 +50,8 @@ export const redeemRewardRoute = userRoute<RedeemBody>({
           'No Idempotency-Key, or one that is not 1-255 visible ASCII characters or sent twice; an invalid `rewardId`',
         codes: ['invalid-argument'],
       },
+      // Trust (contract §17).
+      403: { description: 'The user is suspended; nothing was spent', codes: ['account-suspended'] },
       404: { description: 'Unknown user or reward (the message says which)', codes: ['not-found'] },
       409: {
         description:
