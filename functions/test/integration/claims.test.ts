@@ -226,8 +226,33 @@ describe('POST /user/{id}/claims', () => {
     expect(await auditBooks()).toMatchObject({ differences: [] });
   });
 
+  test('trust (§17): kiosk-throughput counted at deposit, held when claimed; a suspended claimer is refused', async () => {
+    await db().doc('config/risk').set({ kioskItemsPerMinute: 1, userItemsPerDay: null, travelKmh: null });
+    const { transaction } = await anonymousDeposit(30);
+    expect(transaction).toMatchObject({ status: 'unclaimed', holdReasons: ['kiosk-throughput'] });
+    const userId = await seedUser();
+    const held = await claim(userId, transaction.claim.code);
+    expect(held).toMatchObject({ status: 200, body: { transaction: { status: 'held', userId } } });
+    expect((await db().collection('ledger').doc(transaction.id).get()).exists).toBe(false);
+    expect((await db().doc(`users/${userId}`).get()).get('heldPoints')).toBe(300);
+
+    await db().doc('config/risk').delete();
+    const other = await anonymousDeposit(2);
+    const suspended = await seedUser();
+    const headers = await adminHeaders();
+    expect((await call('POST', `/admin/users/${suspended}/suspend`, { body: { reason: 'r' }, headers })).status).toBe(
+      200,
+    );
+    expect(await claim(suspended, other.transaction.claim.code)).toMatchObject({
+      status: 403,
+      body: { code: 'account-suspended' },
+    });
+    await waitForKioskCount(other.kioskId, 2);
+    expect(await auditBooks()).toMatchObject({ differences: [] });
+  });
+
   test('two users claiming one code at once: one 200, one 409 claim-used, one award', async () => {
-    const { transaction } = await anonymousDeposit(5);
+    const { transaction, kioskId } = await anonymousDeposit(5);
     const [alice, bob] = [await seedUser(), await seedUser()];
     const answers = await Promise.all([claim(alice, transaction.claim.code), claim(bob, transaction.claim.code)]);
     const statuses = answers.map((res) => (res.status === 200 ? 200 : `${res.status} ${res.body.code}`)).sort();
@@ -238,6 +263,7 @@ describe('POST /user/{id}/claims', () => {
     expect((await db().collection('claims').doc(transaction.id).get()).get('userId')).toBe(winner);
     // A later claim, by the winner too, is refused: the code is used.
     expect((await claim(winner, transaction.claim.code)).body.code).toBe('claim-used');
+    await waitForKioskCount(kioskId, 5);
     expect(await auditBooks()).toMatchObject({ differences: [] });
   });
 

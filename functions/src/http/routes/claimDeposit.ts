@@ -59,6 +59,7 @@ export const claimDepositRoute = userRoute<ClaimBody>({
         description: '`code` not 1-64 characters, or an Idempotency-Key that is not 1-255 visible ASCII characters',
         codes: ['invalid-argument'],
       },
+      403: { description: 'The user is suspended (§17); nothing was awarded', codes: ['account-suspended'] },
       404: { description: 'No user has this id, or no deposit has this code', codes: ['not-found', 'claim-not-found'] },
       409: {
         description: 'Nothing was awarded: the deposit was claimed before (by anyone), or its code has expired',
