@@ -35,8 +35,9 @@ function statusReport(flags) {
 
 /** @param {Record<string, string | boolean>} flags */
 function depositInput(flags) {
-  const userId = given(flags, 'user');
-  if (!userId) throw new UsageError('deposit needs --user');
+  const userId = flags.anonymous ? null : given(flags, 'user');
+  if (flags.anonymous && flags.user !== undefined) throw new UsageError('give --user or --anonymous, not both');
+  if (userId === undefined) throw new UsageError('deposit needs --user, or --anonymous');
   if (flags.at !== undefined && flags.ago !== undefined) throw new UsageError('give --at or --ago, not both');
   let occurredAt;
   if (given(flags, 'at')) {
@@ -96,7 +97,7 @@ async function main(argv) {
     throw new UsageError("give the kiosk API key with --key or KIOSK_KEY (npm start prints the demo kiosk's)");
 
   const journal = JournalFile.open(options.journalPath, options.kioskId);
-  const printer = createPrinter();
+  const printer = createPrinter(undefined, { qr: command === 'deposit' });
   const kiosk = new SimulatedKiosk({
     api: options.api,
     apiKey: options.apiKey ?? '',

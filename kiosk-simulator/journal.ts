@@ -16,7 +16,8 @@ export const MAX_BATCH_ITEMS = 100;
 
 /** What the kiosk knows of a deposit when the bottles are in: who, how many, when. */
 export interface DepositDraft {
-  userId: string;
+  /** Null: the recycler did not identify; the answer carries a claim code (contract §18). */
+  userId: string | null;
   plasticCount: number;
   metalCount: number;
   /** ISO 8601 (UTC), when the kiosk took it. */
@@ -39,6 +40,8 @@ export interface DepositAnswer {
     occurredAt?: string;
     /** Why these points (contract §16): the base, then each promotion's. */
     breakdown?: { source: string; name?: string; points: number }[];
+    /** An anonymous deposit's: the code the kiosk shows (§18). */
+    claim?: { code: string; expiresAt: string };
   };
   replayed?: boolean;
   error?: string;

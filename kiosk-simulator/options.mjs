@@ -55,7 +55,11 @@ export const COMMANDS = [
     summary:
       'Takes one deposit into the journal and sends it alone (POST /kiosk/transaction with its Idempotency-Key); with --offline it is only recorded, for a later flush.',
     flags: {
-      user: { value: 'USER', description: 'the user id the deposit is for (required)' },
+      user: { value: 'USER', description: 'the user id the deposit is for (this or --anonymous)' },
+      anonymous: {
+        description:
+          'the recycler did not identify: the kiosk shows the claim code it is answered with (and its QR code)',
+      },
       plastic: { value: 'N', description: 'plastic items', fallback: '1' },
       metal: { value: 'N', description: 'metal items', fallback: '0' },
       at: {

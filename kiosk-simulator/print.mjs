@@ -1,6 +1,7 @@
 // @ts-check
 // What the kiosk simulator prints: one line per event, as an operator follows a
 // kiosk, and the tallies its summary is made of.
+import { renderUnicodeCompact } from 'uqr';
 import { isOverloaded } from './journal.ts';
 import { countAnswer, emptyOutcome } from './simulator.ts';
 
@@ -10,15 +11,30 @@ import { countAnswer, emptyOutcome } from './simulator.ts';
  */
 
 const clock = () => new Date().toISOString().slice(11, 23);
-const items = (/** @type {Deposit} */ d) => `${d.userId} ${d.plasticCount} plastic ${d.metalCount} metal`;
+const items = (/** @type {Deposit} */ d) =>
+  `${d.userId ?? 'anonymous'} ${d.plasticCount} plastic ${d.metalCount} metal`;
+
+/**
+ * A claim code as the kiosk shows it (§18): in groups of four, as domain/claimCode.ts's
+ * displayedClaimCode writes it, until when, and with `qr` its QR code, for the app to scan.
+ * @param {{ code: string, expiresAt: string }} claim
+ * @param {boolean} qr
+ */
+export function claimScreen({ code, expiresAt }, qr) {
+  const shown = code.match(/.{1,4}/g)?.join('-') ?? code;
+  const text = `claim code ${shown}: claim your points in the app until ${expiresAt.slice(0, 10)}`;
+  return qr ? [text, renderUnicodeCompact(code, { border: 1 })] : [text];
+}
 const seconds = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
 /**
  * A printer of the simulator's events (`onEvent`), one line each on `write`, and
- * the tallies of what happened (`tally`).
+ * the tallies of what happened (`tally`); with `qr`, an anonymous deposit's claim
+ * code is printed with its QR code.
  * @param {(line: string) => void} [write]
+ * @param {{ qr?: boolean }} [options]
  */
-export function createPrinter(write = (line) => console.log(line)) {
+export function createPrinter(write = (line) => console.log(line), { qr = false } = {}) {
   const tally = {
     recorded: 0,
     buffered: 0,
@@ -54,13 +70,17 @@ export function createPrinter(write = (line) => console.log(line)) {
         const { deposit, answer, verdict, via } = event;
         if (via === 'single') tally.sentAlone += 1;
         countAnswer(tally, answer, verdict);
-        // A batch is one line (below); of its items only those not accepted, or given a promotion, get one.
-        if (via === 'batch' && verdict === 'accepted' && !promoted(answer.transaction)) return;
+        // A batch is one line (below); of its items only those not accepted, given a promotion or a claim code get one.
+        const told = promoted(answer.transaction) || answer.transaction?.claim;
+        if (via === 'batch' && verdict === 'accepted' && !told) return;
         const what =
           verdict === 'accepted'
             ? `${answer.replayed ? 'replayed' : 'awarded'} ${answer.transaction?.pointsEarned ?? '?'} points${why(answer.transaction)}${answer.transaction?.capped ? ' (capped)' : ''}, transaction ${answer.transaction?.id}`
             : `${answer.status}${answer.code ? ` ${answer.code}` : ''}${answer.error ? `: ${answer.error}` : ''} (${verdict === 'rejected' ? 'refused for good' : isOverloaded(answer) ? 'the service is overloaded: sent again after its Retry-After' : 'kept for the next upload'})`;
         line(`${via === 'single' ? 'deposit' : '  item'} ${deposit.idempotencyKey}: ${items(deposit)} → ${what}`);
+        if (verdict === 'accepted' && answer.transaction?.claim) {
+          for (const shown of claimScreen(answer.transaction.claim, qr)) write(shown);
+        }
         return;
       }
       case 'unanswered':

@@ -24,7 +24,7 @@ export type {
   LedgerEntryView as LedgerEntry,
   RedemptionView as Redemption,
 } from '../../functions/src/model/pointsViews';
-export type { UserView as UserProfile } from '../../functions/src/model/views';
+export type { TransactionView as Transaction, UserView as UserProfile } from '../../functions/src/model/views';
 export type { PartnerView as Partner } from '../../functions/src/model/partnerViews';
 // Promotions (contract §16).
 export type { AdminPromotionView as AdminPromotion } from '../../functions/src/model/promotionViews';

@@ -67,6 +67,20 @@ const offlineMaxDays = defineInt('OFFLINE_MAX_DAYS', {
 /** Oldest a deposit's `occurredAt` may be, in days. */
 export const offlineWindowDays = (): number => offlineMaxDays.value();
 
+// Claim codes (contract §18).
+const claimValidDaysParam = defineInt('CLAIM_VALID_DAYS', {
+  description: "How many days after an anonymous deposit's occurredAt its claim code is honoured",
+});
+
+/** How long an anonymous deposit may be claimed, in days after it happened. */
+export const claimValidDays = (): number => claimValidDaysParam.value();
+
+/**
+ * How many days back a user's earnings per day are kept for the daily cap: as long as
+ * a deposit may still arrive for a day (the offline window) or be claimed for it.
+ */
+export const capWindowDays = (): number => Math.max(offlineWindowDays(), claimValidDays());
+
 const kioskOnlineMinutes = defineInt('KIOSK_ONLINE_MINUTES', {
   description: 'A kiosk seen within this many minutes is online; an available kiosk unseen for longer is silent',
 });

@@ -39,7 +39,11 @@ export type ErrorCode =
   | 'hold-not-found'
   | 'hold-resolved'
   | 'account-suspended'
-  | 'alert-resolves-itself';
+  | 'alert-resolves-itself'
+  // Claim codes (§18)
+  | 'claim-not-found'
+  | 'claim-used'
+  | 'claim-expired';
 
 /** What a refused request may add to its code and message: when to come again, or what would have been allowed. */
 export interface ErrorDetails {

@@ -87,6 +87,14 @@ export const transactionEffects = defineCreateTrigger(
     (require('./triggers/transactionCreated') as typeof import('./triggers/transactionCreated')).onTransactionCreated,
 );
 
+/** applyTransactionEffects again for a claimed anonymous deposit (§18): the claimer's notification and push. */
+export const claimEffects = defineCreateTrigger(
+  'claimEffects',
+  // As transactionEffects (its fold finds the transaction counted): 208 s.
+  { document: 'claims/{transactionId}', timeoutSeconds: 240, maxInstances: 20 },
+  () => (require('./triggers/claimCreated') as typeof import('./triggers/claimCreated')).onClaimCreated,
+);
+
 /** applyRedemptionEffects: the notification and the push, each once. */
 export const redemptionEffects = defineCreateTrigger(
   'redemptionEffects',

@@ -127,6 +127,9 @@ export function judge(/** @type {Results} */ r) {
     ...(r.trust ?? []).map((row) =>
       atMost(`An award with every trust check on ≤ 1.2× off, c=${row.c}`, 1.2, row.onP50, row.offP50),
     ),
+    ...(r.claims ?? []).map((row) =>
+      atMost(`A claim ≤ 1.2× a plain deposit, p50 at c=${row.c}`, 1.2, row.claimP50, row.depositP50),
+    ),
   ];
 }
 
@@ -141,6 +144,7 @@ export function report(/** @type {Results} */ r) {
     throughput: `Throughput of POST /kiosk/transaction as the users grow, medians of ${throughput.rounds} runs of ${throughput.seconds} s`,
     nearby: 'Kiosks near a point as the fleet grows elsewhere, c=1',
     history: 'A page of history as the history grows, c=1, pages of 10',
+    claims: 'Claim codes (§18): a claim against a plain deposit, p50, requests and rounds as the warm section',
     webhooks: `Webhook delivery lag on the emulators: ${webhooks.events} events, one every ${webhooks.intervalMs} ms, after ${webhooks.warmUp} not measured`,
     promotions: 'POST /kiosk/transaction with 20 active promotions (4 apply) against none, p50s of alternating rounds',
     promotionBudget: 'A budgeted promotion under c=16: half the awards fit its budget',

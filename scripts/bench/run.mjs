@@ -12,6 +12,7 @@ import { MailCatcher } from '../../functions/test/harness/mail-catcher.ts';
 import { endpoints, seed } from './data.mjs';
 import { firstAnswer, floorFunction, functionEnv, logDir, withInstances } from './host.mjs';
 import { measureBatch } from './sections/batch.mjs';
+import { measureClaims } from './sections/claims.mjs';
 import { measureExpiry } from './sections/expiry.mjs';
 import { measureExport } from './sections/export.mjs';
 import { measureHistory, measureNearby, measureThroughput } from './sections/growth.mjs';
@@ -94,7 +95,7 @@ const warmRows = async ([api, floor]) => {
   return measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
 };
 if (only === 'warm') finish({ warm: await withInstances(instances, warmRows), machine: machineNow() });
-const [warm, batch, webhooks, promotions, trust] = await withInstances(instances, async ([api, floor]) => {
+const [warm, batch, webhooks, promotions, trust, claims] = await withInstances(instances, async ([api, floor]) => {
   const rows = await warmRows([api, floor]);
   step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
   const backlog = await measureBatch({ url: api.url, runId, ...plan.batch });
@@ -105,7 +106,9 @@ const [warm, batch, webhooks, promotions, trust] = await withInstances(instances
   const promoted = await measurePromotions({ api: api.url, endpoint: /** @type {any} */ (endpoint), ...plan.warm });
   step('An award with every trust check on against every check off (contract §17)');
   const checks = await measureTrust({ url: api.url, endpoint: /** @type {any} */ (endpoint), ...plan.warm });
-  return /** @type {const} */ ([rows, backlog, lag, promoted, checks]);
+  step('Claim codes (§18): a claim against a plain deposit, c=1 and c=16');
+  const claimRows = await measureClaims({ url: api.url, data, ...plan.warm });
+  return /** @type {const} */ ([rows, backlog, lag, promoted, checks, claimRows]);
 });
 
 step('Throughput of POST /kiosk/transaction as the users grow');
@@ -122,7 +125,20 @@ const expiry = await measureExpiry(plan.expiry);
 await mail.stop();
 
 const machine = machineNow();
-const measured = { cold, warm, batch, webhooks, ...promotions, throughput, nearby, history, exports, expiry, trust };
+const measured = {
+  cold,
+  warm,
+  batch,
+  webhooks,
+  ...promotions,
+  throughput,
+  nearby,
+  history,
+  exports,
+  expiry,
+  trust,
+  claims,
+};
 const results = { quick, plan, machine, ...measured };
 /** @typedef {typeof results} RunResults */
 finish(results);

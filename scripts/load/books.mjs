@@ -150,7 +150,8 @@ export async function auditBooks(run, transactions, retries, offline) {
   const missingDays = [...ledger.byKioskDay.keys()].filter((id) => !days.some((day) => day.id === id));
   const offlineStored = transactions.filter((doc) => offlineIds.includes(doc.get('kioskId'))).length;
   // An erased person keeps no notification (lifecycle.mjs's books count what is left of theirs).
-  const ofKept = transactions.filter((doc) => !run.leavers.includes(doc.get('userId'))).length;
+  // ... and a deposit without a user tells nobody until claimed (claims.mjs).
+  const ofKept = transactions.filter((doc) => ![null, ...run.leavers].includes(doc.get('userId'))).length;
   const zero = { transactions: 0, plasticCount: 0, metalCount: 0, points: 0 };
   const stored = sum(transactions.map((doc) => doc.get('pointsEarned')));
   const gained = sum(users.map((user) => user.totalPoints));

@@ -9,7 +9,7 @@ import { AnswersByKey, randomInt, sum } from './books.mjs';
 
 /** @typedef {import('./run.mjs').Run} Run */
 
-/** @param {string} kioskId @param {string} userId */
+/** @param {string} kioskId @param {string | null} userId null: a deposit without a user (claims.mjs) */
 export const transactionBody = (kioskId, userId) => ({ kioskId, userId, ...randomItems() });
 
 /**

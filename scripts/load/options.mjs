@@ -19,6 +19,7 @@ const SIZES = /** @satisfies {Record<string, [number, number, number | undefined
   mixedRounds: [5, 1, 2, 'rounds of the mixed phase: deposits, a redemption and an adjustment per spender'],
   dormant: [20, 1, 4, 'users of the mixed phase whose old points the expiry run expires while they deposit'],
   leavers: [20, 1, 4, 'users of the mixed phase erased while they deposit'],
+  claims: [100, 0, 20, 'deposits without a user in the claims phase (half alone), four in five claimed at once by two'],
 });
 
 /** `offlineKiosks` → `offline-kiosks` */

@@ -5,6 +5,7 @@
 //   hot:    100 concurrent awards to one user (bursts.mjs)
 //   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently (bursts.mjs)
 //   offline: 10 kiosks upload 120 deposits each of the last 6 days (offline.mjs)
+//   claims:  100 deposits without a user, four in five claimed by two users at once (claims.mjs)
 //   mixed:   40 spenders earn, redeem (100 rush a stock of 10), are adjusted and refunded (mixed.mjs);
 //            meanwhile 20 dormant users' old points expire and 20 leavers are erased (lifecycle.mjs), and a rogue
 //            kiosk and two travellers trip the limits of §17, their holds released and rejected at once (trust.mjs)
@@ -26,6 +27,7 @@ import { EXPIRE_AFTER_MONTHS, lifecycleBooks, lifecyclePhase, seedLifecycle } fr
 import { MIXED_REWARDS, mixedBooks, mixedPhase } from './mixed.mjs';
 import { promotionBooks, setUpPromotions } from './promotions.mjs';
 import { offlinePhase } from './offline.mjs';
+import { claimsBooks, claimsPhase } from './claims.mjs';
 import { loadOptions } from './options.mjs';
 import { loadTables, writeReliabilityReport } from './report.mjs';
 import { setUpPartners, voucherBooks, voucherPhase } from './vouchers.mjs';
@@ -167,6 +169,8 @@ console.log(`retries: ${options.retries} requests, each sent 2-5 times...`);
 const retries = await retriesPhase(run);
 console.log(`offline: ${options.offlineKiosks} kiosks upload ${options.offlineDeposits} deposits each...`);
 const offline = await offlinePhase(run);
+console.log(`claims: ${options.claims} deposits without a user, four in five claimed by two users at once...`);
+const claims = await claimsPhase(run);
 const partners = await setUpPartners(run);
 await setUpPromotions(run);
 console.log(
@@ -192,6 +196,7 @@ const promotions = await promotionBooks(transactions);
 const phaseChecks = [
   await auditBooks(run, transactions, retries, offline),
   await voucherBooks(vouchers),
+  await claimsBooks(run, claims.tally),
   await mixedBooks(run, mixed.tally),
   await lifecycleBooks(run, lifecycle),
   promotions.checks,
@@ -213,6 +218,7 @@ const figures = {
     hot,
     retries,
     offline,
+    claims: claims.figures,
     mixed: mixed.figures,
     lifecycle: lifecycle.figures,
     trust: trust.figures,

@@ -53,6 +53,7 @@ export default function Kiosk({ params }: PageProps) {
             storeWhere="on the kiosk"
             revokedMeans="the kiosk using it can no longer reach the API until it gets a new key"
           />
+          <UnclaimedDeposits kioskId={kioskId} />
           <LastDays kioskId={kioskId} />
         </>
       )}
@@ -97,6 +98,30 @@ function SuspiciousAlert({ kioskId }: { kioskId: string }) {
         </>
       )}
       <Outcome outcome={resolve.outcome} />
+    </section>
+  );
+}
+/** Deposits made here without a user whose points nobody has claimed yet (contract §18). */
+function UnclaimedDeposits({ kioskId }: { kioskId: string }) {
+  const unclaimed = useLoad(
+    () =>
+      api<{ unclaimed: number }>(`/admin/kiosks/${encodeURIComponent(kioskId)}/unclaimed`).then(
+        (answer) => answer.unclaimed,
+      ),
+    [kioskId],
+  );
+  return (
+    <section>
+      <h2>Unclaimed deposits</h2>
+      <LoadState of={unclaimed} />
+      {unclaimed.data !== undefined && (
+        <p>
+          {unclaimed.data === 1
+            ? '1 deposit made here without a user has not been claimed yet.'
+            : `${formatNumber(unclaimed.data)} deposits made here without a user have not been claimed yet.`}{' '}
+          Their items are counted; their points go to whoever claims their code.
+        </p>
+      )}
     </section>
   );
 }

@@ -11,7 +11,7 @@ import { Page } from '../components/Page';
 import { formatDateTime, formatNumber, formatSigned, formatUtcDate } from '../format';
 import { useAction, useCursorPages, useLoad, type CursorPages } from '../hooks';
 import type { PageProps } from '../navigation';
-import type { LedgerEntry, Page as ListPage, Redemption, UserProfile } from '../types';
+import type { LedgerEntry, Page as ListPage, Redemption, Transaction, UserProfile } from '../types';
 
 /** The profile of a user, for its details. */
 const profileDetails = (user: UserProfile): [string, string][] => [
@@ -71,6 +71,13 @@ export default function User({ params }: PageProps) {
             suspended={profile.data.suspended}
             userPath={`/admin/users/${encodeURIComponent(userId)}`}
             onChanged={profile.reload}
+          />
+          <ClaimCode
+            userPath={path}
+            onClaimed={() => {
+              profile.reload();
+              history.first();
+            }}
           />
           <History pages={history} />
           <Redemptions
@@ -179,6 +186,49 @@ function Suspension(props: { suspended: boolean; userPath: string; onChanged: ()
           <TextField label="Why suspend" value={reason} maxLength={200} onValue={setReason} />
         </ActionForm>
       )}
+    </section>
+  );
+}
+/**
+ * Support claims an anonymous deposit's code for the user (contract §18), e.g. read
+ * out from a kiosk's receipt on the phone. One Idempotency-Key per attempt, as for
+ * adjustments: a double-click or a re-sent attempt claims once.
+ */
+function ClaimCode({ userPath, onClaimed }: { userPath: string; onClaimed: () => void }) {
+  const [code, setCode] = useState('');
+  const attempt = useRef<{ key: string; code: string } | undefined>(undefined);
+  const claim = useAction();
+  return (
+    <section>
+      <h2>Claim a code</h2>
+      <ActionForm
+        action={claim}
+        submitLabel="Claim code"
+        onSubmit={() => {
+          if (attempt.current?.code !== code) attempt.current = { key: crypto.randomUUID(), code };
+          const { key } = attempt.current;
+          claim.run(async () => {
+            const answer = await api<{ transaction: Transaction; newBalance: number }>(`${userPath}/claims`, {
+              method: 'POST',
+              headers: { 'Idempotency-Key': key },
+              body: { code },
+            });
+            attempt.current = undefined;
+            setCode('');
+            onClaimed();
+            const { pointsEarned, kioskId, capped } = answer.transaction;
+            return `Claimed: ${formatNumber(pointsEarned)} points for a deposit at ${kioskId}${capped ? ' (cut by the daily cap)' : ''}; the balance is now ${formatNumber(answer.newBalance)}.`;
+          });
+        }}
+      >
+        <TextField
+          label="Claim code"
+          hint="The code the kiosk showed, e.g. 7K3Q-M9XW-D2HT: case, spaces and hyphens do not matter."
+          value={code}
+          maxLength={64}
+          onValue={setCode}
+        />
+      </ActionForm>
     </section>
   );
 }

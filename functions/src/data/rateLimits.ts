@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Timestamp, type Transaction } from 'firebase-admin/firestore';
+import { Timestamp, type DocumentReference, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { sha256Hex } from '../domain/hash';
 import { judgeWindow, type Hit } from '../domain/rateLimit';
@@ -77,21 +77,25 @@ export type CountedLookup<T> = { refused: true; retryAfterSeconds: number } | { 
  * the bucket is full nothing is looked up (refused); a lookup that finds nothing takes a
  * slot, one that finds something takes none and writes nothing. Lookups at once cannot
  * outrun the count: a slot taken changes the bucket every other one read, so they run
- * again against it.
+ * again against it. `prefetch`: documents the lookup reads whatever it is asked, read
+ * with the bucket in one round trip and handed to `lookUp`, which alone looks at them,
+ * after the verdict (a refused lookup learns nothing of them).
  */
 export async function lookUpCounted<T>(
   bucket: Bucket,
-  lookUp: (tx: Transaction) => Promise<T | undefined>,
+  lookUp: (tx: Transaction, prefetched: DocumentSnapshot[]) => Promise<T | undefined>,
+  prefetch: DocumentReference[] = [],
 ): Promise<CountedLookup<T>> {
   const id = randomUUID();
   return runTransaction(async (tx) => {
     const now = Date.now();
-    const hits = ((await tx.get(bucketRef(bucket))).get('hits') as Hit[] | undefined) ?? [];
+    const [bucketSnap, ...prefetched] = await tx.getAll(bucketRef(bucket), ...prefetch);
+    const hits = (bucketSnap.get('hits') as Hit[] | undefined) ?? [];
     // A commit whose answer was lost, run again: its slot is taken, it found nothing.
     if (hits.some((hit) => hit.id === id)) return { refused: false, found: undefined };
     const verdict = judgeWindow(hits, bucket.limit, bucket.windowMs, now);
     if (!verdict.allowed) return { refused: true, retryAfterSeconds: verdict.retryAfterSeconds };
-    const found = await lookUp(tx);
+    const found = await lookUp(tx, prefetched);
     if (found === undefined) {
       tx.set(bucketRef(bucket), {
         scope: bucket.scope,

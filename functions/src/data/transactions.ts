@@ -11,7 +11,8 @@ export const transactionsCollection = () => db().collection('transactions');
 
 /** What an award records; the trigger adds `effects` later. */
 export interface RecordedTransaction {
-  userId: string;
+  /** Null: an anonymous deposit (§18), nobody's until claimed. */
+  userId: string | null;
   kioskId: string;
   plasticCount: number;
   metalCount: number;
@@ -19,8 +20,9 @@ export interface RecordedTransaction {
   pointsEarned: number;
   /** The daily cap reduced `pointsEarned`. */
   capped: boolean;
-  balanceBefore: number;
-  newBalance: number;
+  /** Null while unclaimed (§18): no balance is changed. */
+  balanceBefore: number | null;
+  newBalance: number | null;
   /** When the kiosk took the deposit (before an offline kiosk uploaded it, perhaps days before). */
   occurredAt: Date;
   idempotencyKey: string | null;
@@ -34,10 +36,15 @@ export interface RecordedTransaction {
   pushQueued: boolean;
   /** Why these points (§16): the base, then each promotion's, summing to pointsEarned. */
   breakdown: BreakdownEntry[];
-  /** `held`: its points wait for review (contract §17); a release makes it `awarded`. */
+  /** `held`: its points wait for review (contract §17); `unclaimed`: an anonymous deposit's wait for a claim (§18). */
   status: TransactionStatus;
   /** Every rule a held deposit tripped; none for one awarded at once. */
   holdReasons: HoldReason[];
+  // Claim codes (contract §18).
+  /** An anonymous deposit's code and until when it is honoured; absent on a deposit made by a user. */
+  claim?: { code: string; expiresAt: Date };
+  /** When a user claimed it. */
+  claimedAt?: Date;
 }
 
 /** A recorded transaction as its kiosk is told (the `transaction` of POST /kiosk/transaction). */
@@ -58,6 +65,11 @@ export const transactionView = (id: string, transaction: RecordedTransaction): T
   breakdown: transaction.breakdown,
   status: transaction.status,
   holdReasons: transaction.holdReasons,
+  // Claim codes (contract §18).
+  ...(transaction.claim && {
+    claim: { code: transaction.claim.code, expiresAt: transaction.claim.expiresAt.toISOString() },
+  }),
+  ...(transaction.claimedAt && { claimedAt: transaction.claimedAt.toISOString() }),
 });
 
 /** What a kiosk is told about a recorded transaction (the body of POST /kiosk/transaction). */
@@ -68,9 +80,16 @@ export interface TransactionResult {
 }
 
 /** A transactions/{id} document as first stored; the one place one is written out. */
-export const newTransaction = ({ occurredAt, ...transaction }: RecordedTransaction): DocumentData => ({
+export const newTransaction = ({
+  occurredAt,
+  claim,
+  claimedAt,
+  ...transaction
+}: RecordedTransaction): DocumentData => ({
   ...transaction,
   occurredAt: Timestamp.fromDate(occurredAt),
+  ...(claim && { claim: { code: claim.code, expiresAt: Timestamp.fromDate(claim.expiresAt) } }),
+  ...(claimedAt && { claimedAt: Timestamp.fromDate(claimedAt) }),
   createdAt: FieldValue.serverTimestamp(),
   ...effectsPending,
 });
@@ -82,27 +101,44 @@ export function occurredAtOf(data: DocumentData): Date {
   return occurredAt.toDate();
 }
 
+/** What a stored transaction says of its claim (§18); documents recorded before claims have none. */
+export function claimOf(data: DocumentData): Pick<RecordedTransaction, 'status' | 'claim' | 'claimedAt'> {
+  const { status, claim, claimedAt } = data;
+  return {
+    // Recorded before trust and claims (contract §17, §18): awarded.
+    status: status === 'held' || status === 'unclaimed' ? status : 'awarded',
+    ...(claim?.expiresAt instanceof Timestamp && {
+      claim: { code: String(claim.code), expiresAt: claim.expiresAt.toDate() },
+    }),
+    ...(claimedAt instanceof Timestamp && { claimedAt: claimedAt.toDate() }),
+  };
+}
+
 /**
  * The answer for a transaction as it was recorded, read from its document: a commit
  * whose answer was lost is reported from what actually landed, never from what was
  * staged, and a replay repeats the original answer.
  */
 export function transactionResultFromSnapshot(snapshot: DocumentSnapshot): TransactionResult {
+  const recorded = recordedTransactionOf(snapshot);
+  return {
+    success: true,
+    transaction: transactionView(snapshot.id, recorded),
+    pushNotification: recorded.pushQueued === true,
+  };
+}
+
+/** A stored transaction as recorded, but for the fields older documents may lack. */
+export function recordedTransactionOf(snapshot: DocumentSnapshot): RecordedTransaction {
   const data = snapshot.data();
   if (!data) throw new Error(`transaction ${snapshot.id} does not exist`);
   return {
-    success: true,
-    // Read as recorded, but for the fields older documents may lack.
-    transaction: transactionView(snapshot.id, {
-      ...(data as RecordedTransaction),
-      capped: data.capped === true,
-      occurredAt: occurredAtOf(data),
-      breakdown: data.breakdown ?? legacyBreakdown(data.pointsEarned),
-      // Recorded before trust (contract §17): awarded.
-      status: data.status === 'held' ? 'held' : 'awarded',
-      holdReasons: Array.isArray(data.holdReasons) ? data.holdReasons : [],
-    }),
-    pushNotification: data.pushQueued === true,
+    ...(data as RecordedTransaction),
+    capped: data.capped === true,
+    occurredAt: occurredAtOf(data),
+    breakdown: data.breakdown ?? legacyBreakdown(data.pointsEarned),
+    holdReasons: Array.isArray(data.holdReasons) ? data.holdReasons : [],
+    ...claimOf(data),
   };
 }
 

@@ -24,7 +24,8 @@ export interface Deposit extends DepositSubmission {
  */
 export function assertDeposit(submission: DepositSubmission & { idempotencyKey?: string }, now: Date): Deposit {
   assertDocumentId(submission.kioskId, 'kioskId');
-  assertDocumentId(submission.userId, 'userId');
+  // Null: an anonymous deposit (§18); a missing userId is refused by the schema.
+  if (submission.userId !== null) assertDocumentId(submission.userId, 'userId');
   if (submission.plasticCount + submission.metalCount === 0) {
     throw badRequest('plasticCount and metalCount: a transaction needs at least one item');
   }

@@ -97,6 +97,16 @@ export function depositWorth(base: number, applying: ApplyingPromotion[], capLef
     const points = promotion.left === null ? full : Math.min(full, promotion.left);
     entries.push({ source: 'promotion', promotionId: promotion.id, name: promotion.name, points });
   }
+  return capBreakdown(entries, capLeft);
+}
+
+/**
+ * `entries` (the base first, then the promotions in the order applied) cut to the
+ * `capLeft` points the daily cap still allows: from the last applied first, then the
+ * base. A claimed deposit (§18) is cut so, from the breakdown it was worth when recorded.
+ */
+export function capBreakdown(worth: readonly BreakdownEntry[], capLeft: number): DepositWorth {
+  const entries = [...worth];
   const uncapped = entries.reduce((sum, entry) => sum + entry.points, 0);
   let over = uncapped - Math.max(0, capLeft);
   for (let index = entries.length - 1; index >= 0 && over > 0; index--) {

@@ -1,4 +1,4 @@
-import { depositWorth, type ApplyingPromotion } from './promotions';
+import { capBreakdown, depositWorth, type ApplyingPromotion } from './promotions';
 import type { BreakdownEntry } from '../model/promotionViews';
 import { MAX_EXPIRE_AFTER_MONTHS, MIN_EXPIRE_AFTER_MONTHS, parseDay, type Day, type ExpiryRule } from './pointsExpiry';
 
@@ -190,7 +190,12 @@ export const utcDay = (instant: Date): string => instant.toISOString().slice(0, 
 export function computeAward(
   config: RewardsConfig,
   user: UserTotals,
-  counts: { plasticCount: number; metalCount: number },
+  counts: {
+    plasticCount: number;
+    metalCount: number;
+    /** What the deposit was worth when it was recorded (a claim, §18): the cap cuts it; absent: its worth now. */
+    recorded?: readonly BreakdownEntry[];
+  },
   occurredAt: Date,
   oldestDay: string,
   promotions: ApplyingPromotion[] = [],
@@ -199,7 +204,10 @@ export function computeAward(
   const totalItems = counts.plasticCount + counts.metalCount;
   const day = utcDay(occurredAt);
   const earnedBefore = user.earnedByDay[day] ?? 0;
-  const { pointsEarned, breakdown, capped } = depositWorth(base, promotions, config.dailyPointsCap - earnedBefore);
+  const capLeft = config.dailyPointsCap - earnedBefore;
+  const { pointsEarned, breakdown, capped } = counts.recorded
+    ? capBreakdown(counts.recorded, capLeft)
+    : depositWorth(base, promotions, capLeft);
   const totalPoints = user.totalPoints + pointsEarned;
   const earnedByDay: Record<string, number> = {};
   for (const [earnedDay, points] of Object.entries(user.earnedByDay)) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { VOUCHER_CODE_LENGTH } from '../model/limits';
+import { MAX_WRITTEN_CODE_LENGTH, VOUCHER_CODE_LENGTH } from '../model/limits';
 
 /** Crockford's base32: no I, L, O or U, so a code read aloud or off a screen has no look-alikes. */
 export const VOUCHER_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -13,8 +13,6 @@ export function newVoucherCode(): string {
   return [...randomBytes(VOUCHER_CODE_LENGTH)].map((byte) => VOUCHER_ALPHABET[byte & 31]).join('');
 }
 
-/** Longer than any code written with spaces and hyphens: refused before it is looked at. */
-export const MAX_WRITTEN_CODE_LENGTH = 64;
 const CODE_PATTERN = new RegExp(`^[${VOUCHER_ALPHABET}]{${VOUCHER_CODE_LENGTH}}$`);
 
 /**

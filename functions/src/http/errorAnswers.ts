@@ -42,6 +42,10 @@ export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   'hold-resolved': 409,
   'account-suspended': 403,
   'alert-resolves-itself': 409,
+  // Claim codes (§18)
+  'claim-not-found': 404,
+  'claim-used': 409,
+  'claim-expired': 409,
 };
 
 /** An ApiError as the API answers it: its code's status, the headers its details call for, and `{ error, code }`. */

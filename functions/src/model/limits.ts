@@ -39,3 +39,5 @@ export const MAX_PROMOTION_BONUS_POINTS = 10_000;
 export const MAX_PROMOTION_MIN_ITEMS = 1000;
 export const MAX_PROMOTION_KIOSKS = 100;
 export const MAX_PROMOTION_BUDGET_POINTS = 100_000_000;
+/** Longer than any code (a voucher's, a claim's) written with spaces and hyphens: refused before it is looked at. */
+export const MAX_WRITTEN_CODE_LENGTH = 64;

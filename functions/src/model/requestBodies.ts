@@ -22,6 +22,7 @@ import { KIOSK_STATUSES, REWARD_KINDS } from './vocabulary';
 import { WEBHOOK_EVENT_TYPES } from './webhookEventTypes';
 import { promotionBody, simulateBody } from './promotionViews';
 import { holdDecisionBody, suspensionBody } from './trustViews';
+import { claimBody } from './claimViews';
 
 const itemCount = Type.Integer({ minimum: 0, maximum: MAX_ITEMS_PER_MATERIAL });
 const text = Type.String({ minLength: 1, maxLength: 2000 });
@@ -72,7 +73,10 @@ export type KioskStatusBody = Static<typeof kioskStatusBody>;
 
 const depositFields = {
   kioskId: id,
-  userId: id,
+  userId: nullable({
+    ...id,
+    description: 'Who deposited; null: the recycler did not identify, and gets a claim code instead (§18)',
+  }),
   plasticCount: itemCount,
   metalCount: itemCount,
   // Optional, and never null: ajv refuses null where no `nullable` says otherwise.
@@ -258,6 +262,8 @@ export const bodySchemas = {
   // Trust (contract §17).
   holdDecisionBody,
   suspensionBody,
+  // Claim codes (§18).
+  claimBody,
 } as const;
 
 export type BodySchemaName = keyof typeof bodySchemas;

@@ -9,5 +9,6 @@ export const HOLD_RESOLUTIONS = ['released', 'rejected'] as const;
 export type HoldResolution = (typeof HOLD_RESOLUTIONS)[number];
 
 /** What a transaction's points are: credited, or waiting for review. */
-export const TRANSACTION_STATUSES = ['awarded', 'held'] as const;
+/** (`unclaimed`: an anonymous deposit's points wait for a claim, contract §18.) */
+export const TRANSACTION_STATUSES = ['awarded', 'held', 'unclaimed'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];

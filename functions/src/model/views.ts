@@ -10,6 +10,7 @@ import { coordinates } from './requestBodies';
 import { KIOSK_STATUSES } from './vocabulary';
 import { breakdownField } from './promotionViews';
 import { HOLD_REASONS, TRANSACTION_STATUSES } from './trustVocabulary';
+import { transactionClaimFields } from './claimViews';
 
 /** The one error body: a sentence for people, a code for programs. */
 export const ErrorBody = closedObject(
@@ -105,14 +106,22 @@ export type UserView = Static<typeof User>;
 export const Transaction = closedObject(
   {
     id: { ...id, description: 'The transaction id; the same on every replay of one Idempotency-Key' },
-    userId: id,
+    userId: nullable({ ...id, description: 'Null: an anonymous deposit not claimed yet (§18)' }),
     kioskId: id,
     plasticCount: count,
     metalCount: count,
     totalItems: count,
-    pointsEarned: { ...count, description: 'The points awarded: all the items are worth, or what the daily cap left' },
+    pointsEarned: {
+      ...count,
+      description:
+        'The points awarded: all the items are worth, or what the daily cap left (unclaimed: what the deposit is ' +
+        'worth; the daily cap of its claimer applies when it is claimed)',
+    },
     capped: Type.Boolean({ description: "The daily cap of the deposit's UTC day reduced `pointsEarned`" }),
-    newBalance: { ...count, description: "The user's spendable points after this transaction" },
+    newBalance: nullable({
+      ...count,
+      description: "The user's spendable points after this transaction; null while it is unclaimed",
+    }),
     occurredAt: Type.String({
       format: 'date-time',
       description: 'When the deposit was made (the `occurredAt` sent, else when it was accepted), ISO 8601 UTC',
@@ -122,11 +131,14 @@ export const Transaction = closedObject(
     status: stringEnum(TRANSACTION_STATUSES, {
       description:
         "`awarded`: the points are credited; `held`: they wait for an operator's review (contract §17), " +
-        '`newBalance` is the balance before and `pointsEarned` what a release credits',
+        '`newBalance` is the balance before and `pointsEarned` what a release credits; `unclaimed`: an anonymous ' +
+        'deposit (`userId` null) whose points wait for a claim with its code (§18)',
     }),
     holdReasons: Type.Array(stringEnum(HOLD_REASONS), {
       description: 'Every rule a held deposit tripped; empty when awarded at once',
     }),
+    // Claim codes (contract §18).
+    ...transactionClaimFields,
   },
   { $id: 'Transaction', description: 'A recorded transaction, as the kiosk that submitted it is told.' },
 );

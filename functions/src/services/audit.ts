@@ -142,7 +142,7 @@ const earnedFromTransactions: UserCheck = (books) => {
         `earn entry ${entry.id} of user ${userId} names transaction ${entry.get('transaction.id')}, ` +
         'which is no transaction of theirs',
     );
-  for (const transaction of transactions.filter((each) => !isHeld(each))) {
+  for (const transaction of transactions.filter((each) => !isHeld(each) && isCredited(each))) {
     const entries = byTransaction.get(transaction.id) ?? [];
     const pointsEarned = intOf(transaction.get('pointsEarned'));
     if (entries.length !== 1) {
@@ -182,6 +182,28 @@ const heldWithoutEarn: UserCheck = (books) => {
   }
   return differences;
 };
+/** Credited to its user: not an anonymous deposit waiting for its claim (§18), which has no `earn` entry yet. */
+const isCredited = (transaction: DocumentSnapshot): boolean => transaction.get('status') !== 'unclaimed';
+
+/**
+ * Anonymous deposits (§18): a transaction of nobody is unclaimed, with its code; an
+ * unclaimed one is nobody's; a claimed one names its claimer and when. (Its `earn`
+ * entry is earnedFromTransactions': none while unclaimed, one once claimed.)
+ */
+const unclaimedAreNobodys: UserCheck = ({ transactions }) =>
+  transactions.flatMap((transaction) => {
+    const userId: unknown = transaction.get('userId');
+    const unclaimed = !isCredited(transaction);
+    if (userId === null && !unclaimed) return [`transaction ${transaction.id} has no user but is not unclaimed`];
+    if (unclaimed && userId !== null) return [`unclaimed transaction ${transaction.id} names user ${String(userId)}`];
+    if (unclaimed && typeof transaction.get('claim.code') !== 'string') {
+      return [`unclaimed transaction ${transaction.id} has no claim code`];
+    }
+    if (transaction.get('claimedAt') !== undefined && unclaimed) {
+      return [`transaction ${transaction.id} was claimed but is still unclaimed`];
+    }
+    return [];
+  });
 
 /**
  * Every redemption has exactly one `redeem` entry, of minus its cost, and a `refund`
@@ -259,6 +281,8 @@ const USER_CHECKS: readonly UserCheck[] = [
   balancesFromEntries,
   earnedFromTransactions,
   heldWithoutEarn,
+  // Claim codes (§18).
+  unclaimedAreNobodys,
   spentOnRedemptions,
   expiredOncePerDay,
   forfeitedOnlyWhenErased,

@@ -6,12 +6,14 @@ import {
   transactionsCollection,
   type RecordedTransaction,
   type TransactionResult,
+  type TransactionView,
 } from '../data/transactions';
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
 import { stageWebhookEvent } from '../data/webhookEvents';
 import type { Deposit } from '../domain/deposit';
 import { keyReused, keyedTransactionId, requestFingerprint } from '../domain/idempotency';
 import type { Award } from '../domain/rewards';
+import type { PlannedClaim } from './claimAward';
 import type { HoldReason } from '../model/trustVocabulary';
 import { stageHold } from './holds';
 
@@ -33,6 +35,8 @@ export interface PlannedAward {
   deposit: Deposit;
   fingerprint: string;
   transactionRef: DocumentReference;
+  /** A claim (§18): the recorded anonymous transaction `transactionRef` awarded to `deposit.userId`. */
+  claim?: PlannedClaim;
 }
 
 /** What a retry compares: the body as sent (the key itself aside), its instant in one spelling. */
@@ -67,9 +71,10 @@ export function stageAward(
   batch: WriteBatch,
   { deposit, fingerprint, transactionRef }: PlannedAward,
   award: Award,
-  origin: { submissionId: string; apiKeyId: string; pushQueued: boolean; holdReasons: HoldReason[] },
+  origin: { userId: string; submissionId: string; apiKeyId: string; pushQueued: boolean; holdReasons: HoldReason[] },
 ): TransactionResult {
-  const { kioskId, userId, plasticCount, metalCount, happenedAt, idempotencyKey } = deposit;
+  const { userId } = origin;
+  const { kioskId, plasticCount, metalCount, happenedAt, idempotencyKey } = deposit;
   const recorded: RecordedTransaction = {
     userId,
     kioskId,
@@ -91,35 +96,42 @@ export function stageAward(
     breakdown: award.breakdown,
   };
   batch.create(transactionRef, newTransaction(recorded));
-  const transaction = transactionView(transactionRef.id, recorded);
+  const transaction = stageEarned(batch, transactionRef.id, { ...recorded, userId, newBalance: award.currentPoints });
+  return { success: true, transaction, pushNotification: origin.pushQueued };
+}
+
+/**
+ * Stages what crediting a transaction to its user records beside the user's figures:
+ * its one `earn` entry (the transaction's own id) and its `transaction.awarded`
+ * webhook event, or for a held one (§17) its hold instead; returns the transaction as
+ * told. A deposit's award and a claim's (services/claimAward.ts) alike.
+ */
+export function stageEarned(
+  batch: WriteBatch,
+  transactionId: string,
+  recorded: RecordedTransaction & { userId: string; newBalance: number },
+): TransactionView {
+  const { userId, kioskId, plasticCount, metalCount, occurredAt } = recorded;
   if (recorded.status === 'held') {
-    stageHold(batch, transaction);
-    return { success: true, transaction, pushNotification: origin.pushQueued };
+    const held = transactionView(transactionId, recorded);
+    stageHold(batch, { ...held, userId });
+    return held;
   }
   batch.create(
-    ledgerCollection().doc(transactionRef.id),
+    ledgerCollection().doc(transactionId),
     newLedgerEntry({
       userId,
       kind: 'earn',
-      points: award.pointsEarned,
-      balanceAfter: award.currentPoints,
-      transaction: {
-        id: transactionRef.id,
-        kioskId,
-        plasticCount,
-        metalCount,
-        occurredAt: happenedAt,
-        breakdown: award.breakdown,
-      },
+      points: recorded.pointsEarned,
+      balanceAfter: recorded.newBalance,
+      transaction: { id: transactionId, kioskId, plasticCount, metalCount, occurredAt, breakdown: recorded.breakdown },
     }),
   );
-  stageWebhookEvent(batch, {
-    type: 'transaction.awarded',
-    subjectId: transactionRef.id,
-    at: new Date(),
-    data: transaction,
-  });
-  return { success: true, transaction, pushNotification: origin.pushQueued };
+  const transaction = transactionView(transactionId, recorded);
+  // A claimed deposit's code stays with its user: a webhook never carries a code (contract, part four).
+  const { claim: _code, ...told } = transaction;
+  stageWebhookEvent(batch, { type: 'transaction.awarded', subjectId: transactionId, at: new Date(), data: told });
+  return transaction;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { logInfo } from '../log';
 import { commitOnFreshReads, contention, db } from '../adapters/firestore';
-import { offlineWindowDays } from '../config';
+import { capWindowDays, claimValidDays, offlineWindowDays } from '../config';
 import { depositKioskFromSnapshot, kioskClockFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
 import { activePromotions, type StoredPromotion } from '../data/promotions';
 import { loadRewardsConfig } from '../data/rewardsConfig';
@@ -16,13 +16,24 @@ import {
 } from '../domain/deposit';
 import { assertKioskMatches, type KioskCaller } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
-import { computeAward, type Award, type RewardsConfig } from '../domain/rewards';
+import { computeAward, pointsFor, type Award, type RewardsConfig } from '../domain/rewards';
 import { heldAward, type RiskConfig } from '../domain/risk';
-import type { DepositSetting } from '../domain/promotions';
+import { depositWorth, type DepositSetting } from '../domain/promotions';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { settleInOrder, type Settled } from '../domain/settleInOrder';
 import { ApiError, conflict, notFound, overloaded } from '../errors';
 import { planAward, recordedAnswer, stageAward, type AwardOutcome, type PlannedAward } from './awardRecord';
+import {
+  claimAnswered,
+  claimReads,
+  inHoldOrder,
+  recordedHoldReasons,
+  stageClaimed,
+  stageUnclaimed,
+  type PlannedClaim,
+} from './claimAward';
+import { transactionsCollection } from '../data/transactions';
+import type { ClaimedDeposit } from '../data/claims';
 import { profileToAward } from './provisioning';
 import { itemsByDayAfter, startRiskJudging } from './risk';
 import { readWithBudgets } from './promotionBudgets';
@@ -53,7 +64,7 @@ export async function acceptDeposits(
     settle: (deposits) =>
       awardTransactions(deposits, {
         apiKeyId: caller.keyId,
-        oldestAcceptedDay: oldestAcceptedDay(now, offlineMaxDays),
+        oldestAcceptedDay: oldestAcceptedDay(now, capWindowDays()),
         checkIfNew: (deposit) => assertInOfflineWindow(deposit, now, offlineMaxDays),
       }),
   });
@@ -73,7 +84,7 @@ export async function acceptDeposit(
 export interface AwardOrigin {
   /** The kiosk key that sent them. */
   apiKeyId: string;
-  /** The first UTC day a deposit may still arrive for: earlier days' earnings are forgotten. */
+  /** The first UTC day a deposit may still arrive (or be claimed, §18) for: earlier days' earnings are forgotten. */
   oldestAcceptedDay: string;
   /** Throws an ApiError for a new deposit the service must refuse; a retry is answered from its record first. */
   checkIfNew?: (deposit: Deposit) => void;
@@ -115,10 +126,11 @@ export async function awardTransactions(deposits: Deposit[], origin: AwardOrigin
   const rounds = roundsOf(planned);
   const settled = await settleInOrder(planned, {
     prepare: (award) => award,
-    groupOf: (award) => award.deposit.userId,
+    groupOf: ({ deposit }) => deposit.userId ?? anonymousGroup(deposit.kioskId),
     roundOf: (index) => rounds[index],
     settle: (awards) => {
       const { userId } = awards[0].deposit;
+      if (userId === null) return recordAnonymous(awards, { ...shared, origin });
       return oneAtATimePerUser(userId, () => {
         // Waiting longer than contention may last is overload: given up before anything is read or written.
         if (Date.now() - arrivedAt > contention.deadlineMs) throw overloaded();
@@ -129,6 +141,12 @@ export async function awardTransactions(deposits: Deposit[], origin: AwardOrigin
   for (const each of settled) if ('outcome' in each) logOutcome(each.outcome);
   return settled;
 }
+
+/**
+ * The group of a kiosk's anonymous deposits (§18), recorded together: no user id holds
+ * a slash (domain/ids.ts), so none is ever taken for one.
+ */
+const anonymousGroup = (kioskId: string): string => `/anonymous/${kioskId}`;
 
 /**
  * What every deposit's award reads alike: the rewards config, the limits (contract §17),
@@ -189,13 +207,12 @@ async function awardToUser(
   },
 ): Promise<Settled<AwardOutcome>[]> {
   const submissionId = randomUUID();
-  const refs = [usersCollection().doc(userId), ...awards.map(({ transactionRef }) => transactionRef)];
-  const settingOf = ({ deposit }: PlannedAward): DepositSetting => ({
-    kioskId: deposit.kioskId,
-    totalItems: deposit.plasticCount + deposit.metalCount,
-    occurredAt: deposit.happenedAt,
-    kiosk: read.clocks.get(deposit.kioskId)!,
-  });
+  const refs = [
+    usersCollection().doc(userId),
+    ...awards.map(({ transactionRef }) => transactionRef),
+    ...awards.flatMap(({ claim }) => (claim ? claimReads(claim) : [])),
+  ];
+  const settingOf = ({ deposit }: PlannedAward) => depositSetting(deposit, read.clocks);
 
   return commitOnFreshReads(async (batch) => {
     // The promotions' budget shards are read with the user, in the same round trip (§16).
@@ -209,9 +226,19 @@ async function awardToUser(
     const snapOf = new Map(snaps.map((snap) => [snap.ref.path, snap]));
     const profile = await profileToAward(userSnap, read.config);
     const fresh = awards
-      .filter((award) => !snapOf.get(award.transactionRef.path)?.exists)
+      .filter((award) => !award.claim && !snapOf.get(award.transactionRef.path)?.exists)
       .map(({ deposit }) => deposit);
     const risk = await startRiskJudging(read.limits, userId, fresh, read.kiosks, read.origin.oldestAcceptedDay);
+    // A claim (§18) is judged on its claimer's limits; its kiosk's were judged when it was recorded.
+    const claimed = awards.filter(({ claim }) => claim).map(({ deposit }) => deposit);
+    const claimerLimits = { ...read.limits, kioskItemsPerMinute: null };
+    const claimRisk = await startRiskJudging(
+      claimerLimits,
+      userId,
+      claimed,
+      read.kiosks,
+      read.origin.oldestAcceptedDay,
+    );
     // Points are added in the month they are credited, whenever the deposit was made (domain/pointsExpiry.ts).
     const addedIn = monthOf(new Date());
     let user = profile.user;
@@ -219,34 +246,44 @@ async function awardToUser(
     const settled = awards.map((award): Settled<AwardOutcome> => {
       const recorded = snapOf.get(award.transactionRef.path);
       try {
-        if (recorded?.exists) return { outcome: recordedAnswer(award, recorded, submissionId) };
-        read.origin.checkIfNew?.(award.deposit);
         const { kioskId, plasticCount, metalCount, happenedAt } = award.deposit;
-        const kiosk = read.kiosks.get(kioskId);
-        if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
-        if (!user) throw notFound(`User ${userId} not found`);
-        assertTakesDeposits(kioskId, kiosk.status);
+        if (award.claim) {
+          const answered = claimAnswered(award.claim, recorded!, (ref) => snapOf.get(ref.path), submissionId);
+          if (answered) return { outcome: answered };
+          if (!user) throw notFound(`User ${userId} not found`);
+          // Trust (§17): a suspended user claims nothing (their deposits are held; a claim is refused).
+          if (user.suspended) throw new ApiError('account-suspended', 'This account is suspended: it cannot claim');
+        } else {
+          if (recorded?.exists) return { outcome: recordedAnswer(award, recorded, submissionId) };
+          read.origin.checkIfNew?.(award.deposit);
+          const kiosk = read.kiosks.get(kioskId);
+          if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
+          if (!user) throw notFound(`User ${userId} not found`);
+          assertTakesDeposits(kioskId, kiosk.status);
+        }
         latest = computeAward(
           read.config,
           user,
-          { plasticCount, metalCount },
+          { plasticCount, metalCount, recorded: award.claim?.recorded },
           happenedAt,
           read.origin.oldestAcceptedDay,
-          budgets.applying(settingOf(award)),
+          // A claimed deposit's promotions were applied, and their budgets spent, when it was recorded.
+          award.claim ? [] : budgets.applying(settingOf(award)),
         );
-        // A held deposit's promotions spend their budgets now (docs/trust.md).
-        budgets.take(latest.breakdown);
+        // A held deposit's promotions spend their budgets now (docs/trust.md); a claim's spent them when recorded.
+        if (!award.claim) budgets.take(latest.breakdown);
         // Trust (contract §17): past a limit the deposit is recorded and counted, its points held.
-        const holdReasons = risk.judge(award.deposit, user);
+        const judging = award.claim ? claimRisk : risk;
+        const holdReasons = award.claim
+          ? inHoldOrder([...recordedHoldReasons(recorded!), ...judging.judge(award.deposit, user)])
+          : risk.judge(award.deposit, user);
         const held = holdReasons.length > 0;
         if (held) latest = heldAward(read.config, latest, user.totalPoints);
-        risk.count(award.deposit, holdReasons);
-        const transaction = stageAward(batch, award, latest, {
-          submissionId,
-          apiKeyId: read.origin.apiKeyId,
-          pushQueued: user.pushToken !== undefined,
-          holdReasons,
-        });
+        judging.count(award.deposit, holdReasons);
+        const origin = { userId, submissionId, pushQueued: user.pushToken !== undefined, holdReasons };
+        const transaction = award.claim
+          ? stageClaimed(batch, { ...award, claim: award.claim }, recorded!, latest, origin)
+          : stageAward(batch, award, latest, { ...origin, apiKeyId: read.origin.apiKeyId });
         const { currentPoints, totalPoints, recycledCount, earnedByDay } = latest;
         const pointsByMonth = held
           ? user.pointsByMonth
@@ -282,9 +319,116 @@ async function awardToUser(
         itemsByDay: user.itemsByDay,
       });
       risk.stage(batch, new Date());
+      claimRisk.stage(batch, new Date());
     }
     return { result: settled, commit: latest !== undefined };
   });
+}
+
+/**
+ * Anonymous deposits (§18) in one atomic commit: each recorded as any deposit (a
+ * retry answered from its record, the origin's and the kiosk's checks), worth its
+ * points now, credited to nobody: its claim code waits for a claim (awardClaim).
+ */
+async function recordAnonymous(
+  awards: PlannedAward[],
+  read: {
+    config: RewardsConfig;
+    limits: RiskConfig;
+    kiosks: Map<string, DepositKiosk>;
+    clocks: Map<string, DepositSetting['kiosk']>;
+    promotions: { current: StoredPromotion[] };
+    origin: AwardOrigin;
+  },
+): Promise<Settled<AwardOutcome>[]> {
+  const submissionId = randomUUID();
+  const validDays = claimValidDays();
+  // One kiosk's (anonymousGroup): its id picks the budget shards its promotions take from (promotionBudgets.ts).
+  const { kioskId } = awards[0].deposit;
+  const known = awards.filter(({ deposit }) => read.kiosks.get(deposit.kioskId));
+  return commitOnFreshReads(async (batch) => {
+    const { snapshots, budgets } = await readWithBudgets(
+      read.promotions,
+      awards.map(({ transactionRef }) => transactionRef),
+      known.map(({ deposit }) => depositSetting(deposit, read.clocks)),
+      kioskId,
+    );
+    // Trust (§17): its items count towards its kiosk's limit now; its claimer's limits are judged at the claim.
+    const kioskLimit = { ...read.limits, userItemsPerDay: null, travelKmh: null };
+    const fresh = awards.filter((_, index) => !snapshots[index].exists).map(({ deposit }) => deposit);
+    const risk = await startRiskJudging(kioskLimit, kioskId, fresh, read.kiosks, read.origin.oldestAcceptedDay);
+    let staged = false;
+    const settled = awards.map((award, index): Settled<AwardOutcome> => {
+      try {
+        if (snapshots[index].exists) return { outcome: recordedAnswer(award, snapshots[index], submissionId) };
+        read.origin.checkIfNew?.(award.deposit);
+        const { plasticCount, metalCount } = award.deposit;
+        const kiosk = read.kiosks.get(kioskId);
+        if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
+        assertTakesDeposits(kioskId, kiosk.status);
+        // Its worth now, promotions included and their budgets spent; the cap is its claimer's, when claimed.
+        const base = pointsFor(read.config, plasticCount, metalCount);
+        const applying = budgets.applying(depositSetting(award.deposit, read.clocks));
+        const { breakdown } = depositWorth(base, applying, Number.POSITIVE_INFINITY);
+        budgets.take(breakdown);
+        const holdReasons = risk.judge(award.deposit, { suspended: false, itemsByDay: {} });
+        risk.count(award.deposit, holdReasons);
+        staged = true;
+        const origin = { submissionId, apiKeyId: read.origin.apiKeyId, validDays, holdReasons };
+        return { outcome: { result: stageUnclaimed(batch, award, breakdown, origin), replayed: false } };
+      } catch (error) {
+        if (error instanceof ApiError) return { error };
+        throw error;
+      }
+    });
+    if (staged) {
+      budgets.stage(batch);
+      risk.stage(batch, new Date());
+    }
+    return { result: settled, commit: staged };
+  });
+}
+
+/** Where and when a deposit was made, as the promotions judge it (§16). */
+const depositSetting = (deposit: Deposit, clocks: Map<string, DepositSetting['kiosk']>): DepositSetting => ({
+  kioskId: deposit.kioskId,
+  totalItems: deposit.plasticCount + deposit.metalCount,
+  occurredAt: deposit.happenedAt,
+  kiosk: clocks.get(deposit.kioskId)!,
+});
+
+/**
+ * A claim (§18): the anonymous deposit `claimed` awarded to `userId` as their deposit
+ * of when it happened, through the very path of a deposit's award (awardToUser): the
+ * daily cap of its `occurredAt` day, the `earn` entry, `recycledCount`, the webhook
+ * event, one commit at a time per user.
+ */
+export async function awardClaim(
+  userId: string,
+  { transactionId, kioskId, plasticCount, metalCount, occurredAt }: ClaimedDeposit,
+  claim: PlannedClaim,
+  { config, limits }: { config: RewardsConfig; limits: RiskConfig },
+): Promise<AwardOutcome> {
+  const award: PlannedAward = {
+    deposit: { kioskId, userId, plasticCount, metalCount, happenedAt: occurredAt },
+    fingerprint: claim.fingerprint,
+    transactionRef: transactionsCollection().doc(transactionId),
+    claim,
+  };
+  // The key of the deposit's kiosk is the transaction's own: a claim records no kiosk key.
+  const origin = { apiKeyId: '', oldestAcceptedDay: oldestAcceptedDay(new Date(), capWindowDays()) };
+  const [settled] = await oneAtATimePerUser(userId, () =>
+    awardToUser(userId, [award], {
+      config,
+      limits,
+      kiosks: new Map(),
+      clocks: new Map(),
+      promotions: { current: [] },
+      origin,
+    }),
+  );
+  if ('error' in settled) throw settled.error;
+  return settled.outcome;
 }
 
 /**

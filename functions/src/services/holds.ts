@@ -35,7 +35,7 @@ import { tellOnce, type Claim } from './notifyOnce';
  */
 
 /** Stages the hold of a deposit recorded `held` (its transaction staged beside it) and its `points.held` event. */
-export function stageHold(batch: WriteBatch, transaction: TransactionView): void {
+export function stageHold(batch: WriteBatch, transaction: TransactionView & { userId: string }): void {
   const now = new Date();
   const hold = {
     transactionId: transaction.id,

@@ -25,8 +25,11 @@ import type { BreakdownEntry } from '../model/promotionViews';
  * A promotion without a budget is counted the same way, on its user's shard alone.
  */
 
-/** The shard an award of `userId` takes from first: users are spread evenly, each always on one. */
-function homeShard(userId: string): number {
+/**
+ * The shard an award of `userId` takes from first: users are spread evenly, each always
+ * on one (an anonymous deposit, §18, on its kiosk's: services/claimAward.ts gives back there).
+ */
+export function homeShard(userId: string): number {
   let hash = 2166136261;
   for (let index = 0; index < userId.length; index++) hash = Math.imul(hash ^ userId.charCodeAt(index), 16777619);
   return (hash >>> 0) % BUDGET_SHARDS;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { DocumentData } from 'firebase-admin/firestore';
+import { FieldValue, type DocumentData } from 'firebase-admin/firestore';
+import { effectsSettled } from '../data/pendingEffects';
 import { db, runTransaction } from '../adapters/firestore';
 import type { PushTransport } from '../adapters/push';
 import { depositKioskFromSnapshot, kiosksCollection } from '../data/kiosks';
@@ -12,6 +13,8 @@ import { pushClaimed, stageTelling, type Claim } from './notifyOnce';
 /**
  * The side effects of a recorded transaction (kiosk counters and daily figures,
  * in-app notification, push), safe to run any number of times for one transaction.
+ * Run again when an anonymous transaction is claimed (triggers/claimCreated.ts): its
+ * kiosk counted it once, its claimer is told then.
  *
  * The kiosk's counters and daily figures come first: a fold (services/kioskFold.ts)
  * counts the transaction together with the kiosk's others not counted yet, so that
@@ -38,6 +41,11 @@ export async function applyTransactionEffects(transactionId: string, push: PushT
     if (!transaction) return { state: 'missing' };
     const effects: DocumentData = transaction.effects ?? {};
     if (effects.completedAt) return { state: 'complete' };
+    // An anonymous deposit (§18) tells nobody until it is claimed: the claim makes its effects pending again.
+    if (transaction.userId === null) {
+      tx.update(transactionRef, { 'effects.completedAt': FieldValue.serverTimestamp(), ...effectsSettled() });
+      return { state: 'completed-now' };
+    }
 
     // Kiosk and user are read outside the lock: many transactions of one kiosk or
     // user run at once, and locking those documents would make them wait on each other.

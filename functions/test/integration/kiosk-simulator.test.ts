@@ -110,7 +110,7 @@ test('offline for days, restarted, reconnected through a network that loses an a
   expect(stored.size).toBe(130);
   const byKey = new Map(stored.docs.map((doc) => [doc.get('idempotencyKey'), doc]));
   const days = new Map<string, KioskDayFigures>();
-  const pointsByUser = new Map<string, number>();
+  const pointsByUser = new Map<string | null, number>();
   for (const deposit of deposits) {
     const doc = byKey.get(deposit.idempotencyKey)!;
     expect(doc.id).toBe(answers.get(deposit.idempotencyKey)!.id);

@@ -36,6 +36,7 @@ describe('POST /kiosk/transaction', () => {
         ...awarded,
         occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         breakdown: [{ source: 'base', points: 70 }],
+        status: 'awarded',
       },
       pushNotification: true,
     });

@@ -37,6 +37,7 @@ describe('cold start: importing src/index.ts', () => {
     expect(Object.keys(exported as object).sort()).toEqual([
       'alertPush',
       'api',
+      'claimEffects',
       'deliverWebhook',
       'effectsSweep',
       'holdDecisionEffects',

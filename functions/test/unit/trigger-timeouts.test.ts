@@ -35,6 +35,7 @@ describe('event triggers: 2nd gen, retried, and given longer than their longest 
   const push = FCM_SEND_WORST_MS + PERSIST_DEADLINE_MS;
   test.each([
     ['transactionEffects', WAIT_FOR_LEASE_MS + FOLD_INTERVAL_MS + contention.deadlineMs + contention.deadlineMs + push],
+    ['claimEffects', WAIT_FOR_LEASE_MS + FOLD_INTERVAL_MS + contention.deadlineMs + contention.deadlineMs + push],
     ['redemptionEffects', contention.deadlineMs + push],
     ['voucherUseEffects', contention.deadlineMs + push],
     // The outcome write is tried once; the push itself is the long part.

@@ -40,7 +40,7 @@ const cases: Record<BodySchemaName, SchemaCase> = {
     valid: { kioskId: 'kiosk-1', userId: 'user-1', plasticCount: 3, metalCount: 2 },
     full: {
       kioskId: 'kiosk-1',
-      userId: 'user-1',
+      userId: null,
       plasticCount: 0,
       metalCount: 1000,
       occurredAt: '2026-11-23T09:30:00Z',
@@ -200,6 +200,12 @@ const cases: Record<BodySchemaName, SchemaCase> = {
     full: { reason: 'x'.repeat(200) },
     required: ['reason'],
     wrongType: ['reason', 3],
+  },
+  claimBody: {
+    valid: { code: '7K3QM9XWD2HT' },
+    full: { code: ' 7k3q-m9xw d2ht ' },
+    required: ['code'],
+    wrongType: ['code', 7],
   },
 };
 

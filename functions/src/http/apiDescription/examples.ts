@@ -54,6 +54,15 @@ export const transactionExample: TransactionView = {
   holdReasons: [],
 };
 
+/** An anonymous deposit (§18), as its kiosk is told: no user yet, a code to claim it with. */
+export const unclaimedTransactionExample: TransactionView = {
+  ...transactionExample,
+  userId: null,
+  newBalance: null,
+  status: 'unclaimed',
+  claim: { code: '7K3QM9XWD2HT', expiresAt: '2026-12-23T08:12:44.000Z' },
+};
+
 export const rewardExample: RewardView = {
   id: 'coffee-voucher',
   name: 'Coffee at Kaffee Alex',

@@ -239,4 +239,15 @@ export const routeTable: RouteEntry[] = [
     '/admin/alerts/:alertId/resolve',
     () => (require('./resolveAlert') as typeof import('./resolveAlert')).resolveAlertRoute,
   ),
+  // Claim codes (contract §18).
+  lazy(
+    'POST',
+    '/user/:userId/claims',
+    () => (require('./claimDeposit') as typeof import('./claimDeposit')).claimDepositRoute,
+  ),
+  lazy(
+    'GET',
+    '/admin/kiosks/:kioskId/unclaimed',
+    () => (require('./kioskUnclaimed') as typeof import('./kioskUnclaimed')).kioskUnclaimedRoute,
+  ),
 ];
