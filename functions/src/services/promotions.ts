@@ -2,9 +2,10 @@ import { kioskClockFromSnapshot, kiosksCollection } from '../data/kiosks';
 import { activePromotions, publicView, type StoredPromotion } from '../data/promotions';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { userFromSnapshot, usersCollection } from '../data/users';
+import { assertDocumentId } from '../domain/ids';
 import { depositWorth, promotionApplies, type DepositWorth } from '../domain/promotions';
 import { pointsFor, utcDay } from '../domain/rewards';
-import { notFound } from '../errors';
+import { badRequest, notFound } from '../errors';
 import type { PublicPromotionView, SimulateBody } from '../model/promotionViews';
 import { budgetsLeft } from './promotionBudgets';
 
@@ -13,7 +14,11 @@ import { budgetsLeft } from './promotionBudgets';
  * rules on what is stored now, the cap the user's when one is named. Writes nothing.
  */
 export async function simulateDeposit(body: SimulateBody): Promise<DepositWorth> {
+  // The ids and the instant are checked as a deposit's are (domain/deposit.ts), before anything is read.
+  assertDocumentId(body.kioskId, 'kioskId');
+  if (body.userId) assertDocumentId(body.userId, 'userId');
   const occurredAt = body.occurredAt ? new Date(body.occurredAt) : new Date();
+  if (Number.isNaN(occurredAt.getTime())) throw badRequest('occurredAt must be a valid RFC 3339 date-time');
   const [config, kioskSnap, userSnap, promotions] = await Promise.all([
     loadRewardsConfig(),
     kiosksCollection().doc(body.kioskId).get(),

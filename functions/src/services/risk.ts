@@ -67,7 +67,11 @@ export async function startRiskJudging(
       : [];
   const windows = new Map(windowSnaps.map((snap) => [snap.id, { snap, window: kioskWindowFromSnapshot(snap) }]));
   const previous = limits.travelKmh !== null ? await previousVisits(userId, deposits) : [];
-  const places = await placesOf(kiosks, previous);
+  // A claim's kiosk (§18) is not among those read for the award: read with the previous deposits' when travel needs it.
+  const places = await placesOf(
+    kiosks,
+    previous.length > 0 ? [...previous.map(({ visit }) => visit.kioskId), ...kioskIds] : [],
+  );
   const visitOf = (kioskId: string, at: Date): Visit => ({ kioskId, at, place: places.get(kioskId) });
   /** This commit's deposits so far, for those after them. */
   const staged: Visit[] = [];
@@ -138,13 +142,13 @@ async function previousVisits(userId: string, deposits: Deposit[]): Promise<{ af
   return found.flat();
 }
 
-/** The places of the deposits' kiosks (read already) and of the previous deposits' kiosks (read now, once each). */
+/** The places of `kioskIds`: those of `kiosks` as read already, the others read now, once each. */
 async function placesOf(
   kiosks: ReadonlyMap<string, KioskPlace | undefined>,
-  previous: { visit: Visit }[],
+  kioskIds: string[],
 ): Promise<Map<string, Place | undefined>> {
   const places = new Map([...kiosks].map(([kioskId, kiosk]) => [kioskId, kiosk?.location]));
-  const missing = [...new Set(previous.map(({ visit }) => visit.kioskId))].filter((kioskId) => !places.has(kioskId));
+  const missing = [...new Set(kioskIds)].filter((kioskId) => !places.has(kioskId));
   if (missing.length === 0) return places;
   const snaps = await db().getAll(...missing.map((kioskId) => kiosksCollection().doc(kioskId)));
   for (const snap of snaps) {

@@ -197,7 +197,7 @@ describe('POST /user/{id}/claims', () => {
     const givenBy = async () =>
       (await call('GET', '/admin/promotions', { headers })).body.promotions.find((p: any) => p.id === promotion.id)
         .pointsGiven;
-    const { transaction } = await anonymousDeposit(30);
+    const { transaction, kioskId } = await anonymousDeposit(30);
     const promoted = { source: 'promotion', promotionId: promotion.id, name: promotion.name };
     expect(transaction).toMatchObject({
       pointsEarned: 600,
@@ -223,6 +223,7 @@ describe('POST /user/{id}/claims', () => {
       ],
     });
     expect(await givenBy()).toBe(100);
+    await waitForKioskCount(kioskId, 30);
     expect(await auditBooks()).toMatchObject({ differences: [] });
   });
 
@@ -271,7 +272,7 @@ describe('POST /user/{id}/claims', () => {
     // The service in this process, as the function runs it: its params as functions/.env sets them.
     process.env.OFFLINE_MAX_DAYS ??= '7';
     process.env.CLAIM_VALID_DAYS ??= '30';
-    const { transaction } = await anonymousDeposit(4);
+    const { transaction, kioskId } = await anonymousDeposit(4);
     const userId = await seedUser();
     const { result, injected } = await withLostCommitAnswer(db(), writesTo('claims'), () =>
       claimDeposit(userId, transaction.claim.code, undefined),
@@ -280,6 +281,7 @@ describe('POST /user/{id}/claims', () => {
     expect(result).toMatchObject({ replayed: false, newBalance: 40, transaction: { userId, pointsEarned: 40 } });
     const entries = await db().collection('ledger').where('userId', '==', userId).get();
     expect(entries.docs.map((doc) => doc.get('points'))).toEqual([40]);
+    await waitForKioskCount(kioskId, 4);
     expect(await auditBooks()).toMatchObject({ differences: [] });
   });
 
@@ -324,6 +326,9 @@ describe('POST /user/{id}/claims', () => {
       headers: await adminHeaders(),
     });
     expect(granted).toMatchObject({ status: 200, body: { newBalance: 40, transaction: { userId } } });
+    // The audit compares the kiosks' counters with their transactions: once their triggers have counted them.
+    await waitForKioskCount(transaction.kioskId, 2);
+    await waitForKioskCount(fresh.kioskId, 4);
     expect(await auditBooks()).toMatchObject({ differences: [] });
   });
 

@@ -31,6 +31,7 @@ import { partnerKeys, upsertPartner } from '../../src/data/partners';
 import { bucketDocumentId } from '../../src/data/rateLimits';
 import { sha256Hex } from '../../src/domain/hash';
 import { guessesOf } from '../../src/services/vouchers';
+import { claimGuessesOf } from '../../src/services/claims';
 import { allRoutes } from '../../src/http/routes';
 import { emulatorsFromEnv } from '../harness/emulators';
 import {
@@ -1428,6 +1429,153 @@ const specs: RouteSpec[] = [
           ['ghost-user', fx.adminToken],
         ],
         ([userId, token]) => ({ method: 'DELETE', path: pathsOf('/user/:userId', { userId: [userId] }), token }),
+      ),
+  },
+  // Promotions (§16).
+  { route: 'GET /admin/promotions', runs: 20, requests: () => adminGets(pathsOf('/admin/promotions')) },
+  {
+    route: 'POST /admin/promotions',
+    runs: 80,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/admin/promotions'),
+        token: fx.adminToken,
+        body: (fuzzed) =>
+          bodies(
+            fc.record(
+              {
+                id: fc.constantFrom('fz-promo-1', 'fz-promo-2'),
+                name: text(100),
+                active: fc.boolean(),
+                kioskIds: fc.constantFrom([fx.kioskT], [fx.kioskT, fx.kioskA]),
+                minItems: fc.integer({ min: 1, max: 1000 }),
+                budgetPoints: fc.integer({ min: 1, max: 100_000_000 }),
+                hours: fc.constantFrom('Sa-Su 00:00-24:00', 'Mo-Fr 08:00-18:00'),
+                multiplier: fc.constantFrom(1.1, 2, 10),
+              },
+              { requiredKeys: ['id', 'name', 'multiplier'] },
+            ),
+            {
+              multiplier: fc.constantFrom<unknown>(1, 10.1, 1.25, 0, -2, '2', null, true, []),
+              bonusPoints: fc.constantFrom<unknown>(0, 10_001, 1.5, '5', null, 5),
+              budgetPoints: fc.constantFrom<unknown>(0, 100_000_001, 1.5, '5', true),
+              endsAt: fc.constantFrom<unknown>('2020-01-01T00:00:00Z', 'yesterday', 5, null),
+              hours: hostileText(60),
+              kioskIds: fc.constantFrom<unknown>([], ['a/b'], 'kiosk', [1]),
+            },
+            fuzzed,
+          ),
+      }),
+  },
+  {
+    route: 'POST /admin/promotions/simulate',
+    runs: 60,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/admin/promotions/simulate'),
+        token: fx.adminToken,
+        body: (fuzzed) =>
+          bodies(
+            fc.record(
+              {
+                kioskId: fc.constantFrom(fx.kioskT, 'ghost-kiosk'),
+                userId: fc.constantFrom(fx.user, fx.stranger),
+                plasticCount: fc.integer({ min: 0, max: 1000 }),
+                metalCount: fc.integer({ min: 1, max: 1000 }),
+                occurredAt,
+              },
+              { requiredKeys: ['kioskId', 'plasticCount', 'metalCount'] },
+            ),
+            hostileDeposit,
+            fuzzed,
+          ),
+      }),
+  },
+  {
+    route: 'GET /promotions',
+    runs: 30,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'GET',
+        path: (fuzzed) =>
+          fuzzed
+            ? hostileText(60).map((value) => `/promotions?kioskId=${encodeSegment(value)}`)
+            : fc.constantFrom('/promotions', `/promotions?kioskId=${fx.kioskT}`, '/promotions?kioskId=ghost'),
+      }),
+  },
+  // Trust (§17): holds, alerts, suspension; no hold or suspicious alert exists here, so only their refusals.
+  {
+    route: 'GET /admin/holds',
+    runs: 40,
+    requests: () =>
+      adminGets((fuzzed) =>
+        fuzzed
+          ? fc
+              .tuple(fc.constantFrom('state', 'limit', 'cursor'), hostileText(40))
+              .map(([name, value]) => `/admin/holds?${name}=${encodeSegment(value)}`)
+          : fc.constantFrom('/admin/holds', '/admin/holds?state=all', '/admin/holds?state=open&limit=5'),
+      ),
+  },
+  ...(['release', 'reject'] as const).map((verb): RouteSpec => ({
+    route: `POST /admin/holds/:transactionId/${verb}`,
+    runs: 30,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf(`/admin/holds/:transactionId/${verb}`, { transactionId: ['ghost-transaction'] }),
+        token: fx.adminToken,
+        body: (fuzzed) => bodies(fc.record({ reason: text(200) }), { reason: hostileText(220) }, fuzzed),
+      }),
+  })),
+  {
+    route: 'POST /admin/alerts/:alertId/resolve',
+    runs: 20,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf('/admin/alerts/:alertId/resolve', { alertId: ['ghost-alert'] }),
+        token: fx.adminToken,
+      }),
+  },
+  // Suspending a fixture user would refuse the other specs' redemptions: only users without a profile.
+  ...(['suspend', 'unsuspend'] as const).map((verb): RouteSpec => ({
+    route: `POST /admin/users/:userId/${verb}`,
+    runs: 20,
+    requests: () =>
+      requestsFor(pool(), {
+        method: 'POST',
+        path: pathsOf(`/admin/users/:userId/${verb}`, { userId: [fx.stranger, 'ghost-user'] }),
+        token: fx.adminToken,
+        ...(verb === 'suspend' && {
+          body: (fuzzed: boolean) => bodies(fc.record({ reason: text(200) }), { reason: hostileText(220) }, fuzzed),
+        }),
+      }),
+  })),
+  // Claims (§18): no anonymous deposit exists here, so every code is unknown (404, counted as a guess) or refused.
+  {
+    route: 'GET /admin/kiosks/:kioskId/unclaimed',
+    runs: 20,
+    requests: () => adminGets(pathsOf('/admin/kiosks/:kioskId/unclaimed', { kioskId: [fx.kioskT, 'ghost-kiosk'] })),
+  },
+  {
+    route: 'POST /user/:userId/claims',
+    runs: 40,
+    requests: () =>
+      asCallers('POST', '/user/:userId/claims', ['self', 'adminForUser', 'noProfile', 'stranger'], {
+        idempotency: true,
+        body: (fuzzed) =>
+          bodies(
+            fc.record({ code: fc.constantFrom('ZZZZ-ZZZZ-ZZZZ', '7kq2 m9xh 4tzp', 'AAAAAAAAAA') }),
+            { code: hostileText(60) },
+            fuzzed,
+          ),
+      }),
+    allowWrite: (_request, response, change) =>
+      response.status === 404 &&
+      [fx.user, fx.userPush, fx.stranger].some(
+        (userId) => change.path === `rateLimits/${bucketDocumentId(claimGuessesOf(userId))}`,
       ),
   },
 ];

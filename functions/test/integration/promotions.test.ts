@@ -410,6 +410,18 @@ describe('POST /admin/promotions/simulate', () => {
     const unknownUser = await simulate({ kioskId, userId: 'nobody', plasticCount: 1, metalCount: 0 });
     expect([unknownUser.status, unknownUser.body.code]).toEqual([404, 'not-found']);
     expect((await simulate({ kioskId, plasticCount: -1, metalCount: 0 })).body.error).toContain('plasticCount');
+    // Ids Firestore cannot store, and an instant Date cannot hold, are 400 naming the field (they were 500).
+    const refused = async (body: Body) => {
+      const res = await simulate(body);
+      return [res.status, res.body.error.split(' ')[0]];
+    };
+    expect(await refused({ kioskId, userId: '__x__', plasticCount: 1, metalCount: 0 })).toEqual([400, 'userId']);
+    expect(await refused({ kioskId: '__k__', plasticCount: 1, metalCount: 0 })).toEqual([400, 'kioskId']);
+    const leapSecond = '2016-12-31T23:59:60Z';
+    expect(await refused({ kioskId, plasticCount: 1, metalCount: 0, occurredAt: leapSecond })).toEqual([
+      400,
+      'occurredAt',
+    ]);
   });
 });
 

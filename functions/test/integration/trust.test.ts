@@ -153,6 +153,31 @@ describe('impossible-travel', () => {
     const fast = await deposit(munich, at(10 * HOUR + 30 * 60_000));
     expect(fast.body.transaction).toMatchObject({ status: 'held', holdReasons: ['impossible-travel'] });
   });
+  test("a claim (§18) is judged on the claimed deposit's kiosk: too fast from the claimer's last deposit is held", async () => {
+    await saveRiskConfig({ travelKmh: 250 });
+    const berlin = await kioskAt(BERLIN);
+    const munich = await kioskAt(MUNICH);
+    const userId = await seedUser();
+    const t0 = Date.now() - 6 * HOUR;
+    const at = (offset: number) => new Date(t0 + offset).toISOString();
+    const anonymous = async (offset: number) =>
+      (
+        await submit(munich.apiKey, {
+          kioskId: munich.kioskId,
+          userId: null,
+          plasticCount: 1,
+          metalCount: 0,
+          occurredAt: at(offset),
+        })
+      ).body.transaction.claim.code;
+    const claimAs = async (code: string) =>
+      (await call('POST', `/user/${userId}/claims`, { body: { code }, headers: await adminHeaders() })).body;
+
+    await submit(berlin.apiKey, { kioskId: berlin.kioskId, userId, plasticCount: 1, metalCount: 0, occurredAt: at(0) });
+    const [tooSoon, slowEnough] = [await anonymous(HOUR), await anonymous(4 * HOUR)];
+    expect((await claimAs(tooSoon)).transaction).toMatchObject({ status: 'held', holdReasons: ['impossible-travel'] });
+    expect((await claimAs(slowEnough)).transaction.status).toBe('awarded');
+  });
 });
 
 describe('promotions (§16) and holds', () => {

@@ -315,6 +315,13 @@ const QUERIES: QueryShape[] = [
     collection: 'webhooks',
     orderBy: [['createdAt', ASC]],
   },
+  // Claims (contract §18): how many of a kiosk's deposits are still unclaimed (the console's kiosk page).
+  {
+    file: 'data/claims.ts',
+    lines: [".where('kioskId', '==', kioskId)", ".where('status', '==', 'unclaimed' satisfies TransactionStatus)"],
+    collection: 'transactions',
+    equal: ['kioskId', 'status'],
+  },
   // Trust (contract §17): the user's previous deposit (the travel limit); the holds, open or all, newest first.
   {
     file: 'services/risk.ts',
