@@ -5,7 +5,8 @@
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { KIOSK_RETRIES, postWithRetries, submitAsKiosk } from '../../kiosk-simulator/client.ts';
 import { randomItems } from '../../kiosk-simulator/simulator.ts';
-import { AnswersByKey, randomInt, sum } from './books.mjs';
+import { sum } from '../lib/stats.mjs';
+import { AnswersByKey, randomInt } from './books.mjs';
 
 /** @typedef {import('./run.mjs').Run} Run */
 

@@ -5,7 +5,8 @@ import { pause } from '../../kiosk-simulator/client.ts';
 import { db, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { runAdmin } from '../lib/emulators.mjs';
-import { countOf, docsOf, each, sum } from './books.mjs';
+import { sum } from '../lib/stats.mjs';
+import { countOf, docsOf, each } from './books.mjs';
 import { headersOf, submitRecorded, transactionBody } from './bursts.mjs';
 
 const { pointsModel } = requireFunctions('./lib/data/users.js');

@@ -7,7 +7,8 @@
 // it.
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { db } from '../lib/fleet.mjs';
-import { AnswersByKey, countOf, docsOf, each, notificationsOf, randomInt, sum } from './books.mjs';
+import { AnswersByKey, countOf, docsOf, each, notificationsOf, randomInt } from './books.mjs';
+import { sum } from '../lib/stats.mjs';
 import { countRefusals, headersOf, post, sendBlindly, submitRecorded, transactionBody } from './bursts.mjs';
 import { CAFE } from './vouchers.mjs';
 

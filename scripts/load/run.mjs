@@ -20,7 +20,8 @@ import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulator
 import { waitFor, waitForEffects } from '../../functions/test/harness/wait.ts';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
-import { Ledger, auditBooks, booksTable, pointsAudit, randomInt, roundedSummary, sum } from './books.mjs';
+import { Ledger, auditBooks, booksTable, pointsAudit, randomInt, roundedSummary } from './books.mjs';
+import { sum } from '../lib/stats.mjs';
 import { hotPhase, retriesPhase, submitRecorded, transactionBody } from './bursts.mjs';
 import { pendingEffects, sweepEffects, waitForTriggersToSettle } from './effects.mjs';
 import { EXPIRE_AFTER_MONTHS, lifecycleBooks, lifecyclePhase, seedLifecycle } from './lifecycle.mjs';
