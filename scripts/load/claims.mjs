@@ -16,7 +16,6 @@ const RACES_AT_ONCE = 8;
 /** @param {import('./run.mjs').Run} run */
 export async function claimsPhase(run) {
   const { kiosks, users, ledger, options } = run;
-  const started = performance.now();
   const key = (/** @type {number} */ i) => `claims-${process.pid}-${i}`;
   /** @type {{ id: string, claim: { code: string } }[]} */
   const deposits = [];
@@ -81,7 +80,6 @@ export async function claimsPhase(run) {
     leftUnclaimed: deposits.length - tally.raced,
     duplicatesRefused: /** @type {Record<string, number>} */ (tally.refused)['409 claim-used'] ?? 0,
     replayed: tally.replayed,
-    seconds: (performance.now() - started) / 1000,
   };
   return { tally, figures };
 }

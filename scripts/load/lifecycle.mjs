@@ -36,7 +36,6 @@ export async function seedLifecycle(dormant, leavers) {
 export async function lifecyclePhase(run) {
   const { api, admin, kiosks, dormant, leavers, ledger } = run;
   const rounds = run.options.mixedRounds;
-  const started = performance.now();
   const asSelf = await headersOf(leavers);
   let refusedAsErased = 0;
   const deposit = (/** @type {number} */ round) =>
@@ -81,7 +80,6 @@ export async function lifecyclePhase(run) {
       usersExpiredByEachRun: runs.map((run) => run.expired.users).join(' + '),
       erased: erasures.filter((answer) => answer.success).length,
       depositsRefusedAsErased: refusedAsErased,
-      seconds: (performance.now() - started) / 1000,
     },
   };
 }
