@@ -7,6 +7,7 @@
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf } from './books.mjs';
 import { countRefusals, headersOf, post, submitRecorded, transactionBody } from './bursts.mjs';
+import { asTyped } from './vouchers.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 const BATCH = 10;
@@ -52,11 +53,7 @@ export async function claimsPhase(run) {
   };
   const race = async (/** @type {(typeof deposits)[number]} */ { claim: { code } }, /** @type {number} */ i) => {
     const [mine, other] = [claimers[i % claimers.length], claimers[(i + 1) % claimers.length]];
-    const typed =
-      code
-        .match(/.{1,4}/g)
-        ?.join('-')
-        .toLowerCase() ?? code;
+    const typed = asTyped(code, 0);
     const answers = await Promise.all([claim(mine, typed, key(i)), claim(mine, code, key(i)), claim(other, code)]);
     countRefusals(answers, tally.refused);
     const awarded = answers.filter((answer) => answer.status === 200).map((answer) => answer.body.transaction);

@@ -34,7 +34,7 @@ export async function setUpPartners(run) {
 }
 
 /** `ABCD2345WXYZ` as a person may type it: `abcd-2345-wxyz`, `ABCD 2345 WXYZ` or as it is. */
-function asTyped(/** @type {string} */ code, /** @type {number} */ i) {
+export function asTyped(/** @type {string} */ code, /** @type {number} */ i) {
   const groups = code.match(/.{1,4}/g) ?? [code];
   return [groups.join('-').toLowerCase(), groups.join(' '), code][i % 3];
 }
