@@ -189,6 +189,33 @@ export const inRotation = async (rounds, items, measure) => {
 };
 
 /**
+ * Per concurrency c, one kind of request against another (the baseline first), each named by its field of the row: after
+ * 2c of each, `rounds` rounds of `amount(c)` of each in rotation, `switchTo(c)` before every run. The row: each kind's
+ * p50, ratio = the second's ÷ the first's (its target: ≤ 1.2), and the failures of both.
+ * @typedef {{ build: (n: number) => BenchRequest, switchTo?: (c: number) => Promise<unknown> }} Kind
+ * @typedef {{ concurrencies: number[], rounds: number, amount: (c: number) => number }} VersusPlan
+ * @type {<K extends string>(url: string, plan: VersusPlan, kinds: Record<K, Kind>) => Promise<({ c: number, ratio: number, failed: number } & Record<K, number>)[]>}
+ */
+export const versus = (url, { concurrencies, rounds, amount }, kinds) =>
+  inSequence(concurrencies, async (c) => {
+    const send = async (/** @type {Kind} */ { build, switchTo }, /** @type {number} */ n) => {
+      await switchTo?.(c);
+      return cannon(url, { connections: c, amount: n, build });
+    };
+    const [fields, each] = [Object.keys(kinds), /** @type {Kind[]} */ (Object.values(kinds))];
+    for (const kind of each) await send(kind, 2 * c);
+    const runs = await inRotation(rounds, each, (kind) => send(kind, amount(c)));
+    const p50s = runs.map((loads) => summarize(loads.flatMap((load) => load.latencies)).p50);
+    const ratio = p50s[1] / p50s[0];
+    console.log(
+      `  c=${c}: ${fields.map((field, i) => `${field} ${p50s[i].toFixed(1)}`).join(', ')} (${ratio.toFixed(2)}x)`,
+    );
+    const failed = runs.flat().flatMap((load) => load.failures).length;
+    // Typed by the signature: a p50 per kind's field.
+    return /** @type {any} */ ({ c, ...Object.fromEntries(fields.map((field, i) => [field, p50s[i]])), ratio, failed });
+  });
+
+/**
  * `rounds` of `amount` requests (c=1) per target in rotation, after `warmUp` each; figures pooled per target.
  * @param {{ url: string, request: BenchRequest }[]} targets @param {{ rounds: number, amount: number, warmUp?: number }} plan
  */

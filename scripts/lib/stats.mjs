@@ -13,6 +13,8 @@ export function summarize(values) {
   return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
 }
 
+export const sum = (/** @type {number[]} */ values) => values.reduce((total, n) => total + n, 0);
+
 /** Median of the finite values (mean of the middle two for an even count). @param {number[]} values */
 export const median = (values) => {
   const sorted = [...values].filter(Number.isFinite).sort((a, b) => a - b);

@@ -5,7 +5,7 @@ import { parseJson } from '../../kiosk-simulator/client.ts';
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';
 import { runAdmin } from '../lib/emulators.mjs';
 import { db } from '../lib/fleet.mjs';
-import { summarize } from '../lib/stats.mjs';
+import { sum, summarize } from '../lib/stats.mjs';
 
 /**
  * A phase's checks, by what must hold: [found, expected, ok?] (ok: found === expected unless given).
@@ -15,7 +15,6 @@ import { summarize } from '../lib/stats.mjs';
  */
 
 export const randomInt = (/** @type {number} */ max) => Math.floor(Math.random() * max);
-export const sum = (/** @type {number[]} */ values) => values.reduce((total, n) => total + n, 0);
 /** Count and p50, p95, p99 of `values`, in whole numbers. */
 export const roundedSummary = (/** @type {number[]} */ values) =>
   Object.fromEntries(Object.entries(summarize(values)).map(([key, value]) => [key, Math.round(value)]));

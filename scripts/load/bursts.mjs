@@ -5,7 +5,8 @@
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { KIOSK_RETRIES, postWithRetries, submitAsKiosk } from '../../kiosk-simulator/client.ts';
 import { randomItems } from '../../kiosk-simulator/simulator.ts';
-import { AnswersByKey, randomInt, sum } from './books.mjs';
+import { sum } from '../lib/stats.mjs';
+import { AnswersByKey, randomInt } from './books.mjs';
 
 /** @typedef {import('./run.mjs').Run} Run */
 
@@ -63,7 +64,6 @@ export function countRefusals(answers, refused = {}) {
 /** @param {Run} run */
 export async function hotPhase(run) {
   const { kiosks, hotUser, options } = run;
-  const started = performance.now();
   const answers = await Promise.all(
     Array.from({ length: options.hot }, (_, i) => {
       const kiosk = kiosks[i % kiosks.length];
@@ -75,7 +75,6 @@ export async function hotPhase(run) {
     requests: options.hot,
     notAwarded: options.hot - awarded.length,
     points: sum(awarded.map((answer) => answer.body.transaction.pointsEarned)),
-    seconds: (performance.now() - started) / 1000,
   };
 }
 

@@ -7,6 +7,7 @@
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf } from './books.mjs';
 import { countRefusals, headersOf, post, submitRecorded, transactionBody } from './bursts.mjs';
+import { asTyped } from './vouchers.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 const BATCH = 10;
@@ -16,7 +17,6 @@ const RACES_AT_ONCE = 8;
 /** @param {import('./run.mjs').Run} run */
 export async function claimsPhase(run) {
   const { kiosks, users, ledger, options } = run;
-  const started = performance.now();
   const key = (/** @type {number} */ i) => `claims-${process.pid}-${i}`;
   /** @type {{ id: string, claim: { code: string } }[]} */
   const deposits = [];
@@ -53,11 +53,7 @@ export async function claimsPhase(run) {
   };
   const race = async (/** @type {(typeof deposits)[number]} */ { claim: { code } }, /** @type {number} */ i) => {
     const [mine, other] = [claimers[i % claimers.length], claimers[(i + 1) % claimers.length]];
-    const typed =
-      code
-        .match(/.{1,4}/g)
-        ?.join('-')
-        .toLowerCase() ?? code;
+    const typed = asTyped(code, 0);
     const answers = await Promise.all([claim(mine, typed, key(i)), claim(mine, code, key(i)), claim(other, code)]);
     countRefusals(answers, tally.refused);
     const awarded = answers.filter((answer) => answer.status === 200).map((answer) => answer.body.transaction);
@@ -81,7 +77,6 @@ export async function claimsPhase(run) {
     leftUnclaimed: deposits.length - tally.raced,
     duplicatesRefused: /** @type {Record<string, number>} */ (tally.refused)['409 claim-used'] ?? 0,
     replayed: tally.replayed,
-    seconds: (performance.now() - started) / 1000,
   };
   return { tally, figures };
 }

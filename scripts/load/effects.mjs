@@ -5,7 +5,8 @@ import { waitFor } from '../../functions/test/harness/wait.ts';
 import { db } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { runAdmin } from '../lib/emulators.mjs';
-import { countOf, sum } from './books.mjs';
+import { sum } from '../lib/stats.mjs';
+import { countOf } from './books.mjs';
 
 const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
 

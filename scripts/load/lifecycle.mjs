@@ -5,7 +5,8 @@ import { pause } from '../../kiosk-simulator/client.ts';
 import { db, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { runAdmin } from '../lib/emulators.mjs';
-import { countOf, docsOf, each, sum } from './books.mjs';
+import { sum } from '../lib/stats.mjs';
+import { countOf, docsOf, each } from './books.mjs';
 import { headersOf, submitRecorded, transactionBody } from './bursts.mjs';
 
 const { pointsModel } = requireFunctions('./lib/data/users.js');
@@ -35,7 +36,6 @@ export async function seedLifecycle(dormant, leavers) {
 export async function lifecyclePhase(run) {
   const { api, admin, kiosks, dormant, leavers, ledger } = run;
   const rounds = run.options.mixedRounds;
-  const started = performance.now();
   const asSelf = await headersOf(leavers);
   let refusedAsErased = 0;
   const deposit = (/** @type {number} */ round) =>
@@ -80,7 +80,6 @@ export async function lifecyclePhase(run) {
       usersExpiredByEachRun: runs.map((run) => run.expired.users).join(' + '),
       erased: erasures.filter((answer) => answer.success).length,
       depositsRefusedAsErased: refusedAsErased,
-      seconds: (performance.now() - started) / 1000,
     },
   };
 }

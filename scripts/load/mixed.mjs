@@ -7,7 +7,8 @@
 // it.
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { db } from '../lib/fleet.mjs';
-import { AnswersByKey, countOf, docsOf, each, notificationsOf, randomInt, sum } from './books.mjs';
+import { AnswersByKey, countOf, docsOf, each, notificationsOf, randomInt } from './books.mjs';
+import { sum } from '../lib/stats.mjs';
 import { countRefusals, headersOf, post, sendBlindly, submitRecorded, transactionBody } from './bursts.mjs';
 import { CAFE } from './vouchers.mjs';
 
@@ -25,7 +26,6 @@ const OPENING_POINTS = 2_000;
 export async function mixedPhase(run) {
   const { admin, kiosks, spenders } = run;
   const { rush, mixedRounds: rounds } = run.options;
-  const started = performance.now();
   const asUser = await headersOf(spenders);
 
   const tally = {
@@ -129,7 +129,6 @@ export async function mixedPhase(run) {
     deposits: tally.deposits,
     sent: tally.sent,
     refused: tally.refused,
-    seconds: (performance.now() - started) / 1000,
   };
   return { tally, figures };
 }

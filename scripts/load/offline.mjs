@@ -111,7 +111,6 @@ export async function offlinePhase(run) {
     }
   };
 
-  const started = performance.now();
   try {
     const perKiosk = await Promise.all(kiosks.map(offlineKiosk));
     return {
@@ -122,7 +121,6 @@ export async function offlinePhase(run) {
       awarded: byKey.answered,
       doubled: byKey.doubled,
       uploadSeconds: Math.max(...perKiosk),
-      seconds: (performance.now() - started) / 1000,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

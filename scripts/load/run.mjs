@@ -20,7 +20,8 @@ import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulator
 import { waitFor, waitForEffects } from '../../functions/test/harness/wait.ts';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
-import { Ledger, auditBooks, booksTable, pointsAudit, randomInt, roundedSummary, sum } from './books.mjs';
+import { Ledger, auditBooks, booksTable, pointsAudit, randomInt, roundedSummary } from './books.mjs';
+import { sum } from '../lib/stats.mjs';
 import { hotPhase, retriesPhase, submitRecorded, transactionBody } from './bursts.mjs';
 import { pendingEffects, sweepEffects, waitForTriggersToSettle } from './effects.mjs';
 import { EXPIRE_AFTER_MONTHS, lifecycleBooks, lifecyclePhase, seedLifecycle } from './lifecycle.mjs';
@@ -158,30 +159,47 @@ async function warmUp(timeoutMs = 120_000) {
   if (count < options.kiosks) console.log(`  ${answeredIn}; the fleet phase starts anyway`);
 }
 
+/** Each phase's figures for the report, in the order the phases started. @type {Record<string, object>} */
+const phases = {};
+/**
+ * Phase `name`: tells `intro`, runs `work` and keeps its figures (what it returns, or its `figures`) with the seconds it
+ * took, unless they say them.
+ * @type {<R extends object>(name: string, intro: string, work: (run: Run) => Promise<R>) => Promise<R>}
+ */
+async function phase(name, intro, work) {
+  if (intro) console.log(intro);
+  const started = performance.now();
+  phases[name] = {};
+  const result = await work(run);
+  const figures = /** @type {Record<string, unknown>} */ ('figures' in result ? result.figures : result);
+  phases[name] = { ...figures, seconds: figures.seconds ?? (performance.now() - started) / 1000 };
+  return result;
+}
+
 const receiver = await startReceiver(run);
 console.log(`Warming ${options.kiosks} function workers...`);
 await warmUp();
-console.log(`fleet: ${options.kiosks} kiosks for ${options.duration} s...`);
-const fleet = await fleetPhase();
-console.log(`hot: ${options.hot} concurrent awards to one user...`);
-const hot = await hotPhase(run);
-console.log(`retries: ${options.retries} requests, each sent 2-5 times...`);
-const retries = await retriesPhase(run);
-console.log(`offline: ${options.offlineKiosks} kiosks upload ${options.offlineDeposits} deposits each...`);
-const offline = await offlinePhase(run);
-console.log(`claims: ${options.claims} deposits without a user, four in five claimed by two users at once...`);
-const claims = await claimsPhase(run);
+await phase('fleet', `fleet: ${options.kiosks} kiosks for ${options.duration} s...`, fleetPhase);
+await phase('hot', `hot: ${options.hot} concurrent awards to one user...`, hotPhase);
+const retries = await phase('retries', `retries: ${options.retries} requests, each sent 2-5 times...`, retriesPhase);
+const uploads = `${options.offlineKiosks} kiosks upload ${options.offlineDeposits} deposits each`;
+const offline = await phase('offline', `offline: ${uploads}...`, offlinePhase);
+const claimed = `${options.claims} deposits without a user, four in five claimed by two users at once`;
+const claims = await phase('claims', `claims: ${claimed}...`, claimsPhase);
 const partners = await setUpPartners(run);
 await setUpPromotions(run);
-console.log(
+const mixedIntro =
   `mixed: ${options.spenders} spenders earn, redeem and are adjusted; ${options.rush} rush a stock of 10; ` +
-    `${options.dormant} dormant users' points expire and ${options.leavers} leavers are erased meanwhile...`,
-);
+  `${options.dormant} dormant users' points expire and ${options.leavers} leavers are erased meanwhile...`;
 await setTrustLimits();
-const [mixed, lifecycle, trust] = await Promise.all([mixedPhase(run), lifecyclePhase(run), trustPhase(run)]);
-console.log(`vouchers: each voucher used from ${partners.tills.length} tills at once...`);
+const [mixed, lifecycle, trust] = await Promise.all([
+  phase('mixed', mixedIntro, mixedPhase),
+  phase('lifecycle', '', lifecyclePhase),
+  phase('trust', '', trustPhase),
+]);
 const rewardIds = [MIXED_REWARDS.scarce.id, MIXED_REWARDS.voucher.id];
-const vouchers = await voucherPhase(run, partners, rewardIds, mixed.tally.cancelled);
+const raced = `vouchers: each voucher used from ${partners.tills.length} tills at once...`;
+const vouchers = await phase('vouchers', raced, () => voucherPhase(run, partners, rewardIds, mixed.tally.cancelled));
 console.log('Waiting for the triggers to drain...');
 const leftByTriggers = await waitForTriggersToSettle();
 console.log(`Effects still pending: ${JSON.stringify(leftByTriggers)}; running the effects sweep...`);
@@ -213,19 +231,7 @@ const problems = checks
 const { ledger } = run;
 const figures = {
   date: new Date().toISOString(),
-  phases: {
-    fleet,
-    hot,
-    retries,
-    offline,
-    claims: claims.figures,
-    mixed: mixed.figures,
-    lifecycle: lifecycle.figures,
-    trust: trust.figures,
-    vouchers: vouchers.figures,
-    webhooks: webhooks.figures,
-    promotions: promotions.figures,
-  },
+  phases: { ...phases, webhooks: webhooks.figures, promotions: promotions.figures },
   totals: {
     'transactions recorded': transactions.length,
     'points awarded': ledger.points,

@@ -32,7 +32,6 @@ export const setTrustLimits = () => db().doc('config/risk').set(LIMITS);
 
 /** @param {import('./run.mjs').Run} run */
 export async function trustPhase(run) {
-  const started = performance.now();
   const kioskIds = ['load-rogue-kiosk', 'load-berlin', 'load-munich'];
   const [rogueKiosk, berlin, munich] = kioskIds;
   const travellers = ['load-traveller-0', 'load-traveller-1'];
@@ -95,7 +94,6 @@ export async function trustPhase(run) {
     held: holds.length,
     released: await count('resolution', 'released'),
     rejected: await count('resolution', 'rejected'),
-    seconds: (performance.now() - started) / 1000,
   };
   return { figures, rogue, trips, answers };
 }

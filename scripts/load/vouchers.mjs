@@ -34,7 +34,7 @@ export async function setUpPartners(run) {
 }
 
 /** `ABCD2345WXYZ` as a person may type it: `abcd-2345-wxyz`, `ABCD 2345 WXYZ` or as it is. */
-function asTyped(/** @type {string} */ code, /** @type {number} */ i) {
+export function asTyped(/** @type {string} */ code, /** @type {number} */ i) {
   const groups = code.match(/.{1,4}/g) ?? [code];
   return [groups.join('-').toLowerCase(), groups.join(' '), code][i % 3];
 }
@@ -46,7 +46,6 @@ function asTyped(/** @type {string} */ code, /** @type {number} */ i) {
  *   a cancel answered 200 here joins: the mixed phase's books refund it
  */
 export async function voucherPhase(run, { tills, otherPartner }, rewardIds, cancelled) {
-  const started = performance.now();
   const stored = await db().collection('redemptions').where('rewardId', 'in', rewardIds).get();
   /** @type {any[]} */
   const vouchers = stored.docs.filter((/** @type {any} */ doc) => doc.get('status') === 'issued');
@@ -77,7 +76,6 @@ export async function voucherPhase(run, { tills, otherPartner }, rewardIds, canc
     used: races.filter((r) => r.usedBy.length > 0).length,
     cancelledInTheRace: races.filter((r) => r.cancel?.status === 200).length,
     refused: countRefusals(races.flatMap((r) => [...r.uses, r.foreign, r.cancel])),
-    seconds: (performance.now() - started) / 1000,
   };
   return { races, figures };
 }

@@ -5,7 +5,7 @@
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
 import { waitFor } from '../../../functions/test/harness/wait.ts';
 import { db, fleetKioskDoc, fleetUserDoc, writeAll } from '../../lib/fleet.mjs';
-import { median } from '../../lib/stats.mjs';
+import { median, sum } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
 import { cannon, inRotation } from '../host.mjs';
 
@@ -94,7 +94,6 @@ export async function measureBatch({ url, runId, items, rounds }) {
       console.log(`  ${mode}: ${JSON.stringify(run)}`);
       return run;
     });
-    const sum = (/** @type {number[]} */ values) => values.reduce((a, b) => a + b, 0);
     return MODES.map(({ mode }, m) => {
       const of = (/** @type {keyof (typeof runs)[number][number]} */ field) => runs[m].map((run) => run[field]);
       return {

@@ -2,9 +2,8 @@
 // Promotions (contract §16): POST /kiosk/transaction with 20 active promotions against none, c=1 and c=16, the two
 // alternating round by round (4 of the 20 apply to every deposit: a multiplier, two bonuses and a budgeted bonus; the
 // other 16 are at other kiosks); and a budgeted promotion under c=16: awards per second, and its budget given exactly.
-import { summarize } from '../../lib/stats.mjs';
 import { requireFunctions } from '../../lib/paths.mjs';
-import { cannon } from '../host.mjs';
+import { cannon, versus } from '../host.mjs';
 
 const { upsertPromotion, promotionFromBody, pointsGivenBy } = requireFunctions('./lib/data/promotions.js');
 /** @param {Record<string, unknown>} body @param {boolean} active */
@@ -28,22 +27,16 @@ const BUDGETED = { id: 'bench-budgeted', name: 'Budgeted under load', bonusPoint
  * @param {{ api: string, endpoint: import('../data.mjs').Endpoint, rounds: number, amount: (c: number) => number }} plan
  */
 export async function measurePromotions({ api, endpoint, rounds, amount }) {
-  const rows = [];
-  for (const connections of [1, 16]) {
-    /** @type {Record<'none' | 'twenty', number[]>} */
-    const latencies = { none: [], twenty: [] };
-    for (let round = 0; round < rounds; round++) {
-      for (const mode of /** @type {const} */ (['none', 'twenty'])) {
-        await Promise.all(TWENTY.map((promotion) => set(promotion, mode === 'twenty')));
-        await cannon(api, { connections, amount: connections * 2, build: endpoint.request });
-        const run = await cannon(api, { connections, amount: amount(connections), build: endpoint.request });
-        latencies[mode].push(...run.latencies);
-      }
-    }
-    const [none, twenty] = [summarize(latencies.none).p50, summarize(latencies.twenty).p50];
-    console.log(`  c=${connections}: p50 ${none.toFixed(1)} ms with none, ${twenty.toFixed(1)} ms with 20`);
-    rows.push({ c: connections, noneP50: none, twentyP50: twenty, ratio: twenty / none });
-  }
+  // Every run after its switch warmed by 2c awards of its own.
+  const switchTo = (/** @type {boolean} */ active) => ({
+    build: endpoint.request,
+    switchTo: async (/** @type {number} */ c) => {
+      await Promise.all(TWENTY.map((promotion) => set(promotion, active)));
+      await cannon(api, { connections: c, amount: 2 * c, build: endpoint.request });
+    },
+  });
+  const plan = { concurrencies: [1, 16], rounds, amount };
+  const rows = await versus(api, plan, { noneP50: switchTo(false), twentyP50: switchTo(true) });
   await Promise.all(TWENTY.map((promotion) => set(promotion, false)));
 
   // Half the awards' worth of bonus: the budget runs out halfway, under c=16.
