@@ -3,7 +3,7 @@ import { logInfo } from '../log';
 import { commitOnFreshReads, contention, db } from '../adapters/firestore';
 import { capWindowDays, claimValidDays, offlineWindowDays } from '../config';
 import { depositKioskFromSnapshot, kioskClockFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
-import { activePromotions, type StoredPromotion } from '../data/promotions';
+import { activePromotions } from '../data/promotions';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { riskConfigFromSnapshot, riskConfigRef } from '../data/riskConfig';
 import { pointsModel, usersCollection } from '../data/users';
@@ -101,8 +101,6 @@ const oneAtATimePerUser = createKeyedQueue();
 /** How soon a kiosk whose record an operator must repair is asked to try again. */
 const KIOSK_REPAIR_RETRY_SECONDS = 300;
 
-type DepositKiosk = ReturnType<typeof depositKioskFromSnapshot>;
-
 /**
  * Records deposits and awards their points: each deposit exactly as alone (POST
  * /kiosk/transaction), answered in order, one deposit's failure never another's.
@@ -167,6 +165,9 @@ async function readShared(kioskIds: string[]) {
   };
 }
 
+/** What an award has read before its commit (readShared's), and where its deposits came from. */
+type AwardReads = Awaited<ReturnType<typeof readShared>> & { origin: AwardOrigin };
+
 /** Each deposit's round, in which no transaction id appears twice: a key's k-th occurrence is in round k. */
 function roundsOf(planned: PlannedAward[]): number[] {
   const occurrences = new Map<string, number>();
@@ -194,18 +195,7 @@ function roundsOf(planned: PlannedAward[]): number[] {
  * The daily cap counts by the UTC day each deposit happened; past the cap the
  * deposit is still recorded, for the points left under it.
  */
-async function awardToUser(
-  userId: string,
-  awards: PlannedAward[],
-  read: {
-    config: RewardsConfig;
-    limits: RiskConfig;
-    kiosks: Map<string, DepositKiosk>;
-    clocks: Map<string, DepositSetting['kiosk']>;
-    promotions: { current: StoredPromotion[] };
-    origin: AwardOrigin;
-  },
-): Promise<Settled<AwardOutcome>[]> {
+async function awardToUser(userId: string, awards: PlannedAward[], read: AwardReads): Promise<Settled<AwardOutcome>[]> {
   const submissionId = randomUUID();
   const refs = [
     usersCollection().doc(userId),
@@ -330,17 +320,7 @@ async function awardToUser(
  * retry answered from its record, the origin's and the kiosk's checks), worth its
  * points now, credited to nobody: its claim code waits for a claim (awardClaim).
  */
-async function recordAnonymous(
-  awards: PlannedAward[],
-  read: {
-    config: RewardsConfig;
-    limits: RiskConfig;
-    kiosks: Map<string, DepositKiosk>;
-    clocks: Map<string, DepositSetting['kiosk']>;
-    promotions: { current: StoredPromotion[] };
-    origin: AwardOrigin;
-  },
-): Promise<Settled<AwardOutcome>[]> {
+async function recordAnonymous(awards: PlannedAward[], read: AwardReads): Promise<Settled<AwardOutcome>[]> {
   const submissionId = randomUUID();
   const validDays = claimValidDays();
   // One kiosk's (anonymousGroup): its id picks the budget shards its promotions take from (promotionBudgets.ts).
