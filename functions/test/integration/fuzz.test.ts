@@ -311,17 +311,23 @@ const FORGOTTEN_PREFIXES = Object.entries(SIMULATED_TOKEN_PREFIXES)
   .filter(([, code]) => classifyFcmError({ code }, 'token').failure === 'unregistered')
   .map(([prefix]) => prefix);
 
-/** The contract's one write on a 4xx: a push token the provider does not accept is removed (410). */
-function isTokenRemoval(response: RawResponse, change: DocChange): boolean {
-  if (response.status !== 410 || change.kind !== 'changed' || !/^users\/[^/]+$/.test(change.path)) return false;
-  const before = change.before!.fields;
-  const after = change.after!.fields;
-  const forgotten = FORGOTTEN_PREFIXES.some((prefix) => before.pushToken?.startsWith(`"${prefix}`));
-  if (!forgotten || after.pushToken !== undefined) return false;
-  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+/**
+ * The contract's one write on a 4xx: a push token the provider does not accept is removed (410), from its user and
+ * its holder document (`pushTokens/{sha256 of the token}`, data/pushTokens.ts).
+ */
+function isTokenRemoval(request: FuzzRequest, response: RawResponse, change: DocChange, before: DbSnapshot): boolean {
+  if (response.status !== 410) return false;
+  const token = recipientToken(request, before);
+  if (change.kind === 'deleted') return token !== undefined && change.path === `pushTokens/${sha256Hex(token)}`;
+  if (change.kind !== 'changed' || !/^users\/[^/]+$/.test(change.path)) return false;
+  const was = change.before!.fields;
+  const now = change.after!.fields;
+  const forgotten = FORGOTTEN_PREFIXES.some((prefix) => was.pushToken?.startsWith(`"${prefix}`));
+  if (!forgotten || now.pushToken !== undefined) return false;
+  const names = new Set([...Object.keys(was), ...Object.keys(now)]);
   names.delete('pushToken');
   names.delete('pushTokenUpdatedAt');
-  return [...names].every((name) => before[name] === after[name]);
+  return [...names].every((name) => was[name] === now[name]);
 }
 
 /**
@@ -361,7 +367,7 @@ interface RouteSpec {
   /** A documented 5xx for this request and answer (`before`: the database before the request). */
   allow5xx?: (request: FuzzRequest, response: RawResponse, body: any, before: DbSnapshot) => boolean;
   /** A documented write on a 4xx. */
-  allowWrite?: (request: FuzzRequest, response: RawResponse, change: DocChange) => boolean;
+  allowWrite?: (request: FuzzRequest, response: RawResponse, change: DocChange, before: DbSnapshot) => boolean;
   /** A 2xx that is documented as text of this Content-Type rather than JSON (a report as CSV). */
   textAnswer?: (request: FuzzRequest) => string | undefined;
 }
@@ -902,7 +908,7 @@ const specs: RouteSpec[] = [
       response.status === 502 &&
       body?.code === 'push-provider-unavailable' &&
       recipientToken(request, before)?.startsWith('unavailable-') === true,
-    allowWrite: (_request, response, change) => isTokenRemoval(response, change),
+    allowWrite: isTokenRemoval,
   },
   {
     route: 'POST /send-otp-email',
@@ -1895,7 +1901,9 @@ async function check(spec: RouteSpec, request: FuzzRequest): Promise<void> {
   const problems = shapeProblems(spec, request, response, before);
   current = await snapshotDb();
   if (response.status >= 400 && response.status < 500) {
-    const writes = diffSnapshots(before, current).filter((change) => !spec.allowWrite?.(request, response, change));
+    const writes = diffSnapshots(before, current).filter(
+      (change) => !spec.allowWrite?.(request, response, change, before),
+    );
     if (writes.length > 0) {
       problems.push(`a ${response.status} wrote to Firestore: ${writes.map(describeChange).join('; ')}`);
     }
