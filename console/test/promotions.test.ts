@@ -22,6 +22,8 @@ test('Promotions: create, simulate, edit and deactivate a promotion; points give
   await page.getByRole('status').filter({ hasText: 'created' }).waitFor();
   const row = page.getByRole('table', { name: 'Promotions' }).getByRole('row').filter({ hasText: id });
   await row.filter({ hasText: '0 of 100' }).waitFor();
+  // No window and no hours: said as such, not as "Open to open".
+  assert.match(await row.innerText(), /\tAny time\t/);
 
   await fillIn(page, { 'Kiosk id': kiosk.id, 'Plastic items': '3', 'Metal items': '0' });
   await page.getByRole('button', { name: 'Simulate' }).click();

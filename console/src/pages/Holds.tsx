@@ -5,7 +5,7 @@ import { ConfirmDialog, useConfirm } from '../components/Dialog';
 import { TextField } from '../components/Field';
 import { OpenOrAllTable, useOpenOrAll } from '../components/OpenOrAll';
 import { Page } from '../components/Page';
-import { formatDateTime, formatNumber } from '../format';
+import { capitalized, formatDateTime, formatNumber } from '../format';
 import type { Hold } from '../types';
 
 type Decision = { hold: Hold; verb: 'release' | 'reject' };
@@ -38,14 +38,14 @@ export default function Holds() {
         hold.resolution === null ? (
           <div class="actions">
             <button type="button" onClick={() => ask(hold, 'release')}>
-              Release {hold.transactionId}
+              Release <span class="visually-hidden">{hold.transactionId}</span>
             </button>
             <button type="button" class="danger" onClick={() => ask(hold, 'reject')}>
-              Reject {hold.transactionId}
+              Reject <span class="visually-hidden">{hold.transactionId}</span>
             </button>
           </div>
         ) : (
-          `${hold.resolution} (${hold.reason ?? ''})`
+          `${capitalized(hold.resolution)}${hold.reason ? `: ${hold.reason}` : ''}`
         ),
     },
   ];

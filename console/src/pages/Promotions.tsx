@@ -100,6 +100,20 @@ const adds = (promotion: AdminPromotion) =>
 const givenOf = (promotion: AdminPromotion) =>
   `${formatNumber(promotion.pointsGiven)} of ${promotion.budgetPoints === null ? 'unlimited' : formatNumber(promotion.budgetPoints)}`;
 
+/** Its window and hours as the form's hints say them: an open end is left unsaid, neither is any time. */
+function whenOf(promotion: AdminPromotion): string {
+  const { startsAt, endsAt, hours } = promotion;
+  const window =
+    startsAt && endsAt
+      ? `${formatDateTime(startsAt)} to ${formatDateTime(endsAt)}`
+      : startsAt
+        ? `From ${formatDateTime(startsAt)}`
+        : endsAt
+          ? `Until ${formatDateTime(endsAt)}`
+          : '';
+  return [window, hours].filter(Boolean).join(', ') || 'Any time';
+}
+
 /** Promotions (contract §16): what each gave against its budget; create, edit, deactivate; try a deposit. */
 export default function Promotions() {
   const promotions = useLoad(
@@ -115,11 +129,7 @@ export default function Promotions() {
     { header: 'Adds', cell: adds, sortValue: (p) => p.multiplier ?? 0 },
     { header: 'Given', cell: givenOf, sortValue: (p) => p.pointsGiven, numeric: true },
     { header: 'Kiosks', cell: (p) => p.kioskIds?.join(', ') ?? 'All' },
-    {
-      header: 'When',
-      cell: (p) =>
-        `${formatDateTime(p.startsAt, 'Open')} to ${formatDateTime(p.endsAt, 'open')}${p.hours ? `, ${p.hours}` : ''}`,
-    },
+    { header: 'When', cell: whenOf },
     { header: 'Active', cell: (p) => (p.active ? 'Yes' : 'No'), sortValue: (p) => (p.active ? 1 : 0) },
     {
       header: 'Action',
