@@ -35,6 +35,19 @@ test('suspend a member, their deposits are held; release one and reject the othe
     await goTo(page, 'Holds');
     await page.getByRole('heading', { level: 1, name: 'Holds' }).waitFor();
     await page.getByRole('button', { name: `Release ${held[1]}` }).waitFor();
+    // Only the table scrolls sideways, the page never (its screen-reader-only parts stay inside it).
+    const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(pageWidth <= (viewport?.width ?? 1280), `the page is ${pageWidth} px wide`);
+    // The table scrolls rather than squeezing a cell to a word a line: when a hold was made reads on two at most.
+    const lines = await page
+      .getByRole('rowheader')
+      .first()
+      .evaluate((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return new Set(Array.from(range.getClientRects()).map((line) => Math.round(line.top))).size;
+      });
+    assert.ok(lines <= 2, `the time it was held takes ${lines} lines`);
     assert.deepEqual(await seriousViolations(page), []);
     await context.close();
   }

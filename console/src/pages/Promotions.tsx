@@ -136,7 +136,7 @@ export default function Promotions() {
       cell: (p) => (
         <div class="actions">
           <button type="button" class="secondary" onClick={() => editor.open(formOf(p))}>
-            Edit {p.name}
+            Edit <span class="visually-hidden">{p.name}</span>
           </button>
           {p.active && (
             <button
@@ -151,7 +151,7 @@ export default function Promotions() {
                 })
               }
             >
-              Deactivate {p.name}
+              Deactivate <span class="visually-hidden">{p.name}</span>
             </button>
           )}
         </div>
