@@ -35,6 +35,19 @@ test('suspend a member, their deposits are held; release one and reject the othe
     await goTo(page, 'Holds');
     await page.getByRole('heading', { level: 1, name: 'Holds' }).waitFor();
     await page.getByRole('button', { name: `Release ${held[1]}` }).waitFor();
+    // Only the table scrolls sideways, the page never (its screen-reader-only parts stay inside it).
+    const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(pageWidth <= (viewport?.width ?? 1280), `the page is ${pageWidth} px wide`);
+    // The table scrolls rather than squeezing a cell to a word a line: when a hold was made reads on two at most.
+    const lines = await page
+      .getByRole('rowheader')
+      .first()
+      .evaluate((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return new Set(Array.from(range.getClientRects()).map((line) => Math.round(line.top))).size;
+      });
+    assert.ok(lines <= 2, `the time it was held takes ${lines} lines`);
     assert.deepEqual(await seriousViolations(page), []);
     await context.close();
   }
@@ -46,7 +59,10 @@ test('suspend a member, their deposits are held; release one and reject the othe
   assert.match(await newest.innerText(), /user-suspended/);
   assert.match(await newest.innerText(), new RegExp(member.uid));
 
-  await page.getByRole('button', { name: `Release ${held[1]}` }).click();
+  // The transaction id only names the button for a screen reader: the column shows the verbs.
+  const releaseButton = page.getByRole('button', { name: `Release ${held[1]}` });
+  assert.deepEqual(await releaseButton.locator('.visually-hidden').allInnerTexts(), [held[1]]);
+  await releaseButton.click();
   const release = page.getByRole('dialog', { name: 'Release this hold?' });
   await release.getByLabel('Reason').fill('Checked with the member');
   assert.deepEqual(await seriousViolations(page), []);
@@ -59,6 +75,11 @@ test('suspend a member, their deposits are held; release one and reject the othe
   await reject.getByRole('button', { name: 'Reject hold' }).click();
   await page.getByRole('status').filter({ hasText: 'Rejected' }).waitFor();
   await table.getByText('No open holds.').waitFor();
+  await page.getByLabel('Show all holds').check();
+  // Both decided holds of the member listed again, each with its decision.
+  await table.getByRole('link', { name: member.uid }).nth(1).waitFor();
+  assert.match(await table.innerText(), /\tRejected: Card shared$/m);
+  assert.match(await table.innerText(), /\tReleased: Checked with the member$/m);
 
   const all = await api<{ holds: Hold[] }>('/admin/holds?state=all&limit=100');
   const decided = Object.fromEntries(
@@ -96,9 +117,14 @@ test("a kiosk's suspicious alert shows on its page and is resolved there", async
   assert.equal(stored.status, 200);
   const { page, context } = await operatorPageAt(`/kiosks/${member.kiosk.id}`, `Kiosk ${member.kiosk.id}`);
   await page.getByRole('heading', { level: 2, name: 'Suspicious throughput' }).waitFor();
+  // The details agree with the section below them, and the section leads to the holds it asks to review.
+  const openAlerts = page.locator('dt', { hasText: 'Open alerts' }).locator('+ dd');
+  assert.equal(await openAlerts.innerText(), 'suspicious');
+  assert.equal(await page.getByRole('link', { name: 'Holds page' }).getAttribute('href'), '/holds');
   assert.deepEqual(await seriousViolations(page), []);
   await page.getByRole('button', { name: 'Resolve suspicious alert' }).click();
   await page.getByRole('status').filter({ hasText: 'resolved' }).waitFor();
+  await openAlerts.filter({ hasText: /^None$/ }).waitFor();
   const alerts = await api<{ alerts: { id: string }[] }>('/admin/alerts?state=open&limit=100');
   assert.ok(!alerts.body.alerts.some((alert) => alert.id === alertId));
   await context.close();

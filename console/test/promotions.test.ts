@@ -22,6 +22,8 @@ test('Promotions: create, simulate, edit and deactivate a promotion; points give
   await page.getByRole('status').filter({ hasText: 'created' }).waitFor();
   const row = page.getByRole('table', { name: 'Promotions' }).getByRole('row').filter({ hasText: id });
   await row.filter({ hasText: '0 of 100' }).waitFor();
+  // No window and no hours: said as such, not as "Open to open".
+  assert.match(await row.innerText(), /\tAny time\t/);
 
   await fillIn(page, { 'Kiosk id': kiosk.id, 'Plastic items': '3', 'Metal items': '0' });
   await page.getByRole('button', { name: 'Simulate' }).click();
@@ -49,9 +51,16 @@ test('Promotions: create, simulate, edit and deactivate a promotion; points give
 });
 
 test('Promotions is usable at 360 px: nothing wider than the screen but the table', async () => {
+  const id = uniqueId('long');
+  const name = `A promotion named at length for the first bottles of new members ${id}`;
+  assert.equal((await api('/admin/promotions', { body: { id, name, bonusPoints: 5, active: false } })).status, 201);
   const { page, context } = await operatorPage({ viewport: { width: 360, height: 740 } });
   await goTo(page, 'Promotions');
   await page.getByRole('heading', { level: 1, name: 'Promotions' }).waitFor();
+  // The row's buttons name it for a screen reader (its name heads the row already), so they stay short on a phone.
+  const edit = page.getByRole('button', { name: `Edit ${name}` });
+  await edit.waitFor();
+  assert.deepEqual(await edit.locator('.visually-hidden').allInnerTexts(), [name]);
   await page.getByRole('button', { name: 'New promotion' }).click();
   const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(pageWidth <= 360, `the page is ${pageWidth} px wide at 360 px`);

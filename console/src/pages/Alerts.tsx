@@ -1,11 +1,7 @@
-import { useState } from 'preact/hooks';
-import { api } from '../api';
-import { CursorTable, PAGE_SIZE, type Column } from '../components/DataTable';
-import { CheckField } from '../components/Field';
+import type { Column } from '../components/DataTable';
+import { OpenOrAllTable, useOpenOrAll } from '../components/OpenOrAll';
 import { Page } from '../components/Page';
-import { RefreshButton } from '../components/RefreshButton';
 import { formatDateTime } from '../format';
-import { useCursorPages } from '../hooks';
 import type { Alert } from '../types';
 
 const columns: Column<Alert>[] = [
@@ -21,27 +17,14 @@ const columns: Column<Alert>[] = [
 ];
 
 export default function Alerts() {
-  const [all, setAll] = useState(false);
-  const pages = useCursorPages(
-    (cursor) =>
-      api<{ alerts: Alert[]; nextCursor: string | null }>('/admin/alerts', {
-        query: { state: all ? 'all' : 'open', limit: PAGE_SIZE, cursor },
-      }).then((answer) => ({ items: answer.alerts, nextCursor: answer.nextCursor })),
-    [all],
-  );
+  const list = useOpenOrAll<Alert>('alerts');
   return (
     <Page title="Alerts">
-      <div class="filters">
-        <CheckField label="Show all alerts" checked={all} onChecked={setAll} />
-        <RefreshButton loading={pages.loading} onRefresh={pages.first} />
-      </div>
-      <p class="hint">{all ? 'Every alert, open or resolved, newest first.' : 'The alerts open now, newest first.'}</p>
-      <CursorTable
-        caption="Alerts"
+      <OpenOrAllTable
+        list={list}
+        hints={{ open: 'The alerts open now, newest first.', all: 'Every alert, open or resolved, newest first.' }}
         columns={columns}
-        pages={pages}
         rowKey="id"
-        empty={all ? 'No alerts.' : 'No open alerts.'}
       />
     </Page>
   );

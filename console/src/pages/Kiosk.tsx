@@ -6,14 +6,14 @@ import { Details } from '../components/Details';
 import { LoadState, Outcome } from '../components/Outcome';
 import { Page } from '../components/Page';
 import { addDays, formatDateTime, formatFill, formatNumber, utcDay } from '../format';
-import { useAction, useLoad } from '../hooks';
+import { useAction, useLoad, type Loaded } from '../hooks';
 import type { PageProps } from '../navigation';
 import type { AdminKiosk, Alert, KioskDay } from '../types';
 
 const DAYS = 30;
 
 /** What the fleet knows of a kiosk, for its details. */
-const kioskDetails = (kiosk: AdminKiosk): [string, string][] => [
+const kioskDetails = (kiosk: AdminKiosk, suspicious: Alert | undefined): [string, string][] => [
   ['Name', kiosk.name],
   ['Address', kiosk.address],
   ['Status', kiosk.status],
@@ -22,7 +22,8 @@ const kioskDetails = (kiosk: AdminKiosk): [string, string][] => [
   ['Fill (plastic/metal)', formatFill(kiosk.fillLevel)],
   ['Firmware', kiosk.firmwareVersion ?? '—'],
   ['Error code', kiosk.errorCode ?? 'None'],
-  ['Open alerts', kiosk.openAlerts.join(', ') || 'None'],
+  // The fleet's alerts are the ones status reports keep; the suspicious one an operator resolves comes on its own.
+  ['Open alerts', [...kiosk.openAlerts, ...(suspicious ? [suspicious.kind] : [])].join(', ') || 'None'],
   ['Location', `${kiosk.location.latitude}, ${kiosk.location.longitude}`],
   ['Opening hours', `${kiosk.openingHours} (${kiosk.timezone})`],
   ['Items collected', `${formatNumber(kiosk.plasticCount)} plastic, ${formatNumber(kiosk.metalCount)} metal`],
@@ -39,14 +40,21 @@ export default function Kiosk({ params }: PageProps) {
       ),
     [kioskId],
   );
+  const suspicious = useLoad(
+    () =>
+      api<{ alerts: Alert[] }>('/admin/alerts', { query: { state: 'open', limit: 100 } }).then((answer) =>
+        answer.alerts.find((each) => each.kioskId === kioskId && each.kind === 'suspicious'),
+      ),
+    [kioskId],
+  );
   return (
     <Page title={`Kiosk ${kioskId}`}>
       <LoadState of={kiosk} />
       {!kiosk.loading && !kiosk.error && !kiosk.data && <p role="alert">No kiosk has the id {kioskId}.</p>}
       {kiosk.data && (
         <>
-          <Details items={kioskDetails(kiosk.data)} />
-          <SuspiciousAlert kioskId={kioskId} />
+          <Details items={kioskDetails(kiosk.data, suspicious.data)} />
+          <SuspiciousAlert alert={suspicious} />
           <ApiKeys
             path={path}
             keyOf={(answer) => answer.apiKey}
@@ -65,15 +73,8 @@ export default function Kiosk({ params }: PageProps) {
  * Trust (contract §17): the kiosk's open `suspicious` alert (past its throughput limit),
  * which stays open until an operator resolves it here.
  */
-function SuspiciousAlert({ kioskId }: { kioskId: string }) {
+function SuspiciousAlert({ alert }: { alert: Loaded<Alert | undefined> }) {
   const resolve = useAction();
-  const alert = useLoad(
-    () =>
-      api<{ alerts: Alert[] }>('/admin/alerts', { query: { state: 'open', limit: 100 } }).then((answer) =>
-        answer.alerts.find((each) => each.kioskId === kioskId && each.kind === 'suspicious'),
-      ),
-    [kioskId],
-  );
   if (!alert.data && resolve.outcome === undefined) return null;
   return (
     <section>
@@ -81,7 +82,8 @@ function SuspiciousAlert({ kioskId }: { kioskId: string }) {
       {alert.data && (
         <>
           <p>
-            {alert.data.detail} (since {formatDateTime(alert.data.openedAt)}). Review its holds on the Holds page.
+            {alert.data.detail} (since {formatDateTime(alert.data.openedAt)}). Review its holds on the{' '}
+            <a href="/holds">Holds page</a>.
           </p>
           <div class="actions">
             <ActionButton

@@ -38,6 +38,23 @@ const emptyForm: PromotionForm = {
   budgetPoints: '',
 };
 
+/** The form's fields after the id and name, as the API takes them; a `count` is a whole number from 1. */
+const FIELDS: {
+  key: Exclude<keyof PromotionForm, 'id' | 'name' | 'active'>;
+  label: string;
+  hint: string;
+  count?: true;
+}[] = [
+  { key: 'multiplier', label: 'Multiplier', hint: 'Above 1, at most 10, one decimal; or a bonus instead.' },
+  { key: 'bonusPoints', label: 'Bonus points', count: true, hint: '1 to 10,000; or a multiplier instead.' },
+  { key: 'startsAt', label: 'Starts at', hint: 'RFC 3339, e.g. 2026-12-05T00:00:00+01:00; empty: open.' },
+  { key: 'endsAt', label: 'Ends at', hint: 'RFC 3339, after the start; empty: open.' },
+  { key: 'hours', label: 'Hours', hint: 'opening_hours syntax, e.g. Sa,Su 00:00-24:00; empty: any time.' },
+  { key: 'kioskIds', label: 'Kiosk ids', hint: 'Comma-separated; empty: every kiosk.' },
+  { key: 'minItems', label: 'Minimum items', count: true, hint: '1 to 1,000; empty: any deposit.' },
+  { key: 'budgetPoints', label: 'Budget points', count: true, hint: 'The most it gives in all; empty: no limit.' },
+];
+
 const text = (value: string | number | null) => (value === null ? '' : String(value));
 
 const formOf = (promotion: AdminPromotion): PromotionForm => ({
@@ -83,6 +100,20 @@ const adds = (promotion: AdminPromotion) =>
 const givenOf = (promotion: AdminPromotion) =>
   `${formatNumber(promotion.pointsGiven)} of ${promotion.budgetPoints === null ? 'unlimited' : formatNumber(promotion.budgetPoints)}`;
 
+/** Its window and hours as the form's hints say them: an open end is left unsaid, neither is any time. */
+function whenOf(promotion: AdminPromotion): string {
+  const { startsAt, endsAt, hours } = promotion;
+  const window =
+    startsAt && endsAt
+      ? `${formatDateTime(startsAt)} to ${formatDateTime(endsAt)}`
+      : startsAt
+        ? `From ${formatDateTime(startsAt)}`
+        : endsAt
+          ? `Until ${formatDateTime(endsAt)}`
+          : '';
+  return [window, hours].filter(Boolean).join(', ') || 'Any time';
+}
+
 /** Promotions (contract §16): what each gave against its budget; create, edit, deactivate; try a deposit. */
 export default function Promotions() {
   const promotions = useLoad(
@@ -98,18 +129,14 @@ export default function Promotions() {
     { header: 'Adds', cell: adds, sortValue: (p) => p.multiplier ?? 0 },
     { header: 'Given', cell: givenOf, sortValue: (p) => p.pointsGiven, numeric: true },
     { header: 'Kiosks', cell: (p) => p.kioskIds?.join(', ') ?? 'All' },
-    {
-      header: 'When',
-      cell: (p) =>
-        `${formatDateTime(p.startsAt, 'Open')} to ${formatDateTime(p.endsAt, 'open')}${p.hours ? `, ${p.hours}` : ''}`,
-    },
+    { header: 'When', cell: whenOf },
     { header: 'Active', cell: (p) => (p.active ? 'Yes' : 'No'), sortValue: (p) => (p.active ? 1 : 0) },
     {
       header: 'Action',
       cell: (p) => (
         <div class="actions">
           <button type="button" class="secondary" onClick={() => editor.open(formOf(p))}>
-            Edit {p.name}
+            Edit <span class="visually-hidden">{p.name}</span>
           </button>
           {p.active && (
             <button
@@ -124,7 +151,7 @@ export default function Promotions() {
                 })
               }
             >
-              Deactivate {p.name}
+              Deactivate <span class="visually-hidden">{p.name}</span>
             </button>
           )}
         </div>
@@ -140,44 +167,15 @@ export default function Promotions() {
         budget, under the daily cap. Windows and hours count by when the deposit was made, in the kiosk's time zone.
       </p>
       <RecordForm editor={editor} exampleId="weekend-double">
-        <TextField
-          label="Multiplier"
-          hint="Above 1, at most 10, one decimal; or a bonus instead."
-          {...bind('multiplier')}
-        />
-        <TextField
-          label="Bonus points"
-          type="number"
-          min={1}
-          hint="1 to 10,000; or a multiplier instead."
-          {...bind('bonusPoints')}
-        />
-        <TextField
-          label="Starts at"
-          hint="RFC 3339, e.g. 2026-12-05T00:00:00+01:00; empty: open."
-          {...bind('startsAt')}
-        />
-        <TextField label="Ends at" hint="RFC 3339, after the start; empty: open." {...bind('endsAt')} />
-        <TextField
-          label="Hours"
-          hint="opening_hours syntax, e.g. Sa,Su 00:00-24:00; empty: any time."
-          {...bind('hours')}
-        />
-        <TextField label="Kiosk ids" hint="Comma-separated; empty: every kiosk." {...bind('kioskIds')} />
-        <TextField
-          label="Minimum items"
-          type="number"
-          min={1}
-          hint="1 to 1,000; empty: any deposit."
-          {...bind('minItems')}
-        />
-        <TextField
-          label="Budget points"
-          type="number"
-          min={1}
-          hint="The most it gives in all; empty: no limit."
-          {...bind('budgetPoints')}
-        />
+        {FIELDS.map(({ key, count, ...field }) => (
+          <TextField
+            key={key}
+            {...field}
+            type={count ? 'number' : undefined}
+            min={count ? 1 : undefined}
+            {...bind(key)}
+          />
+        ))}
         <CheckField
           label="Active"
           checked={editor.editing?.form.active ?? true}

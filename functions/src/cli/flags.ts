@@ -12,6 +12,26 @@ export interface FlagSpec {
 
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
 
+/** A flag that gives one field of a request body: declared once, for the help and for the body. */
+export interface BodyFlag extends FlagSpec {
+  field: string;
+  /** The text as the field takes it (default: as given); the body's schema then judges the value. */
+  read?: (value: string) => unknown;
+}
+
+/**
+ * The body of the flags given, each under its field (an absent one left out, so the
+ * schema takes its default or refuses it, as the API does with its body).
+ */
+export function bodyOf(table: Readonly<Record<string, BodyFlag>>, flags: Flags): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [name, { field, read, required }] of Object.entries(table)) {
+    const value = required ? flags.required(name) : flags.get(name);
+    if (value !== undefined) body[field] = read ? read(value) : value;
+  }
+  return body;
+}
+
 /** The flags given on the command line, by name; a switch reads as present or not. */
 export class Flags {
   constructor(private readonly values: ReadonlyMap<string, string | true>) {}

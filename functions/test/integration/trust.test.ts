@@ -117,15 +117,24 @@ describe('user-daily-items and the daily cap', () => {
 });
 
 describe('impossible-travel', () => {
-  test('too fast between distant kiosks is held; slow enough, or at one kiosk, is not', async () => {
+  /**
+   * Travel limited to 250 km/h, a kiosk in Berlin and one in Munich (504 km apart) and a user; `at` a time
+   * `offset` ms after `hoursAgo` hours ago, `deposit` one item made then, by the user unless `by` says otherwise.
+   */
+  const travelling = async (hoursAgo: number) => {
     await saveRiskConfig({ travelKmh: 250 });
     const berlin = await kioskAt(BERLIN);
     const munich = await kioskAt(MUNICH);
     const userId = await seedUser();
-    const t0 = Date.now() - 6 * HOUR;
+    const t0 = Date.now() - hoursAgo * HOUR;
     const at = (offset: number) => new Date(t0 + offset).toISOString();
-    const deposit = (kiosk: typeof berlin, occurredAt: string) =>
-      submit(kiosk.apiKey, { kioskId: kiosk.kioskId, userId, plasticCount: 1, metalCount: 0, occurredAt });
+    const deposit = (kiosk: typeof berlin, occurredAt: string, by: string | null = userId) =>
+      submit(kiosk.apiKey, { kioskId: kiosk.kioskId, userId: by, plasticCount: 1, metalCount: 0, occurredAt });
+    return { berlin, munich, userId, at, deposit };
+  };
+
+  test('too fast between distant kiosks is held; slow enough, or at one kiosk, is not', async () => {
+    const { berlin, munich, at, deposit } = await travelling(6);
 
     expect((await deposit(berlin, at(0))).body.transaction.status).toBe('awarded');
     const fast = await deposit(munich, at(HOUR));
@@ -137,14 +146,7 @@ describe('impossible-travel', () => {
   });
 
   test('judged by occurredAt, not by arrival: an offline upload from before is compared with the one before it', async () => {
-    await saveRiskConfig({ travelKmh: 250 });
-    const berlin = await kioskAt(BERLIN);
-    const munich = await kioskAt(MUNICH);
-    const userId = await seedUser();
-    const t0 = Date.now() - 20 * HOUR;
-    const at = (offset: number) => new Date(t0 + offset).toISOString();
-    const deposit = (kiosk: typeof berlin, occurredAt: string) =>
-      submit(kiosk.apiKey, { kioskId: kiosk.kioskId, userId, plasticCount: 1, metalCount: 0, occurredAt });
+    const { berlin, munich, at, deposit } = await travelling(20);
 
     expect((await deposit(berlin, at(10 * HOUR))).body.transaction.status).toBe('awarded');
     // Uploaded later, made 10 hours before: nothing came before it.
@@ -153,27 +155,14 @@ describe('impossible-travel', () => {
     const fast = await deposit(munich, at(10 * HOUR + 30 * 60_000));
     expect(fast.body.transaction).toMatchObject({ status: 'held', holdReasons: ['impossible-travel'] });
   });
+
   test("a claim (§18) is judged on the claimed deposit's kiosk: too fast from the claimer's last deposit is held", async () => {
-    await saveRiskConfig({ travelKmh: 250 });
-    const berlin = await kioskAt(BERLIN);
-    const munich = await kioskAt(MUNICH);
-    const userId = await seedUser();
-    const t0 = Date.now() - 6 * HOUR;
-    const at = (offset: number) => new Date(t0 + offset).toISOString();
-    const anonymous = async (offset: number) =>
-      (
-        await submit(munich.apiKey, {
-          kioskId: munich.kioskId,
-          userId: null,
-          plasticCount: 1,
-          metalCount: 0,
-          occurredAt: at(offset),
-        })
-      ).body.transaction.claim.code;
+    const { berlin, munich, userId, at, deposit } = await travelling(6);
+    const anonymous = async (offset: number) => (await deposit(munich, at(offset), null)).body.transaction.claim.code;
     const claimAs = async (code: string) =>
       (await call('POST', `/user/${userId}/claims`, { body: { code }, headers: await adminHeaders() })).body;
 
-    await submit(berlin.apiKey, { kioskId: berlin.kioskId, userId, plasticCount: 1, metalCount: 0, occurredAt: at(0) });
+    await deposit(berlin, at(0));
     const [tooSoon, slowEnough] = [await anonymous(HOUR), await anonymous(4 * HOUR)];
     expect((await claimAs(tooSoon)).transaction).toMatchObject({ status: 'held', holdReasons: ['impossible-travel'] });
     expect((await claimAs(slowEnough)).transaction.status).toBe('awarded');

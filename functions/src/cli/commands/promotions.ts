@@ -6,6 +6,7 @@ import { simulateDeposit } from '../../services/promotions';
 import { numberOrText } from '../args';
 import { note, printJson, printListing, type Command } from '../command';
 import { UsageError } from '../errors';
+import { bodyOf, type BodyFlag } from '../flags';
 
 const promotionsList: Command = {
   name: 'promotions:list',
@@ -27,17 +28,53 @@ const promotionsList: Command = {
   },
 };
 
-const numberFlag = (value: string | undefined) => (value === undefined ? undefined : numberOrText(value));
-
-function activeFlag(value: string | undefined): boolean | undefined {
-  if (value === undefined) return undefined;
+function activeFlag(value: string): boolean {
   if (value !== 'true' && value !== 'false') throw new UsageError('--active takes true or false');
   return value === 'true';
 }
 
-/** Only the flags given: the schema then checks them as the API checks its body. */
-const given = (fields: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+const promotionFlags: Record<string, BodyFlag> = {
+  id: { field: 'id', value: 'ID', description: 'the promotion id', required: true },
+  name: { field: 'name', value: 'NAME', description: 'what members see, 1-100 characters', required: true },
+  active: {
+    field: 'active',
+    read: activeFlag,
+    value: 'BOOL',
+    description: 'false: it applies to no deposit (default true)',
+  },
+  'starts-at': { field: 'startsAt', value: 'RFC3339', description: 'deposits made from then (by occurredAt)' },
+  'ends-at': { field: 'endsAt', value: 'RFC3339', description: 'deposits made before then' },
+  hours: {
+    field: 'hours',
+    value: 'HOURS',
+    description: 'opening_hours syntax in each kiosk\'s time zone, e.g. "Sa,Su 00:00-24:00"',
+  },
+  kiosks: {
+    field: 'kioskIds',
+    read: (ids) => ids.split(','),
+    value: 'ID,ID',
+    description: 'only at these kiosks (1-100 ids, comma-separated)',
+  },
+  'min-items': {
+    field: 'minItems',
+    read: numberOrText,
+    value: 'N',
+    description: 'only deposits of at least N items (1-1000)',
+  },
+  multiplier: {
+    field: 'multiplier',
+    read: numberOrText,
+    value: 'X',
+    description: 'above 1, at most 10, one decimal: adds floor(base × (X − 1))',
+  },
+  'bonus-points': { field: 'bonusPoints', read: numberOrText, value: 'POINTS', description: 'adds POINTS (1-10000)' },
+  'budget-points': {
+    field: 'budgetPoints',
+    read: numberOrText,
+    value: 'POINTS',
+    description: 'the most points it gives in all (1-100000000)',
+  },
+};
 
 const promotionsSet: Command = {
   name: 'promotions:set',
@@ -48,43 +85,24 @@ const promotionsSet: Command = {
   example:
     'npm run admin -- promotions:set --id weekend-double --name "Double points this weekend" --multiplier 2 ' +
     '--hours "Sa,Su 00:00-24:00" --kiosks berlin-alexanderplatz,berlin-zoo --budget-points 200000',
-  flags: {
-    id: { value: 'ID', description: 'the promotion id', required: true },
-    name: { value: 'NAME', description: 'what members see, 1-100 characters', required: true },
-    active: { value: 'BOOL', description: 'false: it applies to no deposit (default true)' },
-    'starts-at': { value: 'RFC3339', description: 'deposits made from then (by occurredAt)' },
-    'ends-at': { value: 'RFC3339', description: 'deposits made before then' },
-    hours: { value: 'HOURS', description: 'opening_hours syntax in each kiosk\'s time zone, e.g. "Sa,Su 00:00-24:00"' },
-    kiosks: { value: 'ID,ID', description: 'only at these kiosks (1-100 ids, comma-separated)' },
-    'min-items': { value: 'N', description: 'only deposits of at least N items (1-1000)' },
-    multiplier: { value: 'X', description: 'above 1, at most 10, one decimal: adds floor(base × (X − 1))' },
-    'bonus-points': { value: 'POINTS', description: 'adds POINTS (1-10000)' },
-    'budget-points': { value: 'POINTS', description: 'the most points it gives in all (1-100000000)' },
-  },
+  flags: promotionFlags,
   uses: { firestore: true },
   run: async (flags) => {
-    const body = validateBody<PromotionBody>(
-      'promotionBody',
-      given({
-        id: flags.required('id'),
-        name: flags.required('name'),
-        active: activeFlag(flags.get('active')),
-        startsAt: flags.get('starts-at'),
-        endsAt: flags.get('ends-at'),
-        hours: flags.get('hours'),
-        kioskIds: flags.get('kiosks')?.split(','),
-        minItems: numberFlag(flags.get('min-items')),
-        multiplier: numberFlag(flags.get('multiplier')),
-        bonusPoints: numberFlag(flags.get('bonus-points')),
-        budgetPoints: numberFlag(flags.get('budget-points')),
-      }),
-    );
+    const body = validateBody<PromotionBody>('promotionBody', bodyOf(promotionFlags, flags));
     const { promotion, created } = await upsertPromotion(promotionFromBody(body));
     await note(
       `${created ? 'Created' : 'Replaced'} promotion ${promotion.id}${promotion.active ? '' : ' (inactive)'}.`,
     );
     await printJson(promotion);
   },
+};
+
+const simulateFlags: Record<string, BodyFlag> = {
+  kiosk: { field: 'kioskId', value: 'ID', description: 'the kiosk', required: true },
+  user: { field: 'userId', value: 'ID', description: 'whose daily cap counts' },
+  plastic: { field: 'plasticCount', read: numberOrText, value: 'N', description: 'plastic items', required: true },
+  metal: { field: 'metalCount', read: numberOrText, value: 'N', description: 'metal items', required: true },
+  'occurred-at': { field: 'occurredAt', value: 'RFC3339', description: 'when the deposit is made (default now)' },
 };
 
 const promotionsSimulate: Command = {
@@ -94,26 +112,10 @@ const promotionsSimulate: Command = {
     'breakdown, as POST /admin/promotions/simulate answers. Writes nothing.',
   example:
     'npm run admin -- promotions:simulate --kiosk berlin-zoo --plastic 3 --metal 2 --occurred-at 2026-11-21T10:00:00Z',
-  flags: {
-    kiosk: { value: 'ID', description: 'the kiosk', required: true },
-    user: { value: 'ID', description: 'whose daily cap counts' },
-    plastic: { value: 'N', description: 'plastic items', required: true },
-    metal: { value: 'N', description: 'metal items', required: true },
-    'occurred-at': { value: 'RFC3339', description: 'when the deposit is made (default now)' },
-  },
+  flags: simulateFlags,
   uses: { firestore: true },
   run: async (flags) => {
-    const body = validateBody<SimulateBody>(
-      'simulateBody',
-      given({
-        kioskId: flags.required('kiosk'),
-        userId: flags.get('user'),
-        plasticCount: numberOrText(flags.required('plastic')),
-        metalCount: numberOrText(flags.required('metal')),
-        occurredAt: flags.get('occurred-at'),
-      }),
-    );
-    await printJson(await simulateDeposit(body));
+    await printJson(await simulateDeposit(validateBody<SimulateBody>('simulateBody', bodyOf(simulateFlags, flags))));
   },
 };
 
