@@ -22,17 +22,17 @@ import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { Ledger, auditBooks, booksTable, pointsAudit, randomInt, roundedSummary } from './books.mjs';
 import { sum } from '../lib/stats.mjs';
-import { hotPhase, retriesPhase, submitRecorded, transactionBody } from './bursts.mjs';
+import { hot, phase, retries, submitRecorded, transactionBody } from './bursts.mjs';
 import { pendingEffects, sweepEffects, waitForTriggersToSettle } from './effects.mjs';
-import { EXPIRE_AFTER_MONTHS, lifecycleBooks, lifecyclePhase, seedLifecycle } from './lifecycle.mjs';
-import { MIXED_REWARDS, mixedBooks, mixedPhase } from './mixed.mjs';
-import { promotionBooks, setUpPromotions } from './promotions.mjs';
-import { offlinePhase } from './offline.mjs';
-import { claimsBooks, claimsPhase } from './claims.mjs';
+import { EXPIRE_AFTER_MONTHS, lifecycle, seedLifecycle } from './lifecycle.mjs';
+import { mixed } from './mixed.mjs';
+import { promotions } from './promotions.mjs';
+import { offline } from './offline.mjs';
+import { claims } from './claims.mjs';
 import { loadOptions } from './options.mjs';
 import { loadTables, writeReliabilityReport } from './report.mjs';
-import { setUpPartners, voucherBooks, voucherPhase } from './vouchers.mjs';
-import { setTrustLimits, trustBooks, trustPhase } from './trust.mjs';
+import { partners, vouchers } from './vouchers.mjs';
+import { trust } from './trust.mjs';
 import { settleDeliveries, startReceiver, webhookBooks } from './webhooks.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
@@ -159,47 +159,30 @@ async function warmUp(timeoutMs = 120_000) {
   if (count < options.kiosks) console.log(`  ${answeredIn}; the fleet phase starts anyway`);
 }
 
+const fleet = phase('fleet', { intro: '{kiosks} kiosks for {duration} s', work: fleetPhase, books: auditBooks });
+/** The phases in the order they run; those of a list at once. */
+const STEPS = [fleet, hot, retries, offline, claims, [partners, promotions, mixed, lifecycle, trust], vouchers];
 /** Each phase's figures for the report, in the order the phases started. @type {Record<string, object>} */
 const phases = {};
-/**
- * Phase `name`: tells `intro`, runs `work` and keeps its figures (what it returns, or its `figures`) with the seconds it
- * took, unless they say them.
- * @type {<R extends object>(name: string, intro: string, work: (run: Run) => Promise<R>) => Promise<R>}
- */
-async function phase(name, intro, work) {
-  if (intro) console.log(intro);
-  const started = performance.now();
-  phases[name] = {};
-  const result = await work(run);
-  const figures = /** @type {Record<string, unknown>} */ ('figures' in result ? result.figures : result);
-  phases[name] = { ...figures, seconds: figures.seconds ?? (performance.now() - started) / 1000 };
-  return result;
-}
-
+/** What each phase's setup and work returned. @type {Record<string, any>} */
+const done = {};
+const sizes = (/** @type {string} */ text) =>
+  text.replace(/\{(\w+)\}/g, (_, size) => /** @type {any} */ (options)[size]);
 const receiver = await startReceiver(run);
 console.log(`Warming ${options.kiosks} function workers...`);
 await warmUp();
-await phase('fleet', `fleet: ${options.kiosks} kiosks for ${options.duration} s...`, fleetPhase);
-await phase('hot', `hot: ${options.hot} concurrent awards to one user...`, hotPhase);
-const retries = await phase('retries', `retries: ${options.retries} requests, each sent 2-5 times...`, retriesPhase);
-const uploads = `${options.offlineKiosks} kiosks upload ${options.offlineDeposits} deposits each`;
-const offline = await phase('offline', `offline: ${uploads}...`, offlinePhase);
-const claimed = `${options.claims} deposits without a user, four in five claimed by two users at once`;
-const claims = await phase('claims', `claims: ${claimed}...`, claimsPhase);
-const partners = await setUpPartners(run);
-await setUpPromotions(run);
-const mixedIntro =
-  `mixed: ${options.spenders} spenders earn, redeem and are adjusted; ${options.rush} rush a stock of 10; ` +
-  `${options.dormant} dormant users' points expire and ${options.leavers} leavers are erased meanwhile...`;
-await setTrustLimits();
-const [mixed, lifecycle, trust] = await Promise.all([
-  phase('mixed', mixedIntro, mixedPhase),
-  phase('lifecycle', '', lifecyclePhase),
-  phase('trust', '', trustPhase),
-]);
-const rewardIds = [MIXED_REWARDS.scarce.id, MIXED_REWARDS.voucher.id];
-const raced = `vouchers: each voucher used from ${partners.tills.length} tills at once...`;
-const vouchers = await phase('vouchers', raced, () => voucherPhase(run, partners, rewardIds, mixed.tally.cancelled));
+for (const step of STEPS.map((each) => [each].flat())) {
+  for (const { name, setup } of step) if (setup) done[name] = await setup(run);
+  const work = async (/** @type {(typeof step)[number]} */ { name, intro, work }) => {
+    if (intro) console.log(`${name}: ${sizes(intro)}...`);
+    const started = performance.now();
+    phases[name] = {};
+    done[name] = await work?.(run, done);
+    const figures = 'figures' in done[name] ? done[name].figures : done[name];
+    phases[name] = { ...figures, seconds: figures.seconds ?? (performance.now() - started) / 1000 };
+  };
+  await Promise.all(step.filter((phase) => phase.work).map(work));
+}
 console.log('Waiting for the triggers to drain...');
 const leftByTriggers = await waitForTriggersToSettle();
 console.log(`Effects still pending: ${JSON.stringify(leftByTriggers)}; running the effects sweep...`);
@@ -210,16 +193,14 @@ const retried = await settleDeliveries(run, receiver.webhookId);
 await receiver.close();
 const lag = transactions.map((doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis());
 
-const promotions = await promotionBooks(transactions);
-const phaseChecks = [
-  await auditBooks(run, transactions, retries, offline),
-  await voucherBooks(vouchers),
-  await claimsBooks(run, claims.tally),
-  await mixedBooks(run, mixed.tally),
-  await lifecycleBooks(run, lifecycle),
-  promotions.checks,
-  await trustBooks(trust),
-];
+/** @type {import('./books.mjs').Checks[]} */
+const phaseChecks = [];
+for (const { name, books } of STEPS.flat()) {
+  if (!books) continue;
+  const checked = /** @type {any} */ (await books(run, done[name], { transactions, done }));
+  if (checked.figures) phases[name] = checked.figures;
+  phaseChecks.push(checked.checks ?? checked);
+}
 const webhooks = await webhookBooks(receiver, retried);
 const pending = { 'effects still pending after the sweep': [sum(Object.values(await pendingEffects())), 0] };
 const audit = await pointsAudit(run.projectId);
@@ -231,7 +212,7 @@ const problems = checks
 const { ledger } = run;
 const figures = {
   date: new Date().toISOString(),
-  phases: { ...phases, webhooks: webhooks.figures, promotions: promotions.figures },
+  phases: { ...phases, webhooks: webhooks.figures },
   totals: {
     'transactions recorded': transactions.length,
     'points awarded': ledger.points,
