@@ -1,19 +1,10 @@
 // @ts-check
-// The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs. Six phases against the real
-// functions on the emulator suite, then the books:
-//   fleet:  50 kiosks, 200 users, 60 s of autocannon (transactions + status heartbeats)
-//   hot:    100 concurrent awards to one user (bursts.mjs)
-//   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently (bursts.mjs)
-//   offline: 10 kiosks upload 120 deposits each of the last 6 days (offline.mjs)
-//   claims:  100 deposits without a user, four in five claimed by two users at once (claims.mjs)
-//   mixed:   40 spenders earn, redeem (100 rush a stock of 10), are adjusted and refunded (mixed.mjs);
-//            meanwhile 20 dormant users' old points expire and 20 leavers are erased (lifecycle.mjs), and a rogue
-//            kiosk and two travellers trip the limits of §17, their holds released and rejected at once (trust.mjs)
-//   vouchers: every voucher of the mixed phase used from three tills at once (vouchers.mjs)
-// A webhook receiver that fails 10 % of attempts hears every event of the run (webhooks.mjs). Then the triggers drain,
-// the effects sweep completes what none of them finished (effects.mjs), and deliveries that failed are retried. Sizes
-// from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)` (exit 1; the audit is books.mjs) and
-// writes RELIABILITY.md.
+// The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs: the phases of STEPS (each a
+// module of its own, what it does told at its top; all of them: docs/operations.md) against the real functions on the
+// emulator suite, sized by the flags (options.mjs), a webhook receiver hearing every event (webhooks.mjs). Then the
+// triggers drain, the effects sweep completes what none of them finished (effects.mjs), deliveries that failed are
+// retried, and each phase's books are checked. Ends with `books: PASS` or `books: FAIL (...)` (exit 1) and writes
+// RELIABILITY.md.
 import autocannon from 'autocannon';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulators.ts';
@@ -83,6 +74,7 @@ const run = {
 };
 /** @typedef {typeof run} Run what every phase is given: the seeded kiosks and users, the sizes, the ledger */
 
+/** A connection per kiosk through autocannon for the run's seconds: transactions, a tenth status heartbeats. */
 async function fleetPhase() {
   const { api, kiosks, users, ledger } = run;
   let nextKiosk = 0;
