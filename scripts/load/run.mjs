@@ -5,10 +5,10 @@
 // triggers drain, the effects sweep completes what none of them finished (effects.mjs), deliveries that failed are
 // retried, and each phase's books are checked. Ends with `books: PASS` or `books: FAIL (...)` (exit 1) and writes
 // RELIABILITY.md.
-import autocannon from 'autocannon';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulators.ts';
 import { waitFor, waitForEffects } from '../../functions/test/harness/wait.ts';
+import { cannon } from '../lib/cannon.mjs';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { Ledger, auditBooks, booksTable, pointsAudit, randomInt, roundedSummary } from './books.mjs';
@@ -78,49 +78,35 @@ const run = {
 async function fleetPhase() {
   const { api, kiosks, users, ledger } = run;
   let nextKiosk = 0;
-  let sequence = 0;
   /** Transactions sent and not answered, or answered 5xx, by Idempotency-Key. */
   const unanswered = new Map();
   const basePath = new URL(api).pathname;
-  const result = await autocannon({
-    url: api,
+  const { result, latencies } = await cannon(api, {
     connections: options.kiosks,
     duration: options.duration,
-    timeout: 60,
-    requests: [
-      {
-        setupRequest(request, /** @type {any} */ context) {
-          if (!context.kiosk) {
-            context.kiosk = kiosks[nextKiosk++ % kiosks.length];
-            // autocannon may prepare a connection's next request before it reports the previous response, so what was
-            // sent is queued and matched in order.
-            context.inFlight = [];
-          }
-          const { id, apiKey } = context.kiosk;
-          /** @type {Record<string, string>} */
-          const headers = { 'content-type': 'application/json', 'x-api-key': apiKey };
-          // A tenth are status heartbeats. Like a real kiosk, every transaction carries an Idempotency-Key, so one
-          // whose answer was lost (still in flight when the run stopped) can be asked again.
-          const key = Math.random() < 0.1 ? undefined : `fleet-${process.pid}-${sequence++}`;
-          const body = key ? transactionBody(id, users[randomInt(users.length)]) : { status: 'available' };
-          context.inFlight.push({ startedAt: performance.now(), key });
-          if (key) {
-            unanswered.set(key, { apiKey, body });
-            headers['idempotency-key'] = key;
-          }
-          const path = `${basePath}/kiosk/${key ? 'transaction' : `${id}/status`}`;
-          return { ...request, method: 'POST', path, headers, body: JSON.stringify(body) };
-        },
-        onResponse(/** @type {number} */ status, /** @type {string} */ body, /** @type {any} */ context) {
-          const { startedAt, key } = context.inFlight.shift();
-          ledger.response(status, body, performance.now() - startedAt);
-          if (status < 500) unanswered.delete(key);
-          const transaction = status === 200 ? JSON.parse(body).transaction : undefined;
-          if (transaction) ledger.award(transaction);
-        },
-      },
-    ],
+    build(n, connection) {
+      connection.kiosk ??= kiosks[nextKiosk++ % kiosks.length];
+      const { id, apiKey } = connection.kiosk;
+      // Like a real kiosk, every transaction carries an Idempotency-Key, so one whose answer was lost (still in flight
+      // when the run stopped) can be asked again.
+      const key = Math.random() < 0.1 ? undefined : `fleet-${process.pid}-${n}`;
+      const body = key ? transactionBody(id, users[randomInt(users.length)]) : { status: 'available' };
+      // autocannon may prepare a connection's next request before it reports the previous response, so what was sent
+      // is queued and matched in order.
+      (connection.inFlight ??= []).push(key);
+      if (key) unanswered.set(key, { apiKey, body });
+      const headers = { 'x-api-key': apiKey, ...(key && { 'idempotency-key': key }) };
+      return { method: 'POST', path: `${basePath}/kiosk/${key ? 'transaction' : `${id}/status`}`, headers, body };
+    },
+    onAnswer(status, body, connection) {
+      const key = connection.inFlight.shift();
+      ledger.response(status, body);
+      if (status < 500) unanswered.delete(key);
+      const transaction = status === 200 ? JSON.parse(body).transaction : undefined;
+      if (transaction) ledger.award(transaction);
+    },
   });
+  ledger.latencies.push(...latencies);
   // Still unanswered: in flight when the run stopped, timed out, or answered 5xx. A kiosk asks again with the same key,
   // and gets the stored answer if the first one landed.
   for (const [key, { apiKey, body }] of unanswered) await submitRecorded(run, apiKey, body, key);
