@@ -10,12 +10,11 @@ import { db } from '../lib/fleet.mjs';
 import { AnswersByKey, countOf, docsOf, each, notificationsOf, randomInt } from './books.mjs';
 import { sum } from '../lib/stats.mjs';
 import { countRefusals, headersOf, phase, post, sendBlindly, submitRecorded, transactionBody } from './bursts.mjs';
+import { CAFE } from './vouchers.mjs';
 
-/** The partner that honours the phase's vouchers (vouchers.mjs sets it up). */
-export const CAFE = { id: 'load-cafe', name: 'Load test café' };
-/** The catalog of the phase; `scarce` is the one rushed. The vouchers are the café's. */
+/** The catalog of the phase; `scarce` is the one rushed. The vouchers are the café's (vouchers.mjs). */
 const honouredByCafe = { partnerId: CAFE.id, validDays: 30 };
-export const MIXED_REWARDS = /** @type {const} */ ({
+const MIXED_REWARDS = /** @type {const} */ ({
   scarce: { id: 'load-scarce', name: 'Scarce voucher', cost: 10, kind: 'voucher', stock: 10, ...honouredByCafe },
   voucher: { id: 'load-voucher', name: 'Cinema voucher', cost: 30, kind: 'voucher', stock: null, ...honouredByCafe },
   donation: { id: 'load-donation', name: 'Plant a tree', cost: 20, kind: 'donation', stock: null },
