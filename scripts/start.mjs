@@ -11,15 +11,15 @@ import { buildConsole } from './lib/console.mjs';
 import {
   CONSOLE_URL,
   COMPILE_ARGS,
-  EMULATORS,
   LOCAL_PROJECT_ID,
   TSC,
   apiUrl,
   buildFunctions,
-  emulatorEnv,
-  ensureLocalSecrets,
   functionsBuilt,
+  localEmulators,
   runAdmin,
+  stopGroup,
+  unlessGone,
   waitForHttp,
 } from './lib/emulators.mjs';
 import { functionsDir, repoRoot } from './lib/paths.mjs';
@@ -37,72 +37,44 @@ const BACKGROUND_PRIORITY = 10;
 
 const bin = (/** @type {string} */ dir, /** @type {string} */ name) => join(dir, 'node_modules', '.bin', name);
 
-/**
- * @typedef {{ name: string, proc: import('node:child_process').ChildProcessByStdio<null, import('node:stream').Readable, import('node:stream').Readable>,
- *   stopSignal: NodeJS.Signals, running: boolean, exited: Promise<void> }} Child
- */
-/** @type {Child[]} */
+/** @type {{ proc: import('node:child_process').ChildProcess, stopSignal: NodeJS.Signals, exited: Promise<unknown> }[]} */
 const children = [];
 let stopping = false;
 
 /**
  * Starts a part of the stack in its own process group, so that Ctrl-C reaches only this script, which stops each part
  * once, as it expects (the emulators shut down cleanly on their first SIGINT); its lines prefixed with its name.
- * @param {string} name @param {string} command @param {string[]} args
- * @param {import('node:child_process').SpawnOptions} [options]
- * @param {{ stopSignal?: NodeJS.Signals, background?: boolean }} [how]
- * @returns {Child}
+ * @param {string} name @param {string} command @param {readonly string[]} args
+ * @param {import('node:child_process').SpawnOptions & { stopSignal?: NodeJS.Signals, background?: boolean }} [options]
  */
-function startChild(name, command, args, options = {}, { stopSignal = 'SIGTERM', background = false } = {}) {
+function startChild(name, command, args, { stopSignal = 'SIGTERM', background = false, ...options } = {}) {
   const proc = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   if (background) lowerPriority(proc);
-  /** @type {Child} */
-  const child = { name, proc, stopSignal, running: true, exited: Promise.resolve() };
-  child.exited = new Promise((/** @type {(value?: void) => void} */ resolve) => {
+  const exited = new Promise((resolve) => {
+    // Once stopping (this end, or the part's first end) no part's end is unexpected.
     const ended = (/** @type {string} */ reason) => {
-      if (!child.running) return;
-      child.running = false;
       if (!stopping) {
         console.error(`\n${name} stopped unexpectedly (${reason}); stopping the local stack.`);
         void shutdown(1);
       }
-      resolve();
+      resolve(reason);
     };
     proc.on('exit', (code, signal) => ended(signal ? `signal ${signal}` : `exit code ${code}`));
     proc.on('error', (error) => ended(error.message));
   });
   createInterface({ input: proc.stdout }).on('line', (line) => process.stdout.write(`[${name}] ${line}\n`));
   createInterface({ input: proc.stderr }).on('line', (line) => process.stderr.write(`[${name}] ${line}\n`));
-  children.push(child);
-  return child;
+  children.push({ proc, stopSignal, exited });
 }
 
-/** `act` on a process, unless it never started or is already gone (its own 'error' or 'exit' says so). */
-function unlessGone(/** @type {() => void} */ act) {
-  try {
-    act();
-  } catch {
-    // Gone: nothing left to act on.
-  }
-}
 const lowerPriority = (/** @type {import('node:child_process').ChildProcess} */ proc) =>
   unlessGone(() => setPriority(proc.pid ?? 0, BACKGROUND_PRIORITY));
-/** `signal` to process `pid` (its group where negative). @param {number | undefined} pid @param {NodeJS.Signals} signal */
-const kill = (pid, signal) => unlessGone(() => pid && process.kill(pid, signal));
 
 /** @param {number} code */
 async function shutdown(code) {
   if (stopping) return;
   stopping = true;
-  for (const child of children) if (child.running) kill(child.proc.pid, child.stopSignal);
-  const force = setTimeout(() => {
-    console.error(`Some parts did not stop within ${STOP_TIMEOUT_MS / 1000} s; killing them.`);
-    for (const child of children) if (child.running) kill(-(child.proc.pid ?? 0), 'SIGKILL');
-  }, STOP_TIMEOUT_MS);
-  await Promise.all(children.map((child) => child.exited));
-  clearTimeout(force);
-  // Whatever a part left behind in its process group (an emulator's subprocess) goes too.
-  for (const child of children) kill(-(child.proc.pid ?? 0), 'SIGKILL');
+  await Promise.all(children.map((child) => stopGroup(child.proc, child.exited, child.stopSignal, STOP_TIMEOUT_MS)));
   process.exit(code);
 }
 
@@ -168,7 +140,6 @@ function banner(seedReport, answeredMs) {
   ].join('\n');
 }
 
-ensureLocalSecrets();
 const builds = {
   'The functions do not compile': () => functionsBuilt() || buildFunctions(),
   'The console does not build': buildConsole,
@@ -182,13 +153,8 @@ for (const [failure, build] of Object.entries(builds)) {
   }
 }
 
-startChild(
-  'emulators',
-  bin(repoRoot, 'firebase'),
-  ['emulators:start', '--only', EMULATORS, '--project', LOCAL_PROJECT_ID],
-  { cwd: repoRoot, env: { ...process.env, ...emulatorEnv() } },
-  { stopSignal: 'SIGINT' },
-);
+const [firebase, args, options] = localEmulators();
+startChild('emulators', firebase, args, { ...options, stopSignal: 'SIGINT' });
 
 // The emulator answers (404) before it has loaded the functions: wait for the health route itself.
 const apiUp = waitForHttp(`${API}/`, STARTUP_TIMEOUT_MS, { ok: true });
@@ -200,23 +166,12 @@ await unlessStopping();
 // plus the emulator work it causes, the watcher's first pass 3.5) would hold the emulators' own start-up back by
 // seconds. The reference page costs nothing until it is first opened (it is built then).
 serveApiReference(API);
-startChild(
-  'maildev',
-  bin(repoRoot, 'maildev'),
-  ['--smtp', MAIL.smtpPort, '--ip', '127.0.0.1', '--web', MAIL.webPort, '--web-ip', '127.0.0.1'],
-  {},
-  { background: true },
-);
+const maildev = ['--smtp', MAIL.smtpPort, '--ip', '127.0.0.1', '--web', MAIL.webPort, '--web-ip', '127.0.0.1'];
+startChild('maildev', bin(repoRoot, 'maildev'), maildev, { background: true });
 const seeded = orFail('Could not seed the demo data', seed());
 // Incremental (COMPILE_ARGS): on the code built above the watcher's first pass writes nothing, so the emulators do not
 // reload; from then on an edit in functions/src is compiled (its errors shown with [tsc]) and reloads the functions.
-startChild(
-  'tsc',
-  TSC,
-  [...COMPILE_ARGS, '--watch', '--preserveWatchOutput'],
-  { cwd: functionsDir },
-  { background: true },
-);
+startChild('tsc', TSC, [...COMPILE_ARGS, '--watch', '--preserveWatchOutput'], { cwd: functionsDir, background: true });
 const seedReport = await seeded;
 await orFail('The mail catcher did not come up', waitForHttp(MAIL_PAGE, STARTUP_TIMEOUT_MS));
 await unlessStopping();

@@ -1,6 +1,7 @@
 // @ts-check
 // Hosting a function as Cloud Functions does: functions-framework serving target `api` of the built code (or of
-// floor.js), a process per instance, against the emulators; load through autocannon; the rotation of sizes.
+// floor.js), a process per instance, against the emulators; load through autocannon (lib/cannon.mjs); the rotation of
+// sizes.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -8,10 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
-import autocannon from 'autocannon';
 import { waitFor } from '../../functions/test/harness/wait.ts';
+import { backendMs, cannon } from '../lib/cannon.mjs';
 import { summarize } from '../lib/stats.mjs';
 import { functionsDir } from '../lib/paths.mjs';
+
+export { cannon };
 
 const FRAMEWORK_MAIN = join(functionsDir, 'node_modules/@google-cloud/functions-framework/build/src/main.js');
 /** Where the instances' output goes (removed when a run completes). */
@@ -101,9 +104,6 @@ export const withInstances = async (options, measure, ready = { path: '/' }) => 
   }
 };
 
-/** The union of the request's backend calls' intervals, from its Server-Timing header (ms). */
-const backendMs = (/** @type {unknown} */ header) => Number(/backend;dur=([\d.]+)/.exec(String(header))?.[1]);
-
 /** @typedef {{ path: string, headers?: Record<string, string> }} GetRequest */
 /**
  * Polls GET `path` every few ms until it answers 200: the time from spawn to that answer, its backend time, its body.
@@ -122,47 +122,7 @@ export async function firstAnswer(instance, { path, headers }) {
 }
 /** @typedef {Awaited<ReturnType<typeof firstAnswer>>} FirstAnswer */
 
-/** @typedef {{ method: string, path: string, headers?: Record<string, string>, body?: unknown }} BenchRequest */
-/** @typedef {import('autocannon').Request['method']} Method */
-
-let sent = 0;
-/**
- * Load through autocannon: `amount` requests (or `duration` seconds) over `connections` keep-alive connections, the
- * n-th built by `build(n)` (n counts across every call, so ids built from it never repeat). Returns every latency and
- * backend time (ms), the answers that were not 2xx, and autocannon's own result.
- * @param {string} url
- * @param {{ connections: number, amount?: number, duration?: number, build: (n: number) => BenchRequest, onAnswer?: (status: number, body: string) => void }} options
- */
-export function cannon(url, { connections, amount, duration, build, onAnswer }) {
-  /** @type {{ latencies: number[], backend: number[], failures: string[] }} */
-  const load = { latencies: [], backend: [], failures: [] };
-  /** @type {import('autocannon').Request} */
-  const request = {
-    setupRequest: (base) => {
-      const { path, headers = {}, body, ...built } = build(sent++);
-      const method = /** @type {Method} */ (built.method);
-      if (body === undefined) return { ...base, method, path, headers };
-      const json = { 'content-type': 'application/json', ...headers };
-      return { ...base, method, path, headers: json, body: JSON.stringify(body) };
-    },
-    onResponse: (status, body, _context, headers) => {
-      const timing = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'server-timing');
-      if (timing) load.backend.push(backendMs(timing[1]));
-      if (status >= 300) load.failures.push(`${status} ${body.slice(0, 160)}`);
-      onAnswer?.(status, body);
-    },
-  };
-  // Unset options must be absent: autocannon takes an undefined duration for a bad one.
-  const size = amount ? { amount } : { duration };
-  // A run ends on autocannon's next sampling tick: 100 ms rather than a second of idling.
-  const options = { url, connections, ...size, sampleInt: 100, timeout: 60, requests: [request] };
-  /** @type {Promise<typeof load & { result: import('autocannon').Result }>} */
-  return new Promise((resolve, reject) => {
-    const tracker = autocannon(options, (error, result) => (error ? reject(error) : resolve({ ...load, result })));
-    tracker.on('response', (_client, _status, _bytes, ms) => load.latencies.push(ms));
-  });
-}
-/** @typedef {Awaited<ReturnType<typeof cannon>>} Load */
+/** @typedef {import('../lib/cannon.mjs').BenchRequest} BenchRequest @typedef {import('../lib/cannon.mjs').Load} Load */
 
 /**
  * `map` over `items`, one at a time.

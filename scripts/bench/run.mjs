@@ -95,20 +95,20 @@ const warmRows = async ([api, floor]) => {
   return measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
 };
 if (only === 'warm') finish({ warm: await withInstances(instances, warmRows), machine: machineNow() });
-const [warm, batch, webhooks, promotions, trust, claims] = await withInstances(instances, async ([api, floor]) => {
-  const rows = await warmRows([api, floor]);
+const onApi = await withInstances(instances, async ([api, floor]) => {
+  const warm = await warmRows([api, floor]);
   step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
-  const backlog = await measureBatch({ url: api.url, runId, ...plan.batch });
+  const batch = await measureBatch({ url: api.url, runId, ...plan.batch });
   step(`Webhook delivery lag: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms`);
-  const lag = await measureWebhookLag({ url: api.url, data, ...plan.webhooks });
+  const webhooks = await measureWebhookLag({ url: api.url, data, ...plan.webhooks });
   step('Promotions: an award with 20 active against none; a budget under c=16');
-  const endpoint = list.find(({ name }) => name === 'POST /kiosk/transaction');
-  const promoted = await measurePromotions({ api: api.url, endpoint: /** @type {any} */ (endpoint), ...plan.warm });
+  const endpoint = /** @type {any} */ (list.find(({ name }) => name === 'POST /kiosk/transaction'));
+  const promotions = await measurePromotions({ api: api.url, endpoint, ...plan.warm });
   step('An award with every trust check on against every check off (contract §17)');
-  const checks = await measureTrust({ url: api.url, endpoint: /** @type {any} */ (endpoint), ...plan.warm });
+  const trust = await measureTrust({ url: api.url, endpoint, ...plan.warm });
   step('Claim codes (§18): a claim against a plain deposit, c=1 and c=16');
-  const claimRows = await measureClaims({ url: api.url, data, ...plan.warm });
-  return /** @type {const} */ ([rows, backlog, lag, promoted, checks, claimRows]);
+  const claims = await measureClaims({ url: api.url, data, ...plan.warm });
+  return { warm, batch, webhooks, ...promotions, trust, claims };
 });
 
 step('Throughput of POST /kiosk/transaction as the users grow');
@@ -124,21 +124,6 @@ step(`The expiry run: ${due} users due beside ${idle} and ${10 * idle} with noth
 const expiry = await measureExpiry(plan.expiry);
 await mail.stop();
 
-const machine = machineNow();
-const measured = {
-  cold,
-  warm,
-  batch,
-  webhooks,
-  ...promotions,
-  throughput,
-  nearby,
-  history,
-  exports,
-  expiry,
-  trust,
-  claims,
-};
-const results = { quick, plan, machine, ...measured };
+const results = { quick, plan, machine: machineNow(), cold, ...onApi, throughput, nearby, history, exports, expiry };
 /** @typedef {typeof results} RunResults */
 finish(results);

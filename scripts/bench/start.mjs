@@ -4,10 +4,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { waitFor } from '../../functions/test/harness/wait.ts';
-import { EMULATORS, HOSTS, LOCAL_PROJECT_ID, apiUrl, emulatorEnv } from '../lib/emulators.mjs';
+import { HOSTS, LOCAL_PROJECT_ID, apiUrl, localEmulators, stopGroup, waitForHttp } from '../lib/emulators.mjs';
 import { median } from '../lib/stats.mjs';
 import { repoRoot } from '../lib/paths.mjs';
 
@@ -26,39 +24,29 @@ const portsClosed = () => waitFor('every port closed', noneOpen, 30_000, stillOp
 
 /**
  * One launch: seconds to the first 200 of GET {API}/, then Ctrl-C and wait until it is gone.
- * @type {(command: string, args: string[], env: NodeJS.ProcessEnv) => Promise<number>}
+ * @type {(command: string, args: readonly string[], options: import('node:child_process').SpawnOptions) => Promise<number>}
  */
-const launch = async (command, args, env) => {
+const launch = async (command, args, options) => {
   await portsClosed();
   const launched = performance.now();
-  const child = spawn(command, args, { cwd: repoRoot, env, detached: true, stdio: 'ignore' });
+  const child = spawn(command, args, { ...options, detached: true, stdio: 'ignore' });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
-    const answered = async () => {
-      if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited before answering`);
-      return (await fetch(`${apiUrl(LOCAL_PROJECT_ID)}/`).catch(() => undefined))?.ok || undefined;
-    };
-    await waitFor(`${command} ${args.join(' ')} to answer`, answered, 180_000, undefined, 100);
+    await waitForHttp(`${apiUrl(LOCAL_PROJECT_ID)}/`, 180_000, { ok: true, intervalMs: 100, child });
     return (performance.now() - launched) / 1000;
   } finally {
-    // Ctrl-C to the whole group, as a terminal sends it; SIGKILL if it has not ended within a minute.
-    const signal = (/** @type {NodeJS.Signals} */ name) =>
-      child.exitCode === null && process.kill(-(/** @type {number} */ (child.pid)), name);
-    signal('SIGINT');
-    if (!(await Promise.race([exited.then(() => true), sleep(60_000).then(() => false)]))) signal('SIGKILL');
+    // SIGKILL if it has not ended within a minute.
+    await stopGroup(child, exited, 'SIGINT', 60_000);
     await portsClosed();
   }
 };
 
 /** @param {number} runs launches of each */
 export async function measureStart(runs) {
-  const bin = join(repoRoot, 'node_modules', '.bin');
-  const bareEnv = { ...process.env, ...emulatorEnv(), PATH: `${bin}:${process.env.PATH}` };
-  const bareArgs = ['emulators:start', '--only', EMULATORS, '--project', LOCAL_PROJECT_ID];
   const [bare, start] = /** @type {number[][]} */ ([[], []]);
   for (let run = 0; run < runs; run++) {
-    bare.push(await launch(join(bin, 'firebase'), bareArgs, bareEnv));
-    start.push(await launch('npm', ['run', '--silent', 'stack:start'], process.env));
+    bare.push(await launch(...localEmulators()));
+    start.push(await launch('npm', ['run', '--silent', 'stack:start'], { cwd: repoRoot }));
     console.log(`  start ${run + 1}/${runs}: bare ${bare[run].toFixed(1)} s, npm start ${start[run].toFixed(1)} s`);
   }
   return { bareS: median(bare), startS: median(start), ratio: median(start) / median(bare), bare, start };

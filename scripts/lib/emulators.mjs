@@ -148,16 +148,55 @@ export function buildFunctions({ quiet = false } = {}) {
 }
 
 /**
- * Resolves once `url` answers (with `ok`: answers 2xx), or rejects after `timeoutMs`.
- * @param {string} url @param {number} timeoutMs @param {{ ok?: boolean }} [options]
+ * Resolves once `url` answers (with `ok`: answers 2xx), asked every `intervalMs`; rejects after `timeoutMs`, or once
+ * `child` (what serves it) has exited.
+ * @param {string} url @param {number} timeoutMs
+ * @param {{ ok?: boolean, intervalMs?: number, child?: import('node:child_process').ChildProcess }} [options]
  */
-export const waitForHttp = (url, timeoutMs, { ok = false } = {}) => {
+export const waitForHttp = (url, timeoutMs, { ok = false, intervalMs = 200, child } = {}) => {
   const answered = async () => {
+    if (child && child.exitCode !== null) throw new Error(`${child.spawnargs.join(' ')} exited before answering`);
     const response = await fetch(url).catch(() => undefined);
     return response && (!ok || response.ok) ? true : undefined;
   };
-  return waitFor(`${url} to answer${ok ? ' 2xx' : ''}`, answered, timeoutMs, undefined, 200);
+  return waitFor(`${url} to answer${ok ? ' 2xx' : ''}`, answered, timeoutMs, undefined, intervalMs);
 };
+
+/** `firebase emulators:start` of the local stack (`npm start`'s emulators): its command, arguments and spawn options. */
+export function localEmulators() {
+  ensureLocalSecrets();
+  const bin = join(repoRoot, 'node_modules', '.bin');
+  const env = { ...process.env, ...emulatorEnv(), PATH: `${bin}:${process.env.PATH}` };
+  const args = ['emulators:start', '--only', EMULATORS, '--project', LOCAL_PROJECT_ID];
+  return /** @type {const} */ ([join(bin, 'firebase'), args, { cwd: repoRoot, env }]);
+}
+
+/** `act` on a process, unless it never started or is already gone (its own 'error' or 'exit' says so). */
+export function unlessGone(/** @type {() => void} */ act) {
+  try {
+    act();
+  } catch {
+    // Gone: nothing left to act on.
+  }
+}
+
+/**
+ * Stops `child`, started detached, as Ctrl-C in a terminal would: `signal` to its process group, SIGKILL if it has not
+ * exited (`exited`) within `graceMs`; once it has, whatever it left in its group is killed too.
+ * @param {import('node:child_process').ChildProcess} child @param {Promise<unknown>} exited
+ * @param {NodeJS.Signals} signal @param {number} graceMs
+ */
+export async function stopGroup(child, exited, signal, graceMs) {
+  const send = (/** @type {NodeJS.Signals} */ name) => unlessGone(() => child.pid && process.kill(-child.pid, name));
+  send(signal);
+  const force = setTimeout(() => {
+    console.error(`${child.spawnargs.join(' ')} did not stop within ${graceMs / 1000} s; killing it.`);
+    send('SIGKILL');
+  }, graceMs);
+  await exited;
+  clearTimeout(force);
+  send('SIGKILL');
+}
 
 /**
  * The operator CLI (as built) with `args`, against `projectId` on the emulator suite of firebase.json: its exit status

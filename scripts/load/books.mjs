@@ -134,12 +134,11 @@ export const booksTable = (/** @type {Checks[]} */ checks) =>
 
 /**
  * The books of the fleet, hot, retries and offline phases (the transaction documents of every phase).
- * @param {import('./run.mjs').Run} run
- * @param {{ get(field: string): any }[]} transactions every transaction document, effects done
- * @param {Awaited<ReturnType<typeof import('./bursts.mjs').retriesPhase>>} retries
- * @param {Awaited<ReturnType<typeof import('./offline.mjs').offlinePhase>>} offline
+ * @param {import('./run.mjs').Run} run @param {unknown} _
+ * @param {{ transactions: { get(field: string): any }[], done: Record<string, any> }} end every transaction document,
+ *   effects done; the phases' results
  */
-export async function auditBooks(run, transactions, retries, offline) {
+export async function auditBooks(run, _, { transactions, done: { retries, offline } }) {
   const { ledger } = run;
   // The spenders of the mixed phase also earn; their books (adjusted, spent) are mixedBooks'.
   const users = await docsOf('users', [...run.users, run.hotUser]);

@@ -10,6 +10,16 @@ import { AnswersByKey, randomInt } from './books.mjs';
 
 /** @typedef {import('./run.mjs').Run} Run */
 
+/**
+ * A phase of the load run (run.mjs): `setup` before any phase of its step works, `intro` told (`{size}`: the run's);
+ * `work` timed (`done`: what the phases before it returned), its figures (its `figures` or all it returns) reported;
+ * `books`, the run drained, checks it. @template R
+ * @typedef {{ intro?: string, setup?: (run: Run) => Promise<unknown>, work?: (run: Run, done: any) => Promise<R>,
+ *   books?: (run: Run, result: R, end: { transactions: any[], done: any }) => Promise<object> }} Phase
+ */
+/** @template R @param {string} name @param {Phase<R>} described @returns {Phase<R> & { name: string }} */
+export const phase = (name, described) => ({ name, ...described });
+
 /** @param {string} kioskId @param {string | null} userId null: a deposit without a user (claims.mjs) */
 export const transactionBody = (kioskId, userId) => ({ kioskId, userId, ...randomItems() });
 
@@ -62,7 +72,7 @@ export function countRefusals(answers, refused = {}) {
 }
 
 /** @param {Run} run */
-export async function hotPhase(run) {
+async function hotPhase(run) {
   const { kiosks, hotUser, options } = run;
   const answers = await Promise.all(
     Array.from({ length: options.hot }, (_, i) => {
@@ -79,7 +89,7 @@ export async function hotPhase(run) {
 }
 
 /** @param {Run} run */
-export async function retriesPhase(run) {
+async function retriesPhase(run) {
   const { kiosks, users, options } = run;
   const byKey = new AnswersByKey();
   let sent = 0;
@@ -99,3 +109,6 @@ export async function retriesPhase(run) {
   );
   return { requests: options.retries, sent, awarded: byKey.answered, doubled: byKey.doubled };
 }
+
+export const hot = phase('hot', { intro: '{hot} concurrent awards to one user', work: hotPhase });
+export const retries = phase('retries', { intro: '{retries} requests, each sent 2-5 times', work: retriesPhase });

@@ -9,12 +9,12 @@ import { waitFor } from '../../functions/test/harness/wait.ts';
 import { db } from '../lib/fleet.mjs';
 import { AnswersByKey, countOf, docsOf, each, notificationsOf, randomInt } from './books.mjs';
 import { sum } from '../lib/stats.mjs';
-import { countRefusals, headersOf, post, sendBlindly, submitRecorded, transactionBody } from './bursts.mjs';
+import { countRefusals, headersOf, phase, post, sendBlindly, submitRecorded, transactionBody } from './bursts.mjs';
 import { CAFE } from './vouchers.mjs';
 
 /** The catalog of the phase; `scarce` is the one rushed. The vouchers are the café's (vouchers.mjs). */
 const honouredByCafe = { partnerId: CAFE.id, validDays: 30 };
-export const MIXED_REWARDS = /** @type {const} */ ({
+const MIXED_REWARDS = /** @type {const} */ ({
   scarce: { id: 'load-scarce', name: 'Scarce voucher', cost: 10, kind: 'voucher', stock: 10, ...honouredByCafe },
   voucher: { id: 'load-voucher', name: 'Cinema voucher', cost: 30, kind: 'voucher', stock: null, ...honouredByCafe },
   donation: { id: 'load-donation', name: 'Plant a tree', cost: 20, kind: 'donation', stock: null },
@@ -23,7 +23,7 @@ export const MIXED_REWARDS = /** @type {const} */ ({
 const OPENING_POINTS = 2_000;
 
 /** @param {import('./run.mjs').Run} run */
-export async function mixedPhase(run) {
+async function mixedPhase(run) {
   const { admin, kiosks, spenders } = run;
   const { rush, mixedRounds: rounds } = run.options;
   const asUser = await headersOf(spenders);
@@ -133,44 +133,49 @@ export async function mixedPhase(run) {
   return { tally, figures };
 }
 
-/** @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof mixedPhase>>['tally']} tally */
-export async function mixedBooks({ ledger, spenders, options }, { redemptions, adjustments, cancelled, rushIssued }) {
-  const { scarce } = MIXED_REWARDS;
-  const { rush } = options;
-  const stock = (await db().collection('rewards').doc(scarce.id).get()).get('stock');
-  const cancelledOnce = [...cancelled].filter(([, successes]) => successes === 1).map(([id]) => id);
-  // A cancel gives back the unit its redemption took (the vouchers phase cancels some of the rush's).
-  const givenBack = cancelledOnce.filter((id) => redemptions.byId.get(id)?.rewardId === scarce.id).length;
-  /** @template {{ userId: string }} T @param {Map<string, T>} byId @param {string} userId */
-  const ofUser = (byId, userId) => [...byId].filter(([, detail]) => detail.userId === userId);
-  const balances = each(await docsOf('users', spenders), ({ id }) => {
-    const total = ledger.earnedBy(id) + sum(ofUser(adjustments.byId, id).map(([, { points }]) => points));
-    const spent = sum(ofUser(redemptions.byId, id).map(([key, { cost }]) => (cancelled.get(key) ? 0 : cost)));
-    return { totalPoints: total, currentPoints: total - spent };
-  });
+export const mixed = phase('mixed', {
+  intro:
+    "{spenders} spenders earn, redeem and are adjusted; {rush} rush a stock of 10; {dormant} dormant users' points " +
+    'expire and {leavers} leavers are erased meanwhile',
+  work: mixedPhase,
+  async books({ ledger, spenders, options }, { tally: { redemptions, adjustments, cancelled, rushIssued } }) {
+    const { scarce } = MIXED_REWARDS;
+    const { rush } = options;
+    const stock = (await db().collection('rewards').doc(scarce.id).get()).get('stock');
+    const cancelledOnce = [...cancelled].filter(([, successes]) => successes === 1).map(([id]) => id);
+    // A cancel gives back the unit its redemption took (the vouchers phase cancels some of the rush's).
+    const givenBack = cancelledOnce.filter((id) => redemptions.byId.get(id)?.rewardId === scarce.id).length;
+    /** @template {{ userId: string }} T @param {Map<string, T>} byId @param {string} userId */
+    const ofUser = (byId, userId) => [...byId].filter(([, detail]) => detail.userId === userId);
+    const balances = each(await docsOf('users', spenders), ({ id }) => {
+      const total = ledger.earnedBy(id) + sum(ofUser(adjustments.byId, id).map(([, { points }]) => points));
+      const spent = sum(ofUser(redemptions.byId, id).map(([key, { cost }]) => (cancelled.get(key) ? 0 : cost)));
+      return { totalPoints: total, currentPoints: total - spent };
+    });
 
-  const stored = db().collection('redemptions');
-  const storedCount = await countOf(stored);
-  const cancelledCount = await countOf(stored.where('status', '==', 'cancelled'));
-  // A redemption cancelled before its trigger ran is never announced (its effects say so).
-  const toTell = storedCount - (await countOf(stored.where('effects.untold', '==', 'cancelled')));
-  await waitFor(
-    `a redemption notification for each of ${toTell} redemptions not cancelled before they were announced`,
-    async () => ((await notificationsOf('redemption')) >= toTell ? true : undefined),
-    300_000,
-    async () => `${await notificationsOf('redemption')} notifications so far`,
-    1_000,
-  ).catch(() => undefined);
-  const told = await notificationsOf('redemption');
-  return {
-    'redemption keys answered with two redemptions': [redemptions.doubled, 0],
-    'adjustment keys answered with two adjustments': [adjustments.doubled, 0],
-    [`issued by a rush of ${rush} on a stock of ${scarce.stock}`]: [rushIssued, Math.min(scarce.stock, rush)],
-    [`stock left of ${scarce.id}`]: [stock, scarce.stock - rushIssued + givenBack],
-    'redemptions cancelled by exactly one of their two cancels': [cancelledOnce.length, cancelled.size],
-    'spenders holding what they earned, were adjusted, spent and got back': balances,
-    'redemption documents = redemptions answered': [storedCount, redemptions.byId.size],
-    'cancelled redemption documents = redemptions cancelled': [cancelledCount, cancelled.size],
-    'redemption notifications = redemptions not cancelled before announced': [told, toTell],
-  };
-}
+    const stored = db().collection('redemptions');
+    const storedCount = await countOf(stored);
+    const cancelledCount = await countOf(stored.where('status', '==', 'cancelled'));
+    // A redemption cancelled before its trigger ran is never announced (its effects say so).
+    const toTell = storedCount - (await countOf(stored.where('effects.untold', '==', 'cancelled')));
+    await waitFor(
+      `a redemption notification for each of ${toTell} redemptions not cancelled before they were announced`,
+      async () => ((await notificationsOf('redemption')) >= toTell ? true : undefined),
+      300_000,
+      async () => `${await notificationsOf('redemption')} notifications so far`,
+      1_000,
+    ).catch(() => undefined);
+    const told = await notificationsOf('redemption');
+    return {
+      'redemption keys answered with two redemptions': [redemptions.doubled, 0],
+      'adjustment keys answered with two adjustments': [adjustments.doubled, 0],
+      [`issued by a rush of ${rush} on a stock of ${scarce.stock}`]: [rushIssued, Math.min(scarce.stock, rush)],
+      [`stock left of ${scarce.id}`]: [stock, scarce.stock - rushIssued + givenBack],
+      'redemptions cancelled by exactly one of their two cancels': [cancelledOnce.length, cancelled.size],
+      'spenders holding what they earned, were adjusted, spent and got back': balances,
+      'redemption documents = redemptions answered': [storedCount, redemptions.byId.size],
+      'cancelled redemption documents = redemptions cancelled': [cancelledCount, cancelled.size],
+      'redemption notifications = redemptions not cancelled before announced': [told, toTell],
+    };
+  },
+});

@@ -3,7 +3,7 @@
 // fleet, an unlimited bonus at the other half, so the mixed and lifecycle phases' deposits race for the budget.
 // promotionBooks() then holds each promotion's pointsGiven to the transactions' breakdowns, and the budget to its sum.
 import { requireFunctions } from '../lib/paths.mjs';
-import { post } from './bursts.mjs';
+import { phase, post } from './bursts.mjs';
 
 const { allPromotions } = requireFunctions('./lib/data/promotions.js');
 
@@ -11,7 +11,7 @@ const { allPromotions } = requireFunctions('./lib/data/promotions.js');
 const BUDGET = 300;
 
 /** @param {import('./run.mjs').Run} run */
-export async function setUpPromotions(run) {
+async function setUpPromotions(run) {
   const ids = run.kiosks.map(({ id }) => id);
   const half = Math.ceil(ids.length / 2);
   const promotions = [
@@ -27,35 +27,37 @@ export async function setUpPromotions(run) {
   }
 }
 
-/**
- * Each promotion's budget, points given and the sum of its breakdown entries, and the checks: given = that sum, the
- * budgeted one spent exactly, every transaction's breakdown summing to its points.
- * @param {{ get(field: string): any }[]} transactions every transaction document
- */
-export async function promotionBooks(transactions) {
-  /** @type {Map<string, number>} */
-  const shares = new Map();
-  let unsummed = 0;
-  for (const transaction of transactions) {
-    const breakdown = transaction.get('breakdown') ?? [];
-    let total = 0;
-    for (const { source, promotionId, points } of breakdown) {
-      total += points;
-      if (source === 'promotion') shares.set(promotionId, (shares.get(promotionId) ?? 0) + points);
+export const promotions = phase('promotions', {
+  setup: setUpPromotions,
+  /**
+   * Each promotion's budget, points given and the sum of its breakdown entries, and the checks: given = that sum, the
+   * budgeted one spent exactly, every transaction's breakdown summing to its points.
+   */
+  async books(_, __, { transactions }) {
+    /** @type {Map<string, number>} */
+    const shares = new Map();
+    let unsummed = 0;
+    for (const transaction of transactions) {
+      const breakdown = transaction.get('breakdown') ?? [];
+      let total = 0;
+      for (const { source, promotionId, points } of breakdown) {
+        total += points;
+        if (source === 'promotion') shares.set(promotionId, (shares.get(promotionId) ?? 0) + points);
+      }
+      if (breakdown.length > 0 && total !== transaction.get('pointsEarned')) unsummed += 1;
     }
-    if (breakdown.length > 0 && total !== transaction.get('pointsEarned')) unsummed += 1;
-  }
-  /** @type {{ id: string, budgetPoints: number | null, pointsGiven: number }[]} */
-  const promotions = await allPromotions();
-  /** @type {Record<string, [unknown, unknown, boolean?]>} */
-  const checks = { 'transactions whose breakdown does not sum to their points': [unsummed, 0] };
-  /** @type {Record<string, string>} */
-  const figures = {};
-  for (const { id, budgetPoints, pointsGiven } of promotions) {
-    const share = shares.get(id) ?? 0;
-    figures[id] = `budget ${budgetPoints ?? 'unlimited'}, given ${pointsGiven}, breakdowns ${share}`;
-    checks[`${id}: pointsGiven = its breakdown entries`] = [pointsGiven, share];
-    if (budgetPoints !== null) checks[`${id}: its budget given exactly, never more`] = [pointsGiven, budgetPoints];
-  }
-  return { checks, figures };
-}
+    /** @type {{ id: string, budgetPoints: number | null, pointsGiven: number }[]} */
+    const promotions = await allPromotions();
+    /** @type {Record<string, [unknown, unknown, boolean?]>} */
+    const checks = { 'transactions whose breakdown does not sum to their points': [unsummed, 0] };
+    /** @type {Record<string, string>} */
+    const figures = {};
+    for (const { id, budgetPoints, pointsGiven } of promotions) {
+      const share = shares.get(id) ?? 0;
+      figures[id] = `budget ${budgetPoints ?? 'unlimited'}, given ${pointsGiven}, breakdowns ${share}`;
+      checks[`${id}: pointsGiven = its breakdown entries`] = [pointsGiven, share];
+      if (budgetPoints !== null) checks[`${id}: its budget given exactly, never more`] = [pointsGiven, budgetPoints];
+    }
+    return { checks, figures };
+  },
+});

@@ -1,38 +1,29 @@
 // @ts-check
-// The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs. Six phases against the real
-// functions on the emulator suite, then the books:
-//   fleet:  50 kiosks, 200 users, 60 s of autocannon (transactions + status heartbeats)
-//   hot:    100 concurrent awards to one user (bursts.mjs)
-//   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently (bursts.mjs)
-//   offline: 10 kiosks upload 120 deposits each of the last 6 days (offline.mjs)
-//   claims:  100 deposits without a user, four in five claimed by two users at once (claims.mjs)
-//   mixed:   40 spenders earn, redeem (100 rush a stock of 10), are adjusted and refunded (mixed.mjs);
-//            meanwhile 20 dormant users' old points expire and 20 leavers are erased (lifecycle.mjs), and a rogue
-//            kiosk and two travellers trip the limits of §17, their holds released and rejected at once (trust.mjs)
-//   vouchers: every voucher of the mixed phase used from three tills at once (vouchers.mjs)
-// A webhook receiver that fails 10 % of attempts hears every event of the run (webhooks.mjs). Then the triggers drain,
-// the effects sweep completes what none of them finished (effects.mjs), and deliveries that failed are retried. Sizes
-// from the flags (options.mjs). Ends with `books: PASS` or `books: FAIL (...)` (exit 1; the audit is books.mjs) and
-// writes RELIABILITY.md.
-import autocannon from 'autocannon';
+// The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs: the phases of STEPS (each a
+// module of its own, what it does told at its top; all of them: docs/operations.md) against the real functions on the
+// emulator suite, sized by the flags (options.mjs), a webhook receiver hearing every event (webhooks.mjs). Then the
+// triggers drain, the effects sweep completes what none of them finished (effects.mjs), deliveries that failed are
+// retried, and each phase's books are checked. Ends with `books: PASS` or `books: FAIL (...)` (exit 1) and writes
+// RELIABILITY.md.
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulators.ts';
 import { waitFor, waitForEffects } from '../../functions/test/harness/wait.ts';
+import { cannon } from '../lib/cannon.mjs';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { Ledger, auditBooks, booksTable, pointsAudit, randomInt, roundedSummary } from './books.mjs';
 import { sum } from '../lib/stats.mjs';
-import { hotPhase, retriesPhase, submitRecorded, transactionBody } from './bursts.mjs';
+import { hot, phase, retries, submitRecorded, transactionBody } from './bursts.mjs';
 import { pendingEffects, sweepEffects, waitForTriggersToSettle } from './effects.mjs';
-import { EXPIRE_AFTER_MONTHS, lifecycleBooks, lifecyclePhase, seedLifecycle } from './lifecycle.mjs';
-import { MIXED_REWARDS, mixedBooks, mixedPhase } from './mixed.mjs';
-import { promotionBooks, setUpPromotions } from './promotions.mjs';
-import { offlinePhase } from './offline.mjs';
-import { claimsBooks, claimsPhase } from './claims.mjs';
+import { EXPIRE_AFTER_MONTHS, lifecycle, seedLifecycle } from './lifecycle.mjs';
+import { mixed } from './mixed.mjs';
+import { promotions } from './promotions.mjs';
+import { offline } from './offline.mjs';
+import { claims } from './claims.mjs';
 import { loadOptions } from './options.mjs';
 import { loadTables, writeReliabilityReport } from './report.mjs';
-import { setUpPartners, voucherBooks, voucherPhase } from './vouchers.mjs';
-import { setTrustLimits, trustBooks, trustPhase } from './trust.mjs';
+import { partners, vouchers } from './vouchers.mjs';
+import { trust } from './trust.mjs';
 import { settleDeliveries, startReceiver, webhookBooks } from './webhooks.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
@@ -83,52 +74,39 @@ const run = {
 };
 /** @typedef {typeof run} Run what every phase is given: the seeded kiosks and users, the sizes, the ledger */
 
+/** A connection per kiosk through autocannon for the run's seconds: transactions, a tenth status heartbeats. */
 async function fleetPhase() {
   const { api, kiosks, users, ledger } = run;
   let nextKiosk = 0;
-  let sequence = 0;
   /** Transactions sent and not answered, or answered 5xx, by Idempotency-Key. */
   const unanswered = new Map();
   const basePath = new URL(api).pathname;
-  const result = await autocannon({
-    url: api,
+  const { result, latencies } = await cannon(api, {
     connections: options.kiosks,
     duration: options.duration,
-    timeout: 60,
-    requests: [
-      {
-        setupRequest(request, /** @type {any} */ context) {
-          if (!context.kiosk) {
-            context.kiosk = kiosks[nextKiosk++ % kiosks.length];
-            // autocannon may prepare a connection's next request before it reports the previous response, so what was
-            // sent is queued and matched in order.
-            context.inFlight = [];
-          }
-          const { id, apiKey } = context.kiosk;
-          /** @type {Record<string, string>} */
-          const headers = { 'content-type': 'application/json', 'x-api-key': apiKey };
-          // A tenth are status heartbeats. Like a real kiosk, every transaction carries an Idempotency-Key, so one
-          // whose answer was lost (still in flight when the run stopped) can be asked again.
-          const key = Math.random() < 0.1 ? undefined : `fleet-${process.pid}-${sequence++}`;
-          const body = key ? transactionBody(id, users[randomInt(users.length)]) : { status: 'available' };
-          context.inFlight.push({ startedAt: performance.now(), key });
-          if (key) {
-            unanswered.set(key, { apiKey, body });
-            headers['idempotency-key'] = key;
-          }
-          const path = `${basePath}/kiosk/${key ? 'transaction' : `${id}/status`}`;
-          return { ...request, method: 'POST', path, headers, body: JSON.stringify(body) };
-        },
-        onResponse(/** @type {number} */ status, /** @type {string} */ body, /** @type {any} */ context) {
-          const { startedAt, key } = context.inFlight.shift();
-          ledger.response(status, body, performance.now() - startedAt);
-          if (status < 500) unanswered.delete(key);
-          const transaction = status === 200 ? JSON.parse(body).transaction : undefined;
-          if (transaction) ledger.award(transaction);
-        },
-      },
-    ],
+    build(n, connection) {
+      connection.kiosk ??= kiosks[nextKiosk++ % kiosks.length];
+      const { id, apiKey } = connection.kiosk;
+      // Like a real kiosk, every transaction carries an Idempotency-Key, so one whose answer was lost (still in flight
+      // when the run stopped) can be asked again.
+      const key = Math.random() < 0.1 ? undefined : `fleet-${process.pid}-${n}`;
+      const body = key ? transactionBody(id, users[randomInt(users.length)]) : { status: 'available' };
+      // autocannon may prepare a connection's next request before it reports the previous response, so what was sent
+      // is queued and matched in order.
+      (connection.inFlight ??= []).push(key);
+      if (key) unanswered.set(key, { apiKey, body });
+      const headers = { 'x-api-key': apiKey, ...(key && { 'idempotency-key': key }) };
+      return { method: 'POST', path: `${basePath}/kiosk/${key ? 'transaction' : `${id}/status`}`, headers, body };
+    },
+    onAnswer(status, body, connection) {
+      const key = connection.inFlight.shift();
+      ledger.response(status, body);
+      if (status < 500) unanswered.delete(key);
+      const transaction = status === 200 ? JSON.parse(body).transaction : undefined;
+      if (transaction) ledger.award(transaction);
+    },
   });
+  ledger.latencies.push(...latencies);
   // Still unanswered: in flight when the run stopped, timed out, or answered 5xx. A kiosk asks again with the same key,
   // and gets the stored answer if the first one landed.
   for (const [key, { apiKey, body }] of unanswered) await submitRecorded(run, apiKey, body, key);
@@ -159,47 +137,30 @@ async function warmUp(timeoutMs = 120_000) {
   if (count < options.kiosks) console.log(`  ${answeredIn}; the fleet phase starts anyway`);
 }
 
+const fleet = phase('fleet', { intro: '{kiosks} kiosks for {duration} s', work: fleetPhase, books: auditBooks });
+/** The phases in the order they run; those of a list at once. */
+const STEPS = [fleet, hot, retries, offline, claims, [partners, promotions, mixed, lifecycle, trust], vouchers];
 /** Each phase's figures for the report, in the order the phases started. @type {Record<string, object>} */
 const phases = {};
-/**
- * Phase `name`: tells `intro`, runs `work` and keeps its figures (what it returns, or its `figures`) with the seconds it
- * took, unless they say them.
- * @type {<R extends object>(name: string, intro: string, work: (run: Run) => Promise<R>) => Promise<R>}
- */
-async function phase(name, intro, work) {
-  if (intro) console.log(intro);
-  const started = performance.now();
-  phases[name] = {};
-  const result = await work(run);
-  const figures = /** @type {Record<string, unknown>} */ ('figures' in result ? result.figures : result);
-  phases[name] = { ...figures, seconds: figures.seconds ?? (performance.now() - started) / 1000 };
-  return result;
-}
-
+/** What each phase's setup and work returned. @type {Record<string, any>} */
+const done = {};
+const sizes = (/** @type {string} */ text) =>
+  text.replace(/\{(\w+)\}/g, (_, size) => /** @type {any} */ (options)[size]);
 const receiver = await startReceiver(run);
 console.log(`Warming ${options.kiosks} function workers...`);
 await warmUp();
-await phase('fleet', `fleet: ${options.kiosks} kiosks for ${options.duration} s...`, fleetPhase);
-await phase('hot', `hot: ${options.hot} concurrent awards to one user...`, hotPhase);
-const retries = await phase('retries', `retries: ${options.retries} requests, each sent 2-5 times...`, retriesPhase);
-const uploads = `${options.offlineKiosks} kiosks upload ${options.offlineDeposits} deposits each`;
-const offline = await phase('offline', `offline: ${uploads}...`, offlinePhase);
-const claimed = `${options.claims} deposits without a user, four in five claimed by two users at once`;
-const claims = await phase('claims', `claims: ${claimed}...`, claimsPhase);
-const partners = await setUpPartners(run);
-await setUpPromotions(run);
-const mixedIntro =
-  `mixed: ${options.spenders} spenders earn, redeem and are adjusted; ${options.rush} rush a stock of 10; ` +
-  `${options.dormant} dormant users' points expire and ${options.leavers} leavers are erased meanwhile...`;
-await setTrustLimits();
-const [mixed, lifecycle, trust] = await Promise.all([
-  phase('mixed', mixedIntro, mixedPhase),
-  phase('lifecycle', '', lifecyclePhase),
-  phase('trust', '', trustPhase),
-]);
-const rewardIds = [MIXED_REWARDS.scarce.id, MIXED_REWARDS.voucher.id];
-const raced = `vouchers: each voucher used from ${partners.tills.length} tills at once...`;
-const vouchers = await phase('vouchers', raced, () => voucherPhase(run, partners, rewardIds, mixed.tally.cancelled));
+for (const step of STEPS.map((each) => [each].flat())) {
+  for (const { name, setup } of step) if (setup) done[name] = await setup(run);
+  const work = async (/** @type {(typeof step)[number]} */ { name, intro, work }) => {
+    if (intro) console.log(`${name}: ${sizes(intro)}...`);
+    const started = performance.now();
+    phases[name] = {};
+    done[name] = await work?.(run, done);
+    const figures = 'figures' in done[name] ? done[name].figures : done[name];
+    phases[name] = { ...figures, seconds: figures.seconds ?? (performance.now() - started) / 1000 };
+  };
+  await Promise.all(step.filter((phase) => phase.work).map(work));
+}
 console.log('Waiting for the triggers to drain...');
 const leftByTriggers = await waitForTriggersToSettle();
 console.log(`Effects still pending: ${JSON.stringify(leftByTriggers)}; running the effects sweep...`);
@@ -210,16 +171,14 @@ const retried = await settleDeliveries(run, receiver.webhookId);
 await receiver.close();
 const lag = transactions.map((doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis());
 
-const promotions = await promotionBooks(transactions);
-const phaseChecks = [
-  await auditBooks(run, transactions, retries, offline),
-  await voucherBooks(vouchers),
-  await claimsBooks(run, claims.tally),
-  await mixedBooks(run, mixed.tally),
-  await lifecycleBooks(run, lifecycle),
-  promotions.checks,
-  await trustBooks(trust),
-];
+/** @type {import('./books.mjs').Checks[]} */
+const phaseChecks = [];
+for (const { name, books } of STEPS.flat()) {
+  if (!books) continue;
+  const checked = /** @type {any} */ (await books(run, done[name], { transactions, done }));
+  if (checked.figures) phases[name] = checked.figures;
+  phaseChecks.push(checked.checks ?? checked);
+}
 const webhooks = await webhookBooks(receiver, retried);
 const pending = { 'effects still pending after the sweep': [sum(Object.values(await pendingEffects())), 0] };
 const audit = await pointsAudit(run.projectId);
@@ -231,7 +190,7 @@ const problems = checks
 const { ledger } = run;
 const figures = {
   date: new Date().toISOString(),
-  phases: { ...phases, webhooks: webhooks.figures, promotions: promotions.figures },
+  phases: { ...phases, webhooks: webhooks.figures },
   totals: {
     'transactions recorded': transactions.length,
     'points awarded': ledger.points,

@@ -7,7 +7,7 @@ import { requireFunctions } from '../lib/paths.mjs';
 import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { countOf } from './books.mjs';
-import { post, submitRecorded } from './bursts.mjs';
+import { phase, post, submitRecorded } from './bursts.mjs';
 
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { newKiosk } = requireFunctions('./lib/data/kiosks.js');
@@ -27,11 +27,8 @@ const TRIPS = /** @type {const} */ ([
   ['munich', 310, true],
 ]).map(([at, minutes, held]) => ({ at, minutes, held }));
 
-/** The limits, before the phases that deposit under them start. */
-export const setTrustLimits = () => db().doc('config/risk').set(LIMITS);
-
 /** @param {import('./run.mjs').Run} run */
-export async function trustPhase(run) {
+async function trustPhase(run) {
   const kioskIds = ['load-rogue-kiosk', 'load-berlin', 'load-munich'];
   const [rogueKiosk, berlin, munich] = kioskIds;
   const travellers = ['load-traveller-0', 'load-traveller-1'];
@@ -98,29 +95,34 @@ export async function trustPhase(run) {
   return { figures, rogue, trips, answers };
 }
 
-/** @param {Awaited<ReturnType<typeof trustPhase>>} trust */
-export async function trustBooks({ figures, rogue, trips, answers }) {
-  const awardable = Math.floor((10 * LIMITS.kioskItemsPerMinute) / ROGUE.items);
-  const expectedTrips = trips.flatMap((answers) => answers.map((_, i) => TRIPS[i].held));
-  const reasons = (/** @type {any} */ transaction) => (transaction?.holdReasons ?? []).join();
-  return {
-    'rogue deposits held: every one past the limit': [figures['rogue deposits held'], ROGUE.deposits - awardable],
-    'rogue holds for kiosk-throughput alone': [
-      rogue.filter((t) => t?.status === 'held' && reasons(t) === 'kiosk-throughput').length,
-      ROGUE.deposits - awardable,
-    ],
-    'trips held exactly when impossible': [
-      trips.flat().filter((t, i) => (t?.status === 'held') === expectedTrips[i]).length,
-      expectedTrips.length,
-    ],
-    'holds of the whole run = rogue and travel holds': [
-      await countOf(db().collection('holds')),
-      ROGUE.deposits - awardable + expectedTrips.filter(Boolean).length,
-    ],
-    'holds decided exactly once (released + rejected)': [figures.released + figures.rejected, figures.held],
-    'holds answered 200 twice': [
-      answers.filter((pair) => pair.every((/** @type {{ status: number }} */ answer) => answer.status === 200)).length,
-      0,
-    ],
-  };
-}
+export const trust = phase('trust', {
+  // The limits, before the phases that deposit under them start.
+  setup: () => db().doc('config/risk').set(LIMITS),
+  work: trustPhase,
+  async books(_, { figures, rogue, trips, answers }) {
+    const awardable = Math.floor((10 * LIMITS.kioskItemsPerMinute) / ROGUE.items);
+    const expectedTrips = trips.flatMap((answers) => answers.map((_, i) => TRIPS[i].held));
+    const reasons = (/** @type {any} */ transaction) => (transaction?.holdReasons ?? []).join();
+    return {
+      'rogue deposits held: every one past the limit': [figures['rogue deposits held'], ROGUE.deposits - awardable],
+      'rogue holds for kiosk-throughput alone': [
+        rogue.filter((t) => t?.status === 'held' && reasons(t) === 'kiosk-throughput').length,
+        ROGUE.deposits - awardable,
+      ],
+      'trips held exactly when impossible': [
+        trips.flat().filter((t, i) => (t?.status === 'held') === expectedTrips[i]).length,
+        expectedTrips.length,
+      ],
+      'holds of the whole run = rogue and travel holds': [
+        await countOf(db().collection('holds')),
+        ROGUE.deposits - awardable + expectedTrips.filter(Boolean).length,
+      ],
+      'holds decided exactly once (released + rejected)': [figures.released + figures.rejected, figures.held],
+      'holds answered 200 twice': [
+        answers.filter((pair) => pair.every((/** @type {{ status: number }} */ answer) => answer.status === 200))
+          .length,
+        0,
+      ],
+    };
+  },
+});

@@ -5,7 +5,7 @@
 import { db } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf, docsOf, each, notificationsOf } from './books.mjs';
-import { countRefusals, post } from './bursts.mjs';
+import { countRefusals, phase, post } from './bursts.mjs';
 
 const { GUESS_LIMIT } = requireFunctions('./lib/services/vouchers.js');
 
@@ -19,7 +19,7 @@ const RACES_AT_ONCE = 8;
  * The café and the other partner through the API, and a key per till (and one for the other partner).
  * @param {import('./run.mjs').Run} run
  */
-export async function setUpPartners(run) {
+async function setUpPartners(run) {
   const created = async (/** @type {string} */ path, /** @type {unknown} */ body) => {
     const answer = await post(run, path, run.admin, body);
     if (answer.status >= 300) throw new Error(`POST ${path}: ${answer.status}`);
@@ -40,13 +40,13 @@ export function asTyped(/** @type {string} */ code, /** @type {number} */ i) {
 }
 
 /**
- * @param {import('./run.mjs').Run} run @param {Awaited<ReturnType<typeof setUpPartners>>} partners
- * @param {string[]} rewardIds the rewards whose issued vouchers are raced
- * @param {Map<string, number>} cancelled the mixed phase's tally (redemption id → cancels answered 200), which
- *   a cancel answered 200 here joins: the mixed phase's books refund it
+ * The café's issued vouchers (the mixed phase's) raced. A cancel answered 200 here joins the mixed phase's tally
+ * `cancelled` (redemption id → cancels answered 200): its books refund it.
+ * @param {import('./run.mjs').Run} run
+ * @param {{ partners: { tills: string[], otherPartner: string }, mixed: { tally: { cancelled: Map<string, number> } } }} done
  */
-export async function voucherPhase(run, { tills, otherPartner }, rewardIds, cancelled) {
-  const stored = await db().collection('redemptions').where('rewardId', 'in', rewardIds).get();
+async function voucherPhase(run, { partners: { tills, otherPartner }, mixed }) {
+  const stored = await db().collection('redemptions').where('partnerId', '==', CAFE.id).get();
   /** @type {any[]} */
   const vouchers = stored.docs.filter((/** @type {any} */ doc) => doc.get('status') === 'issued');
 
@@ -61,7 +61,7 @@ export async function voucherPhase(run, { tills, otherPartner }, rewardIds, canc
       i < GUESS_LIMIT ? use(otherPartner, `use-${voucher.id}-other`) : undefined,
       i % 4 === 0 ? post(run, cancelPath, run.admin, { reason: 'load test' }) : undefined,
     ]);
-    if (cancel?.status === 200) cancelled.set(voucher.id, 1);
+    if (cancel?.status === 200) mixed.tally.cancelled.set(voucher.id, 1);
     const usedBy = keys.filter((_, till) => uses.some((answer, n) => n % TILLS === till && answer.status === 200));
     return { id: voucher.id, uses, usedBy, foreign, cancel };
   };
@@ -80,25 +80,28 @@ export async function voucherPhase(run, { tills, otherPartner }, rewardIds, canc
   return { races, figures };
 }
 
-/**
- * The vouchers' books (every voucher raced ends used or cancelled as answered: none left issued).
- * @param {Awaited<ReturnType<typeof voucherPhase>>} phase
- */
-export async function voucherBooks({ races }) {
-  const both = races.filter((r) => r.usedBy.length > 0 && r.cancel?.status === 200).length;
-  const tried = races.filter((r) => r.foreign);
-  const found = tried.filter((r) => r.foreign?.status !== 404 || r.foreign.body?.code !== 'voucher-not-found');
-  const expected = new Map(races.map((r) => [r.id, r.usedBy.length > 0 ? 'used' : 'cancelled']));
-  const docs = await docsOf('redemptions', [...expected.keys()]);
-  const usedAtAsStatus = docs.filter((doc) => (doc.usedAt != null) !== (doc.status === 'used'));
-  const used = [...expected.values()].filter((status) => status === 'used').length;
-  return {
-    'vouchers used under two Idempotency-Keys': [races.filter((r) => r.usedBy.length > 1).length, 0],
-    'vouchers both used and cancelled': [both, 0],
-    [`another partner's uses (of ${tried.length} codes) not answered 404 voucher-not-found`]: [found.length, 0],
-    'raced vouchers used or cancelled as answered': each(docs, ({ id }) => ({ status: expected.get(id) })),
-    'vouchers with usedAt but not used, or used without usedAt': [usedAtAsStatus.length, 0],
-    'voucher uses recorded (voucherUses documents)': [await countOf(db().collection('voucherUses')), used],
-    'voucher-used notifications = vouchers used': [await notificationsOf('voucher-used'), used],
-  };
-}
+/** Before the mixed phase, whose vouchers are the café's. */
+export const partners = phase('partners', { setup: setUpPartners });
+export const vouchers = phase('vouchers', {
+  intro: `each voucher used from ${TILLS} tills at once`,
+  work: voucherPhase,
+  /** Every voucher raced ends used or cancelled as answered: none left issued. */
+  async books(_, { races }) {
+    const both = races.filter((r) => r.usedBy.length > 0 && r.cancel?.status === 200).length;
+    const tried = races.filter((r) => r.foreign);
+    const found = tried.filter((r) => r.foreign?.status !== 404 || r.foreign.body?.code !== 'voucher-not-found');
+    const expected = new Map(races.map((r) => [r.id, r.usedBy.length > 0 ? 'used' : 'cancelled']));
+    const docs = await docsOf('redemptions', [...expected.keys()]);
+    const usedAtAsStatus = docs.filter((doc) => (doc.usedAt != null) !== (doc.status === 'used'));
+    const used = [...expected.values()].filter((status) => status === 'used').length;
+    return {
+      'vouchers used under two Idempotency-Keys': [races.filter((r) => r.usedBy.length > 1).length, 0],
+      'vouchers both used and cancelled': [both, 0],
+      [`another partner's uses (of ${tried.length} codes) not answered 404 voucher-not-found`]: [found.length, 0],
+      'raced vouchers used or cancelled as answered': each(docs, ({ id }) => ({ status: expected.get(id) })),
+      'vouchers with usedAt but not used, or used without usedAt': [usedAtAsStatus.length, 0],
+      'voucher uses recorded (voucherUses documents)': [await countOf(db().collection('voucherUses')), used],
+      'voucher-used notifications = vouchers used': [await notificationsOf('voucher-used'), used],
+    };
+  },
+});
