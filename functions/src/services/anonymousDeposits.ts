@@ -19,12 +19,12 @@ import { startRiskJudging } from './risk';
 /**
  * Anonymous deposits (§18) in one atomic commit: each recorded as any deposit (a
  * retry answered from its record, the origin's and the kiosk's checks), worth its
- * points now, credited to nobody: its claim code waits for a claim (awardClaim, services/claims.ts).
+ * points now, credited to nobody: its claim code waits for a claim (services/claims.ts).
  */
 export async function recordAnonymous(awards: PlannedAward[], read: AwardReads): Promise<Settled<AwardOutcome>[]> {
   const submissionId = randomUUID();
   const validDays = claimValidDays();
-  // One kiosk's (deposits.ts' anonymousGroup): its id picks the budget shards its promotions take from (promotionBudgets.ts).
+  // One kiosk's (deposits.ts' anonymousGroup): its id picks the budget shards its promotions take from.
   const { kioskId } = awards[0].deposit;
   const known = awards.filter(({ deposit }) => read.kiosks.get(deposit.kioskId));
   return commitOnFreshReads(async (batch) => {
