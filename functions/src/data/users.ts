@@ -1,5 +1,5 @@
 import { FieldValue, type DocumentData, type DocumentSnapshot, type UpdateData } from 'firebase-admin/firestore';
-import { db, runTransaction } from '../adapters/firestore';
+import { commitOnFreshReads, contention, db, runTransaction } from '../adapters/firestore';
 import { expiryRuleOf, rankFor, utcDay, type EarningsByDay, type RewardsConfig } from '../domain/rewards';
 import {
   changePoints,
@@ -10,8 +10,9 @@ import {
   oldestMonth,
   type PointsByMonth,
 } from '../domain/pointsExpiry';
+import { createKeyedQueue } from '../domain/keyedQueue';
 import type { ItemsByDay } from '../domain/risk';
-import { ApiError } from '../errors';
+import { ApiError, overloaded } from '../errors';
 import { effectsPending } from './pendingEffects';
 import { newPushTokenHolder, pushTokenHolderRef } from './pushTokens';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from './rewardsConfig';
@@ -232,29 +233,54 @@ export async function getUser(userId: string): Promise<UserRecord> {
 }
 
 /**
+ * Registrations of one token commit one at a time within this instance (a queue per token hash, as awards to one
+ * user: services/deposits.ts): each reads and writes the token's holder document, so at once they would only make
+ * each other read again. Across instances the preconditions decide (docs/decisions.md).
+ */
+const oneAtATimePerToken = createKeyedQueue();
+
+/**
  * A device token belongs to one account at a time: registering it here removes it
  * from whoever had it before (a shared phone that changed accounts). The holder is
  * found by one point read (data/pushTokens.ts), and the user's previous token, if any,
  * no longer names them.
+ *
+ * Written under preconditions on what was read (commitOnFreshReads), not in a
+ * transaction: the holder document of a token many phones register at once is hot, and
+ * transactions on it held each other's locks until the contention deadline (15 of 16
+ * registrations at once were 503 on the emulator); without locks one wins each round and
+ * the others read again.
  */
 export async function registerPushToken(userId: string, token: string): Promise<UserView> {
+  const arrivedAt = Date.now();
   const ref = usersCollection().doc(userId);
   const holderRef = pushTokenHolderRef(token);
-  return runTransaction(async (tx) => {
-    const [userSnap, rewardsSnap, holderSnap] = await tx.getAll(ref, rewardsConfigRef(), holderRef);
-    const user = userFromSnapshot(userSnap);
-    if (!user) throw new ProfileNotFound(userId);
-    const previousHolder: unknown = holderSnap.get('userId');
-    if (typeof previousHolder === 'string' && previousHolder !== userId) {
-      const previousRef = usersCollection().doc(previousHolder);
-      if ((await tx.get(previousRef)).get('pushToken') === token) {
-        tx.update(previousRef, { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() });
+  return oneAtATimePerToken(holderRef.id, () => {
+    // Waiting longer than contention may last is overload: given up before anything is read or written.
+    if (Date.now() - arrivedAt > contention.deadlineMs) throw overloaded();
+    return commitOnFreshReads(async (batch) => {
+      const [userSnap, rewardsSnap, holderSnap] = await db().getAll(ref, rewardsConfigRef(), holderRef);
+      const user = userFromSnapshot(userSnap);
+      if (!user) throw new ProfileNotFound(userId);
+      const previousHolder: unknown = holderSnap.get('userId');
+      if (typeof previousHolder === 'string' && previousHolder !== userId) {
+        const previous = await usersCollection().doc(previousHolder).get();
+        if (previous.get('pushToken') === token) {
+          const cleared = { pushToken: FieldValue.delete(), pushTokenUpdatedAt: FieldValue.serverTimestamp() };
+          batch.update(previous.ref, cleared, { lastUpdateTime: previous.updateTime! });
+        }
       }
-    }
-    if (user.pushToken !== undefined && user.pushToken !== token) tx.delete(pushTokenHolderRef(user.pushToken));
-    tx.set(holderRef, newPushTokenHolder(userId));
-    tx.update(ref, { pushToken: token, pushTokenUpdatedAt: FieldValue.serverTimestamp() });
-    return toUserView({ ...user, pushToken: token }, rewardsConfigFromSnapshot(rewardsSnap));
+      if (user.pushToken !== undefined && user.pushToken !== token) batch.delete(pushTokenHolderRef(user.pushToken));
+      if (holderSnap.exists) {
+        batch.update(holderRef, newPushTokenHolder(userId), { lastUpdateTime: holderSnap.updateTime! });
+      } else batch.create(holderRef, newPushTokenHolder(userId));
+      const registered = { pushToken: token, pushTokenUpdatedAt: FieldValue.serverTimestamp() };
+      batch.update(ref, registered, { lastUpdateTime: userSnap.updateTime! });
+      return {
+        result: toUserView({ ...user, pushToken: token }, rewardsConfigFromSnapshot(rewardsSnap)),
+        commit: true,
+      };
+    });
   });
 }
 

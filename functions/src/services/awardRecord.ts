@@ -10,19 +10,71 @@ import {
 } from '../data/transactions';
 import { ledgerCollection, newLedgerEntry } from '../data/ledger';
 import { stageWebhookEvent } from '../data/webhookEvents';
+import { reportInvalidKiosk, type depositKioskFromSnapshot } from '../data/kiosks';
+import type { StoredPromotion } from '../data/promotions';
 import type { Deposit } from '../domain/deposit';
 import { keyReused, keyedTransactionId, requestFingerprint } from '../domain/idempotency';
-import type { Award } from '../domain/rewards';
+import type { DepositSetting } from '../domain/promotions';
+import type { Award, RewardsConfig } from '../domain/rewards';
+import type { RiskConfig } from '../domain/risk';
+import { ApiError, conflict } from '../errors';
 import type { PlannedClaim } from './claimAward';
 import type { HoldReason } from '../model/trustVocabulary';
+import type { KioskStatus } from '../model/vocabulary';
 import { stageHold } from './holds';
 
 /*
- * What one deposit's award records (its transaction and its `earn` ledger entry), and
- * how a deposit recorded before under its key is answered. The pair's lower half:
- * when an award happens, in the commit that credits the user, is deposits.ts's to
- * decide; nothing here calls back into it.
+ * What one deposit's award reads, may refuse and records (its transaction and its
+ * `earn` ledger entry), and how a deposit recorded before under its key is answered.
+ * The lower half under deposits.ts and anonymousDeposits.ts: when an award happens, in
+ * the commit that credits the user or records an anonymous deposit, is theirs to
+ * decide; nothing here calls back into them.
  */
+
+/** Where deposits came from, and what only a deposit not recorded yet must pass. */
+export interface AwardOrigin {
+  /** The kiosk key that sent them. */
+  apiKeyId: string;
+  /** The first UTC day a deposit may still arrive (or be claimed, §18) for: earlier days' earnings are forgotten. */
+  oldestAcceptedDay: string;
+  /** Throws an ApiError for a new deposit the service must refuse; a retry is answered from its record first. */
+  checkIfNew?: (deposit: Deposit) => void;
+}
+
+/**
+ * What an award has read before its commit (deposits.ts' readShared: the rewards config,
+ * the limits of §17, the kiosks, the active promotions of §16), and where its deposits came from.
+ */
+export interface AwardReads {
+  config: RewardsConfig;
+  limits: RiskConfig;
+  kiosks: Map<string, ReturnType<typeof depositKioskFromSnapshot>>;
+  clocks: Map<string, DepositSetting['kiosk']>;
+  promotions: { current: StoredPromotion[] };
+  origin: AwardOrigin;
+}
+
+/** How soon a kiosk whose record an operator must repair is asked to try again. */
+const KIOSK_REPAIR_RETRY_SECONDS = 300;
+
+/**
+ * A kiosk with a status broken by hand may or may not be meant to take deposits (its
+ * other fields do not matter to an award): refused whole, and retryable, so the kiosk
+ * keeps the deposit and sends it again once an operator has mended it.
+ */
+export function assertTakesDeposits(kioskId: string, status: KioskStatus | undefined): void {
+  if (status === undefined) {
+    reportInvalidKiosk(kioskId, ['status']);
+    throw new ApiError(
+      'kiosk-misconfigured',
+      `Kiosk ${kioskId} cannot accept transactions until an operator repairs its record; nothing was awarded`,
+      { retryAfterSeconds: KIOSK_REPAIR_RETRY_SECONDS },
+    );
+  }
+  if (status !== 'available') {
+    throw conflict(`Kiosk ${kioskId} is ${status} and cannot accept transactions`, 'kiosk-unavailable');
+  }
+}
 
 /** What a kiosk is told of one deposit: its transaction, and whether that was recorded before (a replay). */
 export interface AwardOutcome {

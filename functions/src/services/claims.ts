@@ -7,16 +7,22 @@
  * looked up, in one transaction with it (lookUpCounted), so claims at once cannot
  * look up more than the limit.
  */
+import { capWindowDays } from '../config';
 import { claimCodeRef, claimedDepositOf, type ClaimedDeposit } from '../data/claims';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { loadRiskConfig } from '../data/riskConfig';
 import { lookUpCounted, type Bucket } from '../data/rateLimits';
+import { transactionsCollection } from '../data/transactions';
 import { normaliseClaimCode } from '../domain/claimCode';
+import { oldestAcceptedDay } from '../domain/deposit';
+import type { RewardsConfig } from '../domain/rewards';
+import type { RiskConfig } from '../domain/risk';
 import { ApiError } from '../errors';
 import { logInfo } from '../log';
 import type { TransactionView } from '../model/views';
-import { planClaim } from './claimAward';
-import { awardClaim } from './deposits';
+import type { AwardOutcome, PlannedAward } from './awardRecord';
+import { planClaim, type PlannedClaim } from './claimAward';
+import { awardToUser, oneAtATimePerUser } from './deposits';
 import { GUESS_LIMIT, GUESS_WINDOW_MS } from './vouchers';
 
 /** The unknown claim codes sent for a user lately (their `rateLimits` bucket), whoever sent them. */
@@ -54,6 +60,40 @@ export interface ClaimOutcome {
   newBalance: number;
   /** The stored answer of an earlier claim with this Idempotency-Key; nothing was awarded now. */
   replayed: boolean;
+}
+
+/**
+ * A claim (§18): the anonymous deposit `claimed` awarded to `userId` as their deposit
+ * of when it happened, through the very path of a deposit's award (awardToUser): the
+ * daily cap of its `occurredAt` day, the `earn` entry, `recycledCount`, the webhook
+ * event, one commit at a time per user.
+ */
+async function awardClaim(
+  userId: string,
+  { transactionId, kioskId, plasticCount, metalCount, occurredAt }: ClaimedDeposit,
+  claim: PlannedClaim,
+  { config, limits }: { config: RewardsConfig; limits: RiskConfig },
+): Promise<AwardOutcome> {
+  const award: PlannedAward = {
+    deposit: { kioskId, userId, plasticCount, metalCount, happenedAt: occurredAt },
+    fingerprint: claim.fingerprint,
+    transactionRef: transactionsCollection().doc(transactionId),
+    claim,
+  };
+  // The key of the deposit's kiosk is the transaction's own: a claim records no kiosk key.
+  const origin = { apiKeyId: '', oldestAcceptedDay: oldestAcceptedDay(new Date(), capWindowDays()) };
+  const [settled] = await oneAtATimePerUser(userId, () =>
+    awardToUser(userId, [award], {
+      config,
+      limits,
+      kiosks: new Map(),
+      clocks: new Map(),
+      promotions: { current: [] },
+      origin,
+    }),
+  );
+  if ('error' in settled) throw settled.error;
+  return settled.outcome;
 }
 
 /**

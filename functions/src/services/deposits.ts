@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { logInfo } from '../log';
 import { commitOnFreshReads, contention, db } from '../adapters/firestore';
-import { capWindowDays, claimValidDays, offlineWindowDays } from '../config';
-import { depositKioskFromSnapshot, kioskClockFromSnapshot, kiosksCollection, reportInvalidKiosk } from '../data/kiosks';
+import { capWindowDays, offlineWindowDays } from '../config';
+import { depositKioskFromSnapshot, kioskClockFromSnapshot, kiosksCollection } from '../data/kiosks';
 import { activePromotions } from '../data/promotions';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { riskConfigFromSnapshot, riskConfigRef } from '../data/riskConfig';
@@ -16,28 +16,26 @@ import {
 } from '../domain/deposit';
 import { assertKioskMatches, type KioskCaller } from '../domain/kiosk';
 import { createKeyedQueue } from '../domain/keyedQueue';
-import { computeAward, pointsFor, type Award, type RewardsConfig } from '../domain/rewards';
-import { heldAward, type RiskConfig } from '../domain/risk';
-import { depositWorth, type DepositSetting } from '../domain/promotions';
+import { computeAward, type Award } from '../domain/rewards';
+import { heldAward } from '../domain/risk';
 import { changePoints, monthOf } from '../domain/pointsExpiry';
 import { settleInOrder, type Settled } from '../domain/settleInOrder';
-import { ApiError, conflict, notFound, overloaded } from '../errors';
-import { planAward, recordedAnswer, stageAward, type AwardOutcome, type PlannedAward } from './awardRecord';
+import { ApiError, notFound, overloaded } from '../errors';
+import { recordAnonymous } from './anonymousDeposits';
 import {
-  claimAnswered,
-  claimReads,
-  inHoldOrder,
-  recordedHoldReasons,
-  stageClaimed,
-  stageUnclaimed,
-  type PlannedClaim,
-} from './claimAward';
-import { transactionsCollection } from '../data/transactions';
-import type { ClaimedDeposit } from '../data/claims';
+  assertTakesDeposits,
+  planAward,
+  recordedAnswer,
+  stageAward,
+  type AwardOrigin,
+  type AwardOutcome,
+  type AwardReads,
+  type PlannedAward,
+} from './awardRecord';
+import { claimAnswered, claimReads, inHoldOrder, recordedHoldReasons, stageClaimed } from './claimAward';
 import { profileToAward } from './provisioning';
 import { itemsByDayAfter, startRiskJudging } from './risk';
-import { readWithBudgets } from './promotionBudgets';
-import type { KioskStatus } from '../model/vocabulary';
+import { depositSetting, readWithBudgets } from './promotionBudgets';
 
 /**
  * Deposits from one kiosk, alone (POST /kiosk/transaction) or in a batch: each meets
@@ -80,26 +78,14 @@ export async function acceptDeposit(
   return settled.outcome;
 }
 
-/** Where deposits came from, and what only a deposit not recorded yet must pass. */
-export interface AwardOrigin {
-  /** The kiosk key that sent them. */
-  apiKeyId: string;
-  /** The first UTC day a deposit may still arrive (or be claimed, §18) for: earlier days' earnings are forgotten. */
-  oldestAcceptedDay: string;
-  /** Throws an ApiError for a new deposit the service must refuse; a retry is answered from its record first. */
-  checkIfNew?: (deposit: Deposit) => void;
-}
-
 /**
- * Awards to one user commit one at a time within this instance. Concurrent awards
+ * Awards to one user (a deposit's, and a claim's: services/claims.ts) commit one at a time within this instance. Concurrent awards
  * to one user would otherwise race: all but one lose the precondition, re-read and
  * try again, which `npm run bench` measured halving an instance's throughput when
  * ~6 awards per user are in flight (10 users, 64 connections). Across instances
  * the precondition decides; outcomes are the same either way.
  */
-const oneAtATimePerUser = createKeyedQueue();
-/** How soon a kiosk whose record an operator must repair is asked to try again. */
-const KIOSK_REPAIR_RETRY_SECONDS = 300;
+export const oneAtATimePerUser = createKeyedQueue();
 
 /**
  * Records deposits and awards their points: each deposit exactly as alone (POST
@@ -165,9 +151,6 @@ async function readShared(kioskIds: string[]) {
   };
 }
 
-/** What an award has read before its commit (readShared's), and where its deposits came from. */
-type AwardReads = Awaited<ReturnType<typeof readShared>> & { origin: AwardOrigin };
-
 /** Each deposit's round, in which no transaction id appears twice: a key's k-th occurrence is in round k. */
 function roundsOf(planned: PlannedAward[]): number[] {
   const occurrences = new Map<string, number>();
@@ -195,7 +178,11 @@ function roundsOf(planned: PlannedAward[]): number[] {
  * The daily cap counts by the UTC day each deposit happened; past the cap the
  * deposit is still recorded, for the points left under it.
  */
-async function awardToUser(userId: string, awards: PlannedAward[], read: AwardReads): Promise<Settled<AwardOutcome>[]> {
+export async function awardToUser(
+  userId: string,
+  awards: PlannedAward[],
+  read: AwardReads,
+): Promise<Settled<AwardOutcome>[]> {
   const submissionId = randomUUID();
   const refs = [
     usersCollection().doc(userId),
@@ -313,121 +300,6 @@ async function awardToUser(userId: string, awards: PlannedAward[], read: AwardRe
     }
     return { result: settled, commit: latest !== undefined };
   });
-}
-
-/**
- * Anonymous deposits (§18) in one atomic commit: each recorded as any deposit (a
- * retry answered from its record, the origin's and the kiosk's checks), worth its
- * points now, credited to nobody: its claim code waits for a claim (awardClaim).
- */
-async function recordAnonymous(awards: PlannedAward[], read: AwardReads): Promise<Settled<AwardOutcome>[]> {
-  const submissionId = randomUUID();
-  const validDays = claimValidDays();
-  // One kiosk's (anonymousGroup): its id picks the budget shards its promotions take from (promotionBudgets.ts).
-  const { kioskId } = awards[0].deposit;
-  const known = awards.filter(({ deposit }) => read.kiosks.get(deposit.kioskId));
-  return commitOnFreshReads(async (batch) => {
-    const { snapshots, budgets } = await readWithBudgets(
-      read.promotions,
-      awards.map(({ transactionRef }) => transactionRef),
-      known.map(({ deposit }) => depositSetting(deposit, read.clocks)),
-      kioskId,
-    );
-    // Trust (§17): its items count towards its kiosk's limit now; its claimer's limits are judged at the claim.
-    const kioskLimit = { ...read.limits, userItemsPerDay: null, travelKmh: null };
-    const fresh = awards.filter((_, index) => !snapshots[index].exists).map(({ deposit }) => deposit);
-    const risk = await startRiskJudging(kioskLimit, kioskId, fresh, read.kiosks, read.origin.oldestAcceptedDay);
-    let staged = false;
-    const settled = awards.map((award, index): Settled<AwardOutcome> => {
-      try {
-        if (snapshots[index].exists) return { outcome: recordedAnswer(award, snapshots[index], submissionId) };
-        read.origin.checkIfNew?.(award.deposit);
-        const { plasticCount, metalCount } = award.deposit;
-        const kiosk = read.kiosks.get(kioskId);
-        if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
-        assertTakesDeposits(kioskId, kiosk.status);
-        // Its worth now, promotions included and their budgets spent; the cap is its claimer's, when claimed.
-        const base = pointsFor(read.config, plasticCount, metalCount);
-        const applying = budgets.applying(depositSetting(award.deposit, read.clocks));
-        const { breakdown } = depositWorth(base, applying, Number.POSITIVE_INFINITY);
-        budgets.take(breakdown);
-        const holdReasons = risk.judge(award.deposit, { suspended: false, itemsByDay: {} });
-        risk.count(award.deposit, holdReasons);
-        staged = true;
-        const origin = { submissionId, apiKeyId: read.origin.apiKeyId, validDays, holdReasons };
-        return { outcome: { result: stageUnclaimed(batch, award, breakdown, origin), replayed: false } };
-      } catch (error) {
-        if (error instanceof ApiError) return { error };
-        throw error;
-      }
-    });
-    if (staged) {
-      budgets.stage(batch);
-      risk.stage(batch, new Date());
-    }
-    return { result: settled, commit: staged };
-  });
-}
-
-/** Where and when a deposit was made, as the promotions judge it (§16). */
-const depositSetting = (deposit: Deposit, clocks: Map<string, DepositSetting['kiosk']>): DepositSetting => ({
-  kioskId: deposit.kioskId,
-  totalItems: deposit.plasticCount + deposit.metalCount,
-  occurredAt: deposit.happenedAt,
-  kiosk: clocks.get(deposit.kioskId)!,
-});
-
-/**
- * A claim (§18): the anonymous deposit `claimed` awarded to `userId` as their deposit
- * of when it happened, through the very path of a deposit's award (awardToUser): the
- * daily cap of its `occurredAt` day, the `earn` entry, `recycledCount`, the webhook
- * event, one commit at a time per user.
- */
-export async function awardClaim(
-  userId: string,
-  { transactionId, kioskId, plasticCount, metalCount, occurredAt }: ClaimedDeposit,
-  claim: PlannedClaim,
-  { config, limits }: { config: RewardsConfig; limits: RiskConfig },
-): Promise<AwardOutcome> {
-  const award: PlannedAward = {
-    deposit: { kioskId, userId, plasticCount, metalCount, happenedAt: occurredAt },
-    fingerprint: claim.fingerprint,
-    transactionRef: transactionsCollection().doc(transactionId),
-    claim,
-  };
-  // The key of the deposit's kiosk is the transaction's own: a claim records no kiosk key.
-  const origin = { apiKeyId: '', oldestAcceptedDay: oldestAcceptedDay(new Date(), capWindowDays()) };
-  const [settled] = await oneAtATimePerUser(userId, () =>
-    awardToUser(userId, [award], {
-      config,
-      limits,
-      kiosks: new Map(),
-      clocks: new Map(),
-      promotions: { current: [] },
-      origin,
-    }),
-  );
-  if ('error' in settled) throw settled.error;
-  return settled.outcome;
-}
-
-/**
- * A kiosk with a status broken by hand may or may not be meant to take deposits (its
- * other fields do not matter to an award): refused whole, and retryable, so the kiosk
- * keeps the deposit and sends it again once an operator has mended it.
- */
-function assertTakesDeposits(kioskId: string, status: KioskStatus | undefined): void {
-  if (status === undefined) {
-    reportInvalidKiosk(kioskId, ['status']);
-    throw new ApiError(
-      'kiosk-misconfigured',
-      `Kiosk ${kioskId} cannot accept transactions until an operator repairs its record; nothing was awarded`,
-      { retryAfterSeconds: KIOSK_REPAIR_RETRY_SECONDS },
-    );
-  }
-  if (status !== 'available') {
-    throw conflict(`Kiosk ${kioskId} is ${status} and cannot accept transactions`, 'kiosk-unavailable');
-  }
 }
 
 function logOutcome({ result: { transaction }, replayed }: AwardOutcome): void {

@@ -9,6 +9,7 @@ import {
   type BudgetShard,
   type StoredPromotion,
 } from '../data/promotions';
+import type { Deposit } from '../domain/deposit';
 import { pointsByPromotion, promotionApplies, type ApplyingPromotion, type DepositSetting } from '../domain/promotions';
 import { logWarn } from '../log';
 import type { BreakdownEntry } from '../model/promotionViews';
@@ -48,6 +49,14 @@ interface ReadShard {
   shard: BudgetShard;
   taken: number;
 }
+
+/** Where and when a deposit was made, as the promotions judge it (§16), its kiosk's clock among `clocks`. */
+export const depositSetting = (deposit: Deposit, clocks: Map<string, DepositSetting['kiosk']>): DepositSetting => ({
+  kioskId: deposit.kioskId,
+  totalItems: deposit.plasticCount + deposit.metalCount,
+  occurredAt: deposit.happenedAt,
+  kiosk: clocks.get(deposit.kioskId)!,
+});
 
 /** What one user's commit reads of the budgets, and takes from them as its awards are computed. */
 export interface PromotionBudgets {

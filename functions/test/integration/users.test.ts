@@ -2,6 +2,7 @@ import { db, resetEmulators } from './helpers';
 import { adminHeaders, bearerFor, call, nonAdminHeaders } from './requests';
 import { seedUser } from './seeds';
 import { pushTokenHolderRef } from '../../src/data/pushTokens';
+import { registerPushToken } from '../../src/data/users';
 
 beforeEach(resetEmulators);
 
@@ -159,22 +160,38 @@ describe('push token registration', () => {
     expect(stored.docs.map((doc) => JSON.stringify(doc.data()))).not.toContainEqual(expect.stringContaining('phone-'));
   });
 
-  test('16 users registering one token at once: exactly one holds it, and the holder document names them', async () => {
+  test('16 users registering one token at once: each answered on its first send, exactly one holds it, and the holder document names them', async () => {
     const users = await Promise.all(Array.from({ length: 16 }, () => seedUser()));
-    // 16 transactions on one holder document contend: an answer may be 503 `overloaded` (nothing written, send
-    // again), and a phone sends it again, as here, until it is answered.
-    const register = async (userId: string, attempt = 1): Promise<Awaited<ReturnType<typeof call>>> => {
-      const answer = await call('PUT', `/user/${userId}/push-token`, {
-        headers: await bearerFor(userId),
-        body: { token: 'busy-phone' },
-      });
-      return answer.status === 503 && attempt < 20 ? register(userId, attempt + 1) : answer;
-    };
-    const answers = await Promise.all(users.map((userId) => register(userId)));
+    const headers = await Promise.all(users.map((userId) => bearerFor(userId)));
+    // The emulator serves one request per worker process and starts them as requests come: 16 requests at once
+    // first, so that 16 workers are ready and the registrations below arrive together, not as each one starts.
+    await Promise.all(users.map((userId, index) => call('GET', `/user/${userId}`, { headers: headers[index] })));
+    const answers = await Promise.all(
+      users.map((userId, index) =>
+        call('PUT', `/user/${userId}/push-token`, { headers: headers[index], body: { token: 'busy-phone' } }),
+      ),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(users.map(() => 200));
     const holders = (await db().collection('users').where('pushToken', '==', 'busy-phone').get()).docs.map((d) => d.id);
     expect(holders).toHaveLength(1);
     expect((await pushTokenHolderRef('busy-phone').get()).get('userId')).toBe(holders[0]);
+  });
+
+  test('registrations of one token in one instance run in turn: none loses a race and reads the holder again', async () => {
+    const users = await Promise.all(Array.from({ length: 16 }, () => seedUser()));
+    const holderPath = pushTokenHolderRef('one-instance-phone').path;
+    // Each attempt of a registration reads the holder document first: a registration that lost a race reads it again.
+    const reads = jest.spyOn(db(), 'getAll');
+    try {
+      await Promise.all(users.map((userId) => registerPushToken(userId, 'one-instance-phone')));
+      const holderReads = reads.mock.calls.filter((refs) =>
+        refs.some((ref) => 'path' in ref && ref.path === holderPath),
+      );
+      expect(holderReads).toHaveLength(16);
+    } finally {
+      reads.mockRestore();
+    }
+    expect((await db().collection('users').where('pushToken', '==', 'one-instance-phone').get()).size).toBe(1);
   });
 
   test.each([
