@@ -28,9 +28,7 @@ export async function measureColdStart({ env, runs, requests }) {
 }
 
 /**
- * Per endpoint and concurrency: rounds of `amount` requests to the empty function's HTTP floor, then to the endpoint,
- * on warm instances. Ratio = endpoint p50 ÷ (HTTP floor p50 + the p50 of the endpoint's own backend time); data ratio =
- * endpoint p50 ÷ the p50 of its data floor, where the endpoint has one.
+ * Per endpoint and concurrency, warm: its ratio and data ratio (docs/performance.md, How the bench measures).
  * @param {{ api: string, floor: string, endpoints: import('../data.mjs').Endpoint[], concurrencies: number[], rounds: number, amount: (c: number) => number, bodyBytes: number }} options
  */
 export async function measureWarm({ api, floor, endpoints, concurrencies, rounds, amount, bodyBytes }) {
