@@ -19,7 +19,6 @@ function newest(path) {
   return Math.max(stats.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
-/** Whether console/dist was built after the last change to what the build reads. */
 function consoleBuilt() {
   const built = join(consoleDist, 'index.html');
   return (

@@ -24,7 +24,6 @@ export const SERVICE_EMULATORS = 'functions,firestore,auth';
 /** The whole local stack: the API and the operator console on Hosting (`npm start`, the browser tests). */
 export const EMULATORS = `${SERVICE_EMULATORS},hosting`;
 
-/** Where `firebase emulators:start` puts each emulator: firebase.json's `emulators` section. */
 const configured = JSON.parse(readFileSync(join(repoRoot, 'firebase.json'), 'utf8')).emulators;
 export const HOSTS = Object.fromEntries(
   ['functions', 'firestore', 'auth', 'hub', 'hosting'].map((name) => [
@@ -32,7 +31,6 @@ export const HOSTS = Object.fromEntries(
     `${configured[name].host}:${configured[name].port}`,
   ]),
 );
-/** The operator console, served by the Hosting emulator. */
 export const CONSOLE_URL = `http://${HOSTS.hosting}`;
 export const apiUrl = (/** @type {string} */ projectId) => `http://${HOSTS.functions}/${projectId}/us-central1/api`;
 
@@ -84,7 +82,6 @@ const srcDir = join(functionsDir, 'src');
 const libDir = join(functionsDir, 'lib');
 const buildInfo = join(cacheDir, 'tsc', 'functions.tsbuildinfo');
 
-/** The TypeScript compiler of functions/, run in functions/ with COMPILE_ARGS (and --watch for a watcher). */
 export const TSC = join(functionsDir, 'node_modules', '.bin', 'tsc');
 /**
  * How functions/src compiles into functions/lib (tsconfig.build.json, as `npm run build`), incrementally: the build
@@ -120,10 +117,7 @@ export function functionsBuilt() {
   return existsSync(buildInfo) && sourcesAndOutputs().every(({ outputTime, needed }) => outputTime >= needed);
 }
 
-/**
- * Compiles functions/src into functions/lib, incrementally; afterwards functionsBuilt() holds. `quiet` keeps stdout for
- * the caller's own output (the operator CLI's): compiler messages go to stderr instead.
- */
+/** Afterwards functionsBuilt() holds. `quiet`: compiler messages to stderr, stdout left to the caller's (the CLI's). */
 export function buildFunctions({ quiet = false } = {}) {
   // tsc trusts its build info: it never restores a deleted output, and it would leave in place an output that another
   // compile wrote later (`npm run build`, a deploy's predeploy). Then it starts from scratch.
@@ -148,8 +142,7 @@ export function buildFunctions({ quiet = false } = {}) {
 }
 
 /**
- * Resolves once `url` answers (with `ok`: answers 2xx), asked every `intervalMs`; rejects after `timeoutMs`, or once
- * `child` (what serves it) has exited.
+ * Resolves once `url` answers (`ok`: 2xx); rejects after `timeoutMs`, or once `child` (what serves it) has exited.
  * @param {string} url @param {number} timeoutMs
  * @param {{ ok?: boolean, intervalMs?: number, child?: import('node:child_process').ChildProcess }} [options]
  */
@@ -199,8 +192,7 @@ export async function stopGroup(child, exited, signal, graceMs) {
 }
 
 /**
- * The operator CLI (as built) with `args`, against `projectId` on the emulator suite of firebase.json: its exit status
- * and output once it ends. `started` is given its process.
+ * The operator CLI (as built) with `args` against `projectId` on the emulators; `started` is given its process.
  * @param {string} projectId @param {string[]} args
  * @param {(child: import('node:child_process').ChildProcess) => void} [started]
  * @returns {Promise<{ status: number, stdout: string, stderr: string }>}
@@ -221,11 +213,9 @@ const shellQuote = (/** @type {string} */ arg) =>
   /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 
 /**
- * Runs `command` (its words; run by a shell from `cwd`, default the repository root) inside `firebase emulators:exec`
- * with the emulators `only` names (default: the functions, Firestore and Auth emulators) for `projectId`.
- * emulators:exec fails the run if they do not start, and gives the command their hosts in its environment (what
- * test/harness/emulators.ts reads). The output passes through; `onLine` also sees each of its lines. Resolves to the
- * exit status.
+ * `command` (its words, by a shell from `cwd`, default the repository root) inside `firebase emulators:exec` of `only`,
+ * which fails the run if they do not start and gives the command their hosts (test/harness/emulators.ts reads them).
+ * The output passes through; `onLine` also sees each of its lines. Resolves to the exit status.
  * @param {{ projectId: string, command: string[], only?: string, cwd?: string, onLine?: (line: string) => void }} options
  * @returns {Promise<number>}
  */
