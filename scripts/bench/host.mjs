@@ -85,7 +85,6 @@ async function startFunction(/** @type {StartOptions} */ { source = functionsDir
 /** @typedef {Awaited<ReturnType<typeof startFunction>>} Instance */
 
 /**
- * An instance per entry of `options`, each answering GET `ready`; `measure` with them and their first answers.
  * @type {<R>(options: StartOptions[], measure: (instances: Instance[], first: FirstAnswer[]) => Promise<R>, ready?: GetRequest) => Promise<R>}
  */
 export const withInstances = async (options, measure, ready = { path: '/' }) => {

@@ -39,9 +39,7 @@ const section = (heading, rows, note) => {
 const targetRows = (/** @type {Target[]} */ targets) =>
   targets.map(({ name, measured, met }) => ({ target: name, measured, verdict: met ? 'met' : '**MISSED**' }));
 
-/**
- * @type {(name: string, limit: number, value: number, base: number, unit?: string, more?: string) => Target}
- */
+/** @type {(name: string, limit: number, value: number, base: number, unit?: string, more?: string) => Target} */
 const atMost = (name, limit, value, base, unit = 'ms', more = '') => ({
   name,
   measured: `${x(value / base)} (${ms(value)} vs ${ms(base)} ${unit}${more})`,

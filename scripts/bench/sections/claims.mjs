@@ -9,7 +9,6 @@ import { cannon, versus } from '../host.mjs';
  */
 export async function measureClaims({ url, data, ...plan }) {
   const { kiosks, authUsers: users, tokens, runId } = data;
-  /** A deposit at the n-th kiosk for `userId` (null: anonymous), under a key of its own. */
   const deposit = (/** @type {number} */ n, /** @type {string | null} */ userId) => {
     const { id, apiKey } = kiosks[n % kiosks.length];
     const headers = { 'x-api-key': apiKey, 'idempotency-key': `${runId}-claims-${n}` };

@@ -1,6 +1,5 @@
 // @ts-check
-// Cold start and warm latency, each against its floor: the empty function (floor.js) on the same host, plus, for the
-// api, the time its own backend calls took in that very request (Server-Timing, src/adapters/callTiming.ts).
+// Cold start and warm latency, each against its floor (docs/performance.md, How the bench measures).
 import { median, summarize } from '../../lib/stats.mjs';
 import { cannon, floorFunction, functionEnv, withInstances } from '../host.mjs';
 /** @typedef {import('../host.mjs').FirstAnswer} FirstAnswer */
@@ -28,7 +27,6 @@ export async function measureColdStart({ env, runs, requests }) {
 }
 
 /**
- * Per endpoint and concurrency, warm: its ratio and data ratio (docs/performance.md, How the bench measures).
  * @param {{ api: string, floor: string, endpoints: import('../data.mjs').Endpoint[], concurrencies: number[], rounds: number, amount: (c: number) => number, bodyBytes: number }} options
  */
 export async function measureWarm({ api, floor, endpoints, concurrencies, rounds, amount, bodyBytes }) {
