@@ -1,6 +1,5 @@
 // @ts-check
-// The operator console (console/): built by Vite into console/dist, which the Hosting emulator serves (firebase.json
-// `hosting.public`). Shared by `npm start`, `npm test` and the console's benchmark.
+// The operator console, built by Vite into console/dist, which the Hosting emulator serves (firebase.json).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,4 @@
-// What the Firebase emulator suite needs on these machines, shared by `npm start`, `npm test`, `npm run bench`,
-// `npm run loadtest` and the operator CLI; and the one launcher of a command inside `firebase emulators:exec`.
+// What the emulator suite needs on these machines, and the one launcher of a command inside `firebase emulators:exec`.
 import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -19,9 +18,7 @@ import { adminCli, cacheDir, functionsDir, repoRoot } from './paths.mjs';
 
 export const LOCAL_PROJECT_ID = 'demo-kiosk-rewards';
 export const TEST_PROJECT_ID = 'demo-kiosk-rewards-test';
-/** What the API needs: the integration tests, the loadtest and the bench run these. */
 export const SERVICE_EMULATORS = 'functions,firestore,auth';
-/** The whole local stack: the API and the operator console on Hosting (`npm start`, the browser tests). */
 export const EMULATORS = `${SERVICE_EMULATORS},hosting`;
 
 const configured = JSON.parse(readFileSync(join(repoRoot, 'firebase.json'), 'utf8')).emulators;
@@ -112,7 +109,6 @@ function sourcesAndOutputs() {
   });
 }
 
-/** Whether functions/lib is up to date: every output new enough, and the last successful compile's build info there. */
 export function functionsBuilt() {
   return existsSync(buildInfo) && sourcesAndOutputs().every(({ outputTime, needed }) => outputTime >= needed);
 }
@@ -208,7 +204,6 @@ export function runAdmin(projectId, args, started) {
   });
 }
 
-/** `arg` as one word of a POSIX shell command line. */
 const shellQuote = (/** @type {string} */ arg) =>
   /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 

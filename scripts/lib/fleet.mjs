@@ -1,6 +1,5 @@
 // @ts-check
-// What the load test and the bench seed: kiosks on a grid of sites half a degree apart in south-west Germany, in
-// Europe/Berlin, new users, users with a history; and the batched writes that store them.
+// What the load test and the bench seed (kiosks half a degree apart in south-west Germany), and the batched writes.
 import { requireFunctions } from './paths.mjs';
 
 /** The service's Firestore (the scripts' own project): `db()`. @type {() => import('firebase-admin/firestore').Firestore} */

@@ -5,7 +5,6 @@
 export const words = (/** @type {string} */ key) => key.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
 
 /**
- * A Markdown table of `rows`, each cell shown by `show` (a `|` in it escaped).
  * @param {string[]} header @param {unknown[][]} rows @param {(value: unknown, column: number) => string} show
  */
 export const table = (header, rows, show) =>

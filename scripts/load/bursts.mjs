@@ -51,9 +51,7 @@ export async function sendBlindly(send, times, atOnce = Math.min(times, 2)) {
   return answers;
 }
 
-/**
- * @param {({ status: number, body: any } | undefined)[]} answers @param {Record<string, number>} [refused]
- */
+/** @param {({ status: number, body: any } | undefined)[]} answers @param {Record<string, number>} [refused] */
 export function countRefusals(answers, refused = {}) {
   for (const answer of answers) {
     if (!answer || answer.status < 400) continue;
