@@ -46,9 +46,7 @@ export function sizeProject(size, env = {}) {
   return { projectId, firestore, instance: { env: functionEnv({ ...env, GCLOUD_PROJECT: projectId }) } };
 }
 
-/**
- * @param {import('firebase-admin/firestore').Firestore} firestore @param {number} userCount @param {string} keyPrefix
- */
+/** @param {import('firebase-admin/firestore').Firestore} firestore @param {number} userCount @param {string} keyPrefix */
 export async function seedFleet(firestore, userCount, keyPrefix) {
   // The daily cap would refuse a busy user's awards; the bench measures speed, not the cap.
   await firestore.doc('config/rewards').set({ dailyPointsCap: 100_000_000 });

@@ -53,9 +53,7 @@ export async function measureThroughput({ env, data, users, connections, seconds
 const NEIGHBOURHOOD = { latitude: 52.521918, longitude: 13.413215 };
 const RADIUS_KM = 5;
 
-/**
- * @param {{ env: Record<string, string>, fleets: number[], near: number, rounds: number, amount: number }} plan
- */
+/** @param {{ env: Record<string, string>, fleets: number[], near: number, rounds: number, amount: number }} plan */
 export async function measureNearby({ env, fleets, near, rounds, amount }) {
   const { newKiosk } = requireFunctions('./lib/data/kiosks.js');
   const { geohashRanges } = requireFunctions('./lib/domain/geohashCover.js');
