@@ -1,6 +1,5 @@
-// `npm run admin -- <command> ...`: the operator CLI (functions/src/cli/admin.ts). Compiles the functions first when a
-// source changed since the last build, with compiler messages on stderr: stdout carries only what the CLI prints, so
-// `TOKEN=$(npm run --silent admin -- token --email alice@example.com)` gets the token alone.
+// `npm run admin -- <command> ...`: the operator CLI (functions/src/cli/admin.ts), compiled first when stale, compiler
+// messages on stderr: `TOKEN=$(npm run --silent admin -- token --email alice@example.com)` gets the token alone.
 import { spawnSync } from 'node:child_process';
 import { buildFunctions, functionsBuilt } from './lib/emulators.mjs';
 import { adminCli } from './lib/paths.mjs';

@@ -1,7 +1,5 @@
-// Installs what the project needs on a fresh clone, and nothing when it is already installed: `npm ci` in the root
-// (firebase-tools, Node 22, maildev), in functions/ and in console/ (the operator console, with the Chromium its
-// browser tests drive), each only when its lockfile changed since the last install. Runs on the machine's own Node,
-// before the project's Node 22 exists.
+// `npm ci` in the root (firebase-tools, Node 22, maildev), functions/ and console/ (its browser tests' Chromium), each
+// only when its lockfile changed since the last install. Runs on the machine's Node, before Node 22 exists.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,8 +1,6 @@
 // @ts-check
-// `npm start`: the local stack. The emulator suite (functions, firestore, auth, hosting with the console, built when
-// console/ changed); once the API answers, maildev, the demo seed, the API reference page and tsc --watch (an edit in
-// functions/src reloads the functions). Compiles first only when functions/lib is stale. Ctrl-C or SIGTERM stops
-// everything; a part stopping on its own stops everything, exit 1.
+// `npm start`: the local stack (README.md, "The two commands"). Ctrl-C or SIGTERM stops everything; a part stopping on
+// its own stops everything, exit 1.
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
@@ -103,10 +101,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-/**
- * `admin seed` against the emulators just started: its report (what it made, lines to paste).
- * @returns {Promise<string>}
- */
+/** `admin seed`'s report (what it made, lines to paste). @returns {Promise<string>} */
 async function seed() {
   const { status, stdout, stderr } = await runAdmin(LOCAL_PROJECT_ID, ['seed'], lowerPriority);
   if (status !== 0) throw new Error(`exit code ${status}: ${stderr.trim()}`);
@@ -162,9 +157,8 @@ await orFail('The API did not come up', apiUp, ' See the emulator output above.'
 const answeredMs = performance.now();
 await unlessStopping();
 
-// The first answer needs none of what follows, and on two cores its start-up (CPU seconds: maildev 1.5, the seed 0.5
-// plus the emulator work it causes, the watcher's first pass 3.5) would hold the emulators' own start-up back by
-// seconds. The reference page costs nothing until it is first opened (it is built then).
+// The first answer needs none of what follows: on two cores its start-up (CPU s: maildev 1.5, the seed 0.5 and its
+// emulator work, the watcher's first pass 3.5) would delay the emulators' own. The reference page builds when opened.
 serveApiReference(API);
 const maildev = ['--smtp', MAIL.smtpPort, '--ip', '127.0.0.1', '--web', MAIL.webPort, '--web-ip', '127.0.0.1'];
 startChild('maildev', bin(repoRoot, 'maildev'), maildev, { background: true });

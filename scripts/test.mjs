@@ -10,9 +10,8 @@ import { EMULATORS, TEST_PROJECT_ID, buildFunctions, runInEmulators } from './li
 import { cacheDir, functionsDir, repoRoot } from './lib/paths.mjs';
 
 /**
- * Lines of the emulators' output that explain a failed test run: a function that threw, was killed or timed out, a
- * worker that did not start, and the service's own WARNING/ERROR log events. The output scrolls past by the thousands
- * of lines; these are repeated at the end so that a CI failure shows its cause next to the summary.
+ * Emulator lines that explain a failed run (a function threw, was killed or timed out, a worker did not start, the
+ * service's WARNING/ERROR events): repeated at the end, past thousands of lines, so a CI failure shows its cause.
  */
 const PROBLEM =
   /Your function (was killed|timed out)|Failed to (start|handle|load)|Request to function failed|^⚠ {2}functions:|"severity":"(ERROR|WARNING)"/;

@@ -1,7 +1,6 @@
 // @ts-check
-// The bench's data and requests: kiosks with keys (and a revoked one each), users (half with a push token), users
-// signed in to the Auth emulator with a history, an admin, rewards, a partner with a key and a voucher per use the
-// bench sends; per endpoint, its n-th request, ids spread over n so that concurrent requests touch different documents.
+// The bench's data, and per endpoint its n-th request: ids spread over n, so that concurrent requests touch different
+// documents.
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { db, fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
@@ -47,10 +46,7 @@ export function sizeProject(size, env = {}) {
   return { projectId, firestore, instance: { env: functionEnv({ ...env, GCLOUD_PROJECT: projectId }) } };
 }
 
-/**
- * The settings, the kiosks each with a key and `userCount` users (half with a push token), by the service's builders.
- * @param {import('firebase-admin/firestore').Firestore} firestore @param {number} userCount @param {string} keyPrefix
- */
+/** @param {import('firebase-admin/firestore').Firestore} firestore @param {number} userCount @param {string} keyPrefix */
 export async function seedFleet(firestore, userCount, keyPrefix) {
   // The daily cap would refuse a busy user's awards; the bench measures speed, not the cap.
   await firestore.doc('config/rewards').set({ dailyPointsCap: 100_000_000 });
@@ -72,10 +68,6 @@ export async function seedFleet(firestore, userCount, keyPrefix) {
   return { kiosks, users };
 }
 
-/**
- * The bench project's data: the fleet, signed-in users with a history, an admin, the catalog, revoked keys, and
- * `vouchers` vouchers of a partner's reward.
- */
 export async function seed(/** @type {string} */ runId, /** @type {number} */ vouchers) {
   const { kiosks, users } = await seedFleet(db(), USERS, runId);
   const authUsers = Array.from({ length: AUTH_USERS }, (_, i) => `bench-auth-${i}`);

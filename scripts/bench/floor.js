@@ -1,8 +1,5 @@
-// The floors of `npm run bench`: an empty HTTPS function on the same framework and libraries as the service
-// (firebase-functions v2, served by functions-framework like the api). A request's HTTP floor is this function's time
-// plus the time the endpoint's own Firestore, Auth and SMTP calls took (Server-Timing): no endpoint's work is copied
-// here. The data floor of a few reads is this function making the endpoint's Firestore and Auth calls itself, bare:
-// what lies between it and the endpoint is ours (docs/performance.md).
+// The HTTP and data floors of `npm run bench` (docs/performance.md, How the bench measures): an empty HTTPS function on
+// the service's framework (firebase-functions v2, served by functions-framework like the api).
 //   GET /               an empty answer (cold start and every endpoint's HTTP floor)
 //   GET /body?bytes=<n> a JSON body of n bytes, built once and then only sent (the HTTP floor of a large answer)
 //   GET /doc?path=<p>[&path=<q>]  the documents at p (and q) in one read, as JSON (a read of documents by path)

@@ -1,7 +1,5 @@
 // @ts-check
-// Hosting a function as Cloud Functions does: functions-framework serving target `api` of the built code (or of
-// floor.js), a process per instance, against the emulators; load through autocannon (lib/cannon.mjs); the rotation of
-// sizes.
+// Hosting a function as Cloud Functions does (docs/performance.md, How the bench measures); the rotation of sizes.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -24,10 +22,7 @@ export const logDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-logs-'));
 const envFiles = ['.env', '.env.local'].map((name) => join(functionsDir, name)).filter(existsSync);
 const params = Object.assign({}, ...envFiles.map((file) => parseEnv(readFileSync(file, 'utf8'))));
 
-/**
- * Cloud Run's env of a 2nd gen function `api`, the params, the emulators, call timing on, and `extra`.
- * @type {(extra?: Record<string, string>) => Record<string, string>}
- */
+/** Cloud Run's env of a 2nd gen function. @type {(extra?: Record<string, string>) => Record<string, string>} */
 export const functionEnv = (extra = {}) => {
   const env = {
     PATH: process.env.PATH,
@@ -66,7 +61,6 @@ const freePort = () =>
 
 let instances = 0;
 /** @typedef {{ source?: string, env: Record<string, string> }} StartOptions */
-/** Spawns functions-framework for target `api` of `source` (default: the built functions) in functions/. */
 async function startFunction(/** @type {StartOptions} */ { source = functionsDir, env }) {
   const port = await freePort();
   const logFile = join(logDir, `instance-${++instances}.log`);
@@ -91,7 +85,6 @@ async function startFunction(/** @type {StartOptions} */ { source = functionsDir
 /** @typedef {Awaited<ReturnType<typeof startFunction>>} Instance */
 
 /**
- * An instance per entry of `options`, each answering GET `ready`; `measure` with them and their first answers.
  * @type {<R>(options: StartOptions[], measure: (instances: Instance[], first: FirstAnswer[]) => Promise<R>, ready?: GetRequest) => Promise<R>}
  */
 export const withInstances = async (options, measure, ready = { path: '/' }) => {
@@ -105,10 +98,7 @@ export const withInstances = async (options, measure, ready = { path: '/' }) => 
 };
 
 /** @typedef {{ path: string, headers?: Record<string, string> }} GetRequest */
-/**
- * Polls GET `path` every few ms until it answers 200: the time from spawn to that answer, its backend time, its body.
- * @param {Instance} instance @param {GetRequest} request
- */
+/** @param {Instance} instance @param {GetRequest} request */
 export async function firstAnswer(instance, { path, headers }) {
   const { url, logFile } = instance;
   const answered = async () => {
@@ -124,10 +114,7 @@ export async function firstAnswer(instance, { path, headers }) {
 
 /** @typedef {import('../lib/cannon.mjs').BenchRequest} BenchRequest @typedef {import('../lib/cannon.mjs').Load} Load */
 
-/**
- * `map` over `items`, one at a time.
- * @type {<T, R>(items: T[], map: (item: T, i: number) => Promise<R>) => Promise<R[]>}
- */
+/** @type {<T, R>(items: T[], map: (item: T, i: number) => Promise<R>) => Promise<R[]>} */
 export const inSequence = async (items, map) => {
   const results = [];
   for (const item of items) results.push(await map(item, results.length));
@@ -149,9 +136,8 @@ export const inRotation = async (rounds, items, measure) => {
 };
 
 /**
- * Per concurrency c, one kind of request against another (the baseline first), each named by its field of the row: after
- * 2c of each, `rounds` rounds of `amount(c)` of each in rotation, `switchTo(c)` before every run. The row: each kind's
- * p50, ratio = the second's ÷ the first's (its target: ≤ 1.2), and the failures of both.
+ * Per c, one kind of request against another (the baseline first): after 2c of each, `rounds` rounds of `amount(c)` of
+ * each in rotation, `switchTo(c)` before every run. The row: each kind's p50 (by its field), their ratio, the failures.
  * @typedef {{ build: (n: number) => BenchRequest, switchTo?: (c: number) => Promise<unknown> }} Kind
  * @typedef {{ concurrencies: number[], rounds: number, amount: (c: number) => number }} VersusPlan
  * @type {<K extends string>(url: string, plan: VersusPlan, kinds: Record<K, Kind>) => Promise<({ c: number, ratio: number, failed: number } & Record<K, number>)[]>}

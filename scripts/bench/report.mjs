@@ -1,7 +1,6 @@
 // @ts-check
-// BENCHMARKS.md from what the bench measured: the targets judged, then one table per section, each drawn by one
-// renderer from the rows a section measured (a column per field, named by it). How each figure is measured is told
-// once, in docs/performance.md.
+// BENCHMARKS.md: the targets judged, then a table per section, a column per field of its rows. How each figure is
+// measured: docs/performance.md.
 import { table, words } from '../lib/markdown.mjs';
 
 /**
@@ -19,11 +18,7 @@ const x = (/** @type {number} */ v) => (Number.isFinite(v) ? `${v.toFixed(2)}×`
 const n = (/** @type {number} */ v) => v.toLocaleString('en-US');
 const worstOf = (/** @type {Results['warm']} */ rows) => rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
 
-/**
- * A field as a table cell: a ratio as ×, a count with thousands separators, any other number as a time or a size (ms,
- * MiB: the field's name says which), a list of times, a flag as yes or no.
- * @type {(field: string, value: unknown) => string}
- */
+/** @type {(field: string, value: unknown) => string} */
 const cell = (field, value) => {
   if (field === 'ratio' || field === 'dataRatio') return value === '' ? '' : x(Number(value));
   if (typeof value === 'number') return Number.isInteger(value) ? n(value) : ms(value);
@@ -32,11 +27,7 @@ const cell = (field, value) => {
   return String(value);
 };
 
-/**
- * One section of BENCHMARKS.md: a heading, a table of `rows` with a column per field (its name in words: `answerMs` is
- * "answer ms"), and a note when the table needs one.
- * @type {(heading: string, rows: object[], note?: string) => string}
- */
+/** @type {(heading: string, rows: object[], note?: string) => string} */
 const section = (heading, rows, note) => {
   const fields = Object.keys(rows[0] ?? {});
   const values = rows.map((row) => fields.map((field) => /** @type {any} */ (row)[field]));
@@ -45,14 +36,10 @@ const section = (heading, rows, note) => {
 };
 
 /** @typedef {{ name: string, measured: string, met: boolean }} Target */
-/** The targets as the rows of a table, each with its verdict. */
 const targetRows = (/** @type {Target[]} */ targets) =>
   targets.map(({ name, measured, met }) => ({ target: name, measured, verdict: met ? 'met' : '**MISSED**' }));
 
-/**
- * A target that `value` is at most `limit` × `base`: the ratio, then both values.
- * @type {(name: string, limit: number, value: number, base: number, unit?: string, more?: string) => Target}
- */
+/** @type {(name: string, limit: number, value: number, base: number, unit?: string, more?: string) => Target} */
 const atMost = (name, limit, value, base, unit = 'ms', more = '') => ({
   name,
   measured: `${x(value / base)} (${ms(value)} vs ${ms(base)} ${unit}${more})`,
@@ -66,7 +53,6 @@ const versusTargets = (/** @type {{ c: number }[] | undefined} */ rows, /** @typ
     return atMost(`${name}, p50 at c=${row.c}`, 1.2, value, base);
   });
 
-/** Every target of BENCHMARKS.md: what it asks, what was measured, met or not. */
 export function judge(/** @type {Results} */ r) {
   const judged = r.warm.filter((row) => row.judged);
   const worst = worstOf(judged);
@@ -171,10 +157,7 @@ ${sections.join('\n\n')}
 `;
 }
 
-/**
- * The console's sections: in the full report, and alone from `npm run bench -- --console`, which puts them in place of
- * those BENCHMARKS.md has (see spliceConsoleSection).
- */
+/** The console's sections, also written alone by `npm run bench -- --console` (spliceConsoleSection). */
 export function consoleSection(/** @type {Results['console']} */ c) {
   const gzipKb = c.gzipTotal / 1024;
   const budget = `First page's compressed JavaScript ≤ ${CONSOLE_JS_BUDGET_KB} KB`;

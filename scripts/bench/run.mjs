@@ -1,9 +1,7 @@
 // @ts-check
-// The bench proper, run by scripts/bench.mjs inside `firebase emulators:exec`:
+// The bench proper, run by scripts/bench.mjs inside `firebase emulators:exec` (docs/performance.md):
 //   node scripts/bench/run.mjs <results.json> [--quick] [--only=cold|warm]
-// Every instance is functions-framework on the built code (host.mjs) against the Firestore and Auth emulators, with
-// call timing on; the functions emulator only runs the Firestore triggers (the batch section) and the webhook fan-out
-// and deliveries, with the tasks emulator (the webhook section). Writes what it measured to <results.json>.
+// The functions emulator only runs the triggers (the batch section) and the webhooks, with the tasks emulator.
 import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -86,10 +84,7 @@ if (only === 'cold') finish({ cold, machine: machineNow() });
 
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
 const instances = [{ env: functionEnv(env) }, floorFunction()];
-/**
- * The warm rows (GET /openapi.json's HTTP floor sends a body of its size).
- * @param {import('./host.mjs').Instance[]} _
- */
+/** GET /openapi.json's HTTP floor sends a body of its size. @param {import('./host.mjs').Instance[]} _ */
 const warmRows = async ([api, floor]) => {
   const bodyBytes = Buffer.byteLength(JSON.stringify((await firstAnswer(api, { path: '/openapi.json' })).body));
   return measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });

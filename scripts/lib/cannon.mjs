@@ -11,9 +11,8 @@ export const backendMs = (/** @type {unknown} */ header) => Number(/backend;dur=
 let sent = 0;
 /**
  * `amount` requests (or `duration` seconds) over `connections` keep-alive connections, the n-th built by
- * `build(n, connection)` (n counts across every call, so ids built from it never repeat; `connection`: an object of
- * the connection's own, also given to `onAnswer`). Returns every latency and backend time (ms), the answers that were
- * not 2xx, and autocannon's own result.
+ * `build(n, connection)`: n counts across every call, so ids built from it never repeat; `connection` is an object of
+ * the connection's own, also given to `onAnswer`.
  * @typedef {(status: number, body: string, connection: Record<string, any>) => void} OnAnswer
  * @param {string} url
  * @param {{ connections: number, amount?: number, duration?: number, build: (n: number, connection: Record<string, any>) => BenchRequest, onAnswer?: OnAnswer }} options

@@ -1,6 +1,5 @@
 // @ts-check
-// The operator console (console/): built by Vite into console/dist, which the Hosting emulator serves (firebase.json
-// `hosting.public`). Shared by `npm start`, `npm test` and the console's benchmark.
+// The operator console, built by Vite into console/dist, which the Hosting emulator serves (firebase.json).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +18,6 @@ function newest(path) {
   return Math.max(stats.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
-/** Whether console/dist was built after the last change to what the build reads. */
 function consoleBuilt() {
   const built = join(consoleDist, 'index.html');
   return (

@@ -1,5 +1,4 @@
-// What the Firebase emulator suite needs on these machines, shared by `npm start`, `npm test`, `npm run bench`,
-// `npm run loadtest` and the operator CLI; and the one launcher of a command inside `firebase emulators:exec`.
+// What the emulator suite needs on these machines, and the one launcher of a command inside `firebase emulators:exec`.
 import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -19,12 +18,9 @@ import { adminCli, cacheDir, functionsDir, repoRoot } from './paths.mjs';
 
 export const LOCAL_PROJECT_ID = 'demo-kiosk-rewards';
 export const TEST_PROJECT_ID = 'demo-kiosk-rewards-test';
-/** What the API needs: the integration tests, the loadtest and the bench run these. */
 export const SERVICE_EMULATORS = 'functions,firestore,auth';
-/** The whole local stack: the API and the operator console on Hosting (`npm start`, the browser tests). */
 export const EMULATORS = `${SERVICE_EMULATORS},hosting`;
 
-/** Where `firebase emulators:start` puts each emulator: firebase.json's `emulators` section. */
 const configured = JSON.parse(readFileSync(join(repoRoot, 'firebase.json'), 'utf8')).emulators;
 export const HOSTS = Object.fromEntries(
   ['functions', 'firestore', 'auth', 'hub', 'hosting'].map((name) => [
@@ -32,7 +28,6 @@ export const HOSTS = Object.fromEntries(
     `${configured[name].host}:${configured[name].port}`,
   ]),
 );
-/** The operator console, served by the Hosting emulator. */
 export const CONSOLE_URL = `http://${HOSTS.hosting}`;
 export const apiUrl = (/** @type {string} */ projectId) => `http://${HOSTS.functions}/${projectId}/us-central1/api`;
 
@@ -84,7 +79,6 @@ const srcDir = join(functionsDir, 'src');
 const libDir = join(functionsDir, 'lib');
 const buildInfo = join(cacheDir, 'tsc', 'functions.tsbuildinfo');
 
-/** The TypeScript compiler of functions/, run in functions/ with COMPILE_ARGS (and --watch for a watcher). */
 export const TSC = join(functionsDir, 'node_modules', '.bin', 'tsc');
 /**
  * How functions/src compiles into functions/lib (tsconfig.build.json, as `npm run build`), incrementally: the build
@@ -115,15 +109,11 @@ function sourcesAndOutputs() {
   });
 }
 
-/** Whether functions/lib is up to date: every output new enough, and the last successful compile's build info there. */
 export function functionsBuilt() {
   return existsSync(buildInfo) && sourcesAndOutputs().every(({ outputTime, needed }) => outputTime >= needed);
 }
 
-/**
- * Compiles functions/src into functions/lib, incrementally; afterwards functionsBuilt() holds. `quiet` keeps stdout for
- * the caller's own output (the operator CLI's): compiler messages go to stderr instead.
- */
+/** Afterwards functionsBuilt() holds. `quiet`: compiler messages to stderr, stdout left to the caller's (the CLI's). */
 export function buildFunctions({ quiet = false } = {}) {
   // tsc trusts its build info: it never restores a deleted output, and it would leave in place an output that another
   // compile wrote later (`npm run build`, a deploy's predeploy). Then it starts from scratch.
@@ -148,8 +138,7 @@ export function buildFunctions({ quiet = false } = {}) {
 }
 
 /**
- * Resolves once `url` answers (with `ok`: answers 2xx), asked every `intervalMs`; rejects after `timeoutMs`, or once
- * `child` (what serves it) has exited.
+ * Resolves once `url` answers (`ok`: 2xx); rejects after `timeoutMs`, or once `child` (what serves it) has exited.
  * @param {string} url @param {number} timeoutMs
  * @param {{ ok?: boolean, intervalMs?: number, child?: import('node:child_process').ChildProcess }} [options]
  */
@@ -199,8 +188,7 @@ export async function stopGroup(child, exited, signal, graceMs) {
 }
 
 /**
- * The operator CLI (as built) with `args`, against `projectId` on the emulator suite of firebase.json: its exit status
- * and output once it ends. `started` is given its process.
+ * The operator CLI (as built) with `args` against `projectId` on the emulators; `started` is given its process.
  * @param {string} projectId @param {string[]} args
  * @param {(child: import('node:child_process').ChildProcess) => void} [started]
  * @returns {Promise<{ status: number, stdout: string, stderr: string }>}
@@ -216,16 +204,13 @@ export function runAdmin(projectId, args, started) {
   });
 }
 
-/** `arg` as one word of a POSIX shell command line. */
 const shellQuote = (/** @type {string} */ arg) =>
   /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 
 /**
- * Runs `command` (its words; run by a shell from `cwd`, default the repository root) inside `firebase emulators:exec`
- * with the emulators `only` names (default: the functions, Firestore and Auth emulators) for `projectId`.
- * emulators:exec fails the run if they do not start, and gives the command their hosts in its environment (what
- * test/harness/emulators.ts reads). The output passes through; `onLine` also sees each of its lines. Resolves to the
- * exit status.
+ * `command` (its words, by a shell from `cwd`, default the repository root) inside `firebase emulators:exec` of `only`,
+ * which fails the run if they do not start and gives the command their hosts (test/harness/emulators.ts reads them).
+ * The output passes through; `onLine` also sees each of its lines. Resolves to the exit status.
  * @param {{ projectId: string, command: string[], only?: string, cwd?: string, onLine?: (line: string) => void }} options
  * @returns {Promise<number>}
  */

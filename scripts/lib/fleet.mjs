@@ -1,6 +1,5 @@
 // @ts-check
-// What the load test and the bench seed: kiosks on a grid of sites half a degree apart in south-west Germany, in
-// Europe/Berlin, new users, users with a history; and the batched writes that store them.
+// What the load test and the bench seed (kiosks half a degree apart in south-west Germany), and the batched writes.
 import { requireFunctions } from './paths.mjs';
 
 /** The service's Firestore (the scripts' own project): `db()`. @type {() => import('firebase-admin/firestore').Firestore} */
@@ -11,26 +10,18 @@ const { newTransaction } = requireFunctions('./lib/data/transactions.js');
 const { newProfile } = requireFunctions('./lib/data/users.js');
 const { DEFAULT_REWARDS } = requireFunctions('./lib/domain/rewards.js');
 
-/**
- * Kiosk `i` of a seeded fleet, by the service's builder.
- * @param {number} i @param {{ name: string, address: string, openingHours?: string, status?: string }} definition
- */
+/** @param {number} i @param {{ name: string, address: string, openingHours?: string, status?: string }} definition */
 export function fleetKioskDoc(i, definition) {
   const location = { latitude: 48 + (i % 10) * 0.5, longitude: 8 + Math.floor(i / 10) * 0.5 };
   return newKiosk({ timezone: 'Europe/Berlin', ...definition, location });
 }
 
-/**
- * The users/{id} document of a new user, with `pushToken` if given.
- * @param {string} name @param {string} [pushToken]
- */
+/** A new user's users/{id} document. @param {string} name @param {string} [pushToken] */
 export const fleetUserDoc = (name, pushToken) => newProfile({ name, pushToken }, DEFAULT_REWARDS);
 
 /**
- * User `userId` called `name` with a history of `entries` deposits of one bottle a minute apart at kiosk `kioskId`,
- * each earning `points` (10 unless told), as [ref, data] pairs built by the service's own builders: the users/{id}
- * document holding their sum, then their ledger/{id} entries, oldest first, and with `transactions` each deposit's
- * transactions/{id} document (same id) beside its entry.
+ * `entries` one-bottle deposits a minute apart at `kioskId` (`points` each, 10 unless told), by the service's builders:
+ * the users/{id} document holding their sum, its ledger entries oldest first, with `transactions` their transactions.
  * @param {import('firebase-admin/firestore').Firestore} firestore
  * @param {{ userId: string, name: string, entries: number, kioskId: string, points?: number, transactions?: boolean }} history
  * @returns {[import('firebase-admin/firestore').DocumentReference, Record<string, unknown>][]}
@@ -79,10 +70,7 @@ export function fleetUserWithHistory(
   ];
 }
 
-/**
- * Writes `docs` ([ref, data]) in batches of 400.
- * @param {any[][]} docs @param {import('firebase-admin/firestore').Firestore} [firestore]
- */
+/** In batches of 400. @param {any[][]} docs @param {import('firebase-admin/firestore').Firestore} [firestore] */
 export async function writeAll(docs, firestore = db()) {
   for (let i = 0; i < docs.length; i += 400) {
     const batch = firestore.batch();

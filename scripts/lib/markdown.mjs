@@ -4,10 +4,7 @@
 /** A field's name in words: `askedAgain` is "asked again". */
 export const words = (/** @type {string} */ key) => key.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
 
-/**
- * A Markdown table of `rows`, each cell shown by `show` (a `|` in it escaped).
- * @param {string[]} header @param {unknown[][]} rows @param {(value: unknown, column: number) => string} show
- */
+/** @param {string[]} header @param {unknown[][]} rows @param {(value: unknown, column: number) => string} show */
 export const table = (header, rows, show) =>
   [header, header.map(() => '---'), ...rows.map((row) => row.map((value, i) => show(value, i).replaceAll('|', '\\|')))]
     .map((row) => `| ${row.join(' | ')} |`)

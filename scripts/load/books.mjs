@@ -1,6 +1,5 @@
 // @ts-check
-// The load test's books: what the service's answers said (the Ledger, filled as the phases run), and the checks of what
-// Firestore holds against it at the end, each a row of RELIABILITY.md's books table (expected, found).
+// The Ledger of the service's answers, and the books' checks of Firestore (docs/operations.md, Reliability and load).
 import { parseJson } from '../../kiosk-simulator/client.ts';
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';
 import { runAdmin } from '../lib/emulators.mjs';
@@ -15,7 +14,6 @@ import { sum, summarize } from '../lib/stats.mjs';
  */
 
 export const randomInt = (/** @type {number} */ max) => Math.floor(Math.random() * max);
-/** Count and p50, p95, p99 of `values`, in whole numbers. */
 export const roundedSummary = (/** @type {number[]} */ values) =>
   Object.fromEntries(Object.entries(summarize(values)).map(([key, value]) => [key, Math.round(value)]));
 export const countOf = async (/** @type {any} */ query) =>
@@ -27,10 +25,7 @@ const rowsOf = (/** @type {any[]} */ docs) => docs.map((doc) => ({ id: doc.id, .
 export const docsOf = async (/** @type {string} */ collection, /** @type {string[]} */ ids) =>
   rowsOf(await db().getAll(...ids.map((id) => db().collection(collection).doc(id))));
 
-/**
- * The ids answered per Idempotency-Key (two ids: the work was done twice), and what each id stands for.
- * @template [T=undefined]
- */
+/** The ids answered per Idempotency-Key (two: work done twice), and what each stands for. @template [T=undefined] */
 export class AnswersByKey {
   /** @type {Map<string, Set<string>>} */
   ids = new Map();
@@ -44,11 +39,9 @@ export class AnswersByKey {
     ids.add(id);
     this.byId.set(id, /** @type {T} */ (detail));
   }
-  /** Keys answered with an id. */
   get answered() {
     return [...this.ids.values()].filter((ids) => ids.size > 0).length;
   }
-  /** Keys answered with more than one id. */
   get doubled() {
     return [...this.ids.values()].filter((ids) => ids.size > 1).length;
   }
@@ -74,10 +67,7 @@ export class Ledger {
   /** 5xx written by the functions emulator's proxy when a worker's socket broke (EPIPE, ECONNRESET). */
   emulatorErrors = 0;
 
-  /**
-   * Every HTTP response a phase received, retries included: its status and its time.
-   * @param {number} code @param {string} [bodyText] @param {number} [ms]
-   */
+  /** Every response received, retries included. @param {number} code @param {string} [bodyText] @param {number} [ms] */
   response = (code, bodyText = '', ms) => {
     if (ms !== undefined) this.latencies.push(ms);
     this.statuses.set(code, (this.statuses.get(code) ?? 0) + 1);
@@ -103,7 +93,6 @@ export class Ledger {
     day.points += pointsEarned;
   }
 
-  /** The items awarded at kiosk `kioskId`, from its days. */
   itemsAt(/** @type {string} */ kioskId) {
     const days = [...this.byKioskDay].filter(([dayId]) => dayId.startsWith(`${kioskId}_`)).map(([, day]) => day);
     return {
@@ -126,17 +115,15 @@ export function each(rows, expectedOf) {
   return [`${rows.length - differing.length}${note}`, rows.length, differing.length === 0];
 }
 
-/** The rows of the books table, in order, from each phase's checks. */
 export const booksTable = (/** @type {Checks[]} */ checks) =>
   checks
     .flatMap((phase) => Object.entries(phase))
     .map(([check, [found, expected, ok = found === expected]]) => ({ check, expected, found, ok }));
 
 /**
- * The books of the fleet, hot, retries and offline phases (the transaction documents of every phase).
+ * The books of the fleet, hot, retries and offline phases, from every phase's transactions once the effects are done.
  * @param {import('./run.mjs').Run} run @param {unknown} _
- * @param {{ transactions: { get(field: string): any }[], done: Record<string, any> }} end every transaction document,
- *   effects done; the phases' results
+ * @param {{ transactions: { get(field: string): any }[], done: Record<string, any> }} end
  */
 export async function auditBooks(run, _, { transactions, done: { retries, offline } }) {
   const { ledger } = run;
@@ -147,8 +134,7 @@ export async function auditBooks(run, _, { transactions, done: { retries, offlin
   const days = rowsOf((await db().collection('kioskDays').get()).docs);
   const missingDays = [...ledger.byKioskDay.keys()].filter((id) => !days.some((day) => day.id === id));
   const offlineStored = transactions.filter((doc) => offlineIds.includes(doc.get('kioskId'))).length;
-  // An erased person keeps no notification (lifecycle.mjs's books count what is left of theirs).
-  // ... and a deposit without a user tells nobody until claimed (claims.mjs).
+  // An erased person keeps no notification (lifecycle.mjs), a deposit without a user tells nobody until claimed.
   const ofKept = transactions.filter((doc) => ![null, ...run.leavers].includes(doc.get('userId'))).length;
   const zero = { transactions: 0, plasticCount: 0, metalCount: 0, points: 0 };
   const stored = sum(transactions.map((doc) => doc.get('pointsEarned')));
@@ -176,10 +162,7 @@ export async function auditBooks(run, _, { transactions, done: { retries, offlin
   };
 }
 
-/**
- * `admin audit` on the whole database: its verdict line, and the books' check (the verdict or its first differences).
- * @param {string} projectId
- */
+/** `admin audit`'s verdict, and the books' check (it, or its first differences). @param {string} projectId */
 export async function pointsAudit(projectId) {
   const run = await runAdmin(projectId, ['audit']);
   const verdict = `${run.stdout}${run.stderr}`.match(/audit: (OK|DRIFT) \([^)]*\)/)?.[0];

@@ -1,7 +1,5 @@
 // @ts-check
-// The load test's requests outside autocannon, each answer recorded in the run's ledger, and two phases of deposits:
-//   hot:     many concurrent awards to one user
-//   retries: every request sent 2-5 times with one Idempotency-Key, partly concurrently
+// The requests outside autocannon (answers recorded in the ledger); the hot and retries phases (docs/operations.md).
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { KIOSK_RETRIES, postWithRetries, submitAsKiosk } from '../../kiosk-simulator/client.ts';
 import { randomItems } from '../../kiosk-simulator/simulator.ts';
@@ -24,7 +22,6 @@ export const phase = (name, described) => ({ name, ...described });
 export const transactionBody = (kioskId, userId) => ({ kioskId, userId, ...randomItems() });
 
 /**
- * One transaction as a kiosk sends it (kiosk-simulator/client.ts), an award counted; the final answer is returned.
  * @param {Run} run @param {string} apiKey @param {ReturnType<typeof transactionBody>} body @param {string} idempotencyKey
  */
 export async function submitRecorded({ api, ledger }, apiKey, body, idempotencyKey) {
@@ -33,14 +30,10 @@ export async function submitRecorded({ api, ledger }, apiKey, body, idempotencyK
   return answer;
 }
 
-/**
- * A POST of an operator, a user or a partner, retried as a kiosk's would be.
- * @param {Run} run @param {string} path @param {Record<string, string>} headers @param {unknown} body
- */
+/** @param {Run} run @param {string} path @param {Record<string, string>} headers @param {unknown} body */
 export const post = ({ api, ledger }, path, headers, body) =>
   postWithRetries(api, path, { headers, body }, KIOSK_RETRIES, { onResponse: ledger.response });
 
-/** The headers each user of `ids` signs in with, by id. */
 export async function headersOf(/** @type {string[]} */ ids) {
   /** @type {Map<string, Record<string, string>>} */
   const headers = new Map();
@@ -58,10 +51,7 @@ export async function sendBlindly(send, times, atOnce = Math.min(times, 2)) {
   return answers;
 }
 
-/**
- * The answers of `answers` that refused, counted by `<status> <code>` (into `refused`, when given).
- * @param {({ status: number, body: any } | undefined)[]} answers @param {Record<string, number>} [refused]
- */
+/** @param {({ status: number, body: any } | undefined)[]} answers @param {Record<string, number>} [refused] */
 export function countRefusals(answers, refused = {}) {
   for (const answer of answers) {
     if (!answer || answer.status < 400) continue;

@@ -1,9 +1,6 @@
 // @ts-check
-// The load test's claims phase (contract §18): the fleet's kiosks take deposits without a user, half alone and half in
-// batches of 10; then four in five codes are claimed from the users' side, each at once by its claimer twice under one
-// Idempotency-Key (written as people type codes) and by another user without a key: one of them is awarded, the other
-// user is refused 409 claim-used. The fifth stay unclaimed. The claimers are fleet users, so the fleet's books (users
-// holding what was returned for them) include what they claimed.
+// The load test's claims phase (contract §18, docs/claims.md). The claimers are fleet users, so the fleet's books
+// (users holding what was returned for them) include what they claimed.
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf } from './books.mjs';
 import { countRefusals, headersOf, phase, post, submitRecorded, transactionBody } from './bursts.mjs';

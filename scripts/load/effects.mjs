@@ -1,6 +1,5 @@
 // @ts-check
-// The end of a load run: the triggers drain, and `admin effects:sweep` completes what no trigger finished (a delivery
-// the emulator lost, retries run out); the report counts those.
+// The end of a load run: the triggers drain, then the effects sweep (docs/operations.md, Reliability and load).
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { db } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
@@ -10,22 +9,15 @@ import { countOf } from './books.mjs';
 
 const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
 
-/**
- * What the sweep looks through: every document whose trigger tells, counts or delivers something, and the profiles of
- * erased users (their erasure is finished by the sweep).
- */
+/** Every kind whose trigger tells, counts or delivers, and users: the sweep finishes an erasure. */
 const SWEPT = ['transactions', 'redemptions', 'alerts', 'expiryReminders', 'webhookEvents', 'voucherUses', 'users'];
 
-/** How many documents of each kind still wait for their effects. */
 export async function pendingEffects() {
   const count = (/** @type {string} */ name) => countOf(db().collection(name).where(EFFECTS_PENDING, '==', true));
   return Object.fromEntries(await Promise.all(SWEPT.map(async (name) => [name, await count(name)])));
 }
 
-/**
- * Waits until no effect is pending, or until the number pending has not fallen for `stallMs` (what is left then is what
- * no trigger will finish), at most `timeoutMs`.
- */
+/** Until none is pending, or their number stalls for `stallMs` (what is left then, no trigger will finish). */
 export async function waitForTriggersToSettle(stallMs = 60_000, timeoutMs = 600_000) {
   let fewest = Infinity;
   let fellAt = Date.now();
@@ -44,10 +36,7 @@ export async function waitForTriggersToSettle(stallMs = 60_000, timeoutMs = 600_
   );
 }
 
-/**
- * `admin effects:sweep --min-age 0` (racing any trigger still at work): per kind, found pending, completed, failed.
- * @param {string} projectId
- */
+/** `admin effects:sweep --min-age 0`, racing any trigger still at work. @param {string} projectId */
 export async function sweepEffects(projectId) {
   const run = await runAdmin(projectId, ['effects:sweep', '--min-age', '0']);
   if (run.status !== 0) throw new Error(`effects:sweep failed (exit ${run.status}): ${run.stderr.trim()}`);

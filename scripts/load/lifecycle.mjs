@@ -1,6 +1,5 @@
 // @ts-check
-// The load test's expiry and erasures (§14, §15), in the mixed phase: halfway through, two expiry runs at once over
-// dormant users and every leaver erased (half by themselves, half by an operator), both depositing on.
+// The load test's expiry and erasures (§14, §15), beside the mixed phase (docs/operations.md, Reliability and load).
 import { pause } from '../../kiosk-simulator/client.ts';
 import { db, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
@@ -13,15 +12,11 @@ const { pointsModel } = requireFunctions('./lib/data/users.js');
 const { openBalance } = requireFunctions('./lib/services/ledgerBooks.js');
 const { addMonths, monthOf } = requireFunctions('./lib/domain/pointsExpiry.js');
 
-/** The setting of the run: points expire after this many months. */
 export const EXPIRE_AFTER_MONTHS = 6;
 /** What each dormant user holds from a month whose points expired on the 1st of this one. */
 const OLD_POINTS = 500;
 
-/**
- * The dormant users' (their balance from the month whose points expired on the 1st) and leavers' documents.
- * @param {string[]} dormant @param {string[]} leavers
- */
+/** @param {string[]} dormant @param {string[]} leavers */
 export async function seedLifecycle(dormant, leavers) {
   const oldMonth = addMonths(monthOf(new Date()), -(EXPIRE_AFTER_MONTHS + 1));
   const oldPoints = { currentPoints: OLD_POINTS, totalPoints: OLD_POINTS, ...pointsModel({ [oldMonth]: OLD_POINTS }) };

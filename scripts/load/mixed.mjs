@@ -1,10 +1,6 @@
 // @ts-check
-// The load test's mixed phase: points earned and spent at once. Users of their own (spenders) get an opening
-// adjustment, then, all concurrently: kiosks keep depositing for them; a rush of concurrent redemptions of a reward
-// with a small stock; random redemptions of unlimited rewards; adjustments up and down; and operators cancelling some
-// redemptions. Every request is sent blindly 1-3 times with one Idempotency-Key (a cancel twice), partly concurrently,
-// as a client that lost its answers would. What the answers said is tallied here; mixedBooks() then holds Firestore to
-// it.
+// The load test's mixed phase, points earned and spent at once (docs/operations.md, Reliability and load): what the
+// answers said is tallied, and its books hold Firestore to it.
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { db } from '../lib/fleet.mjs';
 import { AnswersByKey, countOf, docsOf, each, notificationsOf, randomInt } from './books.mjs';
@@ -29,9 +25,7 @@ async function mixedPhase(run) {
   const asUser = await headersOf(spenders);
 
   const tally = {
-    /** By key, the redemptions answered: what each cost whom, and of which reward. */
     redemptions: /** @type {AnswersByKey<{ userId: string, rewardId: string, cost: number }>} */ (new AnswersByKey()),
-    /** By key, the adjustments answered: each one's user and points. */
     adjustments: /** @type {AnswersByKey<{ userId: string, points: number }>} */ (new AnswersByKey()),
     /** Redemption id → how many cancels of it were answered 200. */
     cancelled: /** @type {Map<string, number>} */ (new Map()),
@@ -47,8 +41,7 @@ async function mixedPhase(run) {
     return post(run, path, headers, body);
   };
   /**
-   * Sends `request` under Idempotency-Key `key`, blindly 1-3 times; records in `byKey` the id of the `what` each answer
-   * created, with `detail`. Resolves with those ids.
+   * Sends `request` blindly 1-3 times under `key`; records in `byKey` the `what` each answer created; resolves with ids.
    * @template T
    * @param {AnswersByKey<T>} byKey @param {'adjustment' | 'redemption'} what @param {string} key @param {T} detail
    * @param {{ path: string, headers: Record<string, string>, body: unknown }} request

@@ -1,7 +1,5 @@
 // @ts-check
-// The load test's offline phase: kiosk simulators, each with a journal file, journal days of deposits offline, then
-// report their status and upload the backlog in batches of 100 through a network that drops requests and loses answers
-// after the service acted, beside an overlapping batch; then resend some deposits alone.
+// The load test's offline phase: kiosk simulators journal days of deposits, then upload them (docs/operations.md).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,14 +32,11 @@ export const offline = phase('offline', {
       leftInJournals: 0,
       /** Items of a batch answered 5xx but 503 `overloaded` (the batch itself 200): the service failed them. */
       itemServerErrors: 0,
-      /** Items answered 503 `overloaded`: the service protecting itself, nothing written; sent again after Retry-After. */
+      /** Items answered 503 `overloaded`: nothing written; sent again after Retry-After. */
       itemsOverloaded: 0,
     };
 
-    /**
-     * One kiosk's offline days and return; resolves with the seconds from reconnecting to an empty journal.
-     * @param {{ id: string, apiKey: string }} kiosk
-     */
+    /** Resolves with the seconds from back online to an empty journal. @param {{ id: string, apiKey: string }} kiosk */
     const offlineKiosk = async ({ id, apiKey }) => {
       const journal = JournalFile.open(join(dir, `${id}.json`), id);
       const batchUrl = `${run.api}/kiosk/transactions/batch`;

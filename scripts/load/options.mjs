@@ -1,6 +1,5 @@
 // @ts-check
-// The load test's size flags, read by scripts/loadtest.mjs (before it starts the emulators) and by
-// scripts/load/run.mjs. Each is `--name value` or `--name=value`.
+// The load test's size flags, read by scripts/loadtest.mjs (before it starts the emulators) and scripts/load/run.mjs.
 import { parseArgs } from 'node:util';
 
 /** Per size: its default, the smallest allowed, its value in a quick run, what it sizes, the largest allowed. */
@@ -36,10 +35,7 @@ export const USAGE = [
   `A quick run: npm run loadtest -- ${quickRun.join(' ')}`,
 ].join('\n');
 
-/**
- * The sizes in `args`, defaults for the rest; throws on an unknown flag or a missing or out-of-range whole number.
- * @param {string[]} args
- */
+/** The sizes in `args`, defaults for the rest; throws on an unknown flag or a bad value. @param {string[]} args */
 export function loadOptions(args) {
   const options = Object.fromEntries(Object.keys(SIZES).map((name) => [flag(name), { type: 'string' }]));
   const { values } = parseArgs({ args, options: /** @type {Record<string, { type: 'string' }>} */ (options) });

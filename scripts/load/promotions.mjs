@@ -1,7 +1,5 @@
 // @ts-check
-// The load test's promotions (contract §16), set up before the mixed phase: double points within a budget at half the
-// fleet, an unlimited bonus at the other half, so the mixed and lifecycle phases' deposits race for the budget.
-// promotionBooks() then holds each promotion's pointsGiven to the transactions' breakdowns, and the budget to its sum.
+// The load test's promotions (contract §16, docs/operations.md): the mixed and lifecycle phases race for the budget.
 import { requireFunctions } from '../lib/paths.mjs';
 import { phase, post } from './bursts.mjs';
 
@@ -29,10 +27,6 @@ async function setUpPromotions(run) {
 
 export const promotions = phase('promotions', {
   setup: setUpPromotions,
-  /**
-   * Each promotion's budget, points given and the sum of its breakdown entries, and the checks: given = that sum, the
-   * budgeted one spent exactly, every transaction's breakdown summing to its points.
-   */
   async books(_, __, { transactions }) {
     /** @type {Map<string, number>} */
     const shares = new Map();

@@ -1,7 +1,5 @@
 // @ts-check
-// RELIABILITY.md, as tables generated from the figures of a load run and the per-file results of the last `npm test`
-// (.cache/test-results): no figure in it is typed by hand. Run on its own (`node scripts/load/report.mjs`) it rewrites
-// the report from the figures the last load run saved, with the results of a newer `npm test`.
+// RELIABILITY.md, every table generated (docs/operations.md, Reliability and load).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,10 +17,7 @@ const SUITES = {
   'Hostile input': [...integration('fuzz security protocol kiosks users admin firestore-rules'), 'unit/log.test.ts'],
 };
 
-/**
- * Per test file (its path in functions/test/) in the last `npm test`: what it covers (its outermost describe blocks)
- * and how many of its tests passed and failed; and when that run started.
- */
+/** Per file of functions/test/ in the last `npm test`: its outermost describe blocks and results; when it started. */
 function lastTestRun() {
   const suites = new Map();
   let started;
@@ -44,11 +39,7 @@ function lastTestRun() {
   return { suites, started };
 }
 
-/**
- * One value in a table cell: whole numbers as they are, others to one decimal, objects as `key: value, ...`.
- * @param {unknown} value
- * @returns {string}
- */
+/** @param {unknown} value @returns {string} */
 function show(value) {
   if (typeof value === 'number' && Number.isFinite(value))
     return Number.isInteger(value) ? String(value) : value.toFixed(1);
@@ -61,10 +52,7 @@ function show(value) {
   return value === undefined || value === null || Number.isNaN(value) ? 'n/a' : String(value);
 }
 
-/**
- * The load run's tables: each phase's figures, the totals, and the books' checks.
- * @param {any} figures what run.mjs measured
- */
+/** @param {any} figures what run.mjs measured */
 export function loadTables(figures) {
   const phases = Object.entries(figures.phases).flatMap(([phase, values]) =>
     Object.entries(/** @type {object} */ (values)).map(([key, value], i) => [i === 0 ? phase : '', words(key), value]),

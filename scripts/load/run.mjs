@@ -1,10 +1,6 @@
 // @ts-check
-// The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs: the phases of STEPS (each a
-// module of its own, what it does told at its top; all of them: docs/operations.md) against the real functions on the
-// emulator suite, sized by the flags (options.mjs), a webhook receiver hearing every event (webhooks.mjs). Then the
-// triggers drain, the effects sweep completes what none of them finished (effects.mjs), deliveries that failed are
-// retried, and each phase's books are checked. Ends with `books: PASS` or `books: FAIL (...)` (exit 1) and writes
-// RELIABILITY.md.
+// The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs: the phases of STEPS, then their
+// books (docs/operations.md, Reliability and load).
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulators.ts';
 import { waitFor, waitForEffects } from '../../functions/test/harness/wait.ts';
@@ -35,7 +31,6 @@ const emulators = await discoverEmulators();
 const ids = (/** @type {string} */ prefix, /** @type {number} */ count) =>
   Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
 
-/** The kiosks (with their keys) and the users of every phase, stored; and the run's settings. */
 async function seed() {
   const kioskIds = [...ids('load-kiosk', options.kiosks), ...ids('load-offline-kiosk', options.offlineKiosks)];
   const users = ids('load-user', options.users);
@@ -74,7 +69,6 @@ const run = {
 };
 /** @typedef {typeof run} Run what every phase is given: the seeded kiosks and users, the sizes, the ledger */
 
-/** A connection per kiosk through autocannon for the run's seconds: transactions, a tenth status heartbeats. */
 async function fleetPhase() {
   const { api, kiosks, users, ledger } = run;
   let nextKiosk = 0;
@@ -123,10 +117,9 @@ async function fleetPhase() {
 }
 
 /**
- * The functions emulator starts one worker process per concurrent request; a cold burst of 50 spends its first minute
- * starting processes. Warm them first so the fleet phase measures the service, not the emulator's process start-up. A
- * request that fails is asked again a second later, so the waiting callers do not keep the emulator's 2 cores busy
- * while its workers start.
+ * The functions emulator starts a worker process per concurrent request (a cold burst of 50 spends a minute on it):
+ * warm them so the fleet phase measures the service. A failed request is asked again a second later, so the waiting
+ * callers do not keep the 2 cores busy while the workers start.
  */
 async function warmUp(timeoutMs = 120_000) {
   const answered = async () => (await fetch(`${run.api}/`).catch(() => undefined))?.ok || undefined;

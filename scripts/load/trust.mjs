@@ -1,8 +1,5 @@
 // @ts-check
-// The load test's trust phase (contract §17), beside the mixed phase, with the limits set: a rogue kiosk deposits ten
-// times its limit at once (every deposit past the limit held), two travellers deposit at two kiosks 504 km apart,
-// now too fast, now slowly enough, by occurredAt (every impossible trip held); then two operators release and reject
-// every hold at once. Every other user of the phases sticks to one kiosk, so nothing else may be held.
+// The load test's trust phase (contract §17), beside the mixed phase: docs/trust.md, Load and bench.
 import { requireFunctions } from '../lib/paths.mjs';
 import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';

@@ -1,7 +1,5 @@
 // @ts-check
-// The load test's partners (§12): a café with three tills and another partner. After the mixed phase every voucher goes
-// to the café's three tills at once as read out (case, hyphens, spaces), one till twice with one key; the other partner
-// guesses the first GUESS_LIMIT codes; an operator cancels every fourth still issued meanwhile.
+// The load test's partners (§12) and vouchers phase (docs/operations.md, Reliability and load).
 import { db } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { countOf, docsOf, each, notificationsOf } from './books.mjs';
@@ -15,10 +13,7 @@ const TILLS = 3;
 /** Vouchers raced at once: each race is itself 5-6 requests at once. */
 const RACES_AT_ONCE = 8;
 
-/**
- * The café and the other partner through the API, and a key per till (and one for the other partner).
- * @param {import('./run.mjs').Run} run
- */
+/** A key per till of the café, and one for the other partner. @param {import('./run.mjs').Run} run */
 async function setUpPartners(run) {
   const created = async (/** @type {string} */ path, /** @type {unknown} */ body) => {
     const answer = await post(run, path, run.admin, body);
@@ -40,8 +35,7 @@ export function asTyped(/** @type {string} */ code, /** @type {number} */ i) {
 }
 
 /**
- * The café's issued vouchers (the mixed phase's) raced. A cancel answered 200 here joins the mixed phase's tally
- * `cancelled` (redemption id → cancels answered 200): its books refund it.
+ * A cancel answered 200 here joins the mixed phase's tally `cancelled`, so its books refund it.
  * @param {import('./run.mjs').Run} run
  * @param {{ partners: { tills: string[], otherPartner: string }, mixed: { tally: { cancelled: Map<string, number> } } }} done
  */

@@ -1,6 +1,5 @@
 // @ts-check
-// The load test's webhook receiver (§13): registered for every event type, answering 500 to 10 % of attempts, every
-// signature verified with `standardwebhooks`; failed deliveries are retried as an operator would.
+// The load test's webhook receiver (§13) and its books (docs/operations.md, Reliability and load).
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { text } from 'node:stream/consumers';
@@ -15,10 +14,7 @@ const { WEBHOOK_EVENT_TYPES } = requireFunctions('./lib/model/webhookEventTypes.
 
 const FAILING_SHARE = 0.1;
 
-/**
- * A receiver on 127.0.0.1 (emulators only), registered for every event type; 503 until it has the secret.
- * @param {import('./run.mjs').Run} run
- */
+/** 503 until it has the secret. @param {import('./run.mjs').Run} run */
 export async function startReceiver({ api, admin }) {
   const seen = {
     attempts: 0,
@@ -64,10 +60,7 @@ export async function startReceiver({ api, admin }) {
 const deliveriesOf = (/** @type {string} */ webhookId) =>
   db().collection('webhookDeliveries').where('webhookId', '==', webhookId);
 
-/**
- * Once no delivery is pending, retries through the API each that ended `failed`, `rounds` times: how many.
- * @param {import('./run.mjs').Run} run @param {string} webhookId
- */
+/** @param {import('./run.mjs').Run} run @param {string} webhookId */
 export async function settleDeliveries({ api, admin }, webhookId, rounds = 3) {
   const pending = () => countOf(deliveriesOf(webhookId).where('status', '==', 'pending'));
   let retried = 0;

@@ -1,7 +1,6 @@
 // @ts-check
-// A kiosk's backlog: `items` deposits of the last four days in one POST /kiosk/transactions/batch, against the same
-// deposits as single POST /kiosk/transaction requests one and 16 at a time, the modes rotating. The trigger runs in the
-// functions emulator. Per upload: time to the last answer, until every effect is complete, and the contention recorded.
+// A kiosk's backlog of `items` deposits in one batch against single requests one and 16 at a time, rotating, the
+// trigger in the functions emulator. Per upload: time to the last answer, to every effect complete, and the contention.
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
 import { waitFor } from '../../../functions/test/harness/wait.ts';
 import { db, fleetKioskDoc, fleetUserDoc, writeAll } from '../../lib/fleet.mjs';

@@ -1,8 +1,6 @@
 // @ts-check
-// Claim codes (contract §18): a claim's p50 against a plain deposit's, c=1 and c=16, on the warm api instance. Each
-// claim takes a code of its own, made beforehand by an anonymous deposit, and is sent by its user with their own ID token
-// (no Auth backend call, as the app sends it); the deposits timed are for the same users, so both spread alike.
-// Ratio = claim p50 ÷ deposit p50 (target ≤ 1.2).
+// Claim codes (contract §18, docs/claims.md): each claim is sent by its user with their own ID token (no Auth backend
+// call, as the app sends it); the deposits timed are for the same users, so both spread alike.
 import { sum } from '../../lib/stats.mjs';
 import { cannon, versus } from '../host.mjs';
 
@@ -11,7 +9,6 @@ import { cannon, versus } from '../host.mjs';
  */
 export async function measureClaims({ url, data, ...plan }) {
   const { kiosks, authUsers: users, tokens, runId } = data;
-  /** A deposit at the n-th kiosk for `userId` (null: anonymous), under a key of its own. */
   const deposit = (/** @type {number} */ n, /** @type {string | null} */ userId) => {
     const { id, apiKey } = kiosks[n % kiosks.length];
     const headers = { 'x-api-key': apiKey, 'idempotency-key': `${runId}-claims-${n}` };

@@ -1,7 +1,6 @@
 // @ts-check
-// The expiry run (§14): runExpiry on `due` users whose points expire that day beside `idle` users with nothing to
-// expire, and 10× as many; each size a project of its own, run in a worker thread loading the built functions; sizes
-// rotate, the due users' points put back and a day of its own for each run.
+// The expiry run (§14, docs/performance.md): each size a project of its own, run in a worker thread loading the built
+// functions; sizes rotate, the due users' points put back and a day of its own for each run.
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';

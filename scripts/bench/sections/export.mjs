@@ -1,6 +1,5 @@
 // @ts-check
-// A person's data (§15) as the history grows: GET /user/{id}/export, c=1, to its last byte, and the instance's peak RSS
-// (VmHWM); an instance per size, warmed by one export, the sizes in rotation.
+// A person's data (§15, docs/performance.md) as the history grows: an instance per size, warmed by one export.
 import { readFileSync } from 'node:fs';
 import { idTokenFor } from '../../../functions/test/harness/auth.ts';
 import { db, fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';

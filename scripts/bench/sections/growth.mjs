@@ -1,6 +1,5 @@
 // @ts-check
-// What must stay flat as the data grows: awards per second (users), a search near a point (the fleet elsewhere), a page
-// of history (the history). A warm instance per size, the sizes measured in rotation.
+// What must stay flat as the data grows (docs/performance.md): a warm instance per size, the sizes in rotation.
 import { pointAt } from '../../../functions/test/harness/geo.ts';
 import { idTokenFor } from '../../../functions/test/harness/auth.ts';
 import { db, fleetUserWithHistory, writeAll } from '../../lib/fleet.mjs';
@@ -10,7 +9,6 @@ import { endpoints, seedFleet, sizeProject } from '../data.mjs';
 import { cannon, firstAnswer, functionEnv, inRotation, inSequence, inTurn, withInstances } from '../host.mjs';
 
 /**
- * POST /kiosk/transaction (the warm section's, on each size's fleet) for `seconds`, per users seeded and connections.
  * @param {{ env: Record<string, string>, data: import('../data.mjs').Data, users: number[], connections: number[], seconds: number, rounds: number }} plan
  */
 export async function measureThroughput({ env, data, users, connections, seconds, rounds }) {
@@ -55,10 +53,7 @@ export async function measureThroughput({ env, data, users, connections, seconds
 const NEIGHBOURHOOD = { latitude: 52.521918, longitude: 13.413215 };
 const RADIUS_KM = 5;
 
-/**
- * GET /kiosks?near= at `near` kiosks, with each of `fleets` kiosks 100+ km away, each fleet a project of its own.
- * @param {{ env: Record<string, string>, fleets: number[], near: number, rounds: number, amount: number }} plan
- */
+/** @param {{ env: Record<string, string>, fleets: number[], near: number, rounds: number, amount: number }} plan */
 export async function measureNearby({ env, fleets, near, rounds, amount }) {
   const { newKiosk } = requireFunctions('./lib/data/kiosks.js');
   const { geohashRanges } = requireFunctions('./lib/domain/geohashCover.js');
@@ -102,7 +97,6 @@ export async function measureNearby({ env, fleets, near, rounds, amount }) {
 }
 
 /**
- * GET /user/{id}/history?limit=10: the first page at each of `entries` entries, and the longest one's last page.
  * @param {{ env: Record<string, string>, runId: string, kioskId: string, entries: number[], rounds: number, amount: number }} plan
  */
 export async function measureHistory({ env, runId, kioskId, entries, rounds, amount }) {

@@ -1,6 +1,5 @@
 // @ts-check
-// Cold start and warm latency, each against its floor: the empty function (floor.js) on the same host, plus, for the
-// api, the time its own backend calls took in that very request (Server-Timing, src/adapters/callTiming.ts).
+// Cold start and warm latency, each against its floor (docs/performance.md, How the bench measures).
 import { median, summarize } from '../../lib/stats.mjs';
 import { cannon, floorFunction, functionEnv, withInstances } from '../host.mjs';
 /** @typedef {import('../host.mjs').FirstAnswer} FirstAnswer */
@@ -28,9 +27,6 @@ export async function measureColdStart({ env, runs, requests }) {
 }
 
 /**
- * Per endpoint and concurrency: rounds of `amount` requests to the empty function's HTTP floor, then to the endpoint,
- * on warm instances. Ratio = endpoint p50 ÷ (HTTP floor p50 + the p50 of the endpoint's own backend time); data ratio =
- * endpoint p50 ÷ the p50 of its data floor, where the endpoint has one.
  * @param {{ api: string, floor: string, endpoints: import('../data.mjs').Endpoint[], concurrencies: number[], rounds: number, amount: (c: number) => number, bodyBytes: number }} options
  */
 export async function measureWarm({ api, floor, endpoints, concurrencies, rounds, amount, bodyBytes }) {

@@ -1,8 +1,6 @@
 // @ts-check
-// Trust (contract §17): what the limits cost an award. POST /kiosk/transaction with every check on (limits so high that
-// nothing is held, yet each is judged: the kiosk's window read and written, the user's items, the previous deposit's
-// query) against every check off, at c=1 and c=16, rounds alternating on one warm instance: config/risk is read with
-// every award, so a write switches them. Target: p50 on ≤ 1.2× p50 off.
+// Trust (contract §17): an award with every check on (limits so high nothing is held, yet each judged) against every
+// check off, rounds alternating on one warm instance: config/risk is read with every award, so a write switches them.
 import { db } from '../data.mjs';
 import { versus } from '../host.mjs';
 

@@ -1,7 +1,6 @@
 // @ts-check
-// Webhook delivery lag (§13): a receiver of this process, then `events` adjustments through the API at a steady pace;
-// per event, from its commit and from the API's answer to the receiver's 2xx, each delivery verified with
-// `standardwebhooks`. Fan-out and deliveries run in the emulators: their figures.
+// Webhook delivery lag (§13, docs/performance.md): `events` adjustments through the API at a steady pace to a receiver
+// of this process. Fan-out and deliveries run in the emulators: their figures.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
 import { startWebhookReceiver } from '../../../functions/test/harness/webhook-receiver.ts';
