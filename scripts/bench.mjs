@@ -1,10 +1,10 @@
 // @ts-check
-// `npm run bench [-- --quick] [--console] [--report-only] [--only=cold|warm]`: builds the functions, times a warm
+// `npm run bench [-- --quick] [--console] [--report-only] [--only=cold|warm|trust]`: builds the functions, times a warm
 // `npm start` against a bare `firebase emulators:start`, runs scripts/bench/run.mjs in the emulators (project
 // demo-kiosk-rewards-bench), then scripts/bench/console.mjs with Hosting too; keeps the figures in .cache/bench.json,
 // writes BENCHMARKS.md from them and prints the targets. --quick: every section shrunk, for trying the bench, not for
 // figures; --console: the console's section alone, put in place of BENCHMARKS.md's; --report-only: BENCHMARKS.md again
-// from .cache/bench.json; --only=cold|warm: that section of run.mjs alone, its rows printed, BENCHMARKS.md untouched.
+// from .cache/bench.json; --only=cold|warm|trust: that section of run.mjs alone, rows printed, BENCHMARKS.md untouched.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,7 +26,7 @@ const { values } = parseArgs({
 const { quick, console: consoleOnly } = values;
 if (values.help) {
   console.log(
-    'Usage: npm run bench -- [--quick] [--console] [--report-only] [--only=cold|warm]   (see scripts/bench.mjs)',
+    'Usage: npm run bench -- [--quick] [--console] [--report-only] [--only=cold|warm|trust]   (see scripts/bench.mjs)',
   );
   process.exit(0);
 }

@@ -1,6 +1,6 @@
 // @ts-check
 // The bench proper, run by scripts/bench.mjs inside `firebase emulators:exec`:
-//   node scripts/bench/run.mjs <results.json> [--quick] [--only=cold|warm]
+//   node scripts/bench/run.mjs <results.json> [--quick] [--only=cold|warm|trust]
 // Every instance is functions-framework on the built code (host.mjs) against the Firestore and Auth emulators, with
 // call timing on; the functions emulator only runs the Firestore triggers (the batch section) and the webhook fan-out
 // and deliveries, with the tasks emulator (the webhook section). Writes what it measured to <results.json>.
@@ -23,7 +23,7 @@ import { measureTrust } from './sections/trust.mjs';
 
 const [resultsFile, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');
-/** --only=cold|warm: that section alone, written with the machine's figures (scripts/bench.mjs prints it). */
+/** --only=cold|warm|trust: that section alone, written with the machine's figures (scripts/bench.mjs prints it). */
 const only = flags.find((flag) => flag.startsWith('--only='))?.slice('--only='.length);
 const machineNow = () => {
   const [cpu, cores, node, loadAfter] = [cpus()[0]?.model ?? 'unknown', cpus().length, process.version, loadavg()[0]];
@@ -79,9 +79,10 @@ step('Seeding');
 const data = { ...(await seed(runId, voucherUses)), runId };
 const list = endpoints(data);
 
-if (only !== 'warm') step(`Cold start: api and the empty function alternating, ${plan.coldRuns} runs`);
+if (!only || only === 'cold') step(`Cold start: api and the empty function alternating, ${plan.coldRuns} runs`);
 const coldRequests = list.filter(({ name }) => ['GET /kiosk/{id}', 'GET /user/{id}'].includes(name));
-const cold = only === 'warm' ? [] : await measureColdStart({ env, runs: plan.coldRuns, requests: coldRequests });
+const cold =
+  only && only !== 'cold' ? [] : await measureColdStart({ env, runs: plan.coldRuns, requests: coldRequests });
 if (only === 'cold') finish({ cold, machine: machineNow() });
 
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
@@ -95,6 +96,10 @@ const warmRows = async ([api, floor]) => {
   return measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
 };
 if (only === 'warm') finish({ warm: await withInstances(instances, warmRows), machine: machineNow() });
+const deposits = /** @type {any} */ (list.find(({ name }) => name === 'POST /kiosk/transaction'));
+const trustRows = (/** @type {string} */ url) => measureTrust({ url, endpoint: deposits, ...plan.warm });
+if (only === 'trust')
+  finish({ trust: await withInstances(instances, ([api]) => trustRows(api.url)), machine: machineNow() });
 const [warm, batch, webhooks, promotions, trust, claims] = await withInstances(instances, async ([api, floor]) => {
   const rows = await warmRows([api, floor]);
   step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
@@ -102,10 +107,9 @@ const [warm, batch, webhooks, promotions, trust, claims] = await withInstances(i
   step(`Webhook delivery lag: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms`);
   const lag = await measureWebhookLag({ url: api.url, data, ...plan.webhooks });
   step('Promotions: an award with 20 active against none; a budget under c=16');
-  const endpoint = list.find(({ name }) => name === 'POST /kiosk/transaction');
-  const promoted = await measurePromotions({ api: api.url, endpoint: /** @type {any} */ (endpoint), ...plan.warm });
+  const promoted = await measurePromotions({ api: api.url, endpoint: deposits, ...plan.warm });
   step('An award with every trust check on against every check off (contract §17)');
-  const checks = await measureTrust({ url: api.url, endpoint: /** @type {any} */ (endpoint), ...plan.warm });
+  const checks = await trustRows(api.url);
   step('Claim codes (§18): a claim against a plain deposit, c=1 and c=16');
   const claimRows = await measureClaims({ url: api.url, data, ...plan.warm });
   return /** @type {const} */ ([rows, backlog, lag, promoted, checks, claimRows]);
