@@ -1,4 +1,10 @@
-import { FieldValue, type DocumentData, type DocumentSnapshot, type UpdateData } from 'firebase-admin/firestore';
+import {
+  FieldValue,
+  Timestamp,
+  type DocumentData,
+  type DocumentSnapshot,
+  type UpdateData,
+} from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { expiryRuleOf, rankFor, utcDay, type EarningsByDay, type RewardsConfig } from '../domain/rewards';
 import {
@@ -10,8 +16,9 @@ import {
   oldestMonth,
   type PointsByMonth,
 } from '../domain/pointsExpiry';
-import type { ItemsByDay } from '../domain/risk';
+import type { ItemsByDay, Visit } from '../domain/risk';
 import { ApiError } from '../errors';
+import { placeFrom, storedPlace } from './kiosks';
 import { effectsPending } from './pendingEffects';
 import { newPushTokenHolder, pushTokenHolderRef } from './pushTokens';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from './rewardsConfig';
@@ -66,6 +73,7 @@ export const erasedProfile = (): UpdateData<DocumentData> => ({
   pushTokenUpdatedAt: FieldValue.delete(),
   earnedByDay: FieldValue.delete(),
   itemsByDay: FieldValue.delete(),
+  lastDeposit: FieldValue.delete(),
   currentPoints: 0,
   // No points left to expire: the forfeit wrote them all off.
   ...zeroedPointsModel(),
@@ -117,6 +125,11 @@ export interface UserRecord {
   suspended: boolean;
   /** Items deposited per UTC day of `occurredAt`, for the daily items limit (domain/risk.ts). */
   itemsByDay: ItemsByDay;
+  /**
+   * The user's latest deposit by `occurredAt` (the travel limit's, contract §17): null when they have made none,
+   * undefined when not known (a profile from before it was kept: services/risk.ts looks it up).
+   */
+  lastDeposit: Visit | null | undefined;
 }
 
 /** The public shape of a user: never the token itself. */
@@ -138,8 +151,31 @@ export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undef
     heldPoints: isPoints(data.heldPoints) ? data.heldPoints : 0,
     suspended: data.suspension !== undefined && data.suspension !== null,
     itemsByDay: countsByDayOf(data.itemsByDay),
+    lastDeposit: lastDepositOf(data),
   };
 }
+
+/**
+ * `lastDeposit` as stored. Every deposit counts at least one item in `recycledCount`, so a profile at 0 has made
+ * none; one with items and no `lastDeposit` is from before it was kept: not known.
+ */
+function lastDepositOf(data: DocumentData): Visit | null | undefined {
+  const stored: unknown = data.lastDeposit;
+  if (stored !== null && typeof stored === 'object' && 'occurredAt' in stored && 'kioskId' in stored) {
+    const { kioskId, occurredAt, place } = stored as Record<string, unknown>;
+    if (typeof kioskId === 'string' && occurredAt instanceof Timestamp) {
+      return { kioskId, at: occurredAt.toDate(), place: placeFrom(place) };
+    }
+  }
+  return isPoints(data.recycledCount) && data.recycledCount > 0 ? undefined : null;
+}
+
+/** `lastDeposit` as the award's commit stores it on the user (its place, when known, so no kiosk is read for it). */
+export const storedLastDeposit = ({ kioskId, at, place }: Visit): DocumentData => ({
+  kioskId,
+  occurredAt: Timestamp.fromDate(at),
+  ...(place && { place: storedPlace(place) }),
+});
 
 /**
  * The user's spendable points by the month they were added, as stored. A profile from

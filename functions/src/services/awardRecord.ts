@@ -13,6 +13,7 @@ import { stageWebhookEvent } from '../data/webhookEvents';
 import type { Deposit } from '../domain/deposit';
 import { keyReused, keyedTransactionId, requestFingerprint } from '../domain/idempotency';
 import type { Award } from '../domain/rewards';
+import type { Place } from '../domain/risk';
 import type { PlannedClaim } from './claimAward';
 import type { HoldReason } from '../model/trustVocabulary';
 import { stageHold } from './holds';
@@ -71,7 +72,14 @@ export function stageAward(
   batch: WriteBatch,
   { deposit, fingerprint, transactionRef }: PlannedAward,
   award: Award,
-  origin: { userId: string; submissionId: string; apiKeyId: string; pushQueued: boolean; holdReasons: HoldReason[] },
+  origin: {
+    userId: string;
+    submissionId: string;
+    apiKeyId: string;
+    pushQueued: boolean;
+    holdReasons: HoldReason[];
+    kioskPlace: Place | undefined;
+  },
 ): TransactionResult {
   const { userId } = origin;
   const { kioskId, plasticCount, metalCount, happenedAt, idempotencyKey } = deposit;
@@ -94,6 +102,7 @@ export function stageAward(
     status: origin.holdReasons.length > 0 ? 'held' : 'awarded',
     holdReasons: origin.holdReasons,
     breakdown: award.breakdown,
+    kioskPlace: origin.kioskPlace,
   };
   batch.create(transactionRef, newTransaction(recorded));
   const transaction = stageEarned(batch, transactionRef.id, { ...recorded, userId, newBalance: award.currentPoints });

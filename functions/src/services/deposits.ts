@@ -35,7 +35,7 @@ import {
 import { transactionsCollection } from '../data/transactions';
 import type { ClaimedDeposit } from '../data/claims';
 import { profileToAward } from './provisioning';
-import { itemsByDayAfter, startRiskJudging } from './risk';
+import { itemsByDayAfter, riskReads, startRiskJudging } from './risk';
 import { readWithBudgets } from './promotionBudgets';
 import type { KioskStatus } from '../model/vocabulary';
 
@@ -201,6 +201,11 @@ async function awardToUser(userId: string, awards: PlannedAward[], read: AwardRe
     usersCollection().doc(userId),
     ...awards.map(({ transactionRef }) => transactionRef),
     ...awards.flatMap(({ claim }) => (claim ? claimReads(claim) : [])),
+    // Trust (§17): what the limits on read, in the same round trip (a claim's kiosk limit was judged when recorded).
+    ...riskReads(
+      read.limits,
+      awards.flatMap(({ claim, deposit }) => (claim ? [] : [deposit])),
+    ),
   ];
   const settingOf = ({ deposit }: PlannedAward) => depositSetting(deposit, read.clocks);
 
@@ -218,15 +223,15 @@ async function awardToUser(userId: string, awards: PlannedAward[], read: AwardRe
     const fresh = awards
       .filter((award) => !award.claim && !snapOf.get(award.transactionRef.path)?.exists)
       .map(({ deposit }) => deposit);
-    const risk = await startRiskJudging(read.limits, userId, fresh, read.kiosks, read.origin.oldestAcceptedDay);
     // A claim (§18) is judged on its claimer's limits; its kiosk's were judged when it was recorded.
-    const claimed = awards.filter(({ claim }) => claim).map(({ deposit }) => deposit);
-    const claimerLimits = { ...read.limits, kioskItemsPerMinute: null };
-    const claimRisk = await startRiskJudging(
-      claimerLimits,
-      userId,
-      claimed,
-      read.kiosks,
+    const claimed = awards
+      .filter(({ claim }) => claim)
+      .map(({ deposit, transactionRef }) => ({ deposit, recorded: snapOf.get(transactionRef.path)! }));
+    const risk = await startRiskJudging(
+      read.limits,
+      profile.user && { userId, lastDeposit: profile.user.lastDeposit },
+      { fresh, claimed },
+      { kiosks: read.kiosks, snapshotOf: (ref) => snapOf.get(ref.path) },
       read.origin.oldestAcceptedDay,
     );
     // Points are added in the month they are credited, whenever the deposit was made (domain/pointsExpiry.ts).
@@ -263,17 +268,20 @@ async function awardToUser(userId: string, awards: PlannedAward[], read: AwardRe
         // A held deposit's promotions spend their budgets now (docs/trust.md); a claim's spent them when recorded.
         if (!award.claim) budgets.take(latest.breakdown);
         // Trust (contract §17): past a limit the deposit is recorded and counted, its points held.
-        const judging = award.claim ? claimRisk : risk;
         const holdReasons = award.claim
-          ? inHoldOrder([...recordedHoldReasons(recorded!), ...judging.judge(award.deposit, user)])
+          ? inHoldOrder([...recordedHoldReasons(recorded!), ...risk.judge(award.deposit, user)])
           : risk.judge(award.deposit, user);
         const held = holdReasons.length > 0;
         if (held) latest = heldAward(read.config, latest, user.totalPoints);
-        judging.count(award.deposit, holdReasons);
+        risk.count(award.deposit, holdReasons);
         const origin = { userId, submissionId, pushQueued: user.pushToken !== undefined, holdReasons };
         const transaction = award.claim
           ? stageClaimed(batch, { ...award, claim: award.claim }, recorded!, latest, origin)
-          : stageAward(batch, award, latest, { ...origin, apiKeyId: read.origin.apiKeyId });
+          : stageAward(batch, award, latest, {
+              ...origin,
+              apiKeyId: read.origin.apiKeyId,
+              kioskPlace: read.kiosks.get(kioskId)?.location,
+            });
         const { currentPoints, totalPoints, recycledCount, earnedByDay } = latest;
         const pointsByMonth = held
           ? user.pointsByMonth
@@ -307,9 +315,9 @@ async function awardToUser(userId: string, awards: PlannedAward[], read: AwardRe
         earnedByDay: latest.earnedByDay,
         heldPoints: user.heldPoints,
         itemsByDay: user.itemsByDay,
+        ...risk.userFigures(),
       });
       risk.stage(batch, new Date());
-      claimRisk.stage(batch, new Date());
     }
     return { result: settled, commit: latest !== undefined };
   });
@@ -327,16 +335,27 @@ async function recordAnonymous(awards: PlannedAward[], read: AwardReads): Promis
   const { kioskId } = awards[0].deposit;
   const known = awards.filter(({ deposit }) => read.kiosks.get(deposit.kioskId));
   return commitOnFreshReads(async (batch) => {
+    // Trust (§17): its items count towards its kiosk's limit now; its claimer's limits are judged at the claim.
+    const kioskLimit = { ...read.limits, userItemsPerDay: null, travelKmh: null };
+    const windowRefs = riskReads(
+      kioskLimit,
+      awards.map(({ deposit }) => deposit),
+    );
     const { snapshots, budgets } = await readWithBudgets(
       read.promotions,
-      awards.map(({ transactionRef }) => transactionRef),
+      [...awards.map(({ transactionRef }) => transactionRef), ...windowRefs],
       known.map(({ deposit }) => depositSetting(deposit, read.clocks)),
       kioskId,
     );
-    // Trust (§17): its items count towards its kiosk's limit now; its claimer's limits are judged at the claim.
-    const kioskLimit = { ...read.limits, userItemsPerDay: null, travelKmh: null };
     const fresh = awards.filter((_, index) => !snapshots[index].exists).map(({ deposit }) => deposit);
-    const risk = await startRiskJudging(kioskLimit, kioskId, fresh, read.kiosks, read.origin.oldestAcceptedDay);
+    const snapOf = new Map(snapshots.map((snap) => [snap.ref.path, snap]));
+    const risk = await startRiskJudging(
+      kioskLimit,
+      undefined,
+      { fresh, claimed: [] },
+      { kiosks: read.kiosks, snapshotOf: (ref) => snapOf.get(ref.path) },
+      read.origin.oldestAcceptedDay,
+    );
     let staged = false;
     const settled = awards.map((award, index): Settled<AwardOutcome> => {
       try {
@@ -354,7 +373,8 @@ async function recordAnonymous(awards: PlannedAward[], read: AwardReads): Promis
         const holdReasons = risk.judge(award.deposit, { suspended: false, itemsByDay: {} });
         risk.count(award.deposit, holdReasons);
         staged = true;
-        const origin = { submissionId, apiKeyId: read.origin.apiKeyId, validDays, holdReasons };
+        const { apiKeyId } = read.origin;
+        const origin = { submissionId, apiKeyId, validDays, holdReasons, kioskPlace: kiosk.location };
         return { outcome: { result: stageUnclaimed(batch, award, breakdown, origin), replayed: false } };
       } catch (error) {
         if (error instanceof ApiError) return { error };
