@@ -1,5 +1,5 @@
 // @ts-check
-// `npm run bench [-- --quick] [--console] [--report-only] [--only=cold|warm]`: its flags in docs/performance.md (its
+// `npm run bench [-- --quick] [--console] [--report-only] [--only=<section>]`: its flags in docs/performance.md (its
 // opening and "How the bench measures"), --console in docs/console.md.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ const { values } = parseArgs({
 const { quick, console: consoleOnly } = values;
 if (values.help) {
   console.log(
-    'Usage: npm run bench -- [--quick] [--console] [--report-only] [--only=cold|warm]   (see scripts/bench.mjs)',
+    'Usage: npm run bench -- [--quick] [--console] [--report-only] [--only=cold|warm|promotions|trust|claims]   (see scripts/bench.mjs)',
   );
   process.exit(0);
 }

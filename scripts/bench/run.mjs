@@ -1,6 +1,6 @@
 // @ts-check
 // The bench proper, run by scripts/bench.mjs inside `firebase emulators:exec` (docs/performance.md):
-//   node scripts/bench/run.mjs <results.json> [--quick] [--only=cold|warm]
+//   node scripts/bench/run.mjs <results.json> [--quick] [--only=cold|warm|promotions|trust|claims]
 // The functions emulator only runs the triggers (the batch section) and the webhooks, with the tasks emulator.
 import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -21,7 +21,7 @@ import { measureTrust } from './sections/trust.mjs';
 
 const [resultsFile, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');
-/** --only=cold|warm: that section alone, written with the machine's figures (scripts/bench.mjs prints it). */
+/** --only=<section>: that section alone, written with the machine's figures (scripts/bench.mjs prints it). */
 const only = flags.find((flag) => flag.startsWith('--only='))?.slice('--only='.length);
 const machineNow = () => {
   const [cpu, cores, node, loadAfter] = [cpus()[0]?.model ?? 'unknown', cpus().length, process.version, loadavg()[0]];
@@ -77,9 +77,10 @@ step('Seeding');
 const data = { ...(await seed(runId, voucherUses)), runId };
 const list = endpoints(data);
 
-if (only !== 'warm') step(`Cold start: api and the empty function alternating, ${plan.coldRuns} runs`);
+if (!only || only === 'cold') step(`Cold start: api and the empty function alternating, ${plan.coldRuns} runs`);
 const coldRequests = list.filter(({ name }) => ['GET /kiosk/{id}', 'GET /user/{id}'].includes(name));
-const cold = only === 'warm' ? [] : await measureColdStart({ env, runs: plan.coldRuns, requests: coldRequests });
+const cold =
+  only && only !== 'cold' ? [] : await measureColdStart({ env, runs: plan.coldRuns, requests: coldRequests });
 if (only === 'cold') finish({ cold, machine: machineNow() });
 
 step('Warm latency per endpoint, c=1 and c=16, the batch of a backlog, webhook delivery lag');
@@ -90,6 +91,18 @@ const warmRows = async ([api, floor]) => {
   return measureWarm({ api: api.url, floor: floor.url, endpoints: list, ...plan.warm, bodyBytes });
 };
 if (only === 'warm') finish({ warm: await withInstances(instances, warmRows), machine: machineNow() });
+const endpoint = /** @type {any} */ (list.find(({ name }) => name === 'POST /kiosk/transaction'));
+/** Part four's rows (§16-§18), each run on the api instance; `--only=<name>` runs one alone. */
+const partFour = {
+  promotions: (/** @type {string} */ url) => measurePromotions({ api: url, endpoint, ...plan.warm }),
+  trust: async (/** @type {string} */ url) => ({ trust: await measureTrust({ url, endpoint, ...plan.warm }) }),
+  claims: async (/** @type {string} */ url) => ({ claims: await measureClaims({ url, data, ...plan.warm }) }),
+};
+if (only && only in partFour) {
+  const measure = /** @type {(url: string) => Promise<object>} */ (partFour[/** @type {keyof partFour} */ (only)]);
+  const rows = await withInstances(instances, ([api]) => measure(api.url));
+  finish({ ...rows, machine: machineNow() });
+}
 const onApi = await withInstances(instances, async ([api, floor]) => {
   const warm = await warmRows([api, floor]);
   step(`A backlog of ${plan.batch.items}: one batch against single submissions`);
@@ -97,13 +110,11 @@ const onApi = await withInstances(instances, async ([api, floor]) => {
   step(`Webhook delivery lag: ${plan.webhooks.events} events, one every ${plan.webhooks.intervalMs} ms`);
   const webhooks = await measureWebhookLag({ url: api.url, data, ...plan.webhooks });
   step('Promotions: an award with 20 active against none; a budget under c=16');
-  const endpoint = /** @type {any} */ (list.find(({ name }) => name === 'POST /kiosk/transaction'));
-  const promotions = await measurePromotions({ api: api.url, endpoint, ...plan.warm });
+  const promoted = await partFour.promotions(api.url);
   step('An award with every trust check on against every check off (contract §17)');
-  const trust = await measureTrust({ url: api.url, endpoint, ...plan.warm });
+  const checked = await partFour.trust(api.url);
   step('Claim codes (§18): a claim against a plain deposit, c=1 and c=16');
-  const claims = await measureClaims({ url: api.url, data, ...plan.warm });
-  return { warm, batch, webhooks, ...promotions, trust, claims };
+  return { warm, batch, webhooks, ...promoted, ...checked, ...(await partFour.claims(api.url)) };
 });
 
 step('Throughput of POST /kiosk/transaction as the users grow');

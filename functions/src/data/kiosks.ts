@@ -44,7 +44,7 @@ function kioskDefinitionFields(definition: Omit<KioskDefinition, 'id'>, lastUpda
     address: definition.address,
     status: definition.status ?? 'available',
     lastUpdated,
-    location: new GeoPoint(latitude, longitude),
+    location: storedPlace({ latitude, longitude }),
     geohash: geohashForLocation([latitude, longitude]),
     openingHours: definition.openingHours ?? DEFAULT_OPENING_HOURS,
     timezone: definition.timezone ?? DEFAULT_TIMEZONE,
@@ -54,10 +54,13 @@ function kioskDefinitionFields(definition: Omit<KioskDefinition, 'id'>, lastUpda
 /** A kiosk's fields, each undefined when the document holds no usable value for it. */
 type KioskFields = { [Field in keyof Omit<KioskRecord, 'id'>]: KioskRecord[Field] | undefined };
 
-const locationOf = (data: DocumentData) =>
-  data.location instanceof GeoPoint
-    ? { latitude: data.location.latitude, longitude: data.location.longitude }
-    : undefined;
+/** A place as stored (a GeoPoint: a kiosk's `location`, a deposit's kiosk place, contract §17); undefined otherwise. */
+export const placeFrom = (stored: unknown): { latitude: number; longitude: number } | undefined =>
+  stored instanceof GeoPoint ? { latitude: stored.latitude, longitude: stored.longitude } : undefined;
+/** A place as it is stored: a GeoPoint. */
+export const storedPlace = ({ latitude, longitude }: { latitude: number; longitude: number }): GeoPoint =>
+  new GeoPoint(latitude, longitude);
+const locationOf = (data: DocumentData) => placeFrom(data.location);
 const nameOf = (data: DocumentData): string | undefined => (typeof data.name === 'string' ? data.name : undefined);
 const statusOf = (data: DocumentData): KioskStatus | undefined =>
   isKioskStatus(data.status) ? data.status : undefined;

@@ -6,6 +6,8 @@ import type { TransactionView } from '../model/views';
 import { legacyBreakdown } from '../domain/promotions';
 import type { BreakdownEntry } from '../model/promotionViews';
 import type { HoldReason, TransactionStatus } from '../model/trustVocabulary';
+import type { Place, Visit } from '../domain/risk';
+import { placeFrom, storedPlace } from './kiosks';
 
 export const transactionsCollection = () => db().collection('transactions');
 
@@ -40,6 +42,11 @@ export interface RecordedTransaction {
   status: TransactionStatus;
   /** Every rule a held deposit tripped; none for one awarded at once. */
   holdReasons: HoldReason[];
+  /**
+   * Where its kiosk stood when it was recorded (contract §17, travel): a later deposit judged against this one needs
+   * no read of the kiosk. Absent on those recorded before it was kept, or at a kiosk without a place.
+   */
+  kioskPlace?: Place;
   // Claim codes (contract §18).
   /** An anonymous deposit's code and until when it is honoured; absent on a deposit made by a user. */
   claim?: { code: string; expiresAt: Date };
@@ -84,10 +91,12 @@ export const newTransaction = ({
   occurredAt,
   claim,
   claimedAt,
+  kioskPlace,
   ...transaction
 }: RecordedTransaction): DocumentData => ({
   ...transaction,
   occurredAt: Timestamp.fromDate(occurredAt),
+  ...(kioskPlace && { kioskPlace: storedPlace(kioskPlace) }),
   ...(claim && { claim: { code: claim.code, expiresAt: Timestamp.fromDate(claim.expiresAt) } }),
   ...(claimedAt && { claimedAt: Timestamp.fromDate(claimedAt) }),
   createdAt: FieldValue.serverTimestamp(),
@@ -138,8 +147,16 @@ export function recordedTransactionOf(snapshot: DocumentSnapshot): RecordedTrans
     occurredAt: occurredAtOf(data),
     breakdown: data.breakdown ?? legacyBreakdown(data.pointsEarned),
     holdReasons: Array.isArray(data.holdReasons) ? data.holdReasons : [],
+    kioskPlace: placeFrom(data.kioskPlace),
     ...claimOf(data),
   };
+}
+
+/** Where and when a stored deposit was made, as the travel limit compares it (contract §17); undefined without a time. */
+export function visitFromSnapshot(snapshot: DocumentSnapshot): Visit | undefined {
+  const at: unknown = snapshot.get('occurredAt');
+  if (!(at instanceof Timestamp)) return undefined;
+  return { kioskId: String(snapshot.get('kioskId')), at: at.toDate(), place: placeFrom(snapshot.get('kioskPlace')) };
 }
 
 /** One page of a user's transactions, newest first, as their kiosks were told (see newestFirstPage). */

@@ -1,4 +1,10 @@
-import { FieldValue, type DocumentData, type DocumentSnapshot, type UpdateData } from 'firebase-admin/firestore';
+import {
+  FieldValue,
+  Timestamp,
+  type DocumentData,
+  type DocumentSnapshot,
+  type UpdateData,
+} from 'firebase-admin/firestore';
 import { commitOnFreshReads, contention, db, runTransaction } from '../adapters/firestore';
 import { expiryRuleOf, rankFor, utcDay, type EarningsByDay, type RewardsConfig } from '../domain/rewards';
 import {
@@ -11,8 +17,9 @@ import {
   type PointsByMonth,
 } from '../domain/pointsExpiry';
 import { createKeyedQueue } from '../domain/keyedQueue';
-import type { ItemsByDay } from '../domain/risk';
+import type { ItemsByDay, Visit } from '../domain/risk';
 import { ApiError, overloaded } from '../errors';
+import { placeFrom, storedPlace } from './kiosks';
 import { effectsPending } from './pendingEffects';
 import { newPushTokenHolder, pushTokenHolderRef } from './pushTokens';
 import { rewardsConfigFromSnapshot, rewardsConfigRef } from './rewardsConfig';
@@ -67,6 +74,7 @@ export const erasedProfile = (): UpdateData<DocumentData> => ({
   pushTokenUpdatedAt: FieldValue.delete(),
   earnedByDay: FieldValue.delete(),
   itemsByDay: FieldValue.delete(),
+  lastDeposit: FieldValue.delete(),
   currentPoints: 0,
   // No points left to expire: the forfeit wrote them all off.
   ...zeroedPointsModel(),
@@ -118,6 +126,8 @@ export interface UserRecord {
   suspended: boolean;
   /** Items deposited per UTC day of `occurredAt`, for the daily items limit (domain/risk.ts). */
   itemsByDay: ItemsByDay;
+  /** Latest deposit by `occurredAt` (travel, §17): null if none; undefined if unknown (services/risk.ts finds it). */
+  lastDeposit: Visit | null | undefined;
 }
 
 /** The public shape of a user: never the token itself. */
@@ -139,8 +149,28 @@ export function userFromSnapshot(snapshot: DocumentSnapshot): UserRecord | undef
     heldPoints: isPoints(data.heldPoints) ? data.heldPoints : 0,
     suspended: data.suspension !== undefined && data.suspension !== null,
     itemsByDay: countsByDayOf(data.itemsByDay),
+    lastDeposit: lastDepositOf(data),
   };
 }
+
+/** `lastDeposit` as stored; unknown on a profile with items from before it was kept (each deposit counts an item). */
+function lastDepositOf(data: DocumentData): Visit | null | undefined {
+  const stored: unknown = data.lastDeposit;
+  if (stored !== null && typeof stored === 'object' && 'occurredAt' in stored && 'kioskId' in stored) {
+    const { kioskId, occurredAt, place } = stored as Record<string, unknown>;
+    if (typeof kioskId === 'string' && occurredAt instanceof Timestamp) {
+      return { kioskId, at: occurredAt.toDate(), place: placeFrom(place) };
+    }
+  }
+  return isPoints(data.recycledCount) && data.recycledCount > 0 ? undefined : null;
+}
+
+/** `lastDeposit` as the award's commit stores it on the user (its place, when known, so no kiosk is read for it). */
+export const storedLastDeposit = ({ kioskId, at, place }: Visit): DocumentData => ({
+  kioskId,
+  occurredAt: Timestamp.fromDate(at),
+  ...(place && { place: storedPlace(place) }),
+});
 
 /**
  * The user's spendable points by the month they were added, as stored. A profile from

@@ -14,7 +14,7 @@ import {
 } from './awardRecord';
 import { stageUnclaimed } from './claimAward';
 import { depositSetting, readWithBudgets } from './promotionBudgets';
-import { startRiskJudging } from './risk';
+import { riskReads, startRiskJudging } from './risk';
 
 /**
  * Anonymous deposits (§18) in one atomic commit: each recorded as any deposit (a
@@ -28,16 +28,27 @@ export async function recordAnonymous(awards: PlannedAward[], read: AwardReads):
   const { kioskId } = awards[0].deposit;
   const known = awards.filter(({ deposit }) => read.kiosks.get(deposit.kioskId));
   return commitOnFreshReads(async (batch) => {
+    // Trust (§17): its items count towards its kiosk's limit now; its claimer's limits are judged at the claim.
+    const kioskLimit = { ...read.limits, userItemsPerDay: null, travelKmh: null };
+    const windowRefs = riskReads(
+      kioskLimit,
+      awards.map(({ deposit }) => deposit),
+    );
     const { snapshots, budgets } = await readWithBudgets(
       read.promotions,
-      awards.map(({ transactionRef }) => transactionRef),
+      [...awards.map(({ transactionRef }) => transactionRef), ...windowRefs],
       known.map(({ deposit }) => depositSetting(deposit, read.clocks)),
       kioskId,
     );
-    // Trust (§17): its items count towards its kiosk's limit now; its claimer's limits are judged at the claim.
-    const kioskLimit = { ...read.limits, userItemsPerDay: null, travelKmh: null };
     const fresh = awards.filter((_, index) => !snapshots[index].exists).map(({ deposit }) => deposit);
-    const risk = await startRiskJudging(kioskLimit, kioskId, fresh, read.kiosks, read.origin.oldestAcceptedDay);
+    const snapOf = new Map(snapshots.map((snap) => [snap.ref.path, snap]));
+    const risk = await startRiskJudging(
+      kioskLimit,
+      undefined,
+      { fresh, claimed: [] },
+      { kiosks: read.kiosks, snapshotOf: (ref) => snapOf.get(ref.path) },
+      read.origin.oldestAcceptedDay,
+    );
     let staged = false;
     const settled = awards.map((award, index): Settled<AwardOutcome> => {
       try {
@@ -55,7 +66,8 @@ export async function recordAnonymous(awards: PlannedAward[], read: AwardReads):
         const holdReasons = risk.judge(award.deposit, { suspended: false, itemsByDay: {} });
         risk.count(award.deposit, holdReasons);
         staged = true;
-        const origin = { submissionId, apiKeyId: read.origin.apiKeyId, validDays, holdReasons };
+        const { apiKeyId } = read.origin;
+        const origin = { submissionId, apiKeyId, validDays, holdReasons, kioskPlace: kiosk.location };
         return { outcome: { result: stageUnclaimed(batch, award, breakdown, origin), replayed: false } };
       } catch (error) {
         if (error instanceof ApiError) return { error };

@@ -16,7 +16,7 @@ import type { Deposit } from '../domain/deposit';
 import { keyReused, keyedTransactionId, requestFingerprint } from '../domain/idempotency';
 import type { DepositSetting } from '../domain/promotions';
 import type { Award, RewardsConfig } from '../domain/rewards';
-import type { RiskConfig } from '../domain/risk';
+import type { Place, RiskConfig } from '../domain/risk';
 import { ApiError, conflict } from '../errors';
 import type { PlannedClaim } from './claimAward';
 import type { HoldReason } from '../model/trustVocabulary';
@@ -123,7 +123,14 @@ export function stageAward(
   batch: WriteBatch,
   { deposit, fingerprint, transactionRef }: PlannedAward,
   award: Award,
-  origin: { userId: string; submissionId: string; apiKeyId: string; pushQueued: boolean; holdReasons: HoldReason[] },
+  origin: {
+    userId: string;
+    submissionId: string;
+    apiKeyId: string;
+    pushQueued: boolean;
+    holdReasons: HoldReason[];
+    kioskPlace: Place | undefined;
+  },
 ): TransactionResult {
   const { userId } = origin;
   const { kioskId, plasticCount, metalCount, happenedAt, idempotencyKey } = deposit;
@@ -146,6 +153,7 @@ export function stageAward(
     status: origin.holdReasons.length > 0 ? 'held' : 'awarded',
     holdReasons: origin.holdReasons,
     breakdown: award.breakdown,
+    kioskPlace: origin.kioskPlace,
   };
   batch.create(transactionRef, newTransaction(recorded));
   const transaction = stageEarned(batch, transactionRef.id, { ...recorded, userId, newBalance: award.currentPoints });

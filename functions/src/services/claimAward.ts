@@ -20,6 +20,7 @@ import { claimExpiry, claimStateOf, newClaimCode } from '../domain/claimCode';
 import { keyReused, requestFingerprint } from '../domain/idempotency';
 import type { Award } from '../domain/rewards';
 import { pointsByPromotion } from '../domain/promotions';
+import type { Place } from '../domain/risk';
 import { shardRef } from '../data/promotions';
 import type { BreakdownEntry } from '../model/promotionViews';
 import { HOLD_REASONS, type HoldReason } from '../model/trustVocabulary';
@@ -187,7 +188,13 @@ export function stageUnclaimed(
   batch: WriteBatch,
   { deposit, fingerprint, transactionRef }: PlannedAward,
   breakdown: BreakdownEntry[],
-  origin: { submissionId: string; apiKeyId: string; validDays: number; holdReasons: HoldReason[] },
+  origin: {
+    submissionId: string;
+    apiKeyId: string;
+    validDays: number;
+    holdReasons: HoldReason[];
+    kioskPlace: Place | undefined;
+  },
 ): TransactionResult {
   const { kioskId, plasticCount, metalCount, happenedAt, idempotencyKey } = deposit;
   const code = newClaimCode();
@@ -210,6 +217,7 @@ export function stageUnclaimed(
     status: 'unclaimed',
     holdReasons: origin.holdReasons,
     breakdown,
+    kioskPlace: origin.kioskPlace,
     claim: { code, expiresAt: claimExpiry(happenedAt, origin.validDays) },
   };
   batch.create(transactionRef, newTransaction(recorded));

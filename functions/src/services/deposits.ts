@@ -34,7 +34,7 @@ import {
 } from './awardRecord';
 import { claimAnswered, claimReads, inHoldOrder, recordedHoldReasons, stageClaimed } from './claimAward';
 import { profileToAward } from './provisioning';
-import { itemsByDayAfter, startRiskJudging } from './risk';
+import { itemsByDayAfter, riskReads, startRiskJudging } from './risk';
 import { depositSetting, readWithBudgets } from './promotionBudgets';
 
 /**
@@ -188,6 +188,11 @@ export async function awardToUser(
     usersCollection().doc(userId),
     ...awards.map(({ transactionRef }) => transactionRef),
     ...awards.flatMap(({ claim }) => (claim ? claimReads(claim) : [])),
+    // Trust (§17): what the limits on read, in the same round trip (a claim's kiosk limit was judged when recorded).
+    ...riskReads(
+      read.limits,
+      awards.flatMap(({ claim, deposit }) => (claim ? [] : [deposit])),
+    ),
   ];
   const settingOf = ({ deposit }: PlannedAward) => depositSetting(deposit, read.clocks);
 
@@ -205,15 +210,15 @@ export async function awardToUser(
     const fresh = awards
       .filter((award) => !award.claim && !snapOf.get(award.transactionRef.path)?.exists)
       .map(({ deposit }) => deposit);
-    const risk = await startRiskJudging(read.limits, userId, fresh, read.kiosks, read.origin.oldestAcceptedDay);
     // A claim (§18) is judged on its claimer's limits; its kiosk's were judged when it was recorded.
-    const claimed = awards.filter(({ claim }) => claim).map(({ deposit }) => deposit);
-    const claimerLimits = { ...read.limits, kioskItemsPerMinute: null };
-    const claimRisk = await startRiskJudging(
-      claimerLimits,
-      userId,
-      claimed,
-      read.kiosks,
+    const claimed = awards
+      .filter(({ claim }) => claim)
+      .map(({ deposit, transactionRef }) => ({ deposit, recorded: snapOf.get(transactionRef.path)! }));
+    const risk = await startRiskJudging(
+      read.limits,
+      profile.user && { userId, lastDeposit: profile.user.lastDeposit },
+      { fresh, claimed },
+      { kiosks: read.kiosks, snapshotOf: (ref) => snapOf.get(ref.path) },
       read.origin.oldestAcceptedDay,
     );
     // Points are added in the month they are credited, whenever the deposit was made (domain/pointsExpiry.ts).
@@ -250,17 +255,20 @@ export async function awardToUser(
         // A held deposit's promotions spend their budgets now (docs/trust.md); a claim's spent them when recorded.
         if (!award.claim) budgets.take(latest.breakdown);
         // Trust (contract §17): past a limit the deposit is recorded and counted, its points held.
-        const judging = award.claim ? claimRisk : risk;
         const holdReasons = award.claim
-          ? inHoldOrder([...recordedHoldReasons(recorded!), ...judging.judge(award.deposit, user)])
+          ? inHoldOrder([...recordedHoldReasons(recorded!), ...risk.judge(award.deposit, user)])
           : risk.judge(award.deposit, user);
         const held = holdReasons.length > 0;
         if (held) latest = heldAward(read.config, latest, user.totalPoints);
-        judging.count(award.deposit, holdReasons);
+        risk.count(award.deposit, holdReasons);
         const origin = { userId, submissionId, pushQueued: user.pushToken !== undefined, holdReasons };
         const transaction = award.claim
           ? stageClaimed(batch, { ...award, claim: award.claim }, recorded!, latest, origin)
-          : stageAward(batch, award, latest, { ...origin, apiKeyId: read.origin.apiKeyId });
+          : stageAward(batch, award, latest, {
+              ...origin,
+              apiKeyId: read.origin.apiKeyId,
+              kioskPlace: read.kiosks.get(kioskId)?.location,
+            });
         const { currentPoints, totalPoints, recycledCount, earnedByDay } = latest;
         const pointsByMonth = held
           ? user.pointsByMonth
@@ -294,9 +302,9 @@ export async function awardToUser(
         earnedByDay: latest.earnedByDay,
         heldPoints: user.heldPoints,
         itemsByDay: user.itemsByDay,
+        ...risk.userFigures(),
       });
       risk.stage(batch, new Date());
-      claimRisk.stage(batch, new Date());
     }
     return { result: settled, commit: latest !== undefined };
   });

@@ -80,6 +80,7 @@ export async function profileToAward(userSnap: DocumentSnapshot, rewards: Reward
       heldPoints: 0,
       suspended: false,
       itemsByDay: {},
+      lastDeposit: null,
     },
     stageFigures: (batch, figures) => batch.create(userSnap.ref, { ...profile, ...figures }),
   };

@@ -1,9 +1,16 @@
-import { Timestamp, type DocumentSnapshot, type WriteBatch } from 'firebase-admin/firestore';
+import {
+  Timestamp,
+  type DocumentData,
+  type DocumentReference,
+  type DocumentSnapshot,
+  type WriteBatch,
+} from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import { alertsCollection, newAlert, toAlertView } from '../data/alerts';
-import { depositKioskFromSnapshot, kiosksCollection } from '../data/kiosks';
+import { depositKioskFromSnapshot, kiosksCollection, placeFrom } from '../data/kiosks';
 import { kioskWindowFromSnapshot, kioskWindowsCollection, stageKioskWindow } from '../data/kioskWindows';
-import { transactionsCollection } from '../data/transactions';
+import { transactionsCollection, visitFromSnapshot } from '../data/transactions';
+import { storedLastDeposit } from '../data/users';
 import { stageWebhookEvent } from '../data/webhookEvents';
 import type { Deposit } from '../domain/deposit';
 import {
@@ -23,15 +30,17 @@ import { logWarn } from '../log';
 import type { HoldReason } from '../model/trustVocabulary';
 
 /*
- * The limits of contract §17 as one user's award commit judges them (services/deposits.ts
- * awardToUser). Each figure a limit needs is read on the commit's fresh reads and
- * written back in the same commit under a precondition, so concurrent awards count
- * every recorded deposit once:
- * - the kiosk's items by minute: kioskWindows/{kioskId}, read and written only while
- *   `kioskItemsPerMinute` is set, guarded by its version (the kiosk's one hot document);
+ * The limits of contract §17 as one award commit judges them (services/deposits.ts
+ * awardToUser, recordAnonymous). Each figure a limit needs is read on the commit's fresh
+ * reads, in its one getAll beside the user, and written back in the same commit under a
+ * precondition, so concurrent awards count every recorded deposit once:
+ * - the kiosk's items by minute: kioskWindows/{kioskId}, read (riskReads) and written
+ *   only while `kioskItemsPerMinute` is set, guarded by its version (the kiosk's one hot document);
  * - the user's items by day: `itemsByDay` on the user, guarded with the user;
- * - the user's previous deposit: one indexed query per new deposit while `travelKmh`
- *   is set; a concurrent deposit of the user changes the user, so the commit reads again.
+ * - the user's latest deposit by occurredAt: `lastDeposit` on the user, kept by every
+ *   award (travel on or off), guarded with the user. Only a deposit older than it (an
+ *   offline upload) needs the indexed query for the one before it, and only while
+ *   `travelKmh` is set; its place comes with it (`kioskPlace` on the transaction).
  */
 
 /** The limits at work in one commit, over the figures read for it. */
@@ -42,6 +51,8 @@ export interface RiskJudging {
   count(deposit: Deposit, reasons: HoldReason[]): void;
   /** Stages what the counting changed: the kiosks' windows and a `suspicious` alert each where one opens. */
   stage(batch: WriteBatch, now: Date): void;
+  /** The user's fields the counting changed (`lastDeposit`), for the commit's update of the user. */
+  userFigures(): DocumentData;
 }
 
 interface KioskPlace {
@@ -49,57 +60,97 @@ interface KioskPlace {
 }
 
 /**
- * Reads what the limits on need for `deposits` (not recorded yet) of one user: the
- * kiosks' windows, the user's previous deposits and the places of their kiosks.
- * Nothing is read for a limit that is off.
+ * The documents the limits on need for `deposits` (each, if not recorded yet, judged on
+ * its kiosk's limit), to be read in the award's own getAll: the kiosks' windows.
+ */
+export const riskReads = (limits: RiskConfig, deposits: Deposit[]): DocumentReference[] =>
+  limits.kioskItemsPerMinute === null
+    ? []
+    : [...new Set(deposits.map(({ kioskId }) => kioskId))].map((kioskId) => kioskWindowsCollection().doc(kioskId));
+
+/** Whose deposits are judged: a user (their `lastDeposit` as read), or none (a kiosk's anonymous deposits, §18). */
+type Owner = { userId: string; lastDeposit: Visit | null | undefined } | undefined;
+
+/** What the award read: its kiosks, and its getAll's snapshots (riskReads' among them). */
+export interface RiskReads {
+  kiosks: ReadonlyMap<string, KioskPlace | undefined>;
+  snapshotOf: (ref: DocumentReference) => DocumentSnapshot | undefined;
+}
+
+/**
+ * Starts judging, in the order they will be judged, the deposits of one owner not
+ * recorded yet (`fresh`, judged on their kiosks' limit too) and the claims (§18) of
+ * their recorded transactions. Reads nothing for a limit that is off; with travel on,
+ * at most one indexed query per deposit older than the user's latest (an offline
+ * upload), and for data recorded before the places were kept, what it lacks.
  */
 export async function startRiskJudging(
   limits: RiskConfig,
-  userId: string,
-  deposits: Deposit[],
-  kiosks: ReadonlyMap<string, KioskPlace | undefined>,
+  owner: Owner,
+  { fresh, claimed }: { fresh: Deposit[]; claimed: { deposit: Deposit; recorded: DocumentSnapshot }[] },
+  read: RiskReads,
   oldestAcceptedDay: string,
 ): Promise<RiskJudging> {
-  const kioskIds = [...new Set(deposits.map(({ kioskId }) => kioskId))];
-  const windowSnaps =
-    limits.kioskItemsPerMinute !== null && kioskIds.length > 0
-      ? await db().getAll(...kioskIds.map((kioskId) => kioskWindowsCollection().doc(kioskId)))
-      : [];
-  const windows = new Map(windowSnaps.map((snap) => [snap.id, { snap, window: kioskWindowFromSnapshot(snap) }]));
-  const previous = limits.travelKmh !== null ? await previousVisits(userId, deposits) : [];
-  // A claim's kiosk (§18) is not among those read for the award: read with the previous deposits' when travel needs it.
-  const places = await placesOf(
-    kiosks,
-    previous.length > 0 ? [...previous.map(({ visit }) => visit.kioskId), ...kioskIds] : [],
-  );
-  const visitOf = (kioskId: string, at: Date): Visit => ({ kioskId, at, place: places.get(kioskId) });
+  const windows = new Map<string, { snap: DocumentSnapshot; window: ReturnType<typeof kioskWindowFromSnapshot> }>();
+  for (const ref of riskReads(limits, fresh)) {
+    const snap = read.snapshotOf(ref);
+    if (!snap) throw new Error(`kioskWindows/${ref.id} was not read with the award`);
+    windows.set(ref.id, { snap, window: kioskWindowFromSnapshot(snap) });
+  }
+  const counted = new Set<string>();
+  const judgedOnKiosk = new Set(fresh);
+  const storedPlaces = new Map<Deposit, Place | undefined>([
+    ...fresh.map((deposit): [Deposit, Place | undefined] => [deposit, read.kiosks.get(deposit.kioskId)?.location]),
+    ...claimed.map(({ deposit, recorded }): [Deposit, Place | undefined] => [
+      deposit,
+      placeFrom(recorded.get('kioskPlace')),
+    ]),
+  ]);
+  const travel =
+    limits.travelKmh !== null && owner !== undefined ? await travelReads(owner, storedPlaces, read) : undefined;
+  const placeOf = (kioskId: string, stored: Place | undefined) => stored ?? travel?.places.get(kioskId);
+  const visitOf = (deposit: Deposit): Visit => ({
+    kioskId: deposit.kioskId,
+    at: deposit.happenedAt,
+    place: placeOf(deposit.kioskId, storedPlaces.get(deposit)),
+  });
   /** This commit's deposits so far, for those after them. */
   const staged: Visit[] = [];
+  /** The owner's latest deposit with those counted: undefined while not known (travel off on an old profile). */
+  let latest = travel ? travel.latest : owner?.lastDeposit;
   const opening = new Map<string, string>();
   const keepFrom = minuteOf(new Date(`${oldestAcceptedDay}T00:00:00.000Z`)) - WINDOW_MINUTES;
 
   return {
     judge(deposit, user) {
       const items = deposit.plasticCount + deposit.metalCount;
-      const window = windows.get(deposit.kioskId)?.window;
+      const window = judgedOnKiosk.has(deposit) ? windows.get(deposit.kioskId)?.window : undefined;
       const at = deposit.happenedAt;
-      const before = [...staged, ...previous.filter((visit) => visit.after === deposit).map(({ visit }) => visit)]
-        .filter((visit) => visit.at.getTime() <= at.getTime())
-        .sort((a, b) => b.at.getTime() - a.at.getTime())[0];
-      const reasons = holdReasons(limits, {
+      const before =
+        travel &&
+        [...staged, ...travel.recordedBefore(deposit)]
+          .filter((visit) => visit.at.getTime() <= at.getTime())
+          .sort((a, b) => b.at.getTime() - a.at.getTime())[0];
+      return holdReasons(limits, {
         items,
         suspended: user.suspended,
         kioskWindowItems: window && itemsInWindow(window.minutes, minuteOf(at)),
         userDayItems: user.itemsByDay[utcDay(at)] ?? 0,
-        travel: before && { previous: visitOf(before.kioskId, before.at), next: visitOf(deposit.kioskId, at) },
+        travel: before && {
+          previous: { ...before, place: placeOf(before.kioskId, before.place) },
+          next: visitOf(deposit),
+        },
       });
-      return reasons;
     },
     count(deposit, reasons) {
       const items = deposit.plasticCount + deposit.metalCount;
-      staged.push(visitOf(deposit.kioskId, deposit.happenedAt));
-      const held = windows.get(deposit.kioskId);
+      const visit = visitOf(deposit);
+      staged.push(visit);
+      // Ties go to the later recorded: either is "the latest before" a deposit at that instant.
+      if (latest !== undefined && (latest === null || visit.at.getTime() >= latest.at.getTime())) latest = visit;
+      const held = judgedOnKiosk.has(deposit) ? windows.get(deposit.kioskId) : undefined;
       if (held) {
+        counted.add(deposit.kioskId);
         const minutes = addToBuckets(held.window.minutes, minuteOf(deposit.happenedAt), items, keepFrom);
         held.window = { ...held.window, minutes };
         if (reasons.includes('kiosk-throughput') && held.window.suspiciousAlertId === null) {
@@ -110,9 +161,14 @@ export async function startRiskJudging(
       }
     },
     stage(batch, now) {
-      for (const { snap, window } of windows.values()) stageKioskWindow(batch, snap, window);
+      for (const kioskId of counted) stageKioskWindow(batch, windows.get(kioskId)!.snap, windows.get(kioskId)!.window);
       for (const [kioskId, alertId] of opening) stageSuspiciousAlert(batch, kioskId, alertId, limits, now);
     },
+    userFigures: () =>
+      // Stored with its place when one was read for it (an old profile's), so it is not read again.
+      owner && staged.length > 0 && latest
+        ? { lastDeposit: storedLastDeposit({ ...latest, place: placeOf(latest.kioskId, latest.place) }) }
+        : {},
   };
 }
 
@@ -121,25 +177,47 @@ export const itemsByDayAfter = (byDay: ItemsByDay, deposit: Deposit, oldestAccep
   addItemsOnDay(byDay, deposit.happenedAt, deposit.plasticCount + deposit.metalCount, oldestAcceptedDay);
 
 /**
- * For each deposit, the user's latest deposit recorded at or before its `occurredAt`
- * (held ones included): one indexed query each, none when travel is off.
+ * What the travel limit reads for `deposits` (with their places as stored) of `owner`:
+ * their latest deposit as recorded (`lastDeposit`, looked up once for a profile from
+ * before it was kept), for each deposit older than it the one recorded before it (one
+ * indexed query each, side by side), and the places none of these carry.
  */
-async function previousVisits(userId: string, deposits: Deposit[]): Promise<{ after: Deposit; visit: Visit }[]> {
+async function travelReads(
+  { userId, lastDeposit }: NonNullable<Owner>,
+  deposits: ReadonlyMap<Deposit, Place | undefined>,
+  read: RiskReads,
+) {
+  const latest = lastDeposit === undefined ? await latestVisit(userId) : lastDeposit;
+  const older = latest === null ? [] : [...deposits.keys()].filter((deposit) => deposit.happenedAt < latest.at);
   const found = await Promise.all(
-    deposits.map(async (deposit) => {
-      const snapshot = await transactionsCollection()
-        .where('userId', '==', userId)
-        .where('occurredAt', '<=', Timestamp.fromDate(deposit.happenedAt))
-        .orderBy('occurredAt', 'desc')
-        .limit(1)
-        .get();
-      const doc: DocumentSnapshot | undefined = snapshot.docs[0];
-      const at: unknown = doc?.get('occurredAt');
-      if (!doc || !(at instanceof Timestamp)) return [];
-      return [{ after: deposit, visit: { kioskId: String(doc.get('kioskId')), at: at.toDate(), place: undefined } }];
-    }),
+    older.map(async (deposit) => [deposit, await latestVisit(userId, deposit.happenedAt)] as const),
   );
-  return found.flat();
+  const before = new Map(found);
+  const placeless = [
+    ...[...deposits].filter(([, place]) => !place).map(([deposit]) => deposit.kioskId),
+    ...[latest, ...before.values()].flatMap((visit) => (visit && !visit.place ? [visit.kioskId] : [])),
+  ];
+  return {
+    latest,
+    places: await placesOf(read.kiosks, placeless),
+    /** The deposit recorded latest at or before `deposit`'s occurredAt (none in this commit), if any. */
+    recordedBefore: (deposit: Deposit): Visit[] => {
+      const visit = before.has(deposit) ? before.get(deposit) : latest;
+      return visit ? [visit] : [];
+    },
+  };
+}
+
+/**
+ * The user's latest deposit recorded (held ones included), or the latest at or before
+ * `atOrBefore`: one indexed query (`userId`, `occurredAt` desc).
+ */
+async function latestVisit(userId: string, atOrBefore?: Date): Promise<Visit | null> {
+  const mine = transactionsCollection().where('userId', '==', userId);
+  const query = atOrBefore ? mine.where('occurredAt', '<=', Timestamp.fromDate(atOrBefore)) : mine;
+  const snapshot = await query.orderBy('occurredAt', 'desc').limit(1).get();
+  const doc: DocumentSnapshot | undefined = snapshot.docs[0];
+  return (doc && visitFromSnapshot(doc)) ?? null;
 }
 
 /** The places of `kioskIds`: those of `kiosks` as read already, the others read now, once each. */
