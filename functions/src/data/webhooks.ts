@@ -32,21 +32,9 @@ export interface WebhookRecord {
 
 export type { WebhookView };
 
-export const toWebhookView = ({
-  id,
-  url,
-  events,
-  description,
-  active,
-  partnerId,
-  createdAt,
-}: WebhookRecord): WebhookView => ({
-  id,
-  url,
-  events,
-  description,
-  active,
-  partnerId,
+/** Everything but its secrets, which are never shown again after creation. */
+export const toWebhookView = ({ secrets: _secrets, createdAt, ...shown }: WebhookRecord): WebhookView => ({
+  ...shown,
   createdAt: createdAt.toISOString(),
 });
 

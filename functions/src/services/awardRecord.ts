@@ -18,7 +18,7 @@ import type { DepositSetting } from '../domain/promotions';
 import type { Award, RewardsConfig } from '../domain/rewards';
 import type { Place, RiskConfig } from '../domain/risk';
 import { ApiError, conflict } from '../errors';
-import type { PlannedClaim } from './claimAward';
+import type { BreakdownEntry } from '../model/promotionViews';
 import type { HoldReason } from '../model/trustVocabulary';
 import type { KioskStatus } from '../model/vocabulary';
 import { stageHold } from './holds';
@@ -80,6 +80,19 @@ export function assertTakesDeposits(kioskId: string, status: KioskStatus | undef
 export interface AwardOutcome {
   result: TransactionResult;
   replayed: boolean;
+}
+
+/** A claim of an anonymous transaction, awarded as its claimer's deposit of then (PlannedAward.claim). */
+export interface PlannedClaim {
+  /** What the deposit was worth when recorded (§16): the claim caps it, never prices it again. */
+  recorded: BreakdownEntry[];
+  /** claims/{transactionId}: created by the one claim that commits. */
+  claimRef: DocumentReference;
+  /** The request record of the claimer's Idempotency-Key; none without a key. */
+  keyRef: DocumentReference | undefined;
+  idempotencyKey: string | undefined;
+  /** Of the code as stored: the same code is the same request. */
+  fingerprint: string;
 }
 
 /** A deposit with the transaction its award creates (or finds), chosen once for all of its attempts. */

@@ -26,7 +26,7 @@ import type { BreakdownEntry } from '../model/promotionViews';
 import { HOLD_REASONS, type HoldReason } from '../model/trustVocabulary';
 import { homeShard } from './promotionBudgets';
 import { conflict } from '../errors';
-import type { AwardOutcome, PlannedAward } from './awardRecord';
+import type { AwardOutcome, PlannedAward, PlannedClaim } from './awardRecord';
 import { stageEarned } from './awardRecord';
 
 /*
@@ -36,19 +36,6 @@ import { stageEarned } from './awardRecord';
  * deposit's worth, the daily cap, the user's figures) stays deposits.ts's, one path
  * for deposits and claims alike.
  */
-
-/** A claim of an anonymous transaction, awarded as its claimer's deposit of then (PlannedAward.claim). */
-export interface PlannedClaim {
-  /** What the deposit was worth when recorded (§16): the claim caps it, never prices it again. */
-  recorded: BreakdownEntry[];
-  /** claims/{transactionId}: created by the one claim that commits. */
-  claimRef: DocumentReference;
-  /** The request record of the claimer's Idempotency-Key; none without a key. */
-  keyRef: DocumentReference | undefined;
-  idempotencyKey: string | undefined;
-  /** Of the code as stored: the same code is the same request. */
-  fingerprint: string;
-}
 
 /** The claim of `transactionId` (worth `recorded`) by `userId`, with its Idempotency-Key if any. */
 export const planClaim = (

@@ -20,8 +20,8 @@ import type { RiskConfig } from '../domain/risk';
 import { ApiError } from '../errors';
 import { logInfo } from '../log';
 import type { TransactionView } from '../model/views';
-import type { AwardOutcome, PlannedAward } from './awardRecord';
-import { planClaim, type PlannedClaim } from './claimAward';
+import type { AwardOutcome, PlannedAward, PlannedClaim } from './awardRecord';
+import { planClaim } from './claimAward';
 import { awardToUser, oneAtATimePerUser } from './deposits';
 import { GUESS_LIMIT, GUESS_WINDOW_MS } from './vouchers';
 

@@ -90,15 +90,20 @@ describe('what the travel limit keeps', () => {
 });
 
 describe('offline uploads older than the latest deposit', () => {
-  test('each is judged against the deposit recorded before it; the latest stays the latest', async () => {
+  /** A user who deposited in Berlin 20 and 10 hours ago, travel limit 250 km/h; `at` counts from the first. */
+  async function twiceInBerlin() {
     await saveRiskConfig({ travelKmh: 250 });
     const [berlin, munich] = [await kioskAt(BERLIN), await kioskAt(MUNICH)];
     const userId = await seedUser();
     const t0 = Date.now() - 20 * HOUR;
     const at = (offset: number) => new Date(t0 + offset);
-
     expect((await submit(berlin, userId, at(0))).status).toBe('awarded');
     expect((await submit(berlin, userId, at(10 * HOUR))).status).toBe('awarded');
+    return { munich, userId, at };
+  }
+
+  test('each is judged against the deposit recorded before it; the latest stays the latest', async () => {
+    const { munich, userId, at } = await twiceInBerlin();
     // Made an hour after the first Berlin deposit, uploaded after the second: 504 km in an hour.
     expect(await submit(munich, userId, at(HOUR))).toMatchObject({
       status: 'held',
@@ -112,13 +117,7 @@ describe('offline uploads older than the latest deposit', () => {
   });
 
   test('in one batch: each against the recorded ones and those before it in the batch', async () => {
-    await saveRiskConfig({ travelKmh: 250 });
-    const [berlin, munich] = [await kioskAt(BERLIN), await kioskAt(MUNICH)];
-    const userId = await seedUser();
-    const t0 = Date.now() - 20 * HOUR;
-    const at = (offset: number) => new Date(t0 + offset);
-    expect((await submit(berlin, userId, at(0))).status).toBe('awarded');
-    expect((await submit(berlin, userId, at(10 * HOUR))).status).toBe('awarded');
+    const { munich, userId, at } = await twiceInBerlin();
 
     const item = (kiosk: Kiosk, offset: number, key: string) => ({
       ...depositOf(kiosk, userId, at(offset)),
