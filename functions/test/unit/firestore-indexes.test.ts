@@ -325,10 +325,11 @@ const QUERIES: QueryShape[] = [
   // Trust (contract §17): the user's previous deposit (the travel limit); the holds, open or all, newest first.
   {
     file: 'services/risk.ts',
+    // Without the range (the latest deposit of a profile from before it was kept) the same index serves.
     lines: [
-      ".where('userId', '==', userId)",
-      ".where('occurredAt', '<=', Timestamp.fromDate(deposit.happenedAt))",
-      ".orderBy('occurredAt', 'desc')",
+      "const mine = transactionsCollection().where('userId', '==', userId);",
+      "const query = atOrBefore ? mine.where('occurredAt', '<=', Timestamp.fromDate(atOrBefore)) : mine;",
+      "const snapshot = await query.orderBy('occurredAt', 'desc').limit(1).get();",
     ],
     collection: 'transactions',
     equal: ['userId'],
