@@ -62,6 +62,7 @@ export function db(): Firestore {
 }
 
 const ALREADY_EXISTS = 6;
+const NOT_FOUND = 5;
 const FAILED_PRECONDITION = 9;
 const INVALID_ARGUMENT = 3;
 /**
@@ -227,5 +228,10 @@ export async function commitOnFreshReads<T>(
   }
 }
 
-/** A failed commit worth staging again: a lost race, or what the SDK would retry in a transaction. */
-const isRetryableCommitFailure = (error: unknown): boolean => isLostRace(error) || isRetryableTransactionFailure(error);
+/**
+ * A failed commit worth staging again: a lost race, an update of a document deleted since
+ * the read (a promotion's budget shard, replaced by its change), or what the SDK would
+ * retry in a transaction.
+ */
+const isRetryableCommitFailure = (error: unknown): boolean =>
+  isLostRace(error) || codeOf(error) === NOT_FOUND || isRetryableTransactionFailure(error);

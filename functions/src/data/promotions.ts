@@ -1,12 +1,20 @@
 /**
  * Promotions (contract §16): `promotions/{id}`, an operator's definition, and its
- * budget shards `promotions/{id}/budgetShards/{0..BUDGET_SHARDS-1}`, each an
- * `allotment` of the budget (null: no limit) and the points `given` from it. A
- * promotion's `pointsGiven` is the sum of its shards' `given`; how awards take from
- * them is services/promotionBudgets.ts's (docs/promotions.md).
+ * budget shards `promotions/{id}/budgetShards/{revision}_{0..BUDGET_SHARDS-1}`, each an
+ * `allotment` of the budget (null: no limit) and the points `given` from it. Every
+ * change replaces the set with its revision's, so a write staged on an older revision's
+ * shard fails. A promotion's `pointsGiven` is the sum of its shards' `given`; how awards
+ * take from them is services/promotionBudgets.ts's (docs/promotions.md).
  */
 import { randomUUID } from 'node:crypto';
-import { Timestamp, type DocumentData, type DocumentReference, type DocumentSnapshot } from 'firebase-admin/firestore';
+import {
+  Timestamp,
+  type DocumentData,
+  type DocumentSnapshot,
+  type Query,
+  type QuerySnapshot,
+  type Transaction,
+} from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { assertDocumentId } from '../domain/ids';
 import { openingHoursProblem } from '../domain/openingHours';
@@ -18,35 +26,34 @@ export const promotionsCollection = () => db().collection('promotions');
 
 /**
  * How many documents a promotion's count is spread over: each award writes one
- * (docs/promotions.md argues the throughput), a budgeted award reads them all.
+ * (docs/promotions.md argues the throughput).
  */
 export const BUDGET_SHARDS = 16;
 
-export const shardRefs = (promotionId: string) =>
-  Array.from({ length: BUDGET_SHARDS }, (_, index) => shardRef(promotionId, index));
+/** Every shard a promotion has, of its current revision (a change replaces the others in its commit). */
+export const budgetShardsOf = (promotionId: string) =>
+  promotionsCollection().doc(promotionId).collection('budgetShards');
 
-export const shardRef = (promotionId: string, index: number) =>
-  promotionsCollection().doc(promotionId).collection('budgetShards').doc(String(index));
+export const shardRef = ({ id, revision }: Pick<StoredPromotion, 'id' | 'revision'>, index: number) =>
+  budgetShardsOf(id).doc(`${revision}_${index}`);
 
-/** A promotion as stored, with the revision its shards carry (every change writes a new one to all of them). */
+/** A promotion as stored, with the revision that names its shards (every change replaces them). */
 export interface StoredPromotion extends Promotion {
   revision: string;
   createdAt: Date;
   updatedAt: Date;
 }
 
-/** A shard as read: a missing one gives nothing (every change writes them all). */
+/** A shard as read. */
 export interface BudgetShard {
-  revision: string | null;
   allotment: number | null;
   given: number;
 }
 
-export function shardFromSnapshot(snapshot: DocumentSnapshot): BudgetShard {
-  const data = snapshot.data();
-  if (!data) return { revision: null, allotment: 0, given: 0 };
-  return { revision: data.revision ?? null, allotment: data.allotment ?? null, given: data.given ?? 0 };
-}
+export const shardFromSnapshot = (snapshot: DocumentSnapshot): BudgetShard => ({
+  allotment: snapshot.get('allotment') ?? null,
+  given: snapshot.get('given') ?? 0,
+});
 
 const dateOrNull = (value: unknown): Date | null => (value instanceof Timestamp ? value.toDate() : null);
 
@@ -127,10 +134,10 @@ export function allotments(budgetPoints: number | null, given: number[]): (numbe
 
 /**
  * Creates the promotion (201) or replaces it (200, keeping `createdAt` and what it
- * gave). One transaction with its shards: each gets its allotment of the new budget and
- * the new revision, so an award staged on the old terms fails its precondition on the
- * shard and reads them again. Run again after its commit's answer was lost, it finds
- * its own `creationId`.
+ * gave). One transaction with its shards: the new revision's replace the old ones, each
+ * with what its index gave and its allotment of the new budget, so an award staged on
+ * the old terms fails (its shard is gone) and reads them again. Run again after its
+ * commit's answer was lost, it finds its own `creationId`.
  */
 export async function upsertPromotion(
   promotion: Promotion,
@@ -140,10 +147,9 @@ export async function upsertPromotion(
   const revision = randomUUID();
   return runTransaction(async (tx) => {
     const now = new Date();
-    const [snapshot, ...shardSnaps] = await tx.getAll(ref, ...shardRefs(promotion.id));
+    const snapshot = await tx.get(ref);
+    const pointsGiven = await replaceShards(tx, { ...promotion, revision });
     const created = !snapshot.exists || snapshot.get('creationId') === creationId;
-    const given = shardSnaps.map((shard) => shardFromSnapshot(shard).given);
-    const shares = allotments(promotion.budgetPoints, given);
     const { id: _id, startsAt, endsAt, ...fields } = promotion;
     tx.set(ref, {
       ...fields,
@@ -154,9 +160,6 @@ export async function upsertPromotion(
       createdAt: snapshot.exists ? snapshot.get('createdAt') : Timestamp.fromDate(now),
       creationId: snapshot.exists ? snapshot.get('creationId') : creationId,
     });
-    shardSnaps.forEach((shard, index) =>
-      tx.set(shard.ref, { revision, allotment: shares[index], given: given[index] }),
-    );
     return {
       created,
       promotion: adminView(
@@ -166,10 +169,33 @@ export async function upsertPromotion(
           createdAt: snapshot.exists ? (dateOrNull(snapshot.get('createdAt')) ?? now) : now,
           updatedAt: now,
         },
-        given.reduce((sum, points) => sum + points, 0),
+        pointsGiven,
       ),
     };
   });
+}
+
+/**
+ * Stages `promotion`'s shards of its revision in place of every shard it has: each
+ * keeps what its index gave (an index read from the id's tail: the first layout named
+ * shards by index alone) and gets its allotment of the budget. Returns what they gave.
+ */
+export async function replaceShards(
+  tx: Transaction,
+  promotion: Pick<StoredPromotion, 'id' | 'revision' | 'budgetPoints'>,
+): Promise<number> {
+  const shards = await tx.get(budgetShardsOf(promotion.id));
+  const given = Array.from({ length: BUDGET_SHARDS }, () => 0);
+  for (const shard of shards.docs) {
+    const index = Number(shard.id.slice(shard.id.lastIndexOf('_') + 1));
+    // A shard named otherwise (written by hand) still counts: what it gave is never lost.
+    given[Number.isInteger(index) && index >= 0 && index < BUDGET_SHARDS ? index : 0] += shardFromSnapshot(shard).given;
+  }
+  const shares = allotments(promotion.budgetPoints, given);
+  const kept = new Set(given.map((_, index) => shardRef(promotion, index).path));
+  for (const shard of shards.docs) if (!kept.has(shard.ref.path)) tx.delete(shard.ref);
+  given.forEach((points, index) => tx.set(shardRef(promotion, index), { allotment: shares[index], given: points }));
+  return given.reduce((sum, points) => sum + points, 0);
 }
 
 export const publicView = (promotion: Promotion): PublicPromotionView => ({
@@ -193,19 +219,21 @@ export const adminView = (promotion: StoredPromotion, pointsGiven: number): Admi
   updatedAt: promotion.updatedAt.toISOString(),
 });
 
-/** What each promotion has given: the sum of its shards, read together in one round trip. */
+/**
+ * What each promotion has given: the sum of its shards, each promotion's read in one
+ * query (a consistent set: a change replaces them in one commit), side by side.
+ */
 export async function pointsGivenBy(
   promotionIds: string[],
-  read = (refs: DocumentReference[]) => db().getAll(...refs),
+  get = (query: Query): Promise<QuerySnapshot> => query.get(),
 ): Promise<Map<string, number>> {
-  const given = new Map(promotionIds.map((id) => [id, 0]));
-  if (promotionIds.length === 0) return given;
-  const snaps = await read(promotionIds.flatMap(shardRefs));
-  for (const snap of snaps) {
-    const promotionId = snap.ref.parent.parent!.id;
-    given.set(promotionId, given.get(promotionId)! + shardFromSnapshot(snap).given);
-  }
-  return given;
+  const sums = await Promise.all(
+    promotionIds.map(async (promotionId) => {
+      const shards = await get(budgetShardsOf(promotionId));
+      return shards.docs.reduce((sum, shard) => sum + shardFromSnapshot(shard).given, 0);
+    }),
+  );
+  return new Map(promotionIds.map((promotionId, index) => [promotionId, sums[index]]));
 }
 
 /** Every promotion with what it gave, by id (GET /admin/promotions). */

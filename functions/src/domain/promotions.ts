@@ -71,6 +71,10 @@ export interface DepositWorth {
 export const multiplierExtra = (base: number, multiplier: number): number =>
   Math.floor((base * (Math.round(multiplier * 10) - 10)) / 10);
 
+/** What `promotion` adds to a deposit whose base is `base`, its budget aside. */
+export const fullPoints = (promotion: Pick<Promotion, 'multiplier' | 'bonusPoints'>, base: number): number =>
+  promotion.multiplier !== null ? multiplierExtra(base, promotion.multiplier) : promotion.bonusPoints!;
+
 /**
  * The promotions in the order they apply: of the multipliers only the largest (the
  * first by id among equals), then every bonus by id.
@@ -93,7 +97,7 @@ export function inOrderApplied<T extends Pick<Promotion, 'id' | 'multiplier' | '
 export function depositWorth(base: number, applying: ApplyingPromotion[], capLeft: number): DepositWorth {
   const entries: BreakdownEntry[] = [{ source: 'base', points: base }];
   for (const promotion of inOrderApplied(applying)) {
-    const full = promotion.multiplier !== null ? multiplierExtra(base, promotion.multiplier) : promotion.bonusPoints!;
+    const full = fullPoints(promotion, base);
     const points = promotion.left === null ? full : Math.min(full, promotion.left);
     entries.push({ source: 'promotion', promotionId: promotion.id, name: promotion.name, points });
   }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { commitOnFreshReads } from '../adapters/firestore';
 import { claimValidDays } from '../config';
 import { depositWorth } from '../domain/promotions';
-import { pointsFor } from '../domain/rewards';
 import type { Settled } from '../domain/settleInOrder';
 import { ApiError, notFound } from '../errors';
 import {
@@ -13,7 +12,7 @@ import {
   type PlannedAward,
 } from './awardRecord';
 import { stageUnclaimed } from './claimAward';
-import { depositSetting, readWithBudgets } from './promotionBudgets';
+import { budgetsReader, depositSetting } from './promotionBudgets';
 import { riskReads, startRiskJudging } from './risk';
 
 /**
@@ -27,6 +26,7 @@ export async function recordAnonymous(awards: PlannedAward[], read: AwardReads):
   // One kiosk's (deposits.ts' anonymousGroup): its id picks the budget shards its promotions take from.
   const { kioskId } = awards[0].deposit;
   const known = awards.filter(({ deposit }) => read.kiosks.get(deposit.kioskId));
+  const readWithBudgets = budgetsReader(read.promotions, kioskId);
   return commitOnFreshReads(async (batch) => {
     // Trust (§17): its items count towards its kiosk's limit now; its claimer's limits are judged at the claim.
     const kioskLimit = { ...read.limits, userItemsPerDay: null, travelKmh: null };
@@ -35,10 +35,8 @@ export async function recordAnonymous(awards: PlannedAward[], read: AwardReads):
       awards.map(({ deposit }) => deposit),
     );
     const { snapshots, budgets } = await readWithBudgets(
-      read.promotions,
       [...awards.map(({ transactionRef }) => transactionRef), ...windowRefs],
-      known.map(({ deposit }) => depositSetting(deposit, read.clocks)),
-      kioskId,
+      known.map(({ deposit }) => depositSetting(deposit, read)),
     );
     const fresh = awards.filter((_, index) => !snapshots[index].exists).map(({ deposit }) => deposit);
     const snapOf = new Map(snapshots.map((snap) => [snap.ref.path, snap]));
@@ -54,14 +52,12 @@ export async function recordAnonymous(awards: PlannedAward[], read: AwardReads):
       try {
         if (snapshots[index].exists) return { outcome: recordedAnswer(award, snapshots[index], submissionId) };
         read.origin.checkIfNew?.(award.deposit);
-        const { plasticCount, metalCount } = award.deposit;
         const kiosk = read.kiosks.get(kioskId);
         if (!kiosk) throw notFound(`Kiosk ${kioskId} not found`);
         assertTakesDeposits(kioskId, kiosk.status);
         // Its worth now, promotions included and their budgets spent; the cap is its claimer's, when claimed.
-        const base = pointsFor(read.config, plasticCount, metalCount);
-        const applying = budgets.applying(depositSetting(award.deposit, read.clocks));
-        const { breakdown } = depositWorth(base, applying, Number.POSITIVE_INFINITY);
+        const setting = depositSetting(award.deposit, read);
+        const { breakdown } = depositWorth(setting.basePoints, budgets.applying(setting), Number.POSITIVE_INFINITY);
         budgets.take(breakdown);
         const holdReasons = risk.judge(award.deposit, { suspended: false, itemsByDay: {} });
         risk.count(award.deposit, holdReasons);

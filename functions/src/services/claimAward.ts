@@ -21,7 +21,7 @@ import { keyReused, requestFingerprint } from '../domain/idempotency';
 import type { Award } from '../domain/rewards';
 import { pointsByPromotion } from '../domain/promotions';
 import type { Place } from '../domain/risk';
-import { shardRef } from '../data/promotions';
+import { promotionsCollection, shardRef } from '../data/promotions';
 import type { BreakdownEntry } from '../model/promotionViews';
 import { HOLD_REASONS, type HoldReason } from '../model/trustVocabulary';
 import { homeShard } from './promotionBudgets';
@@ -54,9 +54,15 @@ export const planClaim = (
   fingerprint: requestFingerprint({ code }),
 });
 
-/** What a claim reads with the user and the transaction, in the award's one fresh read. */
-export const claimReads = (claim: PlannedClaim): DocumentReference[] =>
-  claim.keyRef ? [claim.claimRef, claim.keyRef] : [claim.claimRef];
+/**
+ * What a claim reads with the user and the transaction, in the award's one fresh read:
+ * its records, and the promotions it was worth, whose shards the cap may give back to.
+ */
+export const claimReads = (claim: PlannedClaim): DocumentReference[] => [
+  claim.claimRef,
+  ...(claim.keyRef ? [claim.keyRef] : []),
+  ...[...pointsByPromotion(claim.recorded).keys()].map((promotionId) => promotionsCollection().doc(promotionId)),
+];
 
 /**
  * A claim that awards nothing now is answered (this call's own commit whose answer was
@@ -103,9 +109,16 @@ export function stageClaimed(
   { transactionRef, claim }: PlannedAward & { claim: PlannedClaim },
   transaction: DocumentSnapshot,
   award: Award,
-  origin: { userId: string; submissionId: string; pushQueued: boolean; holdReasons: HoldReason[] },
+  origin: {
+    userId: string;
+    submissionId: string;
+    pushQueued: boolean;
+    holdReasons: HoldReason[];
+    /** The claim's reads (claimReads), as read with the transaction. */
+    read: (ref: DocumentReference) => DocumentSnapshot | undefined;
+  },
 ): TransactionResult {
-  const { userId, submissionId, pushQueued, holdReasons } = origin;
+  const { userId, submissionId, pushQueued, holdReasons, read } = origin;
   const claimedAt = new Date();
   const credited = {
     userId,
@@ -129,7 +142,7 @@ export function stageClaimed(
     { lastUpdateTime: transaction.updateTime! },
   );
   batch.create(claim.claimRef, newClaim({ userId, submissionId, idempotencyKey: claim.idempotencyKey ?? null }));
-  stageCutGivenBack(batch, transaction.get('kioskId'), claim.recorded, award.breakdown);
+  stageCutGivenBack(batch, { kioskId: transaction.get('kioskId'), read }, claim.recorded, award.breakdown);
   if (claim.keyRef) {
     batch.create(claim.keyRef, newRequestRecord({ submissionId, requestFingerprint: claim.fingerprint }));
   }
@@ -149,18 +162,23 @@ export const inHoldOrder = (reasons: HoldReason[]): HoldReason[] =>
  * What the claimer's daily cap cut off a promotion's points (§16) goes back to its
  * budget, so that its `pointsGiven` stays the sum of the transactions' breakdowns: to
  * the shard the deposit took from first (homeShard of its kiosk, as recordAnonymous
- * reads the budgets), by a blind decrement that a concurrent award's precondition sees.
+ * reads the budgets) of the promotion's revision as read, by a blind decrement that a
+ * concurrent award's precondition sees (and that fails if a change replaced the shard).
  */
 function stageCutGivenBack(
   batch: WriteBatch,
-  kioskId: string,
+  { kioskId, read }: { kioskId: string; read: (ref: DocumentReference) => DocumentSnapshot | undefined },
   recorded: readonly BreakdownEntry[],
   awarded: readonly BreakdownEntry[],
 ): void {
   const kept = pointsByPromotion(awarded);
   for (const [promotionId, points] of pointsByPromotion(recorded)) {
     const cut = points - (kept.get(promotionId) ?? 0);
-    if (cut > 0) batch.update(shardRef(promotionId, homeShard(kioskId)), { given: FieldValue.increment(-cut) });
+    const promotion = read(promotionsCollection().doc(promotionId));
+    if (cut > 0 && promotion?.exists) {
+      const shard = shardRef({ id: promotionId, revision: promotion.get('revision') }, homeShard(kioskId));
+      batch.update(shard, { given: FieldValue.increment(-cut) });
+    }
   }
 }
 

@@ -35,7 +35,7 @@ import {
 import { claimAnswered, claimReads, inHoldOrder, recordedHoldReasons, stageClaimed } from './claimAward';
 import { profileToAward } from './provisioning';
 import { itemsByDayAfter, riskReads, startRiskJudging } from './risk';
-import { depositSetting, readWithBudgets } from './promotionBudgets';
+import { budgetsReader, depositSetting } from './promotionBudgets';
 
 /**
  * Deposits from one kiosk, alone (POST /kiosk/transaction) or in a batch: each meets
@@ -194,15 +194,14 @@ export async function awardToUser(
       awards.flatMap(({ claim, deposit }) => (claim ? [] : [deposit])),
     ),
   ];
-  const settingOf = ({ deposit }: PlannedAward) => depositSetting(deposit, read.clocks);
+  const settingOf = ({ deposit }: PlannedAward) => depositSetting(deposit, read);
+  const readWithBudgets = budgetsReader(read.promotions, userId);
 
   return commitOnFreshReads(async (batch) => {
     // The promotions' budget shards are read with the user, in the same round trip (§16).
     const { snapshots, budgets } = await readWithBudgets(
-      read.promotions,
       refs,
-      awards.filter(({ deposit }) => read.kiosks.get(deposit.kioskId)).map(settingOf),
-      userId,
+      awards.filter(({ claim, deposit }) => !claim && read.kiosks.get(deposit.kioskId)).map(settingOf),
     );
     const [userSnap, ...snaps] = snapshots;
     const snapOf = new Map(snaps.map((snap) => [snap.ref.path, snap]));
@@ -263,7 +262,10 @@ export async function awardToUser(
         risk.count(award.deposit, holdReasons);
         const origin = { userId, submissionId, pushQueued: user.pushToken !== undefined, holdReasons };
         const transaction = award.claim
-          ? stageClaimed(batch, { ...award, claim: award.claim }, recorded!, latest, origin)
+          ? stageClaimed(batch, { ...award, claim: award.claim }, recorded!, latest, {
+              ...origin,
+              read: (ref) => snapOf.get(ref.path),
+            })
           : stageAward(batch, award, latest, {
               ...origin,
               apiKeyId: read.origin.apiKeyId,

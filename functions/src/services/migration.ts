@@ -13,6 +13,7 @@ import {
 } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { ledgerCollection } from '../data/ledger';
+import { promotionFromData, promotionsCollection, replaceShards, shardRef } from '../data/promotions';
 import { newPushTokenHolder, pushTokenHolderRef } from '../data/pushTokens';
 import { newRequestRecord, requestRecordsCollection } from '../data/requestRecords';
 import { voucherUsesCollection } from '../data/voucherUses';
@@ -58,6 +59,11 @@ export interface MigrationReport {
   /** Push tokens registered before tokens had a holder document (data/pushTokens.ts): given one. */
   pushTokensIndexed: number;
   /**
+   * Promotions whose budget shards were named by their index alone, before shards were named by the
+   * promotion's revision (data/promotions.ts): renamed, each keeping what it gave.
+   */
+  promotionShardsRenamed: number;
+  /**
    * Ledger entries (adjustments) and redemptions that carried the service's own fields, which their user
    * reads: `submissionId` and `requestFingerprint` moved to requestRecords/{id}, a voucher's `use` (the
    * partner's key, its Idempotency-Key, the call's id) to its voucherUses/{id} document.
@@ -82,6 +88,7 @@ export async function migrate({ apply, pageSize, now = new Date() }: MigrationOp
     voucherCodesIndexed: await indexVoucherCodes(apply, pageSize),
     profilesMarkedWithAccount: await markProfilesWithAccount(apply, pageSize),
     pushTokensIndexed: await indexPushTokens(apply, pageSize),
+    promotionShardsRenamed: await renamePromotionShards(apply, pageSize),
     internalFieldsMoved:
       (await moveInternalFields(ledgerCollection(), apply, pageSize)) +
       (await moveInternalFields(redemptionsCollection(), apply, pageSize)),
@@ -284,4 +291,20 @@ async function indexPushTokens(apply: boolean, pageSize: number): Promise<number
     });
   }
   return indexed;
+}
+
+/** Each promotion without its revision's shards given them, in a transaction with its promotion as it is then. */
+async function renamePromotionShards(apply: boolean, pageSize: number): Promise<number> {
+  let renamed = 0;
+  for await (const promotion of pages(promotionsCollection(), undefined, undefined, pageSize)) {
+    // A page holds documents that exist.
+    if ((await shardRef(promotionFromData(promotion.id, promotion.data()!), 0).get()).exists) continue;
+    renamed++;
+    if (!apply) continue;
+    await runTransaction(async (tx) => {
+      const fresh = await tx.get(promotion.ref);
+      await replaceShards(tx, promotionFromData(promotion.id, fresh.data()!));
+    });
+  }
+  return renamed;
 }

@@ -46,7 +46,7 @@ export class PromotionTally {
         const transactions = (await tx.get(transactionsCollection())).docs;
         const shares = new PromotionTally();
         shares.add(transactions);
-        return differingFrom(shares.given, differing, (refs) => tx.getAll(...refs));
+        return differingFrom(shares.given, differing, (query) => tx.get(query));
       },
       { readOnly: true },
     );

@@ -1,29 +1,38 @@
-import type { DocumentReference, DocumentSnapshot, WriteBatch } from 'firebase-admin/firestore';
+import { FieldValue, type DocumentReference, type DocumentSnapshot, type WriteBatch } from 'firebase-admin/firestore';
 import { db } from '../adapters/firestore';
 import {
   BUDGET_SHARDS,
   activePromotions,
+  budgetShardsOf,
   shardFromSnapshot,
   shardRef,
-  shardRefs,
-  type BudgetShard,
   type StoredPromotion,
 } from '../data/promotions';
 import type { Deposit } from '../domain/deposit';
-import { pointsByPromotion, promotionApplies, type ApplyingPromotion, type DepositSetting } from '../domain/promotions';
+import {
+  fullPoints,
+  pointsByPromotion,
+  promotionApplies,
+  type ApplyingPromotion,
+  type DepositSetting,
+} from '../domain/promotions';
+import { pointsFor, type RewardsConfig } from '../domain/rewards';
 import { logWarn } from '../log';
 import type { BreakdownEntry } from '../model/promotionViews';
 
 /*
  * What an award takes from the promotions' budgets (docs/promotions.md). A promotion's
- * count is spread over BUDGET_SHARDS shards; an award reads the shards of the
- * promotions that may apply to its deposits in the same getAll as the user document
- * (no extra round trip), takes from its user's own shard first and, when that one is
- * short, from the next ones, and updates those it took from in the same commit as the
- * award, each under a `lastUpdateTime` precondition: two awards that took from one shard
- * at once cannot both commit (the loser reads again), so no promotion ever gives more
- * than its budget, and `pointsGiven` (the shards' sum) is every answered award's points.
- * A promotion without a budget is counted the same way, on its user's shard alone.
+ * count is spread over BUDGET_SHARDS shards of its revision; an award takes from its
+ * user's own shard (homeShard), in the award's commit:
+ * - a promotion without a budget by a blind increment: nothing read, nothing to contend
+ *   on. The shard must exist, so after a change replaced the shards the commit fails and
+ *   the award reads the promotions again;
+ * - a budgeted one from shards read in the award's getAll, each updated under a
+ *   `lastUpdateTime` precondition: two awards that took from one shard at once cannot
+ *   both commit (the loser reads again), so no promotion gives more than its budget. The
+ *   home shard alone is read when it holds what the deposits could take; else all of
+ *   them (one more round trip, at the end of an allotment), the home shard taken first.
+ * `pointsGiven` (the shards' sum) is every answered award's points.
  */
 
 /**
@@ -36,26 +45,19 @@ export function homeShard(userId: string): number {
   return (hash >>> 0) % BUDGET_SHARDS;
 }
 
-/** The shards of `promotion` an award of `userId` reads, in the order it takes from them. */
-function shardOrder(promotion: StoredPromotion, userId: string): number[] {
-  const home = homeShard(userId);
-  const count = promotion.budgetPoints === null ? 1 : BUDGET_SHARDS;
-  return Array.from({ length: count }, (_, step) => (home + step) % BUDGET_SHARDS);
-}
+/** Where and when a deposit was made, as the promotions judge it (§16), with its points before them. */
+export type PricedSetting = DepositSetting & { basePoints: number };
 
-interface ReadShard {
-  ref: DocumentReference;
-  snapshot: DocumentSnapshot;
-  shard: BudgetShard;
-  taken: number;
-}
-
-/** Where and when a deposit was made, as the promotions judge it (§16), its kiosk's clock among `clocks`. */
-export const depositSetting = (deposit: Deposit, clocks: Map<string, DepositSetting['kiosk']>): DepositSetting => ({
+/** `deposit`'s setting, its kiosk's clock among `clocks`, its base points by `config`. */
+export const depositSetting = (
+  deposit: Deposit,
+  { clocks, config }: { clocks: Map<string, DepositSetting['kiosk']>; config: RewardsConfig },
+): PricedSetting => ({
   kioskId: deposit.kioskId,
   totalItems: deposit.plasticCount + deposit.metalCount,
   occurredAt: deposit.happenedAt,
   kiosk: clocks.get(deposit.kioskId)!,
+  basePoints: pointsFor(config, deposit.plasticCount, deposit.metalCount),
 });
 
 /** What one user's commit reads of the budgets, and takes from them as its awards are computed. */
@@ -64,80 +66,109 @@ export interface PromotionBudgets {
   applying(setting: DepositSetting): ApplyingPromotion[];
   /** Takes each promotion's points of `breakdown` from its shards. */
   take(breakdown: readonly BreakdownEntry[]): void;
-  /** Stages the shards taken from, each under a precondition on the version read. */
+  /** Stages what was taken: blind increments, and budgeted shards under a precondition on the version read. */
   stage(batch: WriteBatch): void;
 }
 
-/**
- * Reads `reads` (the award's own documents) together with the shards of the promotions
- * that may apply to `settings`, in one getAll. A shard written by a change of its
- * promotion after the promotions were read (another revision) means the terms read are
- * old: they are read again, so a change applies to every deposit after its answer.
- */
-export async function readWithBudgets(
-  promotions: { current: StoredPromotion[] },
-  reads: DocumentReference[],
-  settings: DepositSetting[],
-  userId: string,
-): Promise<{ snapshots: DocumentSnapshot[]; budgets: PromotionBudgets }> {
-  for (let attempt = 1; ; attempt++) {
-    const candidates = promotions.current.filter((promotion) =>
-      settings.some((setting) => promotionApplies(promotion, setting)),
-    );
-    const orders = candidates.map((promotion) => shardOrder(promotion, userId));
-    const refs = candidates.flatMap((promotion, index) => orders[index].map((shard) => shardRef(promotion.id, shard)));
-    const all = await db().getAll(...reads, ...refs);
-    const shardSnaps = all.slice(reads.length);
-    const shards = new Map<string, ReadShard[]>();
-    let offset = 0;
-    for (const [index, promotion] of candidates.entries()) {
-      const snaps = shardSnaps.slice(offset, offset + orders[index].length);
-      offset += orders[index].length;
-      shards.set(
-        promotion.id,
-        snaps.map((snapshot) => ({ ref: snapshot.ref, snapshot, shard: shardFromSnapshot(snapshot), taken: 0 })),
-      );
-    }
-    const stale = candidates.some((promotion) =>
-      shards.get(promotion.id)!.some(({ shard }) => shard.revision !== null && shard.revision !== promotion.revision),
-    );
-    // Still another revision after a few reads: a promotion broken by hand, or changed without pause. The award goes
-    // on with what it read (its preconditions still keep the budgets exact) rather than refuse the kiosk.
-    if (!stale || attempt === MAX_READS) {
-      if (stale) logWarn('promotion_revisions_differ', { promotionIds: candidates.map(({ id }) => id) });
-      return { snapshots: all.slice(0, reads.length), budgets: budgetsOf(candidates, shards) };
-    }
-    promotions.current = await activePromotions();
-  }
+interface TakenShard {
+  ref: DocumentReference;
+  /** The version read (a budgeted shard); none: counted blind. */
+  read?: DocumentSnapshot;
+  allotment: number | null;
+  given: number;
+  taken: number;
 }
 
-/** How many times an award reads the promotions and their shards when one changed under it. */
+/** How many times an award reads the promotions again when a shard it needs is gone (a change replaced it). */
 const MAX_READS = 5;
 
-/** What a shard has left to give; null: no limit. */
-const shardLeft = ({ shard, taken }: ReadShard): number | null =>
-  shard.allotment === null ? null : Math.max(0, shard.allotment - shard.given - taken);
-
-function budgetsOf(candidates: StoredPromotion[], shards: Map<string, ReadShard[]>): PromotionBudgets {
-  const left = (promotionId: string): number | null => {
-    let sum = 0;
-    for (const shard of shards.get(promotionId)!) {
-      const points = shardLeft(shard);
-      if (points === null) return null;
-      sum += points;
+/**
+ * Reads the budgets of the award of `shardKey`'s deposits, once per attempt of its commit.
+ * The first attempt counts promotions without a budget blind; a later one (its commit
+ * failed: a change may have replaced their shards) reads their home shards too.
+ */
+export function budgetsReader(promotions: { current: StoredPromotion[] }, shardKey: string) {
+  const home = homeShard(shardKey);
+  let attempts = 0;
+  /** Reads `reads` (the award's own documents) with the home shards due, in one getAll. */
+  return async function readWithBudgets(
+    reads: DocumentReference[],
+    settings: PricedSetting[],
+  ): Promise<{ snapshots: DocumentSnapshot[]; budgets: PromotionBudgets }> {
+    const careful = ++attempts > 1;
+    for (let read = 1; ; read++) {
+      const candidates = promotions.current.filter((promotion) =>
+        settings.some((setting) => promotionApplies(promotion, setting)),
+      );
+      const homeRead = candidates.filter(({ budgetPoints }) => careful || budgetPoints !== null);
+      const all = await db().getAll(...reads, ...homeRead.map((promotion) => shardRef(promotion, home)));
+      const homeSnaps = new Map(homeRead.map(({ id }, index) => [id, all[reads.length + index]]));
+      const short = candidates.filter((promotion) => {
+        const snap = homeSnaps.get(promotion.id);
+        return (
+          promotion.budgetPoints !== null && snap?.exists && shardLeft(toShard(snap)) < mostWanted(promotion, settings)
+        );
+      });
+      const afterHome = (promotion: StoredPromotion) =>
+        Array.from({ length: BUDGET_SHARDS - 1 }, (_, step) => shardRef(promotion, (home + 1 + step) % BUDGET_SHARDS));
+      const rest = short.length > 0 ? await db().getAll(...short.flatMap(afterHome)) : [];
+      const others = BUDGET_SHARDS - 1;
+      const restOf = new Map(short.map(({ id }, index) => [id, rest.slice(index * others, (index + 1) * others)]));
+      const missing = [...homeSnaps.values(), ...rest].filter((snap) => !snap.exists);
+      if (missing.length === 0 || read === MAX_READS) {
+        // Still gone after fresh reads: shards broken by hand. Their promotions give nothing rather than refuse the kiosk.
+        const broken = new Set(missing.map((snap) => snap.ref.parent.parent!.id));
+        if (broken.size > 0) logWarn('promotion_shards_missing', { promotionIds: [...broken] });
+        const shards = new Map<string, TakenShard[]>();
+        for (const promotion of candidates.filter(({ id }) => !broken.has(id))) {
+          const homeSnap = homeSnaps.get(promotion.id);
+          if (promotion.budgetPoints === null) {
+            shards.set(promotion.id, [{ ref: shardRef(promotion, home), allotment: null, given: 0, taken: 0 }]);
+          } else {
+            shards.set(promotion.id, [homeSnap!, ...(restOf.get(promotion.id) ?? [])].map(toShard));
+          }
+        }
+        return { snapshots: all.slice(0, reads.length), budgets: budgetsOf(candidates, shards) };
+      }
+      promotions.current = await activePromotions();
     }
-    return sum;
+  };
+}
+
+const toShard = (snapshot: DocumentSnapshot): TakenShard => ({
+  ref: snapshot.ref,
+  read: snapshot,
+  ...shardFromSnapshot(snapshot),
+  taken: 0,
+});
+
+/** What a shard has left to give; infinite: no limit. */
+const shardLeft = ({ allotment, given, taken }: TakenShard): number =>
+  allotment === null ? Number.POSITIVE_INFINITY : Math.max(0, allotment - given - taken);
+
+/** The most points `promotion` could give the deposits of `settings`: what its home shard must hold to be read alone. */
+const mostWanted = (promotion: StoredPromotion, settings: PricedSetting[]): number =>
+  settings
+    .filter((setting) => promotionApplies(promotion, setting))
+    .reduce((sum, setting) => sum + fullPoints(promotion, setting.basePoints), 0);
+
+function budgetsOf(candidates: StoredPromotion[], shards: Map<string, TakenShard[]>): PromotionBudgets {
+  const left = (promotionId: string): number | null => {
+    const sum = shards.get(promotionId)!.reduce((total, shard) => total + shardLeft(shard), 0);
+    return sum === Number.POSITIVE_INFINITY ? null : sum;
   };
   return {
     applying: (setting) =>
       candidates
-        .filter((promotion) => promotionApplies(promotion, setting) && left(promotion.id) !== 0)
+        .filter(
+          (promotion) => shards.has(promotion.id) && promotionApplies(promotion, setting) && left(promotion.id) !== 0,
+        )
         .map(({ id, name, multiplier, bonusPoints }) => ({ id, name, multiplier, bonusPoints, left: left(id) })),
     take: (breakdown) => {
       for (const [promotionId, points] of pointsByPromotion(breakdown)) {
         let wanted = points;
         for (const shard of shards.get(promotionId)!) {
-          const taken = Math.min(wanted, shardLeft(shard) ?? wanted);
+          const taken = Math.min(wanted, shardLeft(shard));
           shard.taken += taken;
           wanted -= taken;
         }
@@ -147,25 +178,27 @@ function budgetsOf(candidates: StoredPromotion[], shards: Map<string, ReadShard[
     },
     stage: (batch) => {
       for (const promotionShards of shards.values()) {
-        for (const { ref, snapshot, shard, taken } of promotionShards) {
-          if (taken > 0) batch.update(ref, { given: shard.given + taken }, { lastUpdateTime: snapshot.updateTime! });
+        for (const { ref, read, given, taken } of promotionShards) {
+          if (taken === 0) continue;
+          if (read) batch.update(ref, { given: given + taken }, { lastUpdateTime: read.updateTime! });
+          else batch.update(ref, { given: FieldValue.increment(taken) });
         }
       }
     },
   };
 }
 
-/** What each promotion has left to give now (null: no limit), read in one round trip (simulation, the public list). */
+/** What each promotion has left to give now (null: no limit), each budgeted one's shards read in one query (simulation, the public list). */
 export async function budgetsLeft(promotions: StoredPromotion[]): Promise<Map<string, number | null>> {
-  const budgeted = promotions.filter(({ budgetPoints }) => budgetPoints !== null);
-  const left = new Map<string, number | null>(promotions.map(({ id }) => [id, null]));
-  if (budgeted.length === 0) return left;
-  const snaps = await db().getAll(...budgeted.flatMap(({ id }) => shardRefs(id)));
-  for (const promotion of budgeted) left.set(promotion.id, 0);
-  for (const snap of snaps) {
-    const promotionId = snap.ref.parent.parent!.id;
-    const { allotment, given } = shardFromSnapshot(snap);
-    left.set(promotionId, left.get(promotionId)! + Math.max(0, (allotment ?? 0) - given));
-  }
-  return left;
+  const lefts = await Promise.all(
+    promotions.map(async ({ budgetPoints, id }) => {
+      if (budgetPoints === null) return null;
+      const shards = await budgetShardsOf(id).get();
+      return shards.docs.reduce((sum, snap) => {
+        const { allotment, given } = shardFromSnapshot(snap);
+        return sum + Math.max(0, (allotment ?? 0) - given);
+      }, 0);
+    }),
+  );
+  return new Map(promotions.map(({ id }, index) => [id, lefts[index]]));
 }

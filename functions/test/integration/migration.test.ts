@@ -239,3 +239,33 @@ test('ledger entries and redemptions carrying the service fields: migrate moves 
   expect(usedAgain.status).toBe(200);
   expect(usedAgain.headers.get('idempotent-replayed')).toBe('true');
 });
+
+test("promotion shards named by index alone: migrate renames them by the promotion's revision, and the budget holds", async () => {
+  const { kioskId, userId, apiKey } = await seedKioskAndUser();
+  const promotion = db().collection('promotions').doc('bonus');
+  await promotion.set({ name: 'Bonus', active: true, bonusPoints: 5, budgetPoints: 40, revision: 'r1' });
+  await Promise.all(
+    Array.from({ length: 16 }, (_, index) =>
+      promotion
+        .collection('budgetShards')
+        .doc(String(index))
+        .set({ revision: 'r1', allotment: index < 8 ? 5 : 0, given: index < 2 ? 5 : 0 }),
+    ),
+  );
+  expect(await migrate()).toMatchObject({ code: 0, report: { applied: false, promotionShardsRenamed: 1 } });
+  expect(await migrate('--apply')).toMatchObject({ code: 0, report: { applied: true, promotionShardsRenamed: 1 } });
+  expect(await migrate('--apply')).toMatchObject({ code: 0, report: { promotionShardsRenamed: 0 } });
+  const shards = (await promotion.collection('budgetShards').get()).docs;
+  expect(shards.map(({ id }) => id).sort()).toEqual(Array.from({ length: 16 }, (_, index) => `r1_${index}`).sort());
+  expect(shards.reduce((sum, shard) => sum + shard.get('given'), 0)).toBe(10);
+
+  const given: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const res = await call('POST', '/kiosk/transaction', {
+      body: { kioskId, userId, plasticCount: 1, metalCount: 0 },
+      headers: { 'x-api-key': apiKey },
+    });
+    given.push(res.body.transaction.pointsEarned - 10);
+  }
+  expect(given).toEqual([5, 5, 5, 5, 5, 5, 0]);
+});

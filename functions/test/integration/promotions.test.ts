@@ -1,4 +1,6 @@
 import { auditBooks } from '../../src/services/audit';
+import { awardTransactions } from '../../src/services/deposits';
+import { injectCommitFaults, writesTo } from './commit-faults';
 import { webhookEventsCollection } from '../../src/data/webhookEvents';
 import { db, resetEmulators, waitForKioskCount } from './helpers';
 import { adminHeaders, bearerFor, call } from './requests';
@@ -285,14 +287,22 @@ describe('what a deposit earns', () => {
     expect(await auditDifferences()).toEqual([]);
   });
 
-  test('a promotion whose revision was broken by hand still applies, never refusing the kiosk', async () => {
+  test('a promotion whose shards were broken by hand gives nothing, never refusing the kiosk', async () => {
     const { kioskId, apiKey } = await seedKioskWithKey();
     const userId = await seedUser();
     await setPromotion({ id: 'bonus', name: 'Bonus', bonusPoints: 5, budgetPoints: 100 });
+    await setPromotion({ id: 'unlimited', name: 'Unlimited', bonusPoints: 2 });
     await db().collection('promotions').doc('bonus').update({ revision: 'edited-by-hand' });
+    await db().collection('promotions').doc('unlimited').update({ revision: 'edited-by-hand' });
     const answer = await deposit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 });
-    expect([answer.status, answer.body.transaction?.pointsEarned]).toEqual([200, 15]);
-    expect(await givenBy('bonus')).toBe(5);
+    expect([answer.status, answer.body.transaction?.breakdown]).toEqual([200, [{ source: 'base', points: 10 }]]);
+    // Saved again through the API, each gives again.
+    await setPromotion({ id: 'bonus', name: 'Bonus', bonusPoints: 5, budgetPoints: 100 });
+    await setPromotion({ id: 'unlimited', name: 'Unlimited', bonusPoints: 2 });
+    const after = await deposit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 });
+    expect(after.body.transaction.pointsEarned).toBe(17);
+    expect([await givenBy('bonus'), await givenBy('unlimited')]).toEqual([5, 2]);
+    expect(await auditDifferences()).toEqual([]);
   });
 
   test('a replayed deposit is answered from its record and gives nothing more', async () => {
@@ -354,6 +364,48 @@ describe('budgets are exact under concurrency', () => {
     expect(await givenBy('bonus')).toBe(980);
     expect(await auditDifferences()).toEqual([]);
   }, 180_000);
+});
+
+describe("a change between an award's read and its commit", () => {
+  /** One deposit awarded in this process, while `change` gets in just before its first commit. */
+  async function awardWhileChanged(change: () => Promise<unknown>) {
+    const { kioskId, keyId } = await seedKioskWithKey();
+    const userId = await seedUser();
+    itemsSent.set(kioskId, 1);
+    const fault = injectCommitFaults(db(), writesTo('transactions'), 1, { before: change });
+    try {
+      const [settled] = await awardTransactions(
+        [{ kioskId, userId, plasticCount: 1, metalCount: 0, happenedAt: new Date(), idempotencyKey: 'changed' }],
+        { apiKeyId: keyId, oldestAcceptedDay: '2000-01-01' },
+      );
+      if ('error' in settled) throw settled.error;
+      return settled.outcome.result.transaction;
+    } finally {
+      expect(fault.injected()).toBe(1);
+      fault.restore();
+    }
+  }
+
+  test('an unlimited promotion given a budget: the award counted blind reads again and keeps to the budget', async () => {
+    await setPromotion({ id: 'bonus', name: 'Bonus', bonusPoints: 50 });
+    const transaction = await awardWhileChanged(() =>
+      setPromotion({ id: 'bonus', name: 'Bonus', bonusPoints: 50, budgetPoints: 20 }),
+    );
+    expect(transaction.breakdown).toEqual([
+      { source: 'base', points: 10 },
+      { source: 'promotion', promotionId: 'bonus', name: 'Bonus', points: 20 },
+    ]);
+    expect(await givenBy('bonus')).toBe(20);
+    expect(await auditDifferences()).toEqual([]);
+  });
+
+  test('a budgeted promotion made unlimited: the award reads again and counts on the new shards', async () => {
+    await setPromotion({ id: 'bonus', name: 'Bonus', bonusPoints: 50, budgetPoints: 20 });
+    const transaction = await awardWhileChanged(() => setPromotion({ id: 'bonus', name: 'Bonus', bonusPoints: 50 }));
+    expect(transaction.pointsEarned).toBe(60);
+    expect(await givenBy('bonus')).toBe(50);
+    expect(await auditDifferences()).toEqual([]);
+  });
 });
 
 describe('the audit', () => {

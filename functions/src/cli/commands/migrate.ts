@@ -41,6 +41,7 @@ const migrateCommand: Command = {
       report.voucherCodesIndexed +
       report.profilesMarkedWithAccount +
       report.pushTokensIndexed +
+      report.promotionShardsRenamed +
       report.internalFieldsMoved;
     if (!apply) await note(`migrate: dry run, nothing written; ${changes} changes to make (--apply makes them)`);
     else await note(`migrate: ${changes} changes made`);
