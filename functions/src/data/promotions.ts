@@ -37,6 +37,9 @@ export const budgetShardsOf = (promotionId: string) =>
 export const shardRef = ({ id, revision }: Pick<StoredPromotion, 'id' | 'revision'>, index: number) =>
   budgetShardsOf(id).doc(`${revision}_${index}`);
 
+export const shardRefs = (promotion: Pick<StoredPromotion, 'id' | 'revision'>) =>
+  Array.from({ length: BUDGET_SHARDS }, (_, index) => shardRef(promotion, index));
+
 /** A promotion as stored, with the revision that names its shards (every change replaces them). */
 export interface StoredPromotion extends Promotion {
   revision: string;
@@ -148,7 +151,7 @@ export async function upsertPromotion(
   return runTransaction(async (tx) => {
     const now = new Date();
     const snapshot = await tx.get(ref);
-    const pointsGiven = await replaceShards(tx, { ...promotion, revision });
+    const pointsGiven = await replaceShards(tx, { ...promotion, revision }, snapshot.get('revision'));
     const created = !snapshot.exists || snapshot.get('creationId') === creationId;
     const { id: _id, startsAt, endsAt, ...fields } = promotion;
     tx.set(ref, {
@@ -179,21 +182,29 @@ export async function upsertPromotion(
  * Stages `promotion`'s shards of its revision in place of every shard it has: each
  * keeps what its index gave (an index read from the id's tail: the first layout named
  * shards by index alone) and gets its allotment of the budget. Returns what they gave.
+ * The shards are found by a query outside `tx` (the emulator serialises transactions
+ * that query) and read by name in it, with those of `previousRevision` (what `tx` read
+ * on the promotion): every change of the set writes the promotion too, so none is missed.
  */
 export async function replaceShards(
   tx: Transaction,
   promotion: Pick<StoredPromotion, 'id' | 'revision' | 'budgetPoints'>,
+  previousRevision: string | undefined,
 ): Promise<number> {
-  const shards = await tx.get(budgetShardsOf(promotion.id));
+  const found = (await budgetShardsOf(promotion.id).select().get()).docs.map(({ ref }) => ref);
+  const previous = previousRevision === undefined ? [] : shardRefs({ id: promotion.id, revision: previousRevision });
+  const paths = new Set(found.map(({ path }) => path));
+  const named = [...found, ...previous.filter(({ path }) => !paths.has(path))];
+  const shards = named.length === 0 ? [] : (await tx.getAll(...named)).filter(({ exists }) => exists);
   const given = Array.from({ length: BUDGET_SHARDS }, () => 0);
-  for (const shard of shards.docs) {
+  for (const shard of shards) {
     const index = Number(shard.id.slice(shard.id.lastIndexOf('_') + 1));
     // A shard named otherwise (written by hand) still counts: what it gave is never lost.
     given[Number.isInteger(index) && index >= 0 && index < BUDGET_SHARDS ? index : 0] += shardFromSnapshot(shard).given;
   }
   const shares = allotments(promotion.budgetPoints, given);
-  const kept = new Set(given.map((_, index) => shardRef(promotion, index).path));
-  for (const shard of shards.docs) if (!kept.has(shard.ref.path)) tx.delete(shard.ref);
+  const kept = new Set(shardRefs(promotion).map(({ path }) => path));
+  for (const shard of shards) if (!kept.has(shard.ref.path)) tx.delete(shard.ref);
   given.forEach((points, index) => tx.set(shardRef(promotion, index), { allotment: shares[index], given: points }));
   return given.reduce((sum, points) => sum + points, 0);
 }

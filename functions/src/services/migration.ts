@@ -13,7 +13,7 @@ import {
 } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { ledgerCollection } from '../data/ledger';
-import { promotionFromData, promotionsCollection, replaceShards, shardRef } from '../data/promotions';
+import { promotionFromData, promotionsCollection, replaceShards, shardRefs } from '../data/promotions';
 import { newPushTokenHolder, pushTokenHolderRef } from '../data/pushTokens';
 import { newRequestRecord, requestRecordsCollection } from '../data/requestRecords';
 import { voucherUsesCollection } from '../data/voucherUses';
@@ -59,8 +59,9 @@ export interface MigrationReport {
   /** Push tokens registered before tokens had a holder document (data/pushTokens.ts): given one. */
   pushTokensIndexed: number;
   /**
-   * Promotions whose budget shards were named by their index alone, before shards were named by the
-   * promotion's revision (data/promotions.ts): renamed, each keeping what it gave.
+   * Promotions without every budget shard of their revision (data/promotions.ts): shards named by their
+   * index alone (before shards were named by revision), or fewer than BUDGET_SHARDS (the constant raised).
+   * Laid out anew, each index keeping what it gave.
    */
   promotionShardsRenamed: number;
   /**
@@ -293,17 +294,18 @@ async function indexPushTokens(apply: boolean, pageSize: number): Promise<number
   return indexed;
 }
 
-/** Each promotion without its revision's shards given them, in a transaction with its promotion as it is then. */
+/** Each promotion without all its revision's shards given them, in a transaction with its promotion as it is then. */
 async function renamePromotionShards(apply: boolean, pageSize: number): Promise<number> {
   let renamed = 0;
   for await (const promotion of pages(promotionsCollection(), undefined, undefined, pageSize)) {
     // A page holds documents that exist.
-    if ((await shardRef(promotionFromData(promotion.id, promotion.data()!), 0).get()).exists) continue;
+    const shards = await db().getAll(...shardRefs(promotionFromData(promotion.id, promotion.data()!)));
+    if (shards.every(({ exists }) => exists)) continue;
     renamed++;
     if (!apply) continue;
     await runTransaction(async (tx) => {
-      const fresh = await tx.get(promotion.ref);
-      await replaceShards(tx, promotionFromData(promotion.id, fresh.data()!));
+      const fresh = promotionFromData(promotion.id, (await tx.get(promotion.ref)).data()!);
+      await replaceShards(tx, fresh, fresh.revision);
     });
   }
   return renamed;
