@@ -1,6 +1,7 @@
 /** What `seed` puts on the local stack: demo kiosks, demo accounts and a rewards catalog. */
 import type { RewardDefinition } from '../domain/redemption';
 import type { KioskInput } from './commands/kiosks';
+import type { PromotionBody } from '../model/promotionViews';
 
 export const DEMO_PASSWORD = 'password123';
 /** The label of the demo kiosk API key; seed revokes earlier keys with this label. */
@@ -103,5 +104,17 @@ export const DEMO_REWARDS: readonly RewardDefinition[] = [
     cost: 200,
     kind: 'donation',
     stock: null,
+  },
+];
+
+/** What the demo campaign ("Double points this weekend") announces: docs/promotions.md's example. */
+export const DEMO_PROMOTIONS: readonly PromotionBody[] = [
+  {
+    id: 'weekend-double',
+    name: 'Double points this weekend',
+    multiplier: 2,
+    hours: 'Sa,Su 00:00-24:00',
+    kioskIds: ['berlin-alexanderplatz', 'munich-marienplatz'],
+    budgetPoints: 200_000,
   },
 ];

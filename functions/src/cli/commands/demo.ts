@@ -2,6 +2,7 @@
 import type { DocumentData, DocumentReference } from 'firebase-admin/firestore';
 import { isAlreadyExists } from '../../adapters/firestore';
 import { upsertKiosk } from '../../data/kiosks';
+import { promotionFromBody, upsertPromotion } from '../../data/promotions';
 import { upsertReward, type RewardRecord } from '../../data/rewards';
 import { issueKey, kioskKeysCollection, revokeKey, type KioskKeyRecord } from '../../data/kioskKeys';
 import { isErasedProfile, newProfile, profileName, usersCollection } from '../../data/users';
@@ -11,7 +12,15 @@ import type { RewardsConfig } from '../../domain/rewards';
 import { openBalance } from '../../services/ledgerBooks';
 import { auth, findAccountByEmail, setAdminClaim, type AuthUser } from '../accounts';
 import { print, printJson, type Command } from '../command';
-import { DEMO_ACCOUNTS, DEMO_KEY_LABEL, DEMO_KIOSKS, DEMO_PASSWORD, DEMO_REWARDS, type DemoAccount } from '../demoData';
+import {
+  DEMO_ACCOUNTS,
+  DEMO_KEY_LABEL,
+  DEMO_KIOSKS,
+  DEMO_PASSWORD,
+  DEMO_PROMOTIONS,
+  DEMO_REWARDS,
+  type DemoAccount,
+} from '../demoData';
 import { validatedKiosk } from './kiosks';
 import { BACKFILL_ACTOR } from './ledger';
 import { storedRewards } from './rewards';
@@ -116,7 +125,7 @@ function readyToPaste(projectId: string, kioskId: string, apiKey: string, user: 
 const seed: Command = {
   name: 'seed',
   description:
-    'Demo kiosks, a fresh demo kiosk API key, demo accounts and a rewards catalog for the local stack (emulator only; safe to run ' +
+    'Demo kiosks, a fresh demo kiosk API key, demo accounts, a rewards catalog and the weekend promotion for the local stack (emulator only; safe to run ' +
     'again). Prints what it made and shell lines that try the API with it.',
   flags: { json: { description: 'print what it made as JSON instead' } },
   uses: { firestore: true, auth: true },
@@ -131,6 +140,8 @@ const seed: Command = {
     for (const demo of DEMO_ACCOUNTS) accounts.push(await seedAccount(demo, config));
     const rewards: RewardRecord[] = [];
     for (const definition of DEMO_REWARDS) rewards.push((await upsertReward(definition)).reward);
+    const promotions = [];
+    for (const body of DEMO_PROMOTIONS) promotions.push((await upsertPromotion(promotionFromBody(body))).promotion);
 
     if (flags.has('json')) {
       await printJson({
@@ -139,6 +150,7 @@ const seed: Command = {
         apiKey: { kioskId: demoKiosk, keyId: key.keyId, apiKey: key.apiKey, revokedEarlierKeys: key.revoked },
         accounts,
         rewards: rewards.map(({ id, cost, kind, stock }) => ({ id, cost, kind, stock })),
+        promotions: promotions.map(({ id, kioskIds, hours }) => ({ id, kioskIds, hours })),
         password: DEMO_PASSWORD,
       });
       return;
@@ -152,6 +164,7 @@ const seed: Command = {
         `  accounts  ${accounts.map((a) => `${a.email} (uid ${a.uid}${a.admin ? ', admin' : ''}${a.erased ? ', erased: not seeded again' : ''})`).join(', ')}`,
         `            password "${DEMO_PASSWORD}"`,
         `  rewards   ${rewards.map((r) => `${r.id} (${r.cost} points)`).join(', ')}`,
+        `  promotions ${promotions.map((p) => `${p.id} (${p.hours} at ${p.kioskIds?.join(', ')})`).join(', ')}`,
         `  API key   ${key.apiKey}`,
         `            for kiosk ${demoKiosk}, shown this once` +
           (key.revoked > 0 ? `; ${key.revoked} earlier demo key(s) revoked` : ''),
