@@ -2,6 +2,8 @@
 // `npm start`: the local stack (README.md, "The two commands"). Ctrl-C or SIGTERM stops everything; a part stopping on
 // its own stops everything, exit 1.
 import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -20,9 +22,8 @@ import {
   unlessGone,
   waitForHttp,
 } from './lib/emulators.mjs';
-import { functionsDir, repoRoot } from './lib/paths.mjs';
-import { API_REFERENCE_URL, serveApiReference } from './lib/api-reference.mjs';
-import { SCHEDULED_SWEEPS, startSweep } from './lib/sweeps.mjs';
+import { cacheDir, functionsDir, repoRoot } from './lib/paths.mjs';
+import { buildReferencePage } from './lib/redocly.cjs';
 
 const API = apiUrl(LOCAL_PROJECT_ID);
 // The functions mail 127.0.0.1:1025 (SMTP_HOST / SMTP_PORT in functions/.env.local, the emulators' own).
@@ -101,6 +102,69 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
+// The API reference: redocly from the document the running API serves (GET /openapi.json), built when first asked
+// for and again when that document changed: no start-up cost, never an old API. The API itself answers only JSON.
+const PORT = 8090;
+const API_REFERENCE_URL = `http://127.0.0.1:${PORT}/`;
+
+/** Serves the page on every path (the page links its sections by path, e.g. /kiosk-devices). @param {string} apiUrl */
+function serveApiReference(apiUrl) {
+  const dir = join(cacheDir, 'api-reference');
+  const documentFile = join(dir, 'openapi.json');
+  const pageFile = join(dir, 'index.html');
+  /** @type {{ document: string, page: Buffer } | undefined} The last build. */
+  let built;
+  /** @type {Promise<unknown>} */
+  let queue = Promise.resolve();
+
+  async function currentPage() {
+    const response = await fetch(`${apiUrl}/openapi.json`);
+    if (!response.ok) throw new Error(`${apiUrl}/openapi.json answered ${response.status}`);
+    const document = await response.text();
+    if (built?.document !== document) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(documentFile, document);
+      const result = await buildReferencePage(documentFile, pageFile);
+      if (result.status !== 0) throw new Error(`redocly build-docs failed:\n${result.stdout}${result.stderr}`);
+      built = { document, page: readFileSync(pageFile) };
+    }
+    return built.page;
+  }
+
+  const server = createServer((req, res) => {
+    // One build at a time: requests that arrive meanwhile get its result.
+    const page = queue.then(currentPage);
+    queue = page.catch(() => undefined);
+    page.then(
+      (body) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(body);
+      },
+      (error) => {
+        res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end(`The API reference could not be built: ${error.message}\n`);
+      },
+    );
+  });
+  server.on('error', (error) => console.error(`The API reference page is not served: ${error.message}`));
+  server.listen(PORT, '127.0.0.1');
+}
+
+// The local stack's Cloud Scheduler (the functions emulator runs no scheduled function): each one's handler through the
+// operator CLI every 5 minutes, as `schedule: 'every 5 minutes'` of silentKioskSweep and effectsSweep in
+// functions/src/index.ts (the daily users sweep too, so erasures show while the demo runs).
+const SWEEP_INTERVAL_MS = 5 * 60_000;
+
+/** The scheduled functions: what each is called in the log, and the CLI command that runs its handler. */
+const SCHEDULED_SWEEPS = [
+  { name: 'silent sweep', command: 'alerts:sweep' },
+  { name: 'effects sweep', command: 'effects:sweep' },
+  // Hourly when deployed (pointsExpiry: the day's run, continued until done); here every 5 minutes, each run whole: a
+  // run for a day changes nothing the first run of that day did not, and reads only users with points expiring soon.
+  { name: 'expiry run', command: 'expiry:run' },
+  { name: 'users sweep', command: 'users:sweep' },
+];
+
 /** `admin seed`'s report (what it made, lines to paste). @returns {Promise<string>} */
 async function seed() {
   const { status, stdout, stderr } = await runAdmin(LOCAL_PROJECT_ID, ['seed'], lowerPriority);
@@ -169,5 +233,18 @@ startChild('tsc', TSC, [...COMPILE_ARGS, '--watch', '--preserveWatchOutput'], { 
 const seedReport = await seeded;
 await orFail('The mail catcher did not come up', waitForHttp(MAIL_PAGE, STARTUP_TIMEOUT_MS));
 await unlessStopping();
-for (const sweep of SCHEDULED_SWEEPS) startSweep(sweep, (line) => console.log(`[sweep] ${line}`));
+const oneLine = (/** @type {string} */ text) => text.trim().replace(/\s+/g, ' ');
+// Each sweep one run at a time, each outcome one line.
+for (const { name, command } of SCHEDULED_SWEEPS) {
+  let running = false;
+  const sweep = async () => {
+    if (running) return;
+    running = true;
+    const { status, stdout, stderr } = await runAdmin(LOCAL_PROJECT_ID, [command]);
+    running = false;
+    const outcome = status ? `${name} failed (exit code ${status}): ${oneLine(stderr)}` : `${name}: ${oneLine(stdout)}`;
+    console.log(`[sweep] ${outcome}`);
+  };
+  setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+}
 console.log(banner(seedReport, answeredMs));
