@@ -5,12 +5,12 @@ import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulators.ts';
 import { waitFor, waitForEffects } from '../../functions/test/harness/wait.ts';
 import { cannon } from '../lib/cannon.mjs';
+import { runAdmin } from '../lib/emulators.mjs';
 import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
-import { Ledger, auditBooks, booksTable, pointsAudit, randomInt, roundedSummary } from './books.mjs';
+import { Ledger, auditBooks, booksTable, countOf, pointsAudit, randomInt, roundedSummary } from './books.mjs';
 import { sum } from '../lib/stats.mjs';
 import { hot, phase, retries, submitRecorded, transactionBody } from './bursts.mjs';
-import { pendingEffects, sweepEffects, waitForTriggersToSettle } from './effects.mjs';
 import { EXPIRE_AFTER_MONTHS, lifecycle, seedLifecycle } from './lifecycle.mjs';
 import { mixed } from './mixed.mjs';
 import { promotions } from './promotions.mjs';
@@ -25,6 +25,7 @@ import { settleDeliveries, startReceiver, webhookBooks } from './webhooks.mjs';
 const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { issueKey } = requireFunctions('./lib/data/kioskKeys.js');
 const { transactionsCollection } = requireFunctions('./lib/data/transactions.js');
+const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
 
 const options = loadOptions(process.argv.slice(2));
 const emulators = await discoverEmulators();
@@ -154,10 +155,29 @@ for (const step of STEPS.map((each) => [each].flat())) {
   };
   await Promise.all(step.filter((phase) => phase.work).map(work));
 }
+// The end of the run: the triggers drain (until none is pending, or their number stalls for a minute: what is left
+// then, no trigger will finish), then the effects sweep, racing any trigger still at work.
+/** Every kind whose trigger tells, counts or delivers, and users: the sweep finishes an erasure. */
+const SWEPT = ['transactions', 'redemptions', 'alerts', 'expiryReminders', 'webhookEvents', 'voucherUses', 'users'];
+const pendingEffects = async () => {
+  const count = (/** @type {string} */ name) => countOf(db().collection(name).where(EFFECTS_PENDING, '==', true));
+  return Object.fromEntries(await Promise.all(SWEPT.map(async (name) => [name, await count(name)])));
+};
 console.log('Waiting for the triggers to drain...');
-const leftByTriggers = await waitForTriggersToSettle();
+let [fewest, fellAt, leftByTriggers] = [Infinity, Date.now(), {}];
+const settled = async () => {
+  leftByTriggers = await pendingEffects();
+  const total = sum(Object.values(leftByTriggers));
+  if (total < fewest) [fewest, fellAt] = [total, Date.now()];
+  return total === 0 || Date.now() - fellAt > 60_000 ? true : undefined;
+};
+const stillPending = async () => `still pending: ${JSON.stringify(leftByTriggers)}`;
+await waitFor('the triggers to finish or stall for 60 s', settled, 600_000, stillPending, 1_000);
 console.log(`Effects still pending: ${JSON.stringify(leftByTriggers)}; running the effects sweep...`);
-const swept = await sweepEffects(run.projectId);
+const sweep = await runAdmin(run.projectId, ['effects:sweep', '--min-age', '0']);
+if (sweep.status !== 0) throw new Error(`effects:sweep failed (exit ${sweep.status}): ${sweep.stderr.trim()}`);
+/** @type {Record<string, { pending: number, completed: number, failed: number }>} */
+const swept = JSON.parse(sweep.stdout);
 const transactions = await waitForEffects(transactionsCollection(), 'all', { timeoutMs: 120_000, intervalMs: 1000 });
 console.log('Waiting for the webhook deliveries to end; retrying those that failed...');
 const retried = await settleDeliveries(run, receiver.webhookId);
