@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { measureStart } from './bench/start.mjs';
 import { consoleSection, judge, report, spliceConsoleSection } from './bench/report.mjs';
-import { buildConsole } from './lib/console.mjs';
-import { EMULATORS, SERVICE_EMULATORS, buildFunctions, runInEmulators } from './lib/emulators.mjs';
+import { EMULATORS, SERVICE_EMULATORS, buildConsole, buildFunctions, runInEmulators } from './lib/emulators.mjs';
 import { cacheDir, repoRoot } from './lib/paths.mjs';
 
 const { values } = parseArgs({

@@ -7,13 +7,13 @@ import { createServer } from 'node:http';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { buildConsole } from './lib/console.mjs';
 import {
   CONSOLE_URL,
   COMPILE_ARGS,
   LOCAL_PROJECT_ID,
   TSC,
   apiUrl,
+  buildConsole,
   buildFunctions,
   functionsBuilt,
   localEmulators,

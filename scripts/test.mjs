@@ -5,8 +5,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { buildConsole, consoleDir } from './lib/console.mjs';
-import { EMULATORS, TEST_PROJECT_ID, buildFunctions, runInEmulators } from './lib/emulators.mjs';
+import {
+  EMULATORS,
+  TEST_PROJECT_ID,
+  buildConsole,
+  buildFunctions,
+  consoleDir,
+  runInEmulators,
+} from './lib/emulators.mjs';
 import { cacheDir, functionsDir, repoRoot } from './lib/paths.mjs';
 
 /**
