@@ -165,40 +165,6 @@ const SCHEDULED_SWEEPS = [
   { name: 'users sweep', command: 'users:sweep' },
 ];
 
-/** `admin seed`'s report (what it made, lines to paste). @returns {Promise<string>} */
-async function seed() {
-  const { status, stdout, stderr } = await runAdmin(LOCAL_PROJECT_ID, ['seed'], lowerPriority);
-  if (status !== 0) throw new Error(`exit code ${status}: ${stderr.trim()}`);
-  if (!stdout.trim()) throw new Error('seeding printed no report');
-  return stdout.trimEnd();
-}
-
-/**
- * The stack's own addresses around the seed command's report, which carries the demo data and the examples.
- * @param {string} seedReport
- * @param {number} answeredMs from this script's launch to the API's first 200 (npm's own start-up, before it, is not in it)
- */
-function banner(seedReport, answeredMs) {
-  const rule = '─'.repeat(78);
-  return [
-    '',
-    rule,
-    ' Kiosk Rewards local stack is running. Ctrl-C stops it.',
-    '',
-    ` Console        ${CONSOLE_URL}   (sign in as the admin account below)`,
-    ` API            ${API}`,
-    `                answered its first request ${(answeredMs / 1000).toFixed(1)} s after launch`,
-    ` Mail catcher   ${MAIL_PAGE}   (one-time-code mails land here)`,
-    ` API reference  ${API_REFERENCE_URL}   (from ${API}/openapi.json)`,
-    '',
-    ...seedReport.split('\n').map((line) => (line ? ` ${line}` : line)),
-    '',
-    ' More: npm run admin -- help',
-    rule,
-    '',
-  ].join('\n');
-}
-
 const builds = {
   'The functions do not compile': () => functionsBuilt() || buildFunctions(),
   'The console does not build': buildConsole,
@@ -218,6 +184,7 @@ startChild('emulators', firebase, args, { ...options, stopSignal: 'SIGINT' });
 // The emulator answers (404) before it has loaded the functions: wait for the health route itself.
 const apiUp = waitForHttp(`${API}/`, STARTUP_TIMEOUT_MS, { ok: true });
 await orFail('The API did not come up', apiUp, ' See the emulator output above.');
+// From this script's launch to the API's first 200 (npm's own start-up, before it, is not in it).
 const answeredMs = performance.now();
 await unlessStopping();
 
@@ -226,11 +193,17 @@ await unlessStopping();
 serveApiReference(API);
 const maildev = ['--smtp', MAIL.smtpPort, '--ip', '127.0.0.1', '--web', MAIL.webPort, '--web-ip', '127.0.0.1'];
 startChild('maildev', bin(repoRoot, 'maildev'), maildev, { background: true });
-const seeded = orFail('Could not seed the demo data', seed());
+// `admin seed`'s report (what it made, lines to paste), which carries the demo data and the examples.
+const seeding = runAdmin(LOCAL_PROJECT_ID, ['seed'], lowerPriority).then(({ status, stdout, stderr }) => {
+  if (status !== 0) throw new Error(`exit code ${status}: ${stderr.trim()}`);
+  if (!stdout.trim()) throw new Error('seeding printed no report');
+  return stdout.trimEnd();
+});
+const seeded = orFail('Could not seed the demo data', seeding);
 // Incremental (COMPILE_ARGS): on the code built above the watcher's first pass writes nothing, so the emulators do not
 // reload; from then on an edit in functions/src is compiled (its errors shown with [tsc]) and reloads the functions.
 startChild('tsc', TSC, [...COMPILE_ARGS, '--watch', '--preserveWatchOutput'], { cwd: functionsDir, background: true });
-const seedReport = await seeded;
+const seedReport = /** @type {string} */ (await seeded);
 await orFail('The mail catcher did not come up', waitForHttp(MAIL_PAGE, STARTUP_TIMEOUT_MS));
 await unlessStopping();
 const oneLine = (/** @type {string} */ text) => text.trim().replace(/\s+/g, ' ');
@@ -247,4 +220,24 @@ for (const { name, command } of SCHEDULED_SWEEPS) {
   };
   setInterval(sweep, SWEEP_INTERVAL_MS).unref();
 }
-console.log(banner(seedReport, answeredMs));
+// The stack's own addresses around the seed command's report.
+const rule = '─'.repeat(78);
+console.log(
+  [
+    '',
+    rule,
+    ' Kiosk Rewards local stack is running. Ctrl-C stops it.',
+    '',
+    ` Console        ${CONSOLE_URL}   (sign in as the admin account below)`,
+    ` API            ${API}`,
+    `                answered its first request ${(answeredMs / 1000).toFixed(1)} s after launch`,
+    ` Mail catcher   ${MAIL_PAGE}   (one-time-code mails land here)`,
+    ` API reference  ${API_REFERENCE_URL}   (from ${API}/openapi.json)`,
+    '',
+    ...seedReport.split('\n').map((line) => (line ? ` ${line}` : line)),
+    '',
+    ' More: npm run admin -- help',
+    rule,
+    '',
+  ].join('\n'),
+);

@@ -23,19 +23,6 @@ const PROBLEM =
   /Your function (was killed|timed out)|Failed to (start|handle|load)|Request to function failed|^⚠ {2}functions:|"severity":"(ERROR|WARNING)"/;
 const KEPT_PROBLEMS = 40;
 
-/** @param {string[]} problems */
-function reportEmulatorProblems(problems) {
-  console.log(`\nEmulator output that may explain the failure (last ${KEPT_PROBLEMS} matching lines):`);
-  for (const line of problems.length ? problems : ['(none)']) console.log(`  ${line}`);
-  // The Firestore emulator writes lock timeouts only to its own log.
-  const firestoreLog = join(repoRoot, 'firestore-debug.log');
-  if (existsSync(firestoreLog)) {
-    const lockTimeouts =
-      readFileSync(firestoreLog, 'utf8').split('WARNING: Operation failed: Transaction lock timeout').length - 1;
-    console.log(`Firestore emulator transaction lock timeouts: ${lockTimeouts}`);
-  }
-}
-
 /**
  * The first line of a Jest failure message, colours stripped, passing over Jest's heading "● Test suite failed to run".
  * @param {string | undefined} message
@@ -76,14 +63,12 @@ const jestArgs = (/** @type {'unit' | 'integration'} */ tier) => [
 const unit = spawnSync('npx', ['jest', ...jestArgs('unit')], { cwd: functionsDir, stdio: 'inherit' });
 
 // The integration tier's output, passed through, keeping the last problem lines.
-/** @type {string[]} */
-const problems = [];
-/** @param {string} line */
-function keepProblem(line) {
+const problems = /** @type {string[]} */ ([]);
+const keepProblem = (/** @type {string} */ line) => {
   if (!PROBLEM.test(line)) return;
   problems.push(line.length > 400 ? `${line.slice(0, 400)}…` : line);
   if (problems.length > KEPT_PROBLEMS) problems.shift();
-}
+};
 const integrationStatus = await runInEmulators({
   projectId: TEST_PROJECT_ID,
   cwd: functionsDir,
@@ -115,10 +100,8 @@ const browserStatus = browserTests.length
     })
   : 0;
 
-let passed = 0;
-let failed = 0;
-/** @type {string[]} */
-const failures = [];
+let [passed, failed] = [0, 0];
+const failures = /** @type {string[]} */ ([]);
 const tiers = /** @type {const} */ (['unit', 'integration', 'browser']);
 for (const tier of browserTests.length ? tiers : tiers.slice(0, 2)) {
   try {
@@ -127,13 +110,12 @@ for (const tier of browserTests.length ? tiers : tiers.slice(0, 2)) {
     passed += results.numPassedTests;
     failed += results.numFailedTests + results.numRuntimeErrorTestSuites;
     for (const suite of results.testResults) {
-      for (const test of suite.assertionResults.filter((assertion) => assertion.status === 'failed')) {
+      const failedTests = suite.assertionResults.filter((assertion) => assertion.status === 'failed');
+      for (const test of failedTests)
         failures.push(`${tier}: ${test.fullName}: ${firstLine(test.failureMessages.join('\n'))}`);
-      }
       // A suite that failed without a failed test did not run (or a hook of it threw).
-      if (suite.status === 'failed' && !suite.assertionResults.some((assertion) => assertion.status === 'failed')) {
+      if (suite.status === 'failed' && !failedTests.length)
         failures.push(`${tier}: ${relative(functionsDir, suite.name)}: ${firstLine(suite.message)}`);
-      }
     }
   } catch {
     console.error(`No results from the ${tier} tests.`);
@@ -141,7 +123,15 @@ for (const tier of browserTests.length ? tiers : tiers.slice(0, 2)) {
   }
 }
 if (failed > 0 || integrationStatus !== 0 || browserStatus !== 0) {
-  reportEmulatorProblems(problems);
+  console.log(`\nEmulator output that may explain the failure (last ${KEPT_PROBLEMS} matching lines):`);
+  for (const line of problems.length ? problems : ['(none)']) console.log(`  ${line}`);
+  // The Firestore emulator writes lock timeouts only to its own log.
+  const firestoreLog = join(repoRoot, 'firestore-debug.log');
+  if (existsSync(firestoreLog)) {
+    const lockTimeouts =
+      readFileSync(firestoreLog, 'utf8').split('WARNING: Operation failed: Transaction lock timeout').length - 1;
+    console.log(`Firestore emulator transaction lock timeouts: ${lockTimeouts}`);
+  }
   if (failures.length) console.log(`\nFailed:\n${failures.map((line) => `  ${line}`).join('\n')}`);
 }
 console.log(`${passed} passed, ${failed} failed`);
