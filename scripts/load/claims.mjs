@@ -1,12 +1,11 @@
 // @ts-check
 // The load test's claims phase (contract §18, docs/claims.md). The claimers are fleet users, so the fleet's books
 // (users holding what was returned for them) include what they claimed.
-import { requireFunctions } from '../lib/paths.mjs';
+import { db } from '../lib/fleet.mjs';
 import { countOf } from './books.mjs';
 import { countRefusals, headersOf, phase, post, submitRecorded, transactionBody } from './bursts.mjs';
 import { asTyped } from './vouchers.mjs';
 
-const { db } = requireFunctions('./lib/adapters/firestore.js');
 const BATCH = 10;
 const CLAIMERS = 20;
 const RACES_AT_ONCE = 8;

@@ -6,7 +6,7 @@ import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulator
 import { waitFor, waitForEffects } from '../../functions/test/harness/wait.ts';
 import { cannon } from '../lib/cannon.mjs';
 import { runAdmin } from '../lib/emulators.mjs';
-import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
+import { db, fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
 import { Ledger, auditBooks, booksTable, countOf, pointsAudit, randomInt, roundedSummary } from './books.mjs';
 import { sum } from '../lib/stats.mjs';
@@ -22,7 +22,6 @@ import { partners, vouchers } from './vouchers.mjs';
 import { trust } from './trust.mjs';
 import { settleDeliveries, startReceiver, webhookBooks } from './webhooks.mjs';
 
-const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { issueKey } = requireFunctions('./lib/data/kioskKeys.js');
 const { transactionsCollection } = requireFunctions('./lib/data/transactions.js');
 const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');

@@ -1,12 +1,11 @@
 // @ts-check
 // The load test's trust phase (contract §17), beside the mixed phase: docs/trust.md, Load and bench.
 import { requireFunctions } from '../lib/paths.mjs';
-import { fleetUserDoc, writeAll } from '../lib/fleet.mjs';
+import { db, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { countOf } from './books.mjs';
 import { phase, post, submitRecorded } from './bursts.mjs';
 
-const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { newKiosk } = requireFunctions('./lib/data/kiosks.js');
 const { issueKey } = requireFunctions('./lib/data/kioskKeys.js');
 
