@@ -114,8 +114,7 @@ function serveApiReference(apiUrl) {
   const pageFile = join(dir, 'index.html');
   /** @type {{ document: string, page: Buffer } | undefined} The last build. */
   let built;
-  /** @type {Promise<unknown>} */
-  let queue = Promise.resolve();
+  let queue = /** @type {Promise<unknown>} */ (Promise.resolve());
 
   async function currentPage() {
     const response = await fetch(`${apiUrl}/openapi.json`);

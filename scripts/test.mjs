@@ -105,8 +105,7 @@ const failures = /** @type {string[]} */ ([]);
 const tiers = /** @type {const} */ (['unit', 'integration', 'browser']);
 for (const tier of browserTests.length ? tiers : tiers.slice(0, 2)) {
   try {
-    /** @type {JestResults} */
-    const results = JSON.parse(readFileSync(join(resultsDir, `${tier}.json`), 'utf8'));
+    const results = /** @type {JestResults} */ (JSON.parse(readFileSync(join(resultsDir, `${tier}.json`), 'utf8')));
     passed += results.numPassedTests;
     failed += results.numFailedTests + results.numRuntimeErrorTestSuites;
     for (const suite of results.testResults) {

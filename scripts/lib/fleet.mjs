@@ -46,8 +46,7 @@ export function fleetUserWithHistory(
         balanceAfter,
         transaction: { id, ...deposit },
       });
-      /** @type {[any, Record<string, unknown>][]} */
-      const docs = [[firestore.collection('ledger').doc(id), entry]];
+      const docs = /** @type {[any, Record<string, unknown>][]} */ ([[firestore.collection('ledger').doc(id), entry]]);
       if (transactions) {
         const transaction = newTransaction({
           ...deposit,

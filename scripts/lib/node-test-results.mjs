@@ -8,8 +8,7 @@ export default async function* jestShapedResults(source) {
   /** @type {Map<string, { status: string, fullName: string, failureMessages: string[] }[]>} */
   const byFile = new Map();
   /** Names of the suites around the test that ends next, by nesting level. */
-  /** @type {string[]} */
-  const suites = [];
+  const suites = /** @type {string[]} */ ([]);
   for await (const { type, data } of source) {
     if (type === 'test:start') suites[data.nesting] = data.name;
     if (type !== 'test:pass' && type !== 'test:fail') continue;

@@ -27,10 +27,8 @@ export const docsOf = async (/** @type {string} */ collection, /** @type {string
 
 /** The ids answered per Idempotency-Key (two: work done twice), and what each stands for. @template [T=undefined] */
 export class AnswersByKey {
-  /** @type {Map<string, Set<string>>} */
-  ids = new Map();
-  /** @type {Map<string, T>} */
-  byId = new Map();
+  ids = /** @type {Map<string, Set<string>>} */ (new Map());
+  byId = /** @type {Map<string, T>} */ (new Map());
   /** @param {string} key @param {string} [id] absent: the key was sent and refused @param {T} [detail] */
   add(key, id, detail) {
     const ids = this.ids.get(key) ?? new Set();
@@ -48,18 +46,14 @@ export class AnswersByKey {
 }
 
 export class Ledger {
-  /** @type {Set<string>} */
-  counted = new Set();
+  counted = /** @type {Set<string>} */ (new Set());
   points = 0;
-  /** @type {Map<string, number>} */
-  byUser = new Map();
+  byUser = /** @type {Map<string, number>} */ (new Map());
   earnedBy = (/** @type {string} */ userId) => this.byUser.get(userId) ?? 0;
   /** By `<kioskId>_<UTC day of occurredAt>`, as kioskDays documents are named. */
   byKioskDay = new Map();
-  /** @type {Map<number, number>} */
-  statuses = new Map();
-  /** @type {number[]} */
-  latencies = [];
+  statuses = /** @type {Map<number, number>} */ (new Map());
+  latencies = /** @type {number[]} */ ([]);
   /** 5xx written by the service itself ({ error } bodies) but 503 `overloaded`: each one fails the books. */
   serviceErrors = 0;
   /** 503 `overloaded` (with Retry-After): the service protecting itself, nothing written; sent again, no fault. */

@@ -14,8 +14,7 @@ const RACES_AT_ONCE = 8;
 async function claimsPhase(run) {
   const { kiosks, users, ledger, options } = run;
   const key = (/** @type {number} */ i) => `claims-${process.pid}-${i}`;
-  /** @type {{ id: string, claim: { code: string } }[]} */
-  const deposits = [];
+  const deposits = /** @type {{ id: string, claim: { code: string } }[]} */ ([]);
   const singles = Math.ceil(options.claims / 2);
   await Promise.all(
     Array.from({ length: singles }, async (_, i) => {

@@ -50,8 +50,7 @@ async function seed() {
   await seedLifecycle(dormant, leavers);
   // A cap high enough that the hot user's 100 awards stay under it: this run measures the books, not the cap.
   await db().doc('config/rewards').set({ dailyPointsCap: 10_000_000, pointsExpireAfterMonths: EXPIRE_AFTER_MONTHS });
-  /** @type {{ id: string, apiKey: string }[]} */
-  const keyed = [];
+  const keyed = /** @type {{ id: string, apiKey: string }[]} */ ([]);
   for (const id of kioskIds) keyed.push({ id, ...(await issueKey(id, 'load test')) });
   const [kiosks, offlineKiosks] = [keyed.slice(0, options.kiosks), keyed.slice(options.kiosks)];
   return { kiosks, offlineKiosks, users, hotUser, spenders, dormant, leavers };
@@ -183,8 +182,7 @@ const retried = await settleDeliveries(run, receiver.webhookId);
 await receiver.close();
 const lag = transactions.map((doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis());
 
-/** @type {import('./books.mjs').Checks[]} */
-const phaseChecks = [];
+const phaseChecks = /** @type {import('./books.mjs').Checks[]} */ ([]);
 for (const { name, books } of STEPS.flat()) {
   if (!books) continue;
   const checked = /** @type {any} */ (await books(run, done[name], { transactions, done }));

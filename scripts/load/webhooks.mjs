@@ -89,12 +89,10 @@ export async function settleDeliveries({ api, admin }, webhookId, rounds = 3) {
  */
 export async function webhookBooks({ webhookId, seen }, retried) {
   const registeredAt = (await db().collection('webhooks').doc(webhookId).get()).createTime.toMillis();
-  /** @type {any[]} */
-  const events = (await db().collection('webhookEvents').select('type').get()).docs;
+  const events = /** @type {any[]} */ ((await db().collection('webhookEvents').select('type').get()).docs);
   const recorded = new Set(events.map((doc) => doc.id));
   const since = events.filter((doc) => doc.createTime.toMillis() > registeredAt);
-  /** @type {any[]} */
-  const deliveries = (await deliveriesOf(webhookId).select('eventId', 'status').get()).docs;
+  const deliveries = /** @type {any[]} */ ((await deliveriesOf(webhookId).select('eventId', 'status').get()).docs);
   const deliveredEvents = new Set(deliveries.map((doc) => doc.get('eventId')));
   const unsettled = deliveries.filter((doc) => ['pending', 'failed'].includes(doc.get('status'))).length;
   const undelivered = since.filter((doc) => !deliveredEvents.has(doc.id)).length;
@@ -107,8 +105,7 @@ export async function webhookBooks({ webhookId, seen }, retried) {
     'webhook signatures that did not verify': [seen.badSignatures, 0],
     'events received that the service never recorded': [unrecorded, 0],
   };
-  /** @type {Record<string, number>} */
-  const types = {};
+  const types = /** @type {Record<string, number>} */ ({});
   for (const doc of since) types[doc.get('type')] = (types[doc.get('type')] ?? 0) + 1;
   const createdAt = new Map(since.map((doc) => [doc.id, doc.createTime.toMillis()]));
   const lag = [...seen.delivered]

@@ -38,8 +38,7 @@ export async function measureWarm({ api, floor, endpoints, concurrencies, rounds
       const n = amount(connections);
       const floorPath = endpoint.name === 'GET /openapi.json' ? `/body?bytes=${bodyBytes}` : '/';
       await cannon(api, { connections, amount: connections * 2, build: endpoint.request });
-      /** @type {import('../host.mjs').Load[][]} */
-      const [floorRuns, apiRuns, dataRuns] = [[], [], []];
+      const [floorRuns, apiRuns, dataRuns] = /** @type {import('../host.mjs').Load[][]} */ ([[], [], []]);
       if (endpoint.dataFloor) await cannon(floor, { connections, amount: connections * 2, build: endpoint.dataFloor });
       for (let round = 0; round < rounds; round++) {
         const floorRequest = { method: 'GET', path: floorPath };
@@ -104,8 +103,7 @@ export async function measureClaims({ url, data, ...plan }) {
   };
   // A code for every claim of every concurrency: its warm-up of 2c and its rounds.
   const total = sum(plan.concurrencies.map((c) => plan.rounds * plan.amount(c) + 2 * c));
-  /** @type {string[]} */
-  const codes = [];
+  const codes = /** @type {string[]} */ ([]);
   const made = await cannon(url, {
     connections: 8,
     amount: total,
