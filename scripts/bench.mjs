@@ -1,4 +1,3 @@
-// @ts-check
 // `npm run bench [-- --quick] [--console] [--report-only] [--only=<section>]`: its flags in docs/performance.md (its
 // opening and "How the bench measures"), --console in docs/console.md.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';

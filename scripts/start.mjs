@@ -1,4 +1,3 @@
-// @ts-check
 // `npm start`: the local stack (README.md, "The two commands"). Ctrl-C or SIGTERM stops everything; a part stopping on
 // its own stops everything, exit 1.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,3 @@
-// @ts-check
 // `npm test`: lint, formatting, types (scripts, functions, console), build, the unit tests, the integration tests in
 // `firebase emulators:exec`, the console's browser tests against the whole stack, then one summary line.
 import { execFileSync, spawnSync } from 'node:child_process';

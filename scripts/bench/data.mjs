@@ -1,4 +1,3 @@
-// @ts-check
 // The bench's data, and per endpoint its n-th request: ids spread over n, so that concurrent requests touch different
 // documents.
 import { idTokenFor } from '../../functions/test/harness/auth.ts';

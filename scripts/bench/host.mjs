@@ -1,4 +1,3 @@
-// @ts-check
 // Hosting a function as Cloud Functions does (docs/performance.md, How the bench measures); the rotation of sizes.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';

@@ -1,4 +1,3 @@
-// @ts-check
 // The bench proper, run by scripts/bench.mjs inside `firebase emulators:exec` (docs/performance.md):
 //   node scripts/bench/run.mjs <results.json> [--quick] [--only=cold|warm|promotions|trust|claims]
 // The functions emulator only runs the triggers (the batch section) and the webhooks, with the tasks emulator.

@@ -1,4 +1,3 @@
-// @ts-check
 // What the load test and the bench seed (kiosks half a degree apart in south-west Germany), and the batched writes.
 import { requireFunctions } from './paths.mjs';
 

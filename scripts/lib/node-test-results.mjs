@@ -1,4 +1,3 @@
-// @ts-check
 // A reporter for Node's test runner (`node --test --test-reporter=<this file>`) that writes the results in the shape
 // `jest --json` writes them, so that `npm test` sums up the browser tests with the unit and integration tiers.
 import { basename } from 'node:path';

@@ -1,4 +1,3 @@
-// @ts-check
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,3 @@
-// @ts-check
 // The Ledger of the service's answers, and the books' checks of Firestore (docs/operations.md, Reliability and load).
 import { parseJson } from '../../kiosk-simulator/client.ts';
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';

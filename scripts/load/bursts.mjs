@@ -1,4 +1,3 @@
-// @ts-check
 // The requests outside autocannon (answers recorded in the ledger); the hot and retries phases (docs/operations.md).
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { KIOSK_RETRIES, postWithRetries, submitAsKiosk } from '../../kiosk-simulator/client.ts';

@@ -1,4 +1,3 @@
-// @ts-check
 // The load test's claims phase (contract §18, docs/claims.md). The claimers are fleet users, so the fleet's books
 // (users holding what was returned for them) include what they claimed.
 import { db } from '../lib/fleet.mjs';

@@ -1,4 +1,3 @@
-// @ts-check
 // The load test's expiry and erasures (§14, §15), beside the mixed phase (docs/operations.md, Reliability and load).
 import { pause } from '../../kiosk-simulator/client.ts';
 import { db, fleetUserDoc, writeAll } from '../lib/fleet.mjs';

@@ -1,4 +1,3 @@
-// @ts-check
 // The load test's mixed phase, points earned and spent at once (docs/operations.md, Reliability and load): what the
 // answers said is tallied, and its books hold Firestore to it.
 import { waitFor } from '../../functions/test/harness/wait.ts';

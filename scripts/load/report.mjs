@@ -1,4 +1,3 @@
-// @ts-check
 // RELIABILITY.md, every table generated (docs/operations.md, Reliability and load).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -1,4 +1,3 @@
-// @ts-check
 // The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs: the phases of STEPS, then their
 // books (docs/operations.md, Reliability and load).
 import { idTokenFor } from '../../functions/test/harness/auth.ts';

@@ -1,4 +1,3 @@
-// @ts-check
 // The load test's trust phase (contract §17), beside the mixed phase: docs/trust.md, Load and bench.
 import { requireFunctions } from '../lib/paths.mjs';
 import { db, fleetUserDoc, writeAll } from '../lib/fleet.mjs';

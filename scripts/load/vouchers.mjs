@@ -1,4 +1,3 @@
-// @ts-check
 // The load test's partners (§12) and vouchers phase (docs/operations.md, Reliability and load).
 import { db } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';

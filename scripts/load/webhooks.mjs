@@ -1,4 +1,3 @@
-// @ts-check
 // The load test's webhook receiver (§13) and its books (docs/operations.md, Reliability and load).
 import { once } from 'node:events';
 import { createServer } from 'node:http';

@@ -1,4 +1,3 @@
-// @ts-check
 // What must stay flat as the data grows (docs/performance.md), a warm instance per size, the sizes in rotation: the
 // throughput, kiosks nearby, a history page, a person's export (§15); and the expiry run (§14), a project per size run
 // in a worker thread loading the built functions, the due users' points put back and a day of its own for each run.

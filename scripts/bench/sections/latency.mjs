@@ -1,4 +1,3 @@
-// @ts-check
 // Cold start and warm latency, each against its floor (docs/performance.md, How the bench measures); part four's trust
 // and claims rows, each against a plain award.
 import { median, summarize, sum } from '../../lib/stats.mjs';

@@ -1,4 +1,3 @@
-// @ts-check
 // The sections whose triggers run in the functions emulator (docs/performance.md). A kiosk's backlog of `items` deposits
 // in one batch against single requests one and 16 at a time, rotating; per upload: time to the last answer, to every
 // effect complete, and the contention. Webhook delivery lag (§13): `events` adjustments through the API at a steady
