@@ -64,11 +64,9 @@ async function trustPhase(run) {
   const operators = await Promise.all(
     ['load-operator-1', 'load-operator-2'].map((uid) => idTokenFor(uid, { admin: true })),
   );
-  const holds = (await db().collection('holds').where('resolution', '==', null).get()).docs.map(
-    (/** @type {{ id: string }} */ doc) => doc.id,
-  );
+  const holds = (await db().collection('holds').where('resolution', '==', null).get()).docs.map((doc) => doc.id);
   const answers = await Promise.all(
-    holds.map((/** @type {string} */ id) =>
+    holds.map((id) =>
       Promise.all(
         ['release', 'reject'].map((verb, i) =>
           post(run, `/admin/holds/${id}/${verb}`, { authorization: `Bearer ${operators[i]}` }, { reason: 'load test' }),
@@ -113,11 +111,7 @@ export const trust = phase('trust', {
         ROGUE.deposits - awardable + expectedTrips.filter(Boolean).length,
       ],
       'holds decided exactly once (released + rejected)': [figures.released + figures.rejected, figures.held],
-      'holds answered 200 twice': [
-        answers.filter((pair) => pair.every((/** @type {{ status: number }} */ answer) => answer.status === 200))
-          .length,
-        0,
-      ],
+      'holds answered 200 twice': [answers.filter((pair) => pair.every((answer) => answer.status === 200)).length, 0],
     };
   },
 });
