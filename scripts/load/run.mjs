@@ -14,10 +14,9 @@ import { EXPIRE_AFTER_MONTHS, lifecycle, seedLifecycle } from './lifecycle.mjs';
 import { mixed } from './mixed.mjs';
 import { promotions } from './promotions.mjs';
 import { offline } from './offline.mjs';
-import { claims } from './claims.mjs';
 import { loadOptions } from './options.mjs';
 import { loadTables, writeReliabilityReport } from './report.mjs';
-import { partners, vouchers } from './vouchers.mjs';
+import { claims, partners, vouchers } from './vouchers.mjs';
 import { trust } from './trust.mjs';
 import { settleDeliveries, startReceiver, webhookBooks } from './webhooks.mjs';
 
