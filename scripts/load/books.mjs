@@ -127,7 +127,7 @@ export async function auditBooks(run, _, { transactions, done: { retries, offlin
   const days = rowsOf((await db().collection('kioskDays').get()).docs);
   const missingDays = [...ledger.byKioskDay.keys()].filter((id) => !days.some((day) => day.id === id));
   const offlineStored = transactions.filter((doc) => offlineIds.includes(doc.get('kioskId'))).length;
-  // An erased person keeps no notification (lifecycle.mjs), a deposit without a user tells nobody until claimed.
+  // An erased person keeps no notification (lifecycle phase), a deposit without a user tells nobody until claimed.
   const ofKept = transactions.filter((doc) => ![null, ...run.leavers].includes(doc.get('userId'))).length;
   const zero = { transactions: 0, plasticCount: 0, metalCount: 0, points: 0 };
   const stored = sum(transactions.map((doc) => doc.get('pointsEarned')));
