@@ -42,8 +42,7 @@ export function asTyped(/** @type {string} */ code, /** @type {number} */ i) {
  */
 async function voucherPhase(run, { partners: { tills, otherPartner }, mixed }) {
   const stored = await db().collection('redemptions').where('partnerId', '==', CAFE.id).get();
-  /** @type {any[]} */
-  const vouchers = stored.docs.filter((/** @type {any} */ doc) => doc.get('status') === 'issued');
+  const vouchers = stored.docs.filter((doc) => doc.get('status') === 'issued');
 
   const race = async (/** @type {any} */ voucher, /** @type {number} */ i) => {
     const path = `/partner/vouchers/${encodeURIComponent(asTyped(voucher.get('code'), i))}/use`;

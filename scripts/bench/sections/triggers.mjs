@@ -1,7 +1,7 @@
-// The sections whose triggers run in the functions emulator (docs/performance.md). A kiosk's backlog of `items` deposits
-// in one batch against single requests one and 16 at a time, rotating; per upload: time to the last answer, to every
-// effect complete, and the contention. Webhook delivery lag (§13): `events` adjustments through the API at a steady
-// pace to a receiver of this process; fan-out and deliveries run in the emulators: their figures.
+// The sections whose triggers run in the functions emulator (docs/performance.md). A kiosk's backlog of `items`
+// deposits in one batch against single requests one and 16 at a time, rotating; per upload: time to the last answer,
+// to every effect complete, and the contention. Webhook delivery lag (§13): `events` adjustments through the API at a
+// steady pace to a receiver of this process; fan-out and deliveries run in the emulators: their figures.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setBackgroundTriggers } from '../../../functions/test/harness/emulators.ts';
 import { startWebhookReceiver } from '../../../functions/test/harness/webhook-receiver.ts';
