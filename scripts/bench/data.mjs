@@ -5,7 +5,6 @@ import { db, fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from 
 import { requireFunctions } from '../lib/paths.mjs';
 import { functionEnv, inSequence } from './host.mjs';
 
-export { db };
 const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFunctions('./lib/data/kioskKeys.js');
 const { upsertReward } = requireFunctions('./lib/data/rewards.js');
 const { partnerKeys, upsertPartner } = requireFunctions('./lib/data/partners.js');

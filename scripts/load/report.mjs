@@ -42,12 +42,10 @@ function lastTestRun() {
 function show(value) {
   if (typeof value === 'number' && Number.isFinite(value))
     return Number.isInteger(value) ? String(value) : value.toFixed(1);
-  if (value && typeof value === 'object')
-    return (
-      Object.entries(value)
-        .map(([key, v]) => `${words(key)}: ${show(v)}`)
-        .join(', ') || 'none'
-    );
+  if (value && typeof value === 'object') {
+    const shown = Object.entries(value).map(([key, v]) => `${words(key)}: ${show(v)}`);
+    return shown.join(', ') || 'none';
+  }
   return value === undefined || value === null || Number.isNaN(value) ? 'n/a' : String(value);
 }
 

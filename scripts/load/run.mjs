@@ -14,13 +14,12 @@ import { requireFunctions } from '../lib/paths.mjs';
 import { Ledger, auditBooks, booksTable, countOf, pointsAudit, randomInt, roundedSummary } from './books.mjs';
 import { sum } from '../lib/stats.mjs';
 import { hot, phase, retries, submitRecorded, transactionBody } from './bursts.mjs';
-import { EXPIRE_AFTER_MONTHS, lifecycle, mixed, seedLifecycle } from './mixed.mjs';
+import { EXPIRE_AFTER_MONTHS, lifecycle, mixed, seedLifecycle, trust } from './mixed.mjs';
 import { promotions } from './promotions.mjs';
 import { offline } from './offline.mjs';
 import { loadOptions } from './options.mjs';
 import { loadTables, writeReliabilityReport } from './report.mjs';
 import { claims, partners, vouchers } from './vouchers.mjs';
-import { trust } from './trust.mjs';
 
 const { issueKey } = requireFunctions('./lib/data/kioskKeys.js');
 const { transactionsCollection } = requireFunctions('./lib/data/transactions.js');

@@ -1,7 +1,7 @@
 // Cold start and warm latency, each against its floor (docs/performance.md, How the bench measures); part four's trust
 // and claims rows, each against a plain award.
 import { median, summarize, sum } from '../../lib/stats.mjs';
-import { db } from '../data.mjs';
+import { db } from '../../lib/fleet.mjs';
 import { cannon, floorFunction, functionEnv, versus, withInstances } from '../host.mjs';
 /** @typedef {import('../host.mjs').FirstAnswer} FirstAnswer */
 
