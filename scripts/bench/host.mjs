@@ -4,7 +4,6 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { backendMs, cannon } from '../lib/cannon.mjs';
@@ -45,7 +44,7 @@ export const functionEnv = (extra = {}) => {
 
 /** The floor function's start options: floor.js, its packages resolved from functions/node_modules as the api's are. */
 export const floorFunction = () => ({
-  source: fileURLToPath(new URL('floor.js', import.meta.url)),
+  source: join(import.meta.dirname, 'floor.js'),
   env: functionEnv({ NODE_PATH: join(functionsDir, 'node_modules') }),
 });
 

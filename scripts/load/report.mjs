@@ -1,7 +1,6 @@
 // RELIABILITY.md, every table generated (docs/operations.md, Reliability and load).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { table, words } from '../lib/markdown.mjs';
 import { cacheDir, functionsDir, repoRoot } from '../lib/paths.mjs';
 
@@ -92,7 +91,7 @@ ${table(['Kind', 'File (functions/test/)', 'What (its describe blocks)', 'Last r
   writeFileSync(join(repoRoot, 'RELIABILITY.md'), text);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] === import.meta.filename) {
   if (!existsSync(FIGURES_FILE)) {
     console.error('No load figures yet: run `npm run loadtest` first.');
     process.exit(1);
