@@ -33,8 +33,6 @@ const STOP_TIMEOUT_MS = 20_000;
 /** The parts started after the first answer run at nice 10: on two cores they leave the emulators what they need. */
 const BACKGROUND_PRIORITY = 10;
 
-const bin = (/** @type {string} */ dir, /** @type {string} */ name) => join(dir, 'node_modules', '.bin', name);
-
 /** @type {{ proc: import('node:child_process').ChildProcess, stopSignal: NodeJS.Signals, exited: Promise<unknown> }[]} */
 const children = [];
 let stopping = false;
@@ -79,16 +77,13 @@ async function shutdown(code) {
 /** Never resolves: shutdown() ends the process. */
 const forever = () => new Promise(() => {});
 
-/** @param {string} message */
-function fail(message) {
-  console.error(`\n${message}`);
-  void shutdown(1);
-  return forever();
-}
-
 /** `promise`'s value; if it rejects, the stack stops with `what`, the reason and `hint`. */
 const orFail = (/** @type {string} */ what, /** @type {Promise<any>} */ promise, hint = '') =>
-  promise.catch((error) => fail(`${what}: ${error instanceof Error ? error.message : error}.${hint}`));
+  promise.catch((error) => {
+    console.error(`\n${what}: ${error instanceof Error ? error.message : error}.${hint}`);
+    void shutdown(1);
+    return forever();
+  });
 
 /** Between the steps of the start-up: once something stopped the stack, start nothing more. */
 const unlessStopping = () => (stopping ? forever() : Promise.resolve());
@@ -190,7 +185,7 @@ await unlessStopping();
 // emulator work, the watcher's first pass 3.5) would delay the emulators' own. The reference page builds when opened.
 serveApiReference(API);
 const maildev = ['--smtp', MAIL.smtpPort, '--ip', '127.0.0.1', '--web', MAIL.webPort, '--web-ip', '127.0.0.1'];
-startChild('maildev', bin(repoRoot, 'maildev'), maildev, { background: true });
+startChild('maildev', join(repoRoot, 'node_modules', '.bin', 'maildev'), maildev, { background: true });
 // `admin seed`'s report (what it made, lines to paste), which carries the demo data and the examples.
 const seeding = runAdmin(LOCAL_PROJECT_ID, ['seed'], lowerPriority).then(({ status, stdout, stderr }) => {
   if (status !== 0) throw new Error(`exit code ${status}: ${stderr.trim()}`);
