@@ -228,20 +228,6 @@ async function fleetPhase() {
   };
 }
 
-/**
- * The functions emulator starts a worker process per concurrent request (a cold burst of 50 spends a minute on it):
- * warm them so the fleet phase measures the service. A failed request is asked again a second later, so the waiting
- * callers do not keep the 2 cores busy while the workers start.
- */
-async function warmUp(timeoutMs = 120_000) {
-  const answered = async () => (await fetch(`${run.api}/`).catch(() => undefined))?.ok || undefined;
-  const worker = () => waitFor('a function worker', answered, timeoutMs, undefined, 1_000).catch(() => false);
-  const warm = await Promise.all(Array.from({ length: options.kiosks }, worker));
-  const count = warm.filter(Boolean).length;
-  const answeredIn = `only ${count} of ${options.kiosks} requests answered within ${timeoutMs / 1000} s`;
-  if (count < options.kiosks) console.log(`  ${answeredIn}; the fleet phase starts anyway`);
-}
-
 const fleet = phase('fleet', { intro: '{kiosks} kiosks for {duration} s', work: fleetPhase, books: auditBooks });
 /** The phases in the order they run; those of a list at once. */
 const STEPS = [fleet, hot, retries, offline, claims, [partners, promotions, mixed, lifecycle, trust], vouchers];
@@ -252,8 +238,15 @@ const done = {};
 const sizes = (/** @type {string} */ text) =>
   text.replace(/\{(\w+)\}/g, (_, size) => /** @type {any} */ (options)[size]);
 const receiver = await startReceiver(run);
+// The functions emulator starts a worker process per concurrent request (a cold burst of 50 spends a minute on it):
+// warm them so the fleet phase measures the service. A failed request is asked again a second later, so the waiting
+// callers do not keep the 2 cores busy while the workers start.
 console.log(`Warming ${options.kiosks} function workers...`);
-await warmUp();
+const answered = async () => (await fetch(`${run.api}/`).catch(() => undefined))?.ok || undefined;
+const worker = () => waitFor('a function worker', answered, 120_000, undefined, 1_000).catch(() => false);
+const warmed = (await Promise.all(Array.from({ length: options.kiosks }, worker))).filter(Boolean).length;
+if (warmed < options.kiosks)
+  console.log(`  only ${warmed} of ${options.kiosks} requests answered within 120 s; the fleet phase starts anyway`);
 for (const step of STEPS.map((each) => [each].flat())) {
   for (const { name, setup } of step) if (setup) done[name] = await setup(run);
   const work = async (/** @type {(typeof step)[number]} */ { name, intro, work }) => {
