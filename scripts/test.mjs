@@ -22,11 +22,8 @@ const PROBLEM =
   /Your function (was killed|timed out)|Failed to (start|handle|load)|Request to function failed|^⚠ {2}functions:|"severity":"(ERROR|WARNING)"/;
 const KEPT_PROBLEMS = 40;
 
-/**
- * The first line of a Jest failure message, colours stripped, passing over Jest's heading "● Test suite failed to run".
- * @param {string | undefined} message
- */
-const firstLine = (message) =>
+/** The first line of a Jest failure message, colours stripped, past Jest's heading "● Test suite failed to run". */
+const firstLine = (/** @type {string | undefined} */ message) =>
   stripVTControlCharacters(message ?? '')
     .split('\n')
     .map((line) => line.trim())

@@ -32,11 +32,8 @@ const ADMIN_KIOSK = {
   timezone: 'Europe/Berlin',
 };
 
-/**
- * A project for a section's `size`: its id, its Firestore (an app of its own), and an api instance's start options.
- * @param {string} size @param {Record<string, string>} [env]
- */
-export function sizeProject(size, env = {}) {
+/** A project for a section's `size`: its id, its Firestore (an app of its own), and an api instance's start options. */
+export function sizeProject(/** @type {string} */ size, /** @type {Record<string, string>} */ env = {}) {
   const projectId = `${process.env.GCLOUD_PROJECT}-${size}`;
   const app = requireFunctions('firebase-admin/app').initializeApp({ projectId }, projectId);
   /** @type {import('firebase-admin/firestore').Firestore} */

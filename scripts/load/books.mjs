@@ -95,11 +95,8 @@ export class Ledger {
   }
 }
 
-/**
- * Each row holds `expectedOf` (by field): found, how many do (the first that does not, named); expected, all.
- * @param {Row[]} rows @param {(row: Row) => Record<string, unknown>} expectedOf
- */
-export function each(rows, expectedOf) {
+/** Each row holds `expectedOf` (by field): found, how many do (the first that does not, named); expected, all. */
+export function each(/** @type {Row[]} */ rows, /** @type {(row: Row) => Record<string, unknown>} */ expectedOf) {
   const differing = rows.filter((row) => Object.entries(expectedOf(row)).some(([field, v]) => row[field] !== v));
   const first = differing[0];
   const note = first

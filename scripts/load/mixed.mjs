@@ -196,11 +196,8 @@ export async function seedLifecycle(dormant, leavers) {
   for (const id of dormant) await openBalance(id, 'load test');
 }
 
-/**
- * The users/{id} documents of `ids`, with `entries` (the points of its `kind` ledger entries) and `erased`.
- * @param {string[]} ids @param {string} kind
- */
-const usersWithEntries = async (ids, kind) =>
+/** The users/{id} documents of `ids`, with `entries` (the points of its `kind` ledger entries) and `erased`. */
+const usersWithEntries = async (/** @type {string[]} */ ids, /** @type {string} */ kind) =>
   Promise.all(
     (await docsOf('users', ids)).map(async (user) => {
       const ledger = db().collection('ledger').where('userId', '==', user.id).where('kind', '==', kind);
