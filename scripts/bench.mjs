@@ -1,4 +1,3 @@
-// @ts-check
 // `npm run bench [-- --quick] [--console] [--report-only] [--only=<section>]`: its flags in docs/performance.md (its
 // opening and "How the bench measures"), --console in docs/console.md.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,8 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { measureStart } from './bench/start.mjs';
 import { consoleSection, judge, report, spliceConsoleSection } from './bench/report.mjs';
-import { buildConsole } from './lib/console.mjs';
-import { EMULATORS, SERVICE_EMULATORS, buildFunctions, runInEmulators } from './lib/emulators.mjs';
+import { EMULATORS, SERVICE_EMULATORS, buildConsole, buildFunctions, runInEmulators } from './lib/emulators.mjs';
 import { cacheDir, repoRoot } from './lib/paths.mjs';
 
 const { values } = parseArgs({

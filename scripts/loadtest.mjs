@@ -1,4 +1,3 @@
-// @ts-check
 // `npm run loadtest`: builds the functions, starts the emulators for project demo-kiosk-rewards-load and runs
 // scripts/load/run.mjs in them; its flags (the phases' sizes, `--help`): scripts/load/options.mjs.
 import { join } from 'node:path';

@@ -1,12 +1,17 @@
-// @ts-check
 // `npm test`: lint, formatting, types (scripts, functions, console), build, the unit tests, the integration tests in
 // `firebase emulators:exec`, the console's browser tests against the whole stack, then one summary line.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { buildConsole, consoleDir } from './lib/console.mjs';
-import { EMULATORS, TEST_PROJECT_ID, buildFunctions, runInEmulators } from './lib/emulators.mjs';
+import {
+  EMULATORS,
+  TEST_PROJECT_ID,
+  buildConsole,
+  buildFunctions,
+  consoleDir,
+  runInEmulators,
+} from './lib/emulators.mjs';
 import { cacheDir, functionsDir, repoRoot } from './lib/paths.mjs';
 
 /**
@@ -17,24 +22,8 @@ const PROBLEM =
   /Your function (was killed|timed out)|Failed to (start|handle|load)|Request to function failed|^⚠ {2}functions:|"severity":"(ERROR|WARNING)"/;
 const KEPT_PROBLEMS = 40;
 
-/** @param {string[]} problems */
-function reportEmulatorProblems(problems) {
-  console.log(`\nEmulator output that may explain the failure (last ${KEPT_PROBLEMS} matching lines):`);
-  for (const line of problems.length ? problems : ['(none)']) console.log(`  ${line}`);
-  // The Firestore emulator writes lock timeouts only to its own log.
-  const firestoreLog = join(repoRoot, 'firestore-debug.log');
-  if (existsSync(firestoreLog)) {
-    const lockTimeouts =
-      readFileSync(firestoreLog, 'utf8').split('WARNING: Operation failed: Transaction lock timeout').length - 1;
-    console.log(`Firestore emulator transaction lock timeouts: ${lockTimeouts}`);
-  }
-}
-
-/**
- * The first line of a Jest failure message, colours stripped, passing over Jest's heading "● Test suite failed to run".
- * @param {string | undefined} message
- */
-const firstLine = (message) =>
+/** The first line of a Jest failure message, colours stripped, past Jest's heading "● Test suite failed to run". */
+const firstLine = (/** @type {string | undefined} */ message) =>
   stripVTControlCharacters(message ?? '')
     .split('\n')
     .map((line) => line.trim())
@@ -70,14 +59,12 @@ const jestArgs = (/** @type {'unit' | 'integration'} */ tier) => [
 const unit = spawnSync('npx', ['jest', ...jestArgs('unit')], { cwd: functionsDir, stdio: 'inherit' });
 
 // The integration tier's output, passed through, keeping the last problem lines.
-/** @type {string[]} */
-const problems = [];
-/** @param {string} line */
-function keepProblem(line) {
+const problems = /** @type {string[]} */ ([]);
+const keepProblem = (/** @type {string} */ line) => {
   if (!PROBLEM.test(line)) return;
   problems.push(line.length > 400 ? `${line.slice(0, 400)}…` : line);
   if (problems.length > KEPT_PROBLEMS) problems.shift();
-}
+};
 const integrationStatus = await runInEmulators({
   projectId: TEST_PROJECT_ID,
   cwd: functionsDir,
@@ -109,25 +96,21 @@ const browserStatus = browserTests.length
     })
   : 0;
 
-let passed = 0;
-let failed = 0;
-/** @type {string[]} */
-const failures = [];
+let [passed, failed] = [0, 0];
+const failures = /** @type {string[]} */ ([]);
 const tiers = /** @type {const} */ (['unit', 'integration', 'browser']);
 for (const tier of browserTests.length ? tiers : tiers.slice(0, 2)) {
   try {
-    /** @type {JestResults} */
-    const results = JSON.parse(readFileSync(join(resultsDir, `${tier}.json`), 'utf8'));
+    const results = /** @type {JestResults} */ (JSON.parse(readFileSync(join(resultsDir, `${tier}.json`), 'utf8')));
     passed += results.numPassedTests;
     failed += results.numFailedTests + results.numRuntimeErrorTestSuites;
     for (const suite of results.testResults) {
-      for (const test of suite.assertionResults.filter((assertion) => assertion.status === 'failed')) {
+      const failedTests = suite.assertionResults.filter((assertion) => assertion.status === 'failed');
+      for (const test of failedTests)
         failures.push(`${tier}: ${test.fullName}: ${firstLine(test.failureMessages.join('\n'))}`);
-      }
       // A suite that failed without a failed test did not run (or a hook of it threw).
-      if (suite.status === 'failed' && !suite.assertionResults.some((assertion) => assertion.status === 'failed')) {
+      if (suite.status === 'failed' && !failedTests.length)
         failures.push(`${tier}: ${relative(functionsDir, suite.name)}: ${firstLine(suite.message)}`);
-      }
     }
   } catch {
     console.error(`No results from the ${tier} tests.`);
@@ -135,7 +118,15 @@ for (const tier of browserTests.length ? tiers : tiers.slice(0, 2)) {
   }
 }
 if (failed > 0 || integrationStatus !== 0 || browserStatus !== 0) {
-  reportEmulatorProblems(problems);
+  console.log(`\nEmulator output that may explain the failure (last ${KEPT_PROBLEMS} matching lines):`);
+  for (const line of problems.length ? problems : ['(none)']) console.log(`  ${line}`);
+  // The Firestore emulator writes lock timeouts only to its own log.
+  const firestoreLog = join(repoRoot, 'firestore-debug.log');
+  if (existsSync(firestoreLog)) {
+    const lockTimeouts =
+      readFileSync(firestoreLog, 'utf8').split('WARNING: Operation failed: Transaction lock timeout').length - 1;
+    console.log(`Firestore emulator transaction lock timeouts: ${lockTimeouts}`);
+  }
   if (failures.length) console.log(`\nFailed:\n${failures.map((line) => `  ${line}`).join('\n')}`);
 }
 console.log(`${passed} passed, ${failed} failed`);

@@ -1,4 +1,3 @@
-// @ts-check
 // The console's figures (`node scripts/bench/console.mjs <results.json> [--quick]`, with Hosting): the first page's
 // JavaScript as Hosting compresses it, and navigation -> Fleet table rendered, empty HTTP cache.
 import { writeFileSync } from 'node:fs';

@@ -1,4 +1,3 @@
-// @ts-check
 // The bench's data, and per endpoint its n-th request: ids spread over n, so that concurrent requests touch different
 // documents.
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
@@ -6,7 +5,6 @@ import { db, fleetKioskDoc, fleetUserDoc, fleetUserWithHistory, writeAll } from 
 import { requireFunctions } from '../lib/paths.mjs';
 import { functionEnv, inSequence } from './host.mjs';
 
-export { db };
 const { issueKey, keyIdOf, newKioskKey, revokeKey } = requireFunctions('./lib/data/kioskKeys.js');
 const { upsertReward } = requireFunctions('./lib/data/rewards.js');
 const { partnerKeys, upsertPartner } = requireFunctions('./lib/data/partners.js');
@@ -34,11 +32,8 @@ const ADMIN_KIOSK = {
   timezone: 'Europe/Berlin',
 };
 
-/**
- * A project for a section's `size`: its id, its Firestore (an app of its own), and an api instance's start options.
- * @param {string} size @param {Record<string, string>} [env]
- */
-export function sizeProject(size, env = {}) {
+/** A project for a section's `size`: its id, its Firestore (an app of its own), and an api instance's start options. */
+export function sizeProject(/** @type {string} */ size, /** @type {Record<string, string>} */ env = {}) {
   const projectId = `${process.env.GCLOUD_PROJECT}-${size}`;
   const app = requireFunctions('firebase-admin/app').initializeApp({ projectId }, projectId);
   /** @type {import('firebase-admin/firestore').Firestore} */

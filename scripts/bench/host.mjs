@@ -1,11 +1,9 @@
-// @ts-check
 // Hosting a function as Cloud Functions does (docs/performance.md, How the bench measures); the rotation of sizes.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { backendMs, cannon } from '../lib/cannon.mjs';
@@ -46,7 +44,7 @@ export const functionEnv = (extra = {}) => {
 
 /** The floor function's start options: floor.js, its packages resolved from functions/node_modules as the api's are. */
 export const floorFunction = () => ({
-  source: fileURLToPath(new URL('floor.js', import.meta.url)),
+  source: join(import.meta.dirname, 'floor.js'),
   env: functionEnv({ NODE_PATH: join(functionsDir, 'node_modules') }),
 });
 

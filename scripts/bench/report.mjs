@@ -1,4 +1,3 @@
-// @ts-check
 // BENCHMARKS.md: the targets judged, then a table per section, a column per field of its rows. How each figure is
 // measured: docs/performance.md.
 import { table, words } from '../lib/markdown.mjs';

@@ -1,4 +1,3 @@
-// @ts-check
 // The bench proper, run by scripts/bench.mjs inside `firebase emulators:exec` (docs/performance.md):
 //   node scripts/bench/run.mjs <results.json> [--quick] [--only=cold|warm|promotions|trust|claims]
 // The functions emulator only runs the triggers (the batch section) and the webhooks, with the tasks emulator.
@@ -9,15 +8,10 @@ import { setBackgroundTriggers } from '../../functions/test/harness/emulators.ts
 import { MailCatcher } from '../../functions/test/harness/mail-catcher.ts';
 import { endpoints, seed } from './data.mjs';
 import { firstAnswer, floorFunction, functionEnv, logDir, withInstances } from './host.mjs';
-import { measureBatch } from './sections/batch.mjs';
-import { measureClaims } from './sections/claims.mjs';
-import { measureExpiry } from './sections/expiry.mjs';
-import { measureExport } from './sections/export.mjs';
-import { measureHistory, measureNearby, measureThroughput } from './sections/growth.mjs';
-import { measureColdStart, measureWarm } from './sections/latency.mjs';
-import { measureWebhookLag } from './sections/webhooks.mjs';
+import { measureBatch, measureWebhookLag } from './sections/triggers.mjs';
+import { measureExpiry, measureExport, measureHistory, measureNearby, measureThroughput } from './sections/growth.mjs';
+import { measureClaims, measureColdStart, measureTrust, measureWarm } from './sections/latency.mjs';
 import { measurePromotions } from './sections/promotions.mjs';
-import { measureTrust } from './sections/trust.mjs';
 
 const [resultsFile, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');

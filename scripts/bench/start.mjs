@@ -1,4 +1,3 @@
-// @ts-check
 // The start row: launch -> first 200 of a warm `npm start` against a bare `firebase emulators:start`, alternating, each
 // in a process group of its own ended as Ctrl-C ends it; before the bench's own emulators.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,3 @@
-// @ts-check
 // Load through autocannon: every load of the bench, and the load test's fleet phase.
 import autocannon from 'autocannon';
 

@@ -1,4 +1,5 @@
-// What the emulator suite needs on these machines, and the one launcher of a command inside `firebase emulators:exec`.
+// What the emulator suite needs on these machines (the functions built, the console Hosting serves built), and the one
+// launcher of a command inside `firebase emulators:exec`.
 import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -11,7 +12,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { waitFor } from '../../functions/test/harness/wait.ts';
 import { adminCli, cacheDir, functionsDir, repoRoot } from './paths.mjs';
@@ -35,19 +36,14 @@ const SDK_JAR_NAME = 'cloud-firestore-emulator.jar';
 const KNOWN_SDK_JAR = `/usr/lib/google-cloud-sdk/platform/cloud-firestore-emulator/${SDK_JAR_NAME}`;
 const FIRESTORE_MAIN_CLASS = 'com.google.cloud.datastore.emulator.firestore.CloudFirestore';
 
-function findSdkFirestoreJar() {
-  const listed = spawnSync('dpkg', ['-L', 'google-cloud-cli-firestore-emulator'], { encoding: 'utf8' });
-  const fromPackage = (listed.stdout ?? '').split('\n').find((line) => line.endsWith(`/${SDK_JAR_NAME}`));
-  if (fromPackage && existsSync(fromPackage)) return fromPackage;
-  return existsSync(KNOWN_SDK_JAR) ? KNOWN_SDK_JAR : undefined;
-}
-
 /** The Cloud SDK's Firestore emulator (its jar lacks Main-Class) via a launcher jar, else firebase-tools' download. */
 export function emulatorEnv() {
   // A burst of requests makes the functions emulator start one worker per request; on 2 cores dozens of them need
   // longer than the default 30 s to load.
   const env = { FUNCTIONS_DISCOVERY_TIMEOUT: '180' };
-  const sdkJar = findSdkFirestoreJar();
+  const listed = spawnSync('dpkg', ['-L', 'google-cloud-cli-firestore-emulator'], { encoding: 'utf8' });
+  const fromPackage = (listed.stdout ?? '').split('\n').find((line) => line.endsWith(`/${SDK_JAR_NAME}`));
+  const sdkJar = [fromPackage, KNOWN_SDK_JAR].find((jar) => jar && existsSync(jar));
   if (!sdkJar) return env;
   const launcherDir = join(cacheDir, 'firestore-launcher');
   const launcher = join(launcherDir, 'firestore-emulator-launcher.jar');
@@ -87,25 +83,25 @@ export const TSC = join(functionsDir, 'node_modules', '.bin', 'tsc');
  */
 export const COMPILE_ARGS = ['-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', buildInfo];
 
-/** @param {string} dir @returns {Generator<string>} */
-function* typeScriptSources(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* typeScriptSources(path);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield path;
-  }
+/** @param {string} path @returns {number} the newest modification time under `path` (0 when absent) */
+function modified(path) {
+  if (!existsSync(path)) return 0;
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return Math.max(stats.mtimeMs, ...readdirSync(path).map((name) => modified(join(path, name))));
 }
-
-const modified = (/** @type {string} */ path) => (existsSync(path) ? statSync(path).mtimeMs : 0);
 
 /** Each source's output in lib, its mtime (0: missing) and the mtime it needs (its source's, the settings'). */
 function sourcesAndOutputs() {
   const settings = Math.max(
     ...['tsconfig.json', 'tsconfig.build.json', 'package.json'].map((name) => modified(join(functionsDir, name))),
   );
-  return [...typeScriptSources(srcDir)].map((source) => {
-    const output = join(libDir, relative(srcDir, source).replace(/\.ts$/, '.js'));
-    return { output, outputTime: modified(output), needed: Math.max(modified(source), settings) };
+  const sources = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter(
+    (name) => name.endsWith('.ts') && !name.endsWith('.d.ts'),
+  );
+  return sources.map((name) => {
+    const output = join(libDir, name.replace(/\.ts$/, '.js'));
+    return { output, outputTime: modified(output), needed: Math.max(modified(join(srcDir, name)), settings) };
   });
 }
 
@@ -135,6 +131,18 @@ export function buildFunctions({ quiet = false } = {}) {
   }
   const now = new Date();
   utimesSync(buildInfo, now, now);
+}
+
+// The operator console, built by Vite into console/dist, which the Hosting emulator serves (firebase.json).
+export const consoleDir = join(repoRoot, 'console');
+/** What a build reads: a change to any of these makes console/dist stale. */
+const BUILD_INPUTS = ['src', 'index.html', 'public', 'vite.config.ts', 'package.json', 'tsconfig.json', '.env'];
+
+/** Builds the console (type-check, then `vite build`) unless console/dist is up to date. */
+export function buildConsole() {
+  const built = modified(join(consoleDir, 'dist', 'index.html'));
+  const inputs = Math.max(...BUILD_INPUTS.map((name) => modified(join(consoleDir, name))));
+  if (built < inputs) execFileSync('npm', ['run', '--silent', 'build'], { cwd: consoleDir, stdio: 'inherit' });
 }
 
 /**

@@ -1,4 +1,3 @@
-// @ts-check
 // What the load test and the bench seed (kiosks half a degree apart in south-west Germany), and the batched writes.
 import { requireFunctions } from './paths.mjs';
 
@@ -46,8 +45,7 @@ export function fleetUserWithHistory(
         balanceAfter,
         transaction: { id, ...deposit },
       });
-      /** @type {[any, Record<string, unknown>][]} */
-      const docs = [[firestore.collection('ledger').doc(id), entry]];
+      const docs = /** @type {[any, Record<string, unknown>][]} */ ([[firestore.collection('ledger').doc(id), entry]]);
       if (transactions) {
         const transaction = newTransaction({
           ...deposit,

@@ -1,4 +1,3 @@
-// @ts-check
 // The tables of BENCHMARKS.md and RELIABILITY.md: each drawn from data, its columns named after the data's fields.
 
 /** A field's name in words: `askedAgain` is "asked again". */

@@ -1,4 +1,3 @@
-// @ts-check
 // A reporter for Node's test runner (`node --test --test-reporter=<this file>`) that writes the results in the shape
 // `jest --json` writes them, so that `npm test` sums up the browser tests with the unit and integration tiers.
 import { basename } from 'node:path';
@@ -8,8 +7,7 @@ export default async function* jestShapedResults(source) {
   /** @type {Map<string, { status: string, fullName: string, failureMessages: string[] }[]>} */
   const byFile = new Map();
   /** Names of the suites around the test that ends next, by nesting level. */
-  /** @type {string[]} */
-  const suites = [];
+  const suites = /** @type {string[]} */ ([]);
   for await (const { type, data } of source) {
     if (type === 'test:start') suites[data.nesting] = data.name;
     if (type !== 'test:pass' && type !== 'test:fail') continue;

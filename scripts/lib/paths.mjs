@@ -1,9 +1,7 @@
-// @ts-check
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
-export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const repoRoot = join(import.meta.dirname, '..', '..');
 export const functionsDir = join(repoRoot, 'functions');
 export const cacheDir = join(repoRoot, '.cache');
 /** The operator CLI as built (functions/src/cli/admin.ts). */

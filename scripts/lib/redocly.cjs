@@ -24,11 +24,8 @@ function redocly(args) {
   });
 }
 
-/**
- * The reference page: one self-contained HTML file (Redoc and the document inlined, nothing loaded from a CDN).
- * @param {string} documentFile @param {string} pageFile
- */
-function buildReferencePage(documentFile, pageFile) {
+/** The reference page: one self-contained HTML file (Redoc and the document inlined, nothing loaded from a CDN). */
+function buildReferencePage(/** @type {string} */ documentFile, /** @type {string} */ pageFile) {
   return redocly(['build-docs', documentFile, '--inlineBundle', '--output', pageFile]);
 }
 

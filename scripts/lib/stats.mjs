@@ -1,4 +1,3 @@
-// @ts-check
 // Percentiles and medians, for the benchmark and the load test.
 
 /** Nearest-rank percentile of an ascending array. @param {number[]} sorted @param {number} p */

@@ -1,4 +1,3 @@
-// @ts-check
 // The Ledger of the service's answers, and the books' checks of Firestore (docs/operations.md, Reliability and load).
 import { parseJson } from '../../kiosk-simulator/client.ts';
 import { isOverloaded } from '../../kiosk-simulator/journal.ts';
@@ -27,10 +26,8 @@ export const docsOf = async (/** @type {string} */ collection, /** @type {string
 
 /** The ids answered per Idempotency-Key (two: work done twice), and what each stands for. @template [T=undefined] */
 export class AnswersByKey {
-  /** @type {Map<string, Set<string>>} */
-  ids = new Map();
-  /** @type {Map<string, T>} */
-  byId = new Map();
+  ids = /** @type {Map<string, Set<string>>} */ (new Map());
+  byId = /** @type {Map<string, T>} */ (new Map());
   /** @param {string} key @param {string} [id] absent: the key was sent and refused @param {T} [detail] */
   add(key, id, detail) {
     const ids = this.ids.get(key) ?? new Set();
@@ -48,18 +45,14 @@ export class AnswersByKey {
 }
 
 export class Ledger {
-  /** @type {Set<string>} */
-  counted = new Set();
+  counted = /** @type {Set<string>} */ (new Set());
   points = 0;
-  /** @type {Map<string, number>} */
-  byUser = new Map();
+  byUser = /** @type {Map<string, number>} */ (new Map());
   earnedBy = (/** @type {string} */ userId) => this.byUser.get(userId) ?? 0;
   /** By `<kioskId>_<UTC day of occurredAt>`, as kioskDays documents are named. */
   byKioskDay = new Map();
-  /** @type {Map<number, number>} */
-  statuses = new Map();
-  /** @type {number[]} */
-  latencies = [];
+  statuses = /** @type {Map<number, number>} */ (new Map());
+  latencies = /** @type {number[]} */ ([]);
   /** 5xx written by the service itself ({ error } bodies) but 503 `overloaded`: each one fails the books. */
   serviceErrors = 0;
   /** 503 `overloaded` (with Retry-After): the service protecting itself, nothing written; sent again, no fault. */
@@ -102,11 +95,8 @@ export class Ledger {
   }
 }
 
-/**
- * Each row holds `expectedOf` (by field): found, how many do (the first that does not, named); expected, all.
- * @param {Row[]} rows @param {(row: Row) => Record<string, unknown>} expectedOf
- */
-export function each(rows, expectedOf) {
+/** Each row holds `expectedOf` (by field): found, how many do (the first that does not, named); expected, all. */
+export function each(/** @type {Row[]} */ rows, /** @type {(row: Row) => Record<string, unknown>} */ expectedOf) {
   const differing = rows.filter((row) => Object.entries(expectedOf(row)).some(([field, v]) => row[field] !== v));
   const first = differing[0];
   const note = first
@@ -134,7 +124,7 @@ export async function auditBooks(run, _, { transactions, done: { retries, offlin
   const days = rowsOf((await db().collection('kioskDays').get()).docs);
   const missingDays = [...ledger.byKioskDay.keys()].filter((id) => !days.some((day) => day.id === id));
   const offlineStored = transactions.filter((doc) => offlineIds.includes(doc.get('kioskId'))).length;
-  // An erased person keeps no notification (lifecycle.mjs), a deposit without a user tells nobody until claimed.
+  // An erased person keeps no notification (lifecycle phase), a deposit without a user tells nobody until claimed.
   const ofKept = transactions.filter((doc) => ![null, ...run.leavers].includes(doc.get('userId'))).length;
   const zero = { transactions: 0, plasticCount: 0, metalCount: 0, points: 0 };
   const stored = sum(transactions.map((doc) => doc.get('pointsEarned')));

@@ -1,4 +1,3 @@
-// @ts-check
 // The requests outside autocannon (answers recorded in the ledger); the hot and retries phases (docs/operations.md).
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { KIOSK_RETRIES, postWithRetries, submitAsKiosk } from '../../kiosk-simulator/client.ts';
@@ -35,8 +34,7 @@ export const post = ({ api, ledger }, path, headers, body) =>
   postWithRetries(api, path, { headers, body }, KIOSK_RETRIES, { onResponse: ledger.response });
 
 export async function headersOf(/** @type {string[]} */ ids) {
-  /** @type {Map<string, Record<string, string>>} */
-  const headers = new Map();
+  const headers = /** @type {Map<string, Record<string, string>>} */ (new Map());
   for (const id of ids) headers.set(id, { authorization: `Bearer ${await idTokenFor(id)}` });
   return headers;
 }

@@ -1,8 +1,12 @@
-// @ts-check
 // The load test's mixed phase, points earned and spent at once (docs/operations.md, Reliability and load): what the
-// answers said is tallied, and its books hold Firestore to it.
+// answers said is tallied, and its books hold Firestore to it. Beside it the lifecycle phase, expiry and erasures (§14,
+// §15), and the trust phase (contract §17; docs/trust.md, Load and bench).
+import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { waitFor } from '../../functions/test/harness/wait.ts';
-import { db } from '../lib/fleet.mjs';
+import { pause } from '../../kiosk-simulator/client.ts';
+import { runAdmin } from '../lib/emulators.mjs';
+import { db, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
+import { requireFunctions } from '../lib/paths.mjs';
 import { AnswersByKey, countOf, docsOf, each, notificationsOf, randomInt } from './books.mjs';
 import { sum } from '../lib/stats.mjs';
 import { countRefusals, headersOf, phase, post, sendBlindly, submitRecorded, transactionBody } from './bursts.mjs';
@@ -79,7 +83,7 @@ async function mixedPhase(run) {
   const depositing = async () => {
     for (let round = 0; round < rounds; round++) {
       await Promise.all(
-        // Each spender at one kiosk: a spender at two of them seconds apart would be an impossible trip (trust.mjs).
+        // Each spender at one kiosk: a spender at two of them seconds apart would be an impossible trip (trust phase).
         kiosks.slice(0, spenders.length).map(async (kiosk, i) => {
           const body = transactionBody(kiosk.id, spenders[i]);
           const key = `mixed-${process.pid}-${round}-${i}`;
@@ -169,6 +173,222 @@ export const mixed = phase('mixed', {
       'redemption documents = redemptions answered': [storedCount, redemptions.byId.size],
       'cancelled redemption documents = redemptions cancelled': [cancelledCount, cancelled.size],
       'redemption notifications = redemptions not cancelled before announced': [told, toTell],
+    };
+  },
+});
+
+const { pointsModel } = requireFunctions('./lib/data/users.js');
+const { openBalance } = requireFunctions('./lib/services/ledgerBooks.js');
+const { addMonths, monthOf } = requireFunctions('./lib/domain/pointsExpiry.js');
+
+export const EXPIRE_AFTER_MONTHS = 6;
+/** What each dormant user holds from a month whose points expired on the 1st of this one. */
+const OLD_POINTS = 500;
+
+/** @param {string[]} dormant @param {string[]} leavers */
+export async function seedLifecycle(dormant, leavers) {
+  const oldMonth = addMonths(monthOf(new Date()), -(EXPIRE_AFTER_MONTHS + 1));
+  const oldPoints = { currentPoints: OLD_POINTS, totalPoints: OLD_POINTS, ...pointsModel({ [oldMonth]: OLD_POINTS }) };
+  await writeAll([
+    ...dormant.map((id, i) => [db().doc(`users/${id}`), { ...fleetUserDoc(`Dormant user ${i}`), ...oldPoints }]),
+    ...leavers.map((id, i) => [db().doc(`users/${id}`), fleetUserDoc(`Leaver ${i}`, `leaver-device-${i}`)]),
+  ]);
+  for (const id of dormant) await openBalance(id, 'load test');
+}
+
+/** The users/{id} documents of `ids`, with `entries` (the points of its `kind` ledger entries) and `erased`. */
+const usersWithEntries = async (/** @type {string[]} */ ids, /** @type {string} */ kind) =>
+  Promise.all(
+    (await docsOf('users', ids)).map(async (user) => {
+      const ledger = db().collection('ledger').where('userId', '==', user.id).where('kind', '==', kind);
+      const entries = (await ledger.get()).docs.map((/** @type {any} */ entry) => entry.get('points'));
+      return { ...user, entries: JSON.stringify(entries), erased: user.erasedAt !== undefined };
+    }),
+  );
+
+export const lifecycle = phase('lifecycle', {
+  async work(run) {
+    const { api, admin, kiosks, dormant, leavers, ledger } = run;
+    const rounds = run.options.mixedRounds;
+    const asSelf = await headersOf(leavers);
+    let refusedAsErased = 0;
+    const deposit = (/** @type {number} */ round) =>
+      Promise.all(
+        [...dormant, ...leavers].map(async (userId, i) => {
+          // One kiosk each: deposits at two of them seconds apart would be impossible trips (trust phase).
+          const kiosk = kiosks[i % kiosks.length];
+          const key = `lifecycle-${process.pid}-${round}-${i}`;
+          const answer = await submitRecorded(run, kiosk.apiKey, transactionBody(kiosk.id, userId), key);
+          if (answer.status === 404) refusedAsErased += 1;
+        }),
+      );
+    /** @param {string} userId @param {number} i */
+    const erase = async (userId, i) => {
+      const headers = i % 2 === 0 ? asSelf.get(userId) : admin;
+      for (let attempt = 1; ; attempt++) {
+        const response = await fetch(`${api}/user/${userId}`, { method: 'DELETE', headers });
+        const text = await response.text();
+        ledger.response(response.status, text);
+        if (response.status < 500 || attempt === 5) return JSON.parse(text);
+        await pause(500 * attempt);
+      }
+    };
+    const expiryRun = async () => JSON.parse((await runAdmin(run.projectId, ['expiry:run'])).stdout);
+
+    const half = Math.ceil(rounds / 2);
+    for (let round = 0; round < half; round++) await deposit(round);
+    const [runs, erasures] = await Promise.all([
+      Promise.all([expiryRun(), expiryRun()]),
+      Promise.all(leavers.map(erase)),
+      (async () => {
+        for (let round = half; round < rounds; round++) await deposit(round);
+      })(),
+    ]);
+    return {
+      runs,
+      figures: {
+        dormant: dormant.length,
+        leavers: leavers.length,
+        rounds,
+        expiryRunsAtOnce: runs.length,
+        usersExpiredByEachRun: runs.map((run) => run.expired.users).join(' + '),
+        erased: erasures.filter((answer) => answer.success).length,
+        depositsRefusedAsErased: refusedAsErased,
+      },
+    };
+  },
+  async books({ ledger, dormant, leavers }, { runs }) {
+    const expired = sum(runs.map((run) => run.expired.users));
+    const dormantUsers = each(await usersWithEntries(dormant, 'expire'), ({ id }) => ({
+      erased: false,
+      currentPoints: ledger.earnedBy(id),
+      totalPoints: OLD_POINTS + ledger.earnedBy(id),
+      entries: JSON.stringify([-OLD_POINTS]),
+    }));
+    const leaverUsers = each(await usersWithEntries(leavers, 'forfeit'), ({ id }) => ({
+      erased: true,
+      currentPoints: 0,
+      totalPoints: ledger.earnedBy(id),
+      entries: JSON.stringify(ledger.earnedBy(id) ? [-ledger.earnedBy(id)] : []),
+      name: undefined,
+    }));
+    const inboxes = leavers.map((id) => countOf(db().collection('users').doc(id).collection('notifications')));
+    return {
+      'dormant users expired by two expiry runs at once': [expired, dormant.length],
+      'dormant users with one expire entry of their old points': dormantUsers,
+      'leavers erased, with a forfeit of exactly their awards': leaverUsers,
+      'notifications kept for erased leavers': [sum(await Promise.all(inboxes)), 0],
+    };
+  },
+});
+
+const { newKiosk } = requireFunctions('./lib/data/kiosks.js');
+const { issueKey } = requireFunctions('./lib/data/kioskKeys.js');
+
+/** Items per minute of every kiosk: the fleet's deposits of the mixed phase stay far below 10 × this. */
+export const LIMITS = { kioskItemsPerMinute: 50, userItemsPerDay: 1_000_000, travelKmh: 250 };
+const ROGUE = { deposits: 25, items: 200, users: 5 };
+const PLACES = { berlin: { latitude: 52.52, longitude: 13.41 }, munich: { latitude: 48.14, longitude: 11.58 } };
+const MINUTE = 60_000;
+/** A traveller's deposits: where, and minutes after the first; `held` the impossible trips. */
+const TRIPS = /** @type {const} */ ([
+  ['berlin', 0, false],
+  ['munich', 30, true],
+  ['munich', 31, false],
+  ['berlin', 300, false],
+  ['munich', 310, true],
+]).map(([at, minutes, held]) => ({ at, minutes, held }));
+
+/** @param {import('./run.mjs').Run} run */
+async function trustPhase(run) {
+  const kioskIds = ['load-rogue-kiosk', 'load-berlin', 'load-munich'];
+  const [rogueKiosk, berlin, munich] = kioskIds;
+  const travellers = ['load-traveller-0', 'load-traveller-1'];
+  const users = [...Array.from({ length: ROGUE.users }, (_, i) => `load-rogue-user-${i}`), ...travellers];
+  const place = (/** @type {string} */ id) => (id === munich ? PLACES.munich : PLACES.berlin);
+  const kiosk = (/** @type {string} */ id) =>
+    newKiosk({ name: id, address: id, openingHours: '24/7', timezone: 'Europe/Berlin', location: place(id) });
+  await writeAll([
+    ...kioskIds.map((id) => [db().collection('kiosks').doc(id), kiosk(id)]),
+    ...users.map((id) => [db().collection('users').doc(id), fleetUserDoc(id)]),
+  ]);
+  const keys = Object.fromEntries(
+    await Promise.all(kioskIds.map(async (id) => [id, (await issueKey(id, 'load test')).apiKey])),
+  );
+  /** @param {string} kioskId @param {{ userId: string, plasticCount: number, metalCount: number }} body @param {string} key */
+  const deposit = async (kioskId, body, key) =>
+    (await submitRecorded(run, keys[kioskId], { kioskId, ...body }, key)).body?.transaction;
+
+  const rogue = await Promise.all(
+    Array.from({ length: ROGUE.deposits }, (_, i) =>
+      deposit(rogueKiosk, { userId: users[i % ROGUE.users], plasticCount: ROGUE.items, metalCount: 0 }, `rogue-${i}`),
+    ),
+  );
+  const base = Date.now() - 12 * 60 * MINUTE;
+  const trips = await Promise.all(
+    travellers.map(async (userId) => {
+      const answers = [];
+      for (const [i, { at, minutes }] of TRIPS.entries()) {
+        const occurredAt = new Date(base + minutes * MINUTE).toISOString();
+        const body = { userId, plasticCount: 1, metalCount: 0, occurredAt };
+        answers.push(await deposit(at === 'berlin' ? berlin : munich, body, `${userId}-${i}`));
+      }
+      return answers;
+    }),
+  );
+
+  // Two operators act on every open hold at once: one releases, the other rejects.
+  const operators = await Promise.all(
+    ['load-operator-1', 'load-operator-2'].map((uid) => idTokenFor(uid, { admin: true })),
+  );
+  const holds = (await db().collection('holds').where('resolution', '==', null).get()).docs.map((doc) => doc.id);
+  const answers = await Promise.all(
+    holds.map((id) =>
+      Promise.all(
+        ['release', 'reject'].map((verb, i) =>
+          post(run, `/admin/holds/${id}/${verb}`, { authorization: `Bearer ${operators[i]}` }, { reason: 'load test' }),
+        ),
+      ),
+    ),
+  );
+  const count = (/** @type {string} */ field, /** @type {unknown} */ value) =>
+    countOf(db().collection('holds').where(field, '==', value));
+  const held = (/** @type {any[]} */ list) => list.filter((transaction) => transaction?.status === 'held');
+  const figures = {
+    'rogue deposits': rogue.length,
+    'rogue deposits held': held(rogue).length,
+    'trips held': held(trips.flat()).length,
+    held: holds.length,
+    released: await count('resolution', 'released'),
+    rejected: await count('resolution', 'rejected'),
+  };
+  return { figures, rogue, trips, answers };
+}
+
+export const trust = phase('trust', {
+  // The limits, before the phases that deposit under them start.
+  setup: () => db().doc('config/risk').set(LIMITS),
+  work: trustPhase,
+  async books(_, { figures, rogue, trips, answers }) {
+    const awardable = Math.floor((10 * LIMITS.kioskItemsPerMinute) / ROGUE.items);
+    const expectedTrips = trips.flatMap((answers) => answers.map((_, i) => TRIPS[i].held));
+    const reasons = (/** @type {any} */ transaction) => (transaction?.holdReasons ?? []).join();
+    return {
+      'rogue deposits held: every one past the limit': [figures['rogue deposits held'], ROGUE.deposits - awardable],
+      'rogue holds for kiosk-throughput alone': [
+        rogue.filter((t) => t?.status === 'held' && reasons(t) === 'kiosk-throughput').length,
+        ROGUE.deposits - awardable,
+      ],
+      'trips held exactly when impossible': [
+        trips.flat().filter((t, i) => (t?.status === 'held') === expectedTrips[i]).length,
+        expectedTrips.length,
+      ],
+      'holds of the whole run = rogue and travel holds': [
+        await countOf(db().collection('holds')),
+        ROGUE.deposits - awardable + expectedTrips.filter(Boolean).length,
+      ],
+      'holds decided exactly once (released + rejected)': [figures.released + figures.rejected, figures.held],
+      'holds answered 200 twice': [answers.filter((pair) => pair.every((answer) => answer.status === 200)).length, 0],
     };
   },
 });

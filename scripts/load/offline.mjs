@@ -1,4 +1,3 @@
-// @ts-check
 // The load test's offline phase: kiosk simulators journal days of deposits, then upload them (docs/operations.md).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,3 @@
-// @ts-check
 // The load test's size flags, read by scripts/loadtest.mjs (before it starts the emulators) and scripts/load/run.mjs.
 import { parseArgs } from 'node:util';
 

@@ -1,4 +1,3 @@
-// @ts-check
 // The load test's promotions (contract §16, docs/operations.md): the mixed and lifecycle phases race for the budget.
 import { requireFunctions } from '../lib/paths.mjs';
 import { phase, post } from './bursts.mjs';

@@ -1,8 +1,6 @@
-// @ts-check
 // RELIABILITY.md, every table generated (docs/operations.md, Reliability and load).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { table, words } from '../lib/markdown.mjs';
 import { cacheDir, functionsDir, repoRoot } from '../lib/paths.mjs';
 
@@ -43,12 +41,10 @@ function lastTestRun() {
 function show(value) {
   if (typeof value === 'number' && Number.isFinite(value))
     return Number.isInteger(value) ? String(value) : value.toFixed(1);
-  if (value && typeof value === 'object')
-    return (
-      Object.entries(value)
-        .map(([key, v]) => `${words(key)}: ${show(v)}`)
-        .join(', ') || 'none'
-    );
+  if (value && typeof value === 'object') {
+    const shown = Object.entries(value).map(([key, v]) => `${words(key)}: ${show(v)}`);
+    return shown.join(', ') || 'none';
+  }
   return value === undefined || value === null || Number.isNaN(value) ? 'n/a' : String(value);
 }
 
@@ -95,7 +91,7 @@ ${table(['Kind', 'File (functions/test/)', 'What (its describe blocks)', 'Last r
   writeFileSync(join(repoRoot, 'RELIABILITY.md'), text);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] === import.meta.filename) {
   if (!existsSync(FIGURES_FILE)) {
     console.error('No load figures yet: run `npm run loadtest` first.');
     process.exit(1);

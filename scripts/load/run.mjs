@@ -1,30 +1,32 @@
-// @ts-check
 // The load test proper, run inside `firebase emulators:exec` by scripts/loadtest.mjs: the phases of STEPS, then their
 // books (docs/operations.md, Reliability and load).
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { text } from 'node:stream/consumers';
 import { idTokenFor } from '../../functions/test/harness/auth.ts';
 import { apiUrl, discoverEmulators } from '../../functions/test/harness/emulators.ts';
 import { waitFor, waitForEffects } from '../../functions/test/harness/wait.ts';
+import { postWithRetries } from '../../kiosk-simulator/client.ts';
 import { cannon } from '../lib/cannon.mjs';
-import { fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
+import { runAdmin } from '../lib/emulators.mjs';
+import { db, fleetKioskDoc, fleetUserDoc, writeAll } from '../lib/fleet.mjs';
 import { requireFunctions } from '../lib/paths.mjs';
-import { Ledger, auditBooks, booksTable, pointsAudit, randomInt, roundedSummary } from './books.mjs';
+import { Ledger, auditBooks, booksTable, countOf, pointsAudit, randomInt, roundedSummary } from './books.mjs';
 import { sum } from '../lib/stats.mjs';
 import { hot, phase, retries, submitRecorded, transactionBody } from './bursts.mjs';
-import { pendingEffects, sweepEffects, waitForTriggersToSettle } from './effects.mjs';
-import { EXPIRE_AFTER_MONTHS, lifecycle, seedLifecycle } from './lifecycle.mjs';
-import { mixed } from './mixed.mjs';
+import { EXPIRE_AFTER_MONTHS, lifecycle, mixed, seedLifecycle, trust } from './mixed.mjs';
 import { promotions } from './promotions.mjs';
 import { offline } from './offline.mjs';
-import { claims } from './claims.mjs';
 import { loadOptions } from './options.mjs';
 import { loadTables, writeReliabilityReport } from './report.mjs';
-import { partners, vouchers } from './vouchers.mjs';
-import { trust } from './trust.mjs';
-import { settleDeliveries, startReceiver, webhookBooks } from './webhooks.mjs';
+import { claims, partners, vouchers } from './vouchers.mjs';
 
-const { db } = requireFunctions('./lib/adapters/firestore.js');
 const { issueKey } = requireFunctions('./lib/data/kioskKeys.js');
 const { transactionsCollection } = requireFunctions('./lib/data/transactions.js');
+const { EFFECTS_PENDING } = requireFunctions('./lib/data/pendingEffects.js');
+const { Webhook } = requireFunctions('standardwebhooks');
+const { WEBHOOK_EVENT_TYPES } = requireFunctions('./lib/model/webhookEventTypes.js');
+const FAILING_SHARE = 0.1;
 
 const options = loadOptions(process.argv.slice(2));
 const emulators = await discoverEmulators();
@@ -50,8 +52,7 @@ async function seed() {
   await seedLifecycle(dormant, leavers);
   // A cap high enough that the hot user's 100 awards stay under it: this run measures the books, not the cap.
   await db().doc('config/rewards').set({ dailyPointsCap: 10_000_000, pointsExpireAfterMonths: EXPIRE_AFTER_MONTHS });
-  /** @type {{ id: string, apiKey: string }[]} */
-  const keyed = [];
+  const keyed = /** @type {{ id: string, apiKey: string }[]} */ ([]);
   for (const id of kioskIds) keyed.push({ id, ...(await issueKey(id, 'load test')) });
   const [kiosks, offlineKiosks] = [keyed.slice(0, options.kiosks), keyed.slice(options.kiosks)];
   return { kiosks, offlineKiosks, users, hotUser, spenders, dormant, leavers };
@@ -68,6 +69,117 @@ const run = {
   ledger: new Ledger(),
 };
 /** @typedef {typeof run} Run what every phase is given: the seeded kiosks and users, the sizes, the ledger */
+
+/** The webhook receiver (§13): 503 until it has the secret, then 500 to FAILING_SHARE at random. @param {Run} run */
+async function startReceiver({ api, admin }) {
+  const seen = {
+    attempts: 0,
+    refusedOnPurpose: 0,
+    badSignatures: 0,
+    /** Event id (`webhook-id`) → when each 2xx was answered (ms since epoch). */
+    delivered: /** @type {Map<string, number[]>} */ (new Map()),
+  };
+  /** @type {{ verify(body: string, headers: Record<string, string>): unknown } | undefined} */
+  let verifier;
+  const server = createServer(async (request, response) => {
+    const body = await text(request);
+    seen.attempts += 1;
+    const id = String(request.headers['webhook-id']);
+    let status = verifier ? 204 : 503;
+    try {
+      verifier?.verify(body, /** @type {any} */ (request.headers));
+    } catch {
+      seen.badSignatures += 1;
+      status = 400;
+    }
+    if (status === 204 && Math.random() < FAILING_SHARE) {
+      seen.refusedOnPurpose += 1;
+      status = 500;
+    }
+    if (status === 204) seen.delivered.set(id, [...(seen.delivered.get(id) ?? []), Date.now()]);
+    response.writeHead(status).end();
+  });
+  await once(server.listen(0, '127.0.0.1'), 'listening');
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  const url = `http://127.0.0.1:${port}/load-test-hooks`;
+  const body = { url, events: WEBHOOK_EVENT_TYPES, description: 'load test receiver' };
+  const answer = await postWithRetries(api, '/admin/webhooks', { headers: admin, body });
+  if (answer.status !== 201) throw new Error(`webhook registration: ${answer.status} ${JSON.stringify(answer.body)}`);
+  verifier = new Webhook(answer.body.webhook.secret);
+  return {
+    webhookId: /** @type {string} */ (answer.body.webhook.id),
+    seen,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+const deliveriesOf = (/** @type {string} */ webhookId) =>
+  db().collection('webhookDeliveries').where('webhookId', '==', webhookId);
+
+/** @param {Run} run @param {string} webhookId */
+async function settleDeliveries({ api, admin }, webhookId, rounds = 3) {
+  const pending = () => countOf(deliveriesOf(webhookId).where('status', '==', 'pending'));
+  let retried = 0;
+  for (let round = 0; ; round++) {
+    await waitFor(
+      `every delivery to the load test's receiver to end succeeded or failed`,
+      async () => ((await pending()) === 0 ? true : undefined),
+      300_000,
+      async () => `${await pending()} deliveries still pending`,
+      1_000,
+    );
+    const failed = (await deliveriesOf(webhookId).where('status', '==', 'failed').get()).docs;
+    if (failed.length === 0 || round === rounds) return retried;
+    for (const doc of failed) {
+      const path = `/admin/webhooks/${webhookId}/deliveries/${doc.id}/retry`;
+      const answer = await postWithRetries(api, path, { headers: admin, body: undefined });
+      if (answer.status !== 200) throw new Error(`retry of ${doc.id}: ${answer.status}`);
+      retried += 1;
+    }
+  }
+}
+
+/**
+ * The webhooks' books and what the receiver saw (lag: the event's commit to the receiver's first 2xx).
+ * @param {Awaited<ReturnType<typeof startReceiver>>} receiver @param {number} retried
+ */
+async function webhookBooks({ webhookId, seen }, retried) {
+  const registeredAt = (await db().collection('webhooks').doc(webhookId).get()).createTime?.toMillis() ?? 0;
+  const events = /** @type {any[]} */ ((await db().collection('webhookEvents').select('type').get()).docs);
+  const recorded = new Set(events.map((doc) => doc.id));
+  const since = events.filter((doc) => doc.createTime.toMillis() > registeredAt);
+  const deliveries = /** @type {any[]} */ ((await deliveriesOf(webhookId).select('eventId', 'status').get()).docs);
+  const deliveredEvents = new Set(deliveries.map((doc) => doc.get('eventId')));
+  const unsettled = deliveries.filter((doc) => ['pending', 'failed'].includes(doc.get('status'))).length;
+  const undelivered = since.filter((doc) => !deliveredEvents.has(doc.id)).length;
+  const unanswered = since.filter((doc) => !seen.delivered.has(doc.id)).length;
+  const unrecorded = [...seen.delivered.keys()].filter((id) => !recorded.has(id)).length;
+  const checks = {
+    'events since the registration with no delivery to the receiver': [undelivered, 0],
+    'events since the registration the receiver never answered 2xx': [unanswered, 0],
+    'deliveries left pending or failed': [unsettled, 0],
+    'webhook signatures that did not verify': [seen.badSignatures, 0],
+    'events received that the service never recorded': [unrecorded, 0],
+  };
+  const types = /** @type {Record<string, number>} */ ({});
+  for (const doc of since) types[doc.get('type')] = (types[doc.get('type')] ?? 0) + 1;
+  const createdAt = new Map(since.map((doc) => [doc.id, doc.createTime.toMillis()]));
+  const lag = [...seen.delivered]
+    .filter(([id]) => createdAt.has(id))
+    .map(([id, times]) => times[0] - createdAt.get(id));
+  const figures = {
+    eventsSinceTheRegistration: since.length,
+    types,
+    // Also of events recorded just before the registration whose fan-out ran after it.
+    deliveries: deliveries.length,
+    attempts: seen.attempts,
+    refusedOnPurpose: seen.refusedOnPurpose,
+    retriedByTheOperator: retried,
+    deliveredMoreThanOnce: [...seen.delivered.values()].filter((times) => times.length > 1).length,
+    lagMs: roundedSummary(lag),
+  };
+  return { checks, figures };
+}
 
 async function fleetPhase() {
   const { api, kiosks, users, ledger } = run;
@@ -116,20 +228,6 @@ async function fleetPhase() {
   };
 }
 
-/**
- * The functions emulator starts a worker process per concurrent request (a cold burst of 50 spends a minute on it):
- * warm them so the fleet phase measures the service. A failed request is asked again a second later, so the waiting
- * callers do not keep the 2 cores busy while the workers start.
- */
-async function warmUp(timeoutMs = 120_000) {
-  const answered = async () => (await fetch(`${run.api}/`).catch(() => undefined))?.ok || undefined;
-  const worker = () => waitFor('a function worker', answered, timeoutMs, undefined, 1_000).catch(() => false);
-  const warm = await Promise.all(Array.from({ length: options.kiosks }, worker));
-  const count = warm.filter(Boolean).length;
-  const answeredIn = `only ${count} of ${options.kiosks} requests answered within ${timeoutMs / 1000} s`;
-  if (count < options.kiosks) console.log(`  ${answeredIn}; the fleet phase starts anyway`);
-}
-
 const fleet = phase('fleet', { intro: '{kiosks} kiosks for {duration} s', work: fleetPhase, books: auditBooks });
 /** The phases in the order they run; those of a list at once. */
 const STEPS = [fleet, hot, retries, offline, claims, [partners, promotions, mixed, lifecycle, trust], vouchers];
@@ -140,8 +238,15 @@ const done = {};
 const sizes = (/** @type {string} */ text) =>
   text.replace(/\{(\w+)\}/g, (_, size) => /** @type {any} */ (options)[size]);
 const receiver = await startReceiver(run);
+// The functions emulator starts a worker process per concurrent request (a cold burst of 50 spends a minute on it):
+// warm them so the fleet phase measures the service. A failed request is asked again a second later, so the waiting
+// callers do not keep the 2 cores busy while the workers start.
 console.log(`Warming ${options.kiosks} function workers...`);
-await warmUp();
+const answered = async () => (await fetch(`${run.api}/`).catch(() => undefined))?.ok || undefined;
+const worker = () => waitFor('a function worker', answered, 120_000, undefined, 1_000).catch(() => false);
+const warmed = (await Promise.all(Array.from({ length: options.kiosks }, worker))).filter(Boolean).length;
+if (warmed < options.kiosks)
+  console.log(`  only ${warmed} of ${options.kiosks} requests answered within 120 s; the fleet phase starts anyway`);
 for (const step of STEPS.map((each) => [each].flat())) {
   for (const { name, setup } of step) if (setup) done[name] = await setup(run);
   const work = async (/** @type {(typeof step)[number]} */ { name, intro, work }) => {
@@ -154,18 +259,36 @@ for (const step of STEPS.map((each) => [each].flat())) {
   };
   await Promise.all(step.filter((phase) => phase.work).map(work));
 }
+// The end of the run: the triggers drain (until none is pending, or their number stalls for a minute: what is left
+// then, no trigger will finish), then the effects sweep, racing any trigger still at work.
+/** Every kind whose trigger tells, counts or delivers, and users: the sweep finishes an erasure. */
+const SWEPT = ['transactions', 'redemptions', 'alerts', 'expiryReminders', 'webhookEvents', 'voucherUses', 'users'];
+const pendingEffects = async () => {
+  const count = (/** @type {string} */ name) => countOf(db().collection(name).where(EFFECTS_PENDING, '==', true));
+  return Object.fromEntries(await Promise.all(SWEPT.map(async (name) => [name, await count(name)])));
+};
 console.log('Waiting for the triggers to drain...');
-const leftByTriggers = await waitForTriggersToSettle();
+let [fewest, fellAt, leftByTriggers] = [Infinity, Date.now(), {}];
+const settled = async () => {
+  leftByTriggers = await pendingEffects();
+  const total = sum(Object.values(leftByTriggers));
+  if (total < fewest) [fewest, fellAt] = [total, Date.now()];
+  return total === 0 || Date.now() - fellAt > 60_000 ? true : undefined;
+};
+const stillPending = async () => `still pending: ${JSON.stringify(leftByTriggers)}`;
+await waitFor('the triggers to finish or stall for 60 s', settled, 600_000, stillPending, 1_000);
 console.log(`Effects still pending: ${JSON.stringify(leftByTriggers)}; running the effects sweep...`);
-const swept = await sweepEffects(run.projectId);
+const sweep = await runAdmin(run.projectId, ['effects:sweep', '--min-age', '0']);
+if (sweep.status !== 0) throw new Error(`effects:sweep failed (exit ${sweep.status}): ${sweep.stderr.trim()}`);
+/** @type {Record<string, { pending: number, completed: number, failed: number }>} */
+const swept = JSON.parse(sweep.stdout);
 const transactions = await waitForEffects(transactionsCollection(), 'all', { timeoutMs: 120_000, intervalMs: 1000 });
 console.log('Waiting for the webhook deliveries to end; retrying those that failed...');
 const retried = await settleDeliveries(run, receiver.webhookId);
 await receiver.close();
 const lag = transactions.map((doc) => doc.get('effects.completedAt').toMillis() - doc.get('createdAt').toMillis());
 
-/** @type {import('./books.mjs').Checks[]} */
-const phaseChecks = [];
+const phaseChecks = /** @type {import('./books.mjs').Checks[]} */ ([]);
 for (const { name, books } of STEPS.flat()) {
   if (!books) continue;
   const checked = /** @type {any} */ (await books(run, done[name], { transactions, done }));

@@ -1,7 +1,8 @@
-// @ts-check
-// Cold start and warm latency, each against its floor (docs/performance.md, How the bench measures).
-import { median, summarize } from '../../lib/stats.mjs';
-import { cannon, floorFunction, functionEnv, withInstances } from '../host.mjs';
+// Cold start and warm latency, each against its floor (docs/performance.md, How the bench measures); part four's trust
+// and claims rows, each against a plain award.
+import { median, summarize, sum } from '../../lib/stats.mjs';
+import { db } from '../../lib/fleet.mjs';
+import { cannon, floorFunction, functionEnv, versus, withInstances } from '../host.mjs';
 /** @typedef {import('../host.mjs').FirstAnswer} FirstAnswer */
 
 /**
@@ -36,8 +37,7 @@ export async function measureWarm({ api, floor, endpoints, concurrencies, rounds
       const n = amount(connections);
       const floorPath = endpoint.name === 'GET /openapi.json' ? `/body?bytes=${bodyBytes}` : '/';
       await cannon(api, { connections, amount: connections * 2, build: endpoint.request });
-      /** @type {import('../host.mjs').Load[][]} */
-      const [floorRuns, apiRuns, dataRuns] = [[], [], []];
+      const [floorRuns, apiRuns, dataRuns] = /** @type {import('../host.mjs').Load[][]} */ ([[], [], []]);
       if (endpoint.dataFloor) await cannon(floor, { connections, amount: connections * 2, build: endpoint.dataFloor });
       for (let round = 0; round < rounds; round++) {
         const floorRequest = { method: 'GET', path: floorPath };
@@ -66,4 +66,56 @@ export async function measureWarm({ api, floor, endpoints, concurrencies, rounds
     }
   }
   return rows;
+}
+
+const TRUST_OFF = { kioskItemsPerMinute: null, userItemsPerDay: null, travelKmh: null };
+const TRUST_ON = { kioskItemsPerMinute: 1_000_000, userItemsPerDay: 1_000_000, travelKmh: 1_000_000 };
+
+/**
+ * Trust (§17): an award with every check on (limits so high nothing is held, yet each judged) against every check off,
+ * rounds alternating on one warm instance: config/risk is read with every award, so a write switches them.
+ * @param {{ url: string, endpoint: import('../data.mjs').Endpoint } & import('../host.mjs').VersusPlan} plan
+ */
+export async function measureTrust({ url, endpoint, ...plan }) {
+  const risk = db().doc('config/risk');
+  const checks = (/** @type {typeof TRUST_ON | typeof TRUST_OFF} */ limits) => ({
+    build: endpoint.request,
+    switchTo: () => risk.set(limits),
+  });
+  const rows = await versus(url, plan, { offP50: checks(TRUST_OFF), onP50: checks(TRUST_ON) });
+  await risk.set(TRUST_OFF);
+  return rows;
+}
+
+/**
+ * Claim codes (§18, docs/claims.md): each claim is sent by its user with their own ID token (no Auth backend call, as
+ * the app sends it); the deposits timed are for the same users, so both spread alike.
+ * @param {{ url: string, data: import('../data.mjs').Data } & import('../host.mjs').VersusPlan} plan
+ */
+export async function measureClaims({ url, data, ...plan }) {
+  const { kiosks, authUsers: users, tokens, runId } = data;
+  const deposit = (/** @type {number} */ n, /** @type {string | null} */ userId) => {
+    const { id, apiKey } = kiosks[n % kiosks.length];
+    const headers = { 'x-api-key': apiKey, 'idempotency-key': `${runId}-claims-${n}` };
+    const body = { kioskId: id, userId, plasticCount: 1 + (n % 5), metalCount: n % 3 };
+    return { method: 'POST', path: '/kiosk/transaction', headers, body };
+  };
+  // A code for every claim of every concurrency: its warm-up of 2c and its rounds.
+  const total = sum(plan.concurrencies.map((c) => plan.rounds * plan.amount(c) + 2 * c));
+  const codes = /** @type {string[]} */ ([]);
+  const made = await cannon(url, {
+    connections: 8,
+    amount: total,
+    build: (n) => deposit(n, null),
+    onAnswer: (status, body) => status === 200 && codes.push(JSON.parse(body).transaction.claim.code),
+  });
+  if (codes.length < total) throw new Error(`anonymous deposits: ${made.failures[0]}`);
+  let claims = 0;
+  const claim = () => {
+    const i = claims++;
+    const headers = { authorization: `Bearer ${tokens[i % users.length]}` };
+    return { method: 'POST', path: `/user/${users[i % users.length]}/claims`, headers, body: { code: codes[i] } };
+  };
+  const plain = (/** @type {number} */ n) => deposit(n, users[n % users.length]);
+  return versus(url, plan, { depositP50: { build: plain }, claimP50: { build: claim } });
 }

@@ -1,4 +1,3 @@
-// @ts-check
 // Promotions (contract §16): POST /kiosk/transaction with 20 active promotions against none, c=1 and c=16, the two
 // alternating round by round (4 of the 20 apply to every deposit: a multiplier, two bonuses and a budgeted bonus; the
 // other 16 are at other kiosks); and a budgeted promotion under c=16: awards per second, and its budget given exactly.
