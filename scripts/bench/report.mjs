@@ -104,6 +104,9 @@ export function judge(/** @type {Results} */ r) {
     },
     atMost(expiry, 1.2, larger.timeMs, base.timeMs, 'ms', `; ${larger.usersRead} vs ${base.usersRead} users read`),
     ...versusTargets(r.promotions, 'An award with 20 active promotions ≤ 1.2× one with none'),
+    ...(r.promotions ?? []).map((row) =>
+      atMost(`The same, one of its 4 bonuses budgeted, p50 at c=${row.c}`, 1.2, row.oneBudgetedP50, row.noneP50),
+    ),
     ...(r.promotionBudget ?? []).map((row) => ({
       name: 'A budgeted promotion under c=16 gives its budget exactly',
       measured: `${row.pointsGiven} given, breakdowns ${row.breakdownSum}, of ${row.budgetPoints}; ${ms(row.awardsPerSecond)} awards/s`,
@@ -127,7 +130,8 @@ export function report(/** @type {Results} */ r) {
     history: 'A page of history as the history grows, c=1, pages of 10',
     claims: 'Claim codes (§18): a claim against a plain deposit, p50, requests and rounds as the warm section',
     webhooks: `Webhook delivery lag on the emulators: ${webhooks.events} events, one every ${webhooks.intervalMs} ms, after ${webhooks.warmUp} not measured`,
-    promotions: 'POST /kiosk/transaction with 20 active promotions (4 apply) against none, p50s of alternating rounds',
+    promotions:
+      'POST /kiosk/transaction with 20 active promotions (4 apply), and one of the 4 budgeted, against none, p50s of alternating rounds',
     promotionBudget: 'A budgeted promotion under c=16: half the awards fit its budget',
     exports: `A person's data exported as the history grows (as many transactions as entries), c=1, medians of ${plan.export.rounds}`,
     expiry: `The expiry run as users with nothing to expire grow, medians of ${plan.expiry.rounds}`,

@@ -1,18 +1,20 @@
-// Promotions (contract §16): POST /kiosk/transaction with 20 active promotions against none, c=1 and c=16, the two
-// alternating round by round (4 of the 20 apply to every deposit: a multiplier, two bonuses and a budgeted bonus; the
-// other 16 are at other kiosks); and a budgeted promotion under c=16: awards per second, and its budget given exactly.
+// Promotions (contract §16): POST /kiosk/transaction with 20 active promotions against none, c=1 and c=16, alternating
+// round by round (4 of the 20 apply to every deposit: a multiplier and three bonuses; the other 16 are at other kiosks),
+// and the same 20 with one of the 4 bonuses budgeted; then a budgeted promotion under c=16: awards per second, and its
+// budget given exactly.
 import { requireFunctions } from '../../lib/paths.mjs';
 import { cannon, versus } from '../host.mjs';
 
 const { upsertPromotion, promotionFromBody, pointsGivenBy } = requireFunctions('./lib/data/promotions.js');
 /** @param {Record<string, unknown>} body @param {boolean} active */
 const set = (body, active) => upsertPromotion(promotionFromBody({ ...body, active }));
+const BUDGETED_BONUS = { id: 'bench-budget', budgetPoints: 100_000_000 };
 
 const TWENTY = [
   { id: 'bench-double', name: 'Double', multiplier: 2 },
   { id: 'bench-bonus-a', name: 'Bonus A', bonusPoints: 5 },
   { id: 'bench-bonus-b', name: 'Bonus B', bonusPoints: 3 },
-  { id: 'bench-budget', name: 'Budgeted', bonusPoints: 1, budgetPoints: 100_000_000 },
+  { id: 'bench-budget', name: 'Bonus C', bonusPoints: 1 },
   ...Array.from({ length: 16 }, (_, i) => ({
     id: `bench-other-${i}`,
     name: 'Elsewhere',
@@ -27,15 +29,18 @@ const BUDGETED = { id: 'bench-budgeted', name: 'Budgeted under load', bonusPoint
  */
 export async function measurePromotions({ api, endpoint, rounds, amount }) {
   // Every run after its switch warmed by 2c awards of its own.
-  const switchTo = (/** @type {boolean} */ active) => ({
+  const switchTo = (/** @type {boolean} */ active, budgeted = false) => ({
     build: endpoint.request,
     switchTo: async (/** @type {number} */ c) => {
-      await Promise.all(TWENTY.map((promotion) => set(promotion, active)));
+      const budgetOf = (/** @type {{ id: string }} */ promotion) =>
+        budgeted && promotion.id === BUDGETED_BONUS.id ? BUDGETED_BONUS : {};
+      await Promise.all(TWENTY.map((promotion) => set({ ...promotion, ...budgetOf(promotion) }, active)));
       await cannon(api, { connections: c, amount: 2 * c, build: endpoint.request });
     },
   });
   const plan = { concurrencies: [1, 16], rounds, amount };
-  const rows = await versus(api, plan, { noneP50: switchTo(false), twentyP50: switchTo(true) });
+  const kinds = { noneP50: switchTo(false), twentyP50: switchTo(true), oneBudgetedP50: switchTo(true, true) };
+  const rows = await versus(api, plan, kinds);
   await Promise.all(TWENTY.map((promotion) => set(promotion, false)));
 
   // Half the awards' worth of bonus: the budget runs out halfway, under c=16.
