@@ -43,7 +43,9 @@ export type ErrorCode =
   // Claim codes (§18)
   | 'claim-not-found'
   | 'claim-used'
-  | 'claim-expired';
+  | 'claim-expired'
+  // Promotions (§16)
+  | 'too-many-promotions';
 
 /** What a refused request may add to its code and message: when to come again, or what would have been allowed. */
 export interface ErrorDetails {

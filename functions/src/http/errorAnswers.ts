@@ -46,6 +46,8 @@ export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   'claim-not-found': 404,
   'claim-used': 409,
   'claim-expired': 409,
+  // Promotions (§16)
+  'too-many-promotions': 409,
 };
 
 /** An ApiError as the API answers it: its code's status, the headers its details call for, and `{ error, code }`. */

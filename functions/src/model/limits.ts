@@ -38,6 +38,11 @@ export const MAX_PROMOTION_MULTIPLIER = 10;
 export const MAX_PROMOTION_BONUS_POINTS = 10_000;
 export const MAX_PROMOTION_MIN_ITEMS = 1000;
 export const MAX_PROMOTION_KIOSKS = 100;
+/**
+ * The most promotions active at once: their terms share one document (data/promotions.ts), and 50 of the largest
+ * (100 kiosk ids of 128 characters, the longest name and hours) stay well under Firestore's 1 MiB.
+ */
+export const MAX_ACTIVE_PROMOTIONS = 50;
 export const MAX_PROMOTION_BUDGET_POINTS = 100_000_000;
 /** Longer than any code (a voucher's, a claim's) written with spaces and hyphens: refused before it is looked at. */
 export const MAX_WRITTEN_CODE_LENGTH = 64;

@@ -3,7 +3,7 @@ import { logInfo } from '../log';
 import { commitOnFreshReads, contention, db } from '../adapters/firestore';
 import { capWindowDays, offlineWindowDays } from '../config';
 import { depositKioskFromSnapshot, kioskClockFromSnapshot, kiosksCollection } from '../data/kiosks';
-import { activePromotions } from '../data/promotions';
+import { activeFromSnapshot, activePromotionsRef } from '../data/promotions';
 import { loadRewardsConfig } from '../data/rewardsConfig';
 import { riskConfigFromSnapshot, riskConfigRef } from '../data/riskConfig';
 import { pointsModel, usersCollection } from '../data/users';
@@ -134,20 +134,19 @@ const anonymousGroup = (kioskId: string): string => `/anonymous/${kioskId}`;
 
 /**
  * What every deposit's award reads alike: the rewards config, the limits (contract §17),
- * the kiosks and the active promotions (§16, read fresh, side by side with the rest), once each.
+ * the kiosks and the active promotions (§16: one document, read fresh with the limits and the kiosks), once each.
  */
 async function readShared(kioskIds: string[]) {
-  const [config, [riskSnap, ...kioskSnaps], promotions] = await Promise.all([
+  const [config, [riskSnap, promotionsSnap, ...kioskSnaps]] = await Promise.all([
     loadRewardsConfig(),
-    db().getAll(riskConfigRef(), ...kioskIds.map((kioskId) => kiosksCollection().doc(kioskId))),
-    activePromotions(),
+    db().getAll(riskConfigRef(), activePromotionsRef(), ...kioskIds.map((kioskId) => kiosksCollection().doc(kioskId))),
   ]);
   return {
     config,
     limits: riskConfigFromSnapshot(riskSnap),
     kiosks: new Map(kioskSnaps.map((snap) => [snap.id, depositKioskFromSnapshot(snap)])),
     clocks: new Map(kioskSnaps.map((snap) => [snap.id, kioskClockFromSnapshot(snap)])),
-    promotions: { current: promotions },
+    promotions: { current: activeFromSnapshot(promotionsSnap) },
   };
 }
 

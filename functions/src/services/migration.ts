@@ -13,7 +13,13 @@ import {
 } from 'firebase-admin/firestore';
 import { db, runTransaction } from '../adapters/firestore';
 import { ledgerCollection } from '../data/ledger';
-import { promotionFromData, promotionsCollection, replaceShards, shardRefs } from '../data/promotions';
+import {
+  activePromotionsRef,
+  promotionFromData,
+  promotionsCollection,
+  replaceShards,
+  shardRefs,
+} from '../data/promotions';
 import { newPushTokenHolder, pushTokenHolderRef } from '../data/pushTokens';
 import { newRequestRecord, requestRecordsCollection } from '../data/requestRecords';
 import { voucherUsesCollection } from '../data/voucherUses';
@@ -64,6 +70,8 @@ export interface MigrationReport {
    * Laid out anew, each index keeping what it gave.
    */
   promotionShardsRenamed: number;
+  /** Active promotions missing from the one document of their terms that awards read (stored before it existed): added. */
+  activePromotionsListed: number;
   /**
    * Ledger entries (adjustments) and redemptions that carried the service's own fields, which their user
    * reads: `submissionId` and `requestFingerprint` moved to requestRecords/{id}, a voucher's `use` (the
@@ -90,6 +98,7 @@ export async function migrate({ apply, pageSize, now = new Date() }: MigrationOp
     profilesMarkedWithAccount: await markProfilesWithAccount(apply, pageSize),
     pushTokensIndexed: await indexPushTokens(apply, pageSize),
     promotionShardsRenamed: await renamePromotionShards(apply, pageSize),
+    activePromotionsListed: await listActivePromotions(apply, pageSize),
     internalFieldsMoved:
       (await moveInternalFields(ledgerCollection(), apply, pageSize)) +
       (await moveInternalFields(redemptionsCollection(), apply, pageSize)),
@@ -309,4 +318,25 @@ async function renamePromotionShards(apply: boolean, pageSize: number): Promise<
     });
   }
   return renamed;
+}
+
+/** The active promotions the document of active terms does not list, added in one transaction with it. */
+async function listActivePromotions(apply: boolean, pageSize: number): Promise<number> {
+  const listed = new Set(Object.keys((await activePromotionsRef().get()).get('promotions') ?? {}));
+  const missing: DocumentSnapshot[] = [];
+  for await (const promotion of pages(promotionsCollection(), undefined, undefined, pageSize)) {
+    if (promotion.get('active') === true && !listed.has(promotion.id)) missing.push(promotion);
+  }
+  if (apply && missing.length > 0) {
+    await runTransaction(async (tx) => {
+      const [active, ...fresh] = await tx.getAll(activePromotionsRef(), ...missing.map(({ ref }) => ref));
+      const promotions = { ...(active.get('promotions') as Record<string, DocumentData> | undefined) };
+      for (const promotion of fresh.filter((snapshot) => snapshot.get('active') === true)) {
+        const { creationId: _creationId, ...terms } = promotion.data()!;
+        promotions[promotion.id] = terms;
+      }
+      tx.set(activePromotionsRef(), { promotions });
+    });
+  }
+  return missing.length;
 }

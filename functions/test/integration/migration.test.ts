@@ -240,7 +240,7 @@ test('ledger entries and redemptions carrying the service fields: migrate moves 
   expect(usedAgain.headers.get('idempotent-replayed')).toBe('true');
 });
 
-test("promotion shards named by index alone: migrate renames them by the promotion's revision, and the budget holds", async () => {
+test('a promotion from before shards were named by revision and its terms listed: migrate converts it, and the budget holds', async () => {
   const { kioskId, userId, apiKey } = await seedKioskAndUser();
   const promotion = db().collection('promotions').doc('bonus');
   await promotion.set({ name: 'Bonus', active: true, bonusPoints: 5, budgetPoints: 40, revision: 'r1' });
@@ -252,9 +252,13 @@ test("promotion shards named by index alone: migrate renames them by the promoti
         .set({ revision: 'r1', allotment: index < 8 ? 5 : 0, given: index < 2 ? 5 : 0 }),
     ),
   );
-  expect(await migrate()).toMatchObject({ code: 0, report: { applied: false, promotionShardsRenamed: 1 } });
-  expect(await migrate('--apply')).toMatchObject({ code: 0, report: { applied: true, promotionShardsRenamed: 1 } });
-  expect(await migrate('--apply')).toMatchObject({ code: 0, report: { promotionShardsRenamed: 0 } });
+  const legacy = { promotionShardsRenamed: 1, activePromotionsListed: 1 };
+  expect(await migrate()).toMatchObject({ code: 0, report: { applied: false, ...legacy } });
+  expect(await migrate('--apply')).toMatchObject({ code: 0, report: { applied: true, ...legacy } });
+  expect(await migrate('--apply')).toMatchObject({
+    code: 0,
+    report: { promotionShardsRenamed: 0, activePromotionsListed: 0 },
+  });
   const shards = (await promotion.collection('budgetShards').get()).docs;
   expect(shards.map(({ id }) => id).sort()).toEqual(Array.from({ length: 16 }, (_, index) => `r1_${index}`).sort());
   expect(shards.reduce((sum, shard) => sum + shard.get('given'), 0)).toBe(10);

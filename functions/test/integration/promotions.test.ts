@@ -120,6 +120,20 @@ describe('POST and GET /admin/promotions', () => {
     expect((await db().collection('promotions').doc('p').get()).exists).toBe(false);
   });
 
+  test('at most 50 active at once: the 51st is refused 409, a replacement or an inactive one is not', async () => {
+    for (let i = 0; i < 50; i++) {
+      expect((await setPromotion({ id: `p-${i}`, name: 'Bonus', bonusPoints: 1 })).status).toBe(201);
+    }
+    const refused = await setPromotion({ id: 'p-50', name: 'Bonus', bonusPoints: 1 });
+    expect([refused.status, refused.body.code]).toEqual([409, 'too-many-promotions']);
+    expect((await db().collection('promotions').doc('p-50').get()).exists).toBe(false);
+    expect((await setPromotion({ id: 'p-0', name: 'Bonus', bonusPoints: 2 })).status).toBe(200);
+    expect((await setPromotion({ id: 'p-50', name: 'Bonus', bonusPoints: 1, active: false })).status).toBe(201);
+    expect((await setPromotion({ id: 'p-1', name: 'Bonus', bonusPoints: 1, active: false })).status).toBe(200);
+    expect((await setPromotion({ id: 'p-50', name: 'Bonus', bonusPoints: 1 })).status).toBe(200);
+    expect((await call('GET', '/promotions')).body.promotions).toHaveLength(50);
+  }, 120_000);
+
   test('a window already past is allowed; only admins may', async () => {
     const past = {
       id: 'past',
@@ -292,8 +306,9 @@ describe('what a deposit earns', () => {
     const userId = await seedUser();
     await setPromotion({ id: 'bonus', name: 'Bonus', bonusPoints: 5, budgetPoints: 100 });
     await setPromotion({ id: 'unlimited', name: 'Unlimited', bonusPoints: 2 });
-    await db().collection('promotions').doc('bonus').update({ revision: 'edited-by-hand' });
-    await db().collection('promotions').doc('unlimited').update({ revision: 'edited-by-hand' });
+    await db()
+      .doc('config/activePromotions')
+      .update({ 'promotions.bonus.revision': 'edited-by-hand', 'promotions.unlimited.revision': 'edited-by-hand' });
     const answer = await deposit(apiKey, { kioskId, userId, plasticCount: 1, metalCount: 0 });
     expect([answer.status, answer.body.transaction?.breakdown]).toEqual([200, [{ source: 'base', points: 10 }]]);
     // Saved again through the API, each gives again.

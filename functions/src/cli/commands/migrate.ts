@@ -42,6 +42,7 @@ const migrateCommand: Command = {
       report.profilesMarkedWithAccount +
       report.pushTokensIndexed +
       report.promotionShardsRenamed +
+      report.activePromotionsListed +
       report.internalFieldsMoved;
     if (!apply) await note(`migrate: dry run, nothing written; ${changes} changes to make (--apply makes them)`);
     else await note(`migrate: ${changes} changes made`);

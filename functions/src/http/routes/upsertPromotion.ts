@@ -1,5 +1,6 @@
 import { promotionFromBody, upsertPromotion } from '../../data/promotions';
 import { logInfo } from '../../log';
+import { MAX_ACTIVE_PROMOTIONS } from '../../model/limits';
 import { adminRoute } from '../accessRoutes';
 import type { PromotionBody } from '../../model/promotionViews';
 import { adminPromotionExample } from '../apiDescription/promotionExamples';
@@ -47,6 +48,10 @@ export const upsertPromotionRoute = adminRoute<PromotionBody>({
           '`hours` not in opening_hours syntax, 0 or more than 100 `kioskIds`, `minItems` outside 1-1,000, ' +
           '`budgetPoints` outside 1-100,000,000',
         codes: ['invalid-argument'],
+      },
+      409: {
+        description: `Already ${MAX_ACTIVE_PROMOTIONS} promotions active (their terms share one document that every award reads): deactivate one first`,
+        codes: ['too-many-promotions'],
       },
       503: overloadedAnswer,
     },
