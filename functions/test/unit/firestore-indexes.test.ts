@@ -160,13 +160,6 @@ const QUERIES: QueryShape[] = [
     orderBy: [['__name__', ASC]],
   },
   {
-    // The active promotions, read by every award (contract §16).
-    file: 'data/promotions.ts',
-    lines: ["const snapshot = await promotionsCollection().where('active', '==', true).get();"],
-    collection: 'promotions',
-    equal: ['active'],
-  },
-  {
     file: 'cli/commands/demo.ts',
     lines: ["const keys = await kioskKeysCollection().where('kioskId', '==', kioskId).get();"],
     collection: 'kioskKeys',
